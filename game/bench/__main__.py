@@ -1,0 +1,40 @@
+"""``python -m game.bench [section ...] [--quick]``: print benchmark figures.
+
+With no section every available one runs.  Exit code 2 on an unknown section.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import platform
+import sys
+
+from . import SECTIONS
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m game.bench", description=__doc__)
+    parser.add_argument("sections", nargs="*", help=f"any of: {', '.join(SECTIONS)} (default: all)")
+    parser.add_argument("--quick", action="store_true", help="fewer repeats (smoke run, figures are noisier)")
+    args = parser.parse_args(argv)
+    unknown = [s for s in args.sections if s not in SECTIONS]
+    if unknown:
+        parser.error(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
+    chosen = args.sections or list(SECTIONS)
+    print(f"# python {platform.python_version()} on {platform.machine()}, {platform.processor() or 'cpu'}")
+    for name in chosen:
+        try:
+            mod = importlib.import_module(f"game.bench.{SECTIONS[name]}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"game.bench.{SECTIONS[name]}":
+                print(f"[{name}] not available yet")
+                continue
+            raise
+        print(f"[{name}]")
+        mod.run(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+"""Timing helpers shared by every benchmark section."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Callable
+
+
+def median_seconds(fn: Callable[[], object], *, number: int, repeat: int = 7) -> float:
+    """Median over ``repeat`` runs of the mean time of one call of ``fn``.
+
+    Each run calls ``fn`` ``number`` times back to back; returns seconds per call.
+    """
+    fn()  # warm-up: imports, caches, first allocation
+    runs = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        runs.append((time.perf_counter() - t0) / number)
+    return statistics.median(runs)
+
+
+def report(label: str, value: float, unit: str, *, target: str = "", ref: float | None = None) -> None:
+    """Print one figure as an aligned line: label, value, unit, ratio to reference, target."""
+    line = f"  {label:<46} {value:>12.3f} {unit:<8}"
+    if ref is not None and value > 0:
+        line += f"  ref {ref:>10.3f} {unit:<8} speed-up x{ref / value:,.1f}" if unit in ("us", "ms", "s") \
+            else f"  ref {ref:>10.3f} {unit:<8} x{value / ref:,.1f}"
+    if target:
+        line += f"  (target {target})"
+    print(line)

@@ -1,0 +1,167 @@
+"""Method A: range boxes, judgement points, overlap verdict and collision point.
+
+A *range box* is an axis-aligned box stored as its minimum and maximum
+endpoints (A1).  Every function here takes boxes shaped ``(..., 2, D)``
+(``[min, max]`` along axis -2, pyrr's convention) with ``D`` = 2 or 3 (A5),
+and broadcasts over the leading axes, so an N x M check is
+``overlaps(a[:, None], b[None, :])``: one call, no Python loop.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "judgement_points",
+    "overlaps",
+    "collision_point",
+    "range_box_of",
+    "endpoints_by_coordinate_sum",
+    "box_from_center_half",
+    "box_from_sphere",
+    "box_centers",
+    "box_diagonals",
+]
+
+
+def _boxes(x, name: str) -> np.ndarray:
+    """Return ``x`` as a float array shaped ``(..., 2, D)`` or raise ValueError."""
+    arr = np.asarray(x, dtype=float)
+    if arr.ndim < 2 or arr.shape[-2] != 2 or arr.shape[-1] not in (2, 3):
+        raise ValueError(
+            f"{name}: expected boxes shaped (..., 2, D) with D = 2 or 3 "
+            f"([min, max] rows), got shape {arr.shape}"
+        )
+    return arr
+
+
+def judgement_points(a, b) -> tuple[np.ndarray, np.ndarray]:
+    """A2, A3: the two judgement points of box pairs.
+
+    Parameters
+    ----------
+    a, b : (..., 2, D) float
+        Range boxes; leading axes broadcast.
+
+    Returns
+    -------
+    j1 : (..., D) float
+        A2, per-axis larger of the two *min* endpoints.
+    j2 : (..., D) float
+        A3, per-axis smaller of the two *max* endpoints.
+    """
+    a = _boxes(a, "a")
+    b = _boxes(b, "b")
+    return np.maximum(a[..., 0, :], b[..., 0, :]), np.minimum(a[..., 1, :], b[..., 1, :])
+
+
+def overlaps(a, b) -> np.ndarray:
+    """A4: collision iff ``j2 >= j1`` on every axis (touching counts).
+
+    Parameters
+    ----------
+    a, b : (..., 2, D) float
+
+    Returns
+    -------
+    (...,) bool, the broadcast shape of the leading axes.
+    """
+    j1, j2 = judgement_points(a, b)
+    return (j2 >= j1).all(axis=-1)
+
+
+def box_centers(boxes) -> np.ndarray:
+    """Centroids ``(..., D)`` of boxes ``(..., 2, D)``."""
+    boxes = _boxes(boxes, "boxes")
+    return 0.5 * (boxes[..., 0, :] + boxes[..., 1, :])
+
+
+def box_diagonals(boxes) -> np.ndarray:
+    """A7 characteristic value: the longest diagonal length ``(...,)`` of each box.
+
+    For an axis-aligned box every space diagonal has the same length,
+    ``|max - min|``, which is also the longest.
+    """
+    boxes = _boxes(boxes, "boxes")
+    ext = boxes[..., 1, :] - boxes[..., 0, :]
+    return np.sqrt((ext * ext).sum(axis=-1))
+
+
+def collision_point(a, b) -> np.ndarray:
+    """A7: split the centre-to-centre segment in the ratio of the diagonals.
+
+    ``p = c1 + (c2 - c1) * d1 / (d1 + d2)``, where ``c`` is a box's centroid
+    and ``d`` its longest diagonal.  When ``d1 + d2 == 0`` (two point boxes)
+    the midpoint is used instead of dividing by zero.
+
+    Parameters
+    ----------
+    a, b : (..., 2, D) float
+
+    Returns
+    -------
+    (..., D) float
+    """
+    a = _boxes(a, "a")
+    b = _boxes(b, "b")
+    c1 = 0.5 * (a[..., 0, :] + a[..., 1, :])
+    c2 = 0.5 * (b[..., 0, :] + b[..., 1, :])
+    d1 = box_diagonals(a)
+    d2 = box_diagonals(b)
+    total = d1 + d2
+    safe = np.where(total > 0.0, total, 1.0)
+    t = np.where(total > 0.0, d1 / safe, 0.5)
+    return c1 + (c2 - c1) * t[..., None]
+
+
+def range_box_of(points) -> np.ndarray:
+    """A6: the min/max endpoints of any point set (e.g. a rotated limb's corners).
+
+    Parameters
+    ----------
+    points : (..., P, D) float, P >= 1
+
+    Returns
+    -------
+    (..., 2, D) float
+    """
+    pts = np.asarray(points, dtype=float)
+    if pts.ndim < 2 or pts.shape[-2] < 1 or pts.shape[-1] not in (2, 3):
+        raise ValueError(f"points: expected shape (..., P, D) with P >= 1 and D = 2 or 3, got {pts.shape}")
+    return np.stack((pts.min(axis=-2), pts.max(axis=-2)), axis=-2)
+
+
+def endpoints_by_coordinate_sum(corners) -> np.ndarray:
+    """A6 as worded: min endpoint = corner with the smallest coordinate sum,
+    max endpoint = corner with the largest.
+
+    Valid for the corners of an *axis-aligned* box, where it agrees with
+    :func:`range_box_of`; a rotated box must go through :func:`range_box_of`.
+
+    Parameters
+    ----------
+    corners : (..., P, D) float
+
+    Returns
+    -------
+    (..., 2, D) float
+    """
+    pts = np.asarray(corners, dtype=float)
+    s = pts.sum(axis=-1)
+    lo = np.take_along_axis(pts, s.argmin(axis=-1)[..., None, None], axis=-2)
+    hi = np.take_along_axis(pts, s.argmax(axis=-1)[..., None, None], axis=-2)
+    return np.concatenate((lo, hi), axis=-2)
+
+
+def box_from_center_half(center, half) -> np.ndarray:
+    """A6 conversion: centre ``(..., D)`` + half size ``(..., D)`` -> ``(..., 2, D)``."""
+    c = np.asarray(center, dtype=float)
+    h = np.abs(np.asarray(half, dtype=float))
+    return np.stack(np.broadcast_arrays(c - h, c + h), axis=-2)
+
+
+def box_from_sphere(center, radius) -> np.ndarray:
+    """A6/B8 conversion: a sphere's circumscribed cube, ``(..., 2, D)``."""
+    c = np.asarray(center, dtype=float)
+    r = np.abs(np.asarray(radius, dtype=float))[..., None]
+    return np.stack(np.broadcast_arrays(c - r, c + r), axis=-2)
