@@ -13,11 +13,13 @@ from .range_box import (
     judgement_points,
     overlaps,
     range_box_of,
+    verdict,
 )
 
 __all__ = [
     "overlaps",
     "judgement_points",
+    "verdict",
     "collision_point",
     "range_box_of",
     "endpoints_by_coordinate_sum",

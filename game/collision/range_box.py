@@ -13,6 +13,7 @@ import numpy as np
 
 __all__ = [
     "judgement_points",
+    "verdict",
     "overlaps",
     "collision_point",
     "range_box_of",
@@ -55,8 +56,18 @@ def judgement_points(a, b) -> tuple[np.ndarray, np.ndarray]:
     return np.maximum(a[..., 0, :], b[..., 0, :]), np.minimum(a[..., 1, :], b[..., 1, :])
 
 
+def verdict(j1: np.ndarray, j2: np.ndarray) -> np.ndarray:
+    """A4 on judgement points already computed: ``(..., D), (..., D) -> (...,) bool``.
+
+    Collision iff ``j2 >= j1`` on every axis; touching counts as collision.
+    Callers that also need ``[j1, j2]`` (the overlap box) use this instead of
+    calling :func:`overlaps` and :func:`judgement_points` twice.
+    """
+    return (j2 >= j1).all(axis=-1)
+
+
 def overlaps(a, b) -> np.ndarray:
-    """A4: collision iff ``j2 >= j1`` on every axis (touching counts).
+    """A2-A4: collision iff ``j2 >= j1`` on every axis (touching counts).
 
     Parameters
     ----------
@@ -66,8 +77,7 @@ def overlaps(a, b) -> np.ndarray:
     -------
     (...,) bool, the broadcast shape of the leading axes.
     """
-    j1, j2 = judgement_points(a, b)
-    return (j2 >= j1).all(axis=-1)
+    return verdict(*judgement_points(a, b))
 
 
 def box_centers(boxes) -> np.ndarray:

@@ -1,0 +1,153 @@
+"""Method C: one AABB tree per collision model (C5), stored as flat arrays.
+
+Layout follows Box2D v3 ``dynamic_tree``: nodes are rows of int/float arrays
+indexed by int, ``-1`` means "none", traversal uses an explicit stack.  The
+tree is built top-down as C5 says: a node's triangles are sorted along the
+**longest coordinate axis** of the node's box and split at the median, until
+a node holds at most ``LEAF_SIZE`` triangles.  The build is vectorised per
+tree level (every node of a level is split in one ``lexsort``), so building
+a 250-triangle model costs a handful of numpy calls per level.
+
+Leaves own a fixed block of ``LEAF_SIZE`` triangle *slots*; unused slots hold a
+degenerate all-zero triangle that no ray can hit.  This lets batched casts
+expand ``(ray, leaf)`` pairs to ``(ray, slot)`` pairs by a reshape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .tolerances import BOX_PAD_ABS, BOX_PAD_REL
+
+__all__ = ["LEAF_SIZE", "AABBTree", "build_aabb_tree", "pad_boxes"]
+
+#: Triangles per leaf (slots per leaf block).
+LEAF_SIZE = 4
+
+
+def pad_boxes(boxes: np.ndarray) -> np.ndarray:
+    """(..., 2, 3) float -> the same boxes grown by the method-C box padding.
+
+    Padding is ``BOX_PAD_REL * (largest extent + largest |coordinate|) + BOX_PAD_ABS``
+    on every side, so slab tests stay conservative w.r.t. the triangle test.
+    """
+    ext = (boxes[..., 1, :] - boxes[..., 0, :]).max(axis=-1)
+    mag = np.abs(boxes).max(axis=(-2, -1))
+    pad = (BOX_PAD_REL * (ext + mag) + BOX_PAD_ABS)[..., None]
+    out = boxes.copy()
+    out[..., 0, :] -= pad
+    out[..., 1, :] += pad
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class AABBTree:
+    """Flat AABB tree of one model (C5).
+
+    Attributes
+    ----------
+    box : (n, 2, 3) float64
+        Padded ``[min, max]`` box of every node; node 0 is the root.
+    child : (n, 2) int32
+        Left/right child of every node, ``-1`` for a leaf.
+    leaf : (n,) int32
+        Leaf block number (slots ``LEAF_SIZE*leaf ... +LEAF_SIZE``), ``-1`` for internal nodes.
+    slot_tri : (s,) int32
+        Original triangle index held by each slot, ``-1`` for an empty slot.
+    v0, e1, e2 : (s, 3) float64
+        Slot triangles as first vertex and two edges (zeros in empty slots).
+    """
+
+    box: np.ndarray
+    child: np.ndarray
+    leaf: np.ndarray
+    slot_tri: np.ndarray
+    v0: np.ndarray
+    e1: np.ndarray
+    e2: np.ndarray
+
+    @property
+    def node_count(self) -> int:
+        return int(self.box.shape[0])
+
+    @property
+    def leaf_count(self) -> int:
+        return int(self.slot_tri.shape[0] // LEAF_SIZE)
+
+
+def build_aabb_tree(triangles: np.ndarray, leaf_size: int = LEAF_SIZE) -> AABBTree:
+    """C5: build the AABB tree of ``triangles`` (t, 3, 3) float (world space, t >= 1).
+
+    Every level: compute each node's box, sort the triangles of the nodes that
+    hold more than ``leaf_size`` along their box's longest axis (centroid key),
+    split at the median.  Returns an :class:`AABBTree`.
+    """
+    if leaf_size != LEAF_SIZE:
+        raise ValueError(f"leaf_size: only {LEAF_SIZE} is supported")
+    tris = np.asarray(triangles, dtype=np.float64)
+    t = tris.shape[0]
+    tmin = tris.min(axis=1)
+    tmax = tris.max(axis=1)
+    cent = tris.sum(axis=1) / 3.0
+    perm = np.arange(t)
+    # current partition of perm into contiguous segments, with their node ids
+    seg_lo = np.array([0])
+    seg_hi = np.array([t])
+    seg_node = np.array([0])
+    n_nodes = 1
+    leaves: list[tuple[int, int, int]] = []  # (node, lo, hi) in perm order of the final perm
+    box_arr = np.empty((max(2 * t, 1), 2, 3))
+    child = np.full((max(2 * t, 1), 2), -1, dtype=np.int32)
+    while seg_lo.size:
+        # node boxes of this level: reduceat over the concatenation of the live segments
+        lens = seg_hi - seg_lo
+        idx = np.concatenate([perm[a:b] for a, b in zip(seg_lo.tolist(), seg_hi.tolist())]) \
+            if seg_lo.size > 1 else perm[seg_lo[0]:seg_hi[0]]
+        starts = np.concatenate(([0], np.cumsum(lens)[:-1]))
+        bmin = np.minimum.reduceat(tmin[idx], starts, axis=0)
+        bmax = np.maximum.reduceat(tmax[idx], starts, axis=0)
+        box_arr[seg_node, 0] = bmin
+        box_arr[seg_node, 1] = bmax
+        split = lens > leaf_size
+        for node, lo, hi in zip(seg_node[~split].tolist(), seg_lo[~split].tolist(), seg_hi[~split].tolist()):
+            leaves.append((node, lo, hi))
+        if not split.any():
+            break
+        s_lo, s_hi, s_node = seg_lo[split], seg_hi[split], seg_node[split]
+        axis = np.argmax(bmax[split] - bmin[split], axis=1)
+        # sort each split segment's triangles along its longest axis
+        s_len = s_hi - s_lo
+        seg_id = np.repeat(np.arange(s_lo.size), s_len)
+        pos = np.concatenate([np.arange(a, b) for a, b in zip(s_lo.tolist(), s_hi.tolist())])
+        members = perm[pos]
+        key = cent[members, axis[seg_id]]
+        order = np.lexsort((key, seg_id))
+        perm[pos] = members[order]
+        mid = s_lo + s_len // 2
+        left = n_nodes + 2 * np.arange(s_lo.size)
+        right = left + 1
+        n_nodes += 2 * s_lo.size
+        child[s_node, 0] = left
+        child[s_node, 1] = right
+        seg_lo = np.stack([s_lo, mid], axis=1).ravel()
+        seg_hi = np.stack([mid, s_hi], axis=1).ravel()
+        seg_node = np.stack([left, right], axis=1).ravel()
+    box_arr = pad_boxes(box_arr[:n_nodes])
+    child = child[:n_nodes]
+    leaf = np.full(n_nodes, -1, dtype=np.int32)
+    n_leaves = len(leaves)
+    slot_tri = np.full(n_leaves * leaf_size, -1, dtype=np.int32)
+    for k, (node, lo, hi) in enumerate(leaves):
+        leaf[node] = k
+        slot_tri[k * leaf_size:k * leaf_size + (hi - lo)] = perm[lo:hi]
+    used = slot_tri >= 0
+    v0 = np.zeros((slot_tri.size, 3))
+    e1 = np.zeros((slot_tri.size, 3))
+    e2 = np.zeros((slot_tri.size, 3))
+    src = tris[slot_tri[used]]
+    v0[used] = src[:, 0]
+    e1[used] = src[:, 1] - src[:, 0]
+    e2[used] = src[:, 2] - src[:, 0]
+    return AABBTree(box_arr, child, leaf, slot_tri, v0, e1, e2)

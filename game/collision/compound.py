@@ -1,0 +1,987 @@
+"""Method B: re-splitting a crate's bounding box when a character strikes it.
+
+A :class:`Compound` is a crate (or barrel) made of thin *small boxes*, each a
+method-A range box.  A strike punches a rectangular hole through the wall it
+hits; afterwards method A (limbs vs ``compound.boxes``) and method C (rays vs
+``compound.triangles()``) see the hole.
+
+Model
+-----
+The crate's bounding box ``bounds`` (B1; a sphere's circumscribed cube, B8) is
+described by its six faces (B2).  Each face is extruded *inward* by the wall
+``thickness`` into a slab (B6).  The slab of one original face is a **layer**;
+layer ids are ``2 * axis + side`` (``side`` 0 = the min face with outward
+normal ``-axis``, 1 = the max face with normal ``+axis``)::
+
+    layer 0/1  (-x/+x)  x: wall,  y: full,      z: full
+    layer 2/3  (-y/+y)  x: inset, y: wall,      z: full
+    layer 4/5  (-z/+z)  x: inset, y: inset,     z: wall
+
+("inset" = ``[lo + thickness, hi - thickness]``).  So the edges and corners of
+the shell are owned by the x slabs first, then the y slabs, and no two layers
+ever overlap.  Every small box belongs to exactly one layer and spans that
+layer's whole wall thickness along the layer's axis; strikes only ever cut a
+box across its two *tangent* axes, so thickness never shrinks.
+
+A small box is the extrusion of its **face**: its side on the layer's outer
+plane.  The compound is the union of its small boxes (B7).
+
+Striking (B1-B7, B9)
+--------------------
+``strike(striker_box, margin)``:
+
+1. Method A (A4, touching counts) finds the small boxes the striker touches.
+   None touched -> ``None``, nothing changes.
+2. B2: the **target faces** are the faces of the touched small boxes; their
+   layers are the target layers (a strike at an edge or corner has several).
+   Every other face is an *other face*.
+3. B3: per target layer, the **interaction region** is the striker's
+   footprint on the layer's face plane (its extent on the two tangent axes),
+   grown by ``margin`` on every side and clipped to the layer's face.  A
+   region edge closer than ``tolerances.SNAP_EPS`` to an existing edge of that
+   face snaps onto it.  The region runs on across the coplanar neighbour
+   boxes of the same face, so the hole does not depend on how the face
+   happens to be split into boxes at the time.
+4. B4: every small box of the layer whose face the region overlaps with
+   positive area is cut along the lines through the region's two pairs of
+   parallel edges (a 3x3 grid of quads), the middle quad (the region) is
+   dropped and so are empty pieces; a piece thinner than
+   ``MIN_BOX_EXTENT`` is dropped too (it becomes part of the hole).  The
+   rest are the **split faces** (at most 8 per cut box).
+5. B6: each split face is extruded by the layer's thickness into a small box.
+6. B5: the **fill faces** are the walls of the hole: the sides of the
+   remaining small boxes that face into the removed *tunnel* (region x
+   wall thickness), clipped to the tunnel.  Their outer edges run between the
+   **target vertices** (the hole's corners on the face plane, vertices of the
+   split faces that belong to no other face).  The volume behind a fill face
+   (its extrusion by the thickness) is already covered by the split faces'
+   small boxes, so it gets no small box of its own: that would be a
+   duplicate, which B9 forbids.
+7. B7/B9: the compound is the union of all small boxes.  The boxes of every
+   cut layer are then re-merged: the layer's union is re-decomposed into
+   maximal rows (runs along the first tangent axis, merged along the second
+   where consecutive rows have the same run), which merges coplanar neighbours
+   whose union is exactly a box, keeps the shape exact, bounds the count and
+   makes the stored boxes a function of the shape only.
+
+A later strike on a struck area cuts the current small boxes again (B9):
+holes grow and multiply.
+
+Faces for rendering
+-------------------
+``compound.faces`` is a :class:`FaceSet` of parallel arrays: the boundary of
+the union of the small boxes, as axis-aligned quads with vertex data
+``(F, 4, 3)`` (counter-clockwise seen from outside), unit outward normals
+``(F, 3)`` and kinds ``(F,)``: :data:`OUTER` (on the crate's outer surface:
+split faces and other faces), :data:`FILL` (walls of holes, B5) and
+:data:`INNER` (the shell's inside, seen through a hole).  Covered sides of
+touching boxes are not faces, so outer faces never cover a hole.
+``compound.triangles()`` gives the same as ``(2F, 3, 3)`` triangles with
+per-triangle normals and kinds, for the renderer and method C.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import NamedTuple, Sequence
+
+import numpy as np
+
+from . import tolerances as tol
+from .range_box import box_from_sphere, overlaps
+
+__all__ = [
+    "OUTER",
+    "FILL",
+    "INNER",
+    "KIND_NAMES",
+    "DEFAULT_MARGIN",
+    "CompoundError",
+    "InvalidCompound",
+    "Face",
+    "FaceSet",
+    "StrikeResult",
+    "CompoundSnapshot",
+    "Compound",
+    "CompoundGroup",
+]
+
+#: Face kinds (``FaceSet.kinds``, ``Face.kind``).
+OUTER, FILL, INNER = 0, 1, 2
+KIND_NAMES = ("outer", "fill", "inner")
+
+#: Default growth of the interaction region around the striker's footprint
+#: (world units, B3).  A game tunable, not a tolerance.
+DEFAULT_MARGIN = 0.02
+
+_TANGENTS = ((1, 2), (0, 2), (0, 1))  # axis -> the other two axes, increasing
+_CYCLIC = ((1, 2), (2, 0), (0, 1))  # axis -> (v, w) with e_v x e_w = e_axis
+_MAGIC = b"RBCP"
+_VERSION = 1
+
+
+class CompoundError(ValueError):
+    """Bad input to a compound function (message names the argument and the fix)."""
+
+
+class InvalidCompound(AssertionError):
+    """Raised by :meth:`Compound.validate` when a B9 invariant is broken."""
+
+
+# --------------------------------------------------------------------------
+# Faces
+# --------------------------------------------------------------------------
+
+
+class Face(NamedTuple):
+    """One axis-aligned quad.
+
+    vertices : (4, 3) float, counter-clockwise seen from the side the normal
+        points to.
+    normal : (3,) float, unit, along an axis.
+    kind : int, :data:`OUTER`, :data:`FILL` or :data:`INNER`.
+    """
+
+    vertices: np.ndarray
+    normal: np.ndarray
+    kind: int
+
+    @property
+    def area(self) -> float:
+        v = self.vertices
+        return float(np.linalg.norm(np.cross(v[1] - v[0], v[3] - v[0])))
+
+    @property
+    def center(self) -> np.ndarray:
+        return self.vertices.mean(axis=0)
+
+
+class FaceSet(NamedTuple):
+    """All faces of a compound as parallel arrays.
+
+    vertices : (F, 4, 3) float, each quad counter-clockwise seen from outside.
+    normals : (F, 3) float, unit outward normals.
+    kinds : (F,) int8, :data:`OUTER` / :data:`FILL` / :data:`INNER`.
+    box_index : (F,) int64, the small box whose side the face is.
+    """
+
+    vertices: np.ndarray
+    normals: np.ndarray
+    kinds: np.ndarray
+    box_index: np.ndarray
+
+    @property
+    def count(self) -> int:
+        return int(self.kinds.shape[0])
+
+    def face(self, i: int) -> Face:
+        return Face(self.vertices[i], self.normals[i], int(self.kinds[i]))
+
+    def areas(self) -> np.ndarray:
+        """(F,) float areas."""
+        v = self.vertices
+        return np.linalg.norm(np.cross(v[:, 1] - v[:, 0], v[:, 3] - v[:, 0]), axis=-1)
+
+    def triangles(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Two triangles per quad, same winding as the quads.
+
+        Returns
+        -------
+        triangles : (2F, 3, 3) float
+        normals : (2F, 3) float
+        kinds : (2F,) int8
+        """
+        v = self.vertices
+        tri = np.stack((v[:, [0, 1, 2]], v[:, [0, 2, 3]]), axis=1).reshape(-1, 3, 3)
+        return tri, np.repeat(self.normals, 2, axis=0), np.repeat(self.kinds, 2)
+
+
+def _quads(axis: np.ndarray, sign: np.ndarray, plane: np.ndarray, rect: np.ndarray) -> np.ndarray:
+    """Quads on planes ``x[axis] = plane`` covering ``rect``.
+
+    axis, sign, plane : (n,) ; sign +1/-1 = normal along +axis / -axis.
+    rect : (n, 2, 3) float box whose extent on the two other axes is the quad
+        (its extent on ``axis`` is ignored).
+    Returns (n, 4, 3) float vertices, counter-clockwise seen from the normal.
+    """
+    n = axis.shape[0]
+    out = np.empty((n, 4, 3))
+    if n == 0:
+        return out
+    cyc = np.asarray(_CYCLIC)[axis]  # (n, 2): v, w
+    rows = np.arange(n)
+    v0 = rect[rows, 0, cyc[:, 0]]
+    v1 = rect[rows, 1, cyc[:, 0]]
+    w0 = rect[rows, 0, cyc[:, 1]]
+    w1 = rect[rows, 1, cyc[:, 1]]
+    pos = sign > 0
+    # + normal: (v0,w0) (v1,w0) (v1,w1) (v0,w1); - normal: reversed order.
+    vs = np.where(pos[:, None], np.stack((v0, v1, v1, v0), 1), np.stack((v0, v0, v1, v1), 1))
+    ws = np.where(pos[:, None], np.stack((w0, w0, w1, w1), 1), np.stack((w0, w1, w1, w0), 1))
+    out[rows[:, None], np.arange(4)[None, :], axis[:, None]] = plane[:, None]
+    out[rows[:, None], np.arange(4)[None, :], cyc[:, 0][:, None]] = vs
+    out[rows[:, None], np.arange(4)[None, :], cyc[:, 1][:, None]] = ws
+    return out
+
+
+def _normals(axis: np.ndarray, sign: np.ndarray) -> np.ndarray:
+    nrm = np.zeros((axis.shape[0], 3))
+    nrm[np.arange(axis.shape[0]), axis] = sign
+    return nrm
+
+
+def _face_tuple(axis, sign, plane, rect, kind) -> tuple[Face, ...]:
+    axis = np.asarray(axis, dtype=np.int64)
+    sign = np.asarray(sign, dtype=float)
+    verts = _quads(axis, sign, np.asarray(plane, dtype=float), np.asarray(rect, dtype=float).reshape(-1, 2, 3))
+    nrm = _normals(axis, sign)
+    for arr in (verts, nrm):
+        arr.flags.writeable = False
+    return tuple(Face(verts[i], nrm[i], kind) for i in range(axis.shape[0]))
+
+
+# --------------------------------------------------------------------------
+# 2D rectangle decomposition (shared by merging and face extraction)
+# --------------------------------------------------------------------------
+
+
+def _grid_rects(occ: np.ndarray) -> np.ndarray:
+    """Decompose a boolean cell grid into rectangles of cells.
+
+    occ : (ny, nx) bool, row index along the second tangent axis.
+    Returns (m, 4) int64 ``[x0, x1, y0, y1]`` cell ranges (half-open): the
+    maximal runs of each row, merged over consecutive rows with the same run.
+    Sorted by (y0, x0); a function of ``occ`` only.
+    """
+    ny, nx = occ.shape
+    pad = np.zeros((ny, nx + 2), dtype=np.int8)
+    pad[:, 1:-1] = occ
+    d = np.diff(pad, axis=1)
+    rs, xs = np.nonzero(d == 1)
+    _, xe = np.nonzero(d == -1)
+    out: list[tuple[int, int, int, int]] = []
+    open_: dict[tuple[int, int], int] = {}  # run (x0, x1) -> first row
+    prev = -2
+    rs_l, xs_l, xe_l = rs.tolist(), xs.tolist(), xe.tolist()
+    i, n = 0, len(rs_l)
+    while i < n:
+        row = rs_l[i]
+        if row != prev + 1:  # empty rows in between: close every open run
+            out.extend((a, b, y0, prev + 1) for (a, b), y0 in open_.items())
+            open_ = {}
+        cur: dict[tuple[int, int], int] = {}
+        while i < n and rs_l[i] == row:
+            key = (xs_l[i], xe_l[i])
+            cur[key] = open_.pop(key, row)
+            i += 1
+        out.extend((a, b, y0, row) for (a, b), y0 in open_.items())
+        open_ = cur
+        prev = row
+    out.extend((a, b, y0, prev + 1) for (a, b), y0 in open_.items())
+    if not out:
+        return np.zeros((0, 4), dtype=np.int64)
+    arr = np.asarray(out, dtype=np.int64)
+    return arr[np.lexsort((arr[:, 0], arr[:, 2]))]
+
+
+def _cover_grid(rects: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """Cell coverage counts of 2D rects ``(n, 4)`` ``[x0, x1, y0, y1]`` on a grid
+    with sorted edge coordinates ``xs``, ``ys`` (each rect edge must be one of
+    them).  Returns (len(ys)-1, len(xs)-1) int counts."""
+    ix0 = np.searchsorted(xs, rects[:, 0])
+    ix1 = np.searchsorted(xs, rects[:, 1])
+    iy0 = np.searchsorted(ys, rects[:, 2])
+    iy1 = np.searchsorted(ys, rects[:, 3])
+    diff = np.zeros((ys.shape[0], xs.shape[0]), dtype=np.int32)
+    np.add.at(diff, (iy0, ix0), 1)
+    np.add.at(diff, (iy0, ix1), -1)
+    np.add.at(diff, (iy1, ix0), -1)
+    np.add.at(diff, (iy1, ix1), 1)
+    return diff.cumsum(0).cumsum(1)[:-1, :-1]
+
+
+def _merge_layer(boxes: np.ndarray, axis: int) -> np.ndarray:
+    """B9 merge: re-decompose one layer's disjoint boxes ``(n, 2, 3)`` (all with
+    the same extent along ``axis``) into maximal rows; returns (m, 2, 3).
+
+    Rows run along either tangent axis, whichever gives fewer boxes (ties: the
+    first).  The result depends only on the union's shape."""
+    if boxes.shape[0] <= 1:
+        return boxes
+    u, v = _TANGENTS[axis]
+    xs = np.unique(boxes[:, :, u])
+    ys = np.unique(boxes[:, :, v])
+    rects = np.stack((boxes[:, 0, u], boxes[:, 1, u], boxes[:, 0, v], boxes[:, 1, v]), axis=1)
+    occ = _cover_grid(rects, xs, ys) > 0
+    cells = _grid_rects(occ)
+    if cells.shape[0] > 2:  # rows along the other tangent axis may need fewer boxes
+        alt = _grid_rects(np.ascontiguousarray(occ.T))
+        if alt.shape[0] < cells.shape[0]:
+            cells = alt[:, [2, 3, 0, 1]]
+    out = np.empty((cells.shape[0], 2, 3))
+    out[:, 0, axis] = boxes[0, 0, axis]
+    out[:, 1, axis] = boxes[0, 1, axis]
+    out[:, 0, u] = xs[cells[:, 0]]
+    out[:, 1, u] = xs[cells[:, 1]]
+    out[:, 0, v] = ys[cells[:, 2]]
+    out[:, 1, v] = ys[cells[:, 3]]
+    return out
+
+
+# --------------------------------------------------------------------------
+# Results and snapshots
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StrikeResult:
+    """What one strike did (B2-B7).  Arrays are read-only.
+
+    target_faces : the faces (on the outer plane) of the small boxes the
+        striker touched, before the strike (B2).
+    layers : (T,) int, the target layers (``2 * axis + side``), one per region.
+    regions : one :class:`Face` per target layer: the interaction region on
+        the face plane, footprint grown by the margin, clipped to the face (B3).
+    tunnels : (T, 2, 3) float, region x wall thickness: the removed volume of
+        each target layer.
+    split_faces : the pieces of the cut faces left around the regions (B4),
+        each the face of a new small box (B6).
+    fill_faces : the walls of the hole (B5), normals pointing into the hole.
+    target_vertices : (n, 3) float, the hole's corners on the face planes:
+        split-face vertices that are vertices of no other face (B5).
+    removed_volume : float, volume removed by this strike.
+    """
+
+    target_faces: tuple[Face, ...]
+    layers: np.ndarray
+    regions: tuple[Face, ...]
+    tunnels: np.ndarray
+    split_faces: tuple[Face, ...]
+    fill_faces: tuple[Face, ...]
+    target_vertices: np.ndarray
+    removed_volume: float
+
+
+@dataclass(frozen=True)
+class CompoundSnapshot:
+    """Immutable copy of a compound's state (for rollback); see :meth:`Compound.restore`."""
+
+    bounds: np.ndarray
+    thickness: float
+    boxes: np.ndarray
+    layers: np.ndarray
+    volume0: float
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+def _as_box(x, name: str) -> np.ndarray:
+    try:
+        arr = np.array(x, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise CompoundError(f"{name}: expected a (2, 3) [min, max] box of numbers ({exc})") from None
+    if arr.shape != (2, 3):
+        raise CompoundError(f"{name}: expected a (2, 3) [min, max] box, got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise CompoundError(f"{name}: coordinates must be finite, got {arr.tolist()}")
+    if (arr[1] < arr[0]).any():
+        raise CompoundError(f"{name}: min row must be <= max row on every axis, got {arr.tolist()}")
+    return arr
+
+
+def _as_scalar(x, name: str) -> float:
+    try:
+        val = float(x)
+    except (TypeError, ValueError):
+        raise CompoundError(f"{name}: expected a number, got {x!r}") from None
+    if not np.isfinite(val):
+        raise CompoundError(f"{name}: must be finite, got {val}")
+    return val
+
+
+# --------------------------------------------------------------------------
+# The compound
+# --------------------------------------------------------------------------
+
+
+class Compound:
+    """A crate's bounding box as a compound of small boxes (method B).
+
+    Build with :meth:`from_box` or :meth:`from_sphere`.  State is plain arrays:
+    ``boxes`` (K, 2, 3) float and ``layers`` (K,) int8, both read-only; a strike
+    replaces them (and bumps ``version``), so a reference taken before a strike
+    keeps the old state.
+    """
+
+    __slots__ = ("_bounds", "_thickness", "_slabs", "_boxes", "_layers", "_volume0", "_version", "_faces")
+
+    def __init__(self, bounds: np.ndarray, thickness: float, boxes: np.ndarray, layers: np.ndarray, volume0: float):
+        self._bounds = _readonly(np.array(bounds, dtype=float))
+        self._thickness = float(thickness)
+        self._slabs = _readonly(_slabs(self._bounds, self._thickness))
+        self._boxes = _readonly(np.ascontiguousarray(boxes, dtype=float))
+        self._layers = _readonly(np.ascontiguousarray(layers, dtype=np.int8))
+        self._volume0 = float(volume0)
+        self._version = 0
+        self._faces: FaceSet | None = None
+
+    # ---- construction -----------------------------------------------------
+
+    @classmethod
+    def from_box(cls, box, thickness: float) -> "Compound":
+        """B6: extrude the six faces of ``box`` (2, 3) inward by ``thickness``.
+
+        Corner/edge ownership: see the module docstring (x slabs full size, y
+        slabs inset in x, z slabs inset in x and y).  Raises
+        :class:`CompoundError` if ``thickness`` is not in
+        ``(0, (smallest extent - MIN_BOX_EXTENT) / 2]``.
+        """
+        b = _as_box(box, "box")
+        t = _as_scalar(thickness, "thickness")
+        ext = b[1] - b[0]
+        if t < tol.MIN_BOX_EXTENT:
+            raise CompoundError(f"thickness: must be >= {tol.MIN_BOX_EXTENT} (MIN_BOX_EXTENT), got {t}")
+        if (ext - 2.0 * t < tol.MIN_BOX_EXTENT).any():
+            raise CompoundError(
+                f"thickness: {t} leaves no hollow inside box with extents {ext.tolist()}; "
+                f"use a thickness below half the smallest extent"
+            )
+        slabs = _slabs(b, t)
+        vol = float(np.prod(slabs[:, 1] - slabs[:, 0], axis=1).sum())
+        return cls(b, t, slabs, np.arange(6, dtype=np.int8), vol)
+
+    @classmethod
+    def from_sphere(cls, center, radius: float, thickness: float) -> "Compound":
+        """B8: a spherical bounding volume becomes its circumscribed cube."""
+        c = np.array(center, dtype=float)
+        if c.shape != (3,):
+            raise CompoundError(f"center: expected 3 coordinates, got shape {c.shape}")
+        r = _as_scalar(radius, "radius")
+        if r <= 0:
+            raise CompoundError(f"radius: must be > 0, got {r}")
+        return cls.from_box(box_from_sphere(c, r), thickness)
+
+    # ---- reading ----------------------------------------------------------
+
+    @property
+    def bounds(self) -> np.ndarray:
+        """(2, 3) float, the original bounding box."""
+        return self._bounds
+
+    @property
+    def thickness(self) -> float:
+        return self._thickness
+
+    @property
+    def boxes(self) -> np.ndarray:
+        """(K, 2, 3) float, read-only, C-contiguous: the small boxes (method A range boxes)."""
+        return self._boxes
+
+    @property
+    def layers(self) -> np.ndarray:
+        """(K,) int8: layer (``2 * axis + side``) of each small box."""
+        return self._layers
+
+    @property
+    def version(self) -> int:
+        """Bumped by every strike that changes the compound (cache key)."""
+        return self._version
+
+    def __len__(self) -> int:
+        return int(self._boxes.shape[0])
+
+    def volume(self) -> float:
+        """Total volume of the small boxes (they never overlap)."""
+        ext = self._boxes[:, 1] - self._boxes[:, 0]
+        return float(np.prod(ext, axis=1).sum())
+
+    def solid_fraction(self) -> float:
+        """Remaining volume / initial shell volume, in [0, 1]."""
+        return self.volume() / self._volume0
+
+    @property
+    def faces(self) -> FaceSet:
+        """The boundary of the union of the small boxes (see :class:`FaceSet`).  Cached per version."""
+        if self._faces is None:
+            self._faces = _boundary_faces(self._boxes, self._layers, self._bounds)
+        return self._faces
+
+    def triangles(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``faces`` as triangles: (2F, 3, 3) float, normals (2F, 3), kinds (2F,) int8."""
+        return self.faces.triangles()
+
+    def box_faces(self) -> tuple[Face, ...]:
+        """The face (outer-plane side) of every small box, in box order (B6 vertex data)."""
+        lay = self._layers.astype(np.int64)
+        axis = lay // 2
+        side = lay % 2
+        plane = self._slabs[lay, side, axis]
+        return _face_tuple(axis, np.where(side == 1, 1.0, -1.0), plane, self._boxes, OUTER)
+
+    # ---- striking ----------------------------------------------------------
+
+    def strike(self, striker_box, margin: float = DEFAULT_MARGIN) -> StrikeResult | None:
+        """B1-B7, B9: punch the striker's hole through the walls it touches.
+
+        Parameters
+        ----------
+        striker_box : (2, 3) float, the striking limb's range box.
+        margin : float >= 0, growth of the interaction region (B3).
+
+        Returns
+        -------
+        None if the striker touches no small box, or if the touch removes
+        nothing (a zero-area region, e.g. an edge-on touch with margin 0);
+        the compound is then unchanged.  Otherwise a :class:`StrikeResult`,
+        after the compound has been updated.
+        """
+        s = _as_box(striker_box, "striker_box")
+        m = _as_scalar(margin, "margin")
+        if m < 0:
+            raise CompoundError(f"margin: must be >= 0, got {m}")
+        boxes = self._boxes
+        hit = overlaps(s, boxes)
+        if not hit.any():
+            return None
+        layers = self._layers
+        hit_layers = np.unique(layers[hit])
+
+        keep = np.ones(boxes.shape[0], dtype=bool)
+        new_parts: dict[int, np.ndarray] = {}
+        t_layers: list[int] = []
+        tunnels: list[np.ndarray] = []
+        split_rects: list[np.ndarray] = []
+        split_layer: list[np.ndarray] = []
+        removed = 0.0
+        for lay in hit_layers.tolist():
+            axis = lay // 2
+            u, v = _TANGENTS[axis]
+            slab = self._slabs[lay]
+            in_layer = layers == lay
+            lb = boxes[in_layer]
+            tun = slab.copy()
+            ok = True
+            for ax in (u, v):
+                lo = max(s[0, ax] - m, slab[0, ax])
+                hi = min(s[1, ax] + m, slab[1, ax])
+                coords = np.concatenate((lb[:, :, ax].ravel(), slab[:, ax]))
+                lo = _snap(lo, coords)
+                hi = _snap(hi, coords)
+                if hi - lo < tol.MIN_BOX_EXTENT:
+                    ok = False
+                    break
+                tun[0, ax] = lo
+                tun[1, ax] = hi
+            if not ok:
+                continue
+            ov_u = np.minimum(lb[:, 1, u], tun[1, u]) - np.maximum(lb[:, 0, u], tun[0, u])
+            ov_v = np.minimum(lb[:, 1, v], tun[1, v]) - np.maximum(lb[:, 0, v], tun[0, v])
+            cut = (ov_u > tol.PLANE_EPS) & (ov_v > tol.PLANE_EPS)
+            if not cut.any():
+                continue
+            cb = lb[cut]
+            pieces = _nine_patch(cb, tun, u, v)
+            removed += float(np.prod(cb[:, 1] - cb[:, 0], axis=1).sum() - np.prod(pieces[:, 1] - pieces[:, 0], axis=1).sum())
+            idx = np.flatnonzero(in_layer)
+            keep[idx[cut]] = False
+            new_parts[lay] = _merge_layer(np.concatenate((lb[~cut], pieces)), axis)
+            t_layers.append(lay)
+            tunnels.append(tun)
+            split_rects.append(pieces)
+            split_layer.append(np.full(pieces.shape[0], lay, dtype=np.int64))
+        if not t_layers:
+            return None
+
+        # B7: the new compound, layer by layer in layer order.
+        parts, lays = [], []
+        for lay in range(6):
+            if lay in new_parts:
+                nb = new_parts[lay]
+            else:
+                nb = boxes[keep & (layers == lay)]
+            parts.append(nb)
+            lays.append(np.full(nb.shape[0], lay, dtype=np.int8))
+        new_boxes = np.concatenate(parts)
+        new_layers = np.concatenate(lays)
+
+        # Result faces (computed on the arrays before they are installed).
+        hit_idx = np.flatnonzero(hit & np.isin(layers, t_layers))
+        hl = layers[hit_idx].astype(np.int64)
+        target_faces = _face_tuple(hl // 2, np.where(hl % 2 == 1, 1.0, -1.0), self._slabs[hl, hl % 2, hl // 2], boxes[hit_idx], OUTER)
+        tl = np.asarray(t_layers, dtype=np.int64)
+        tun_arr = np.stack(tunnels)
+        tsign = np.where(tl % 2 == 1, 1.0, -1.0)
+        tplane = self._slabs[tl, tl % 2, tl // 2]
+        regions = _face_tuple(tl // 2, tsign, tplane, tun_arr, OUTER)
+        sr = np.concatenate(split_rects)
+        sl = np.concatenate(split_layer)
+        split_faces = _face_tuple(sl // 2, np.where(sl % 2 == 1, 1.0, -1.0), self._slabs[sl, sl % 2, sl // 2], sr, OUTER)
+        fill_faces, target_vertices = _hole_walls(new_boxes, tun_arr, tl, self._slabs)
+
+        self._boxes = _readonly(np.ascontiguousarray(new_boxes))
+        self._layers = _readonly(new_layers)
+        self._version += 1
+        self._faces = None
+        return StrikeResult(
+            target_faces=target_faces,
+            layers=_readonly(tl),
+            regions=regions,
+            tunnels=_readonly(tun_arr),
+            split_faces=split_faces,
+            fill_faces=fill_faces,
+            target_vertices=_readonly(target_vertices),
+            removed_volume=removed,
+        )
+
+    # ---- checking ----------------------------------------------------------
+
+    def validate(self) -> None:
+        """Raise :class:`InvalidCompound` if a B9 invariant is broken.
+
+        Checks: shapes and dtypes; finite coordinates; every extent >=
+        ``MIN_BOX_EXTENT``; every box inside its layer's slab and spanning the
+        slab's whole thickness; no two boxes overlapping with positive volume;
+        no two boxes of a layer whose union is exactly a box (i.e. merged);
+        count <= :meth:`max_boxes`.
+        """
+        b, lay = self._boxes, self._layers
+        if b.ndim != 3 or b.shape[1:] != (2, 3) or lay.shape != (b.shape[0],):
+            raise InvalidCompound(f"boxes/layers shapes {b.shape}/{lay.shape}, expected (K, 2, 3)/(K,)")
+        if not b.flags.c_contiguous:
+            raise InvalidCompound("boxes array is not C-contiguous")
+        if not np.isfinite(b).all():
+            raise InvalidCompound("non-finite box coordinates")
+        if ((lay < 0) | (lay > 5)).any():
+            raise InvalidCompound(f"layer ids outside 0..5: {np.unique(lay).tolist()}")
+        ext = b[:, 1] - b[:, 0]
+        small = np.flatnonzero((ext < tol.MIN_BOX_EXTENT).any(axis=1))
+        if small.size:
+            raise InvalidCompound(f"zero-size box(es) {small.tolist()}: extents {ext[small].tolist()}")
+        sl = self._slabs[lay.astype(np.int64)]
+        outside = np.flatnonzero(((b[:, 0] < sl[:, 0] - tol.PLANE_EPS) | (b[:, 1] > sl[:, 1] + tol.PLANE_EPS)).any(axis=1))
+        if outside.size:
+            raise InvalidCompound(f"box(es) {outside.tolist()} outside their layer's slab")
+        axis = lay.astype(np.int64) // 2
+        rows = np.arange(b.shape[0])
+        thin = np.flatnonzero(
+            (np.abs(b[rows, 0, axis] - sl[rows, 0, axis]) > tol.PLANE_EPS)
+            | (np.abs(b[rows, 1, axis] - sl[rows, 1, axis]) > tol.PLANE_EPS)
+        )
+        if thin.size:
+            raise InvalidCompound(f"box(es) {thin.tolist()} do not span their wall's thickness")
+        ov = np.minimum(b[:, None, 1], b[None, :, 1]) - np.maximum(b[:, None, 0], b[None, :, 0])
+        dup = (ov > tol.PLANE_EPS).all(axis=-1)
+        np.fill_diagonal(dup, False)
+        if dup.any():
+            i, j = np.argwhere(dup)[0]
+            raise InvalidCompound(f"duplicate: boxes {i} and {j} overlap with positive volume ({b[i].tolist()} / {b[j].tolist()})")
+        # Mergeable pairs: same layer, same extent on one tangent axis, touching on the other.
+        same = lay[:, None] == lay[None, :]
+        eq = np.abs(b[:, None] - b[None, :]).max(axis=2) <= tol.PLANE_EPS  # (K, K, 3) same interval per axis
+        touch = (np.abs(b[:, None, 1] - b[None, :, 0]) <= tol.PLANE_EPS)  # (K, K, 3) i.max == j.min
+        merge = same & (touch & (eq.sum(axis=-1) == 2)[..., None] & ~eq).any(axis=-1)
+        if merge.any():
+            i, j = np.argwhere(merge)[0]
+            raise InvalidCompound(f"boxes {i} and {j} are coplanar neighbours whose union is a box (not merged)")
+        if b.shape[0] > self.max_boxes():
+            raise InvalidCompound(f"{b.shape[0]} boxes > bound {self.max_boxes()}")
+
+    def max_boxes(self) -> int:
+        """Upper bound on the box count (B9).
+
+        Within a layer every box edge lies on one of the distinct coordinates
+        the layer's boxes use (``nu`` and ``nv`` of them on the two tangent
+        axes), and merged row decomposition never has more boxes than grid
+        cells; so a layer holds at most ``(nu - 1) * (nv - 1)`` boxes.  Every
+        coordinate is at least ``SNAP_EPS`` from the others, so over a face
+        of size ``a x b`` that is at most ``(a / SNAP_EPS) * (b / SNAP_EPS)``;
+        the sharper, state-dependent bound used here is the grid one.
+        """
+        total = 0
+        for lay in range(6):
+            lb = self._boxes[self._layers == lay]
+            if lb.shape[0] == 0:
+                continue
+            u, v = _TANGENTS[lay // 2]
+            nu = np.unique(lb[:, :, u]).shape[0]
+            nv = np.unique(lb[:, :, v]).shape[0]
+            total += (nu - 1) * (nv - 1)
+        return total
+
+    # ---- state -------------------------------------------------------------
+
+    def copy(self) -> "Compound":
+        """An independent compound with the same state (arrays are shared read-only)."""
+        c = Compound.__new__(Compound)
+        c._bounds = self._bounds
+        c._thickness = self._thickness
+        c._slabs = self._slabs
+        c._boxes = self._boxes
+        c._layers = self._layers
+        c._volume0 = self._volume0
+        c._version = self._version
+        c._faces = self._faces
+        return c
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo) -> "Compound":
+        return self.copy()
+
+    def snapshot(self) -> CompoundSnapshot:
+        """Immutable state for rollback (O(1): the arrays are read-only and replaced, never mutated)."""
+        return CompoundSnapshot(self._bounds, self._thickness, self._boxes, self._layers, self._volume0)
+
+    @classmethod
+    def restore(cls, snap: CompoundSnapshot) -> "Compound":
+        """A compound in the state of ``snap``."""
+        if not isinstance(snap, CompoundSnapshot):
+            raise CompoundError(f"snap: expected a CompoundSnapshot, got {type(snap).__name__}")
+        return cls(snap.bounds, snap.thickness, snap.boxes, snap.layers, snap.volume0)
+
+    def state_bytes(self) -> bytes:
+        """Stable little-endian serialisation for hashing.
+
+        ``b"RBCP"``, version u16, box count u32, bounds 6 x f64, thickness f64,
+        then the boxes (K x 6 f64) and layers (K x u8).  Boxes are stored in a
+        canonical order (by layer, then merged-row order), so equal shapes reached
+        by the same strikes give equal bytes.
+        """
+        head = struct.pack("<4sHI7d", _MAGIC, _VERSION, len(self), *self._bounds.ravel().tolist(), self._thickness)
+        return head + self._boxes.astype("<f8").tobytes() + self._layers.astype("u1").tobytes()
+
+    def __repr__(self) -> str:
+        return f"Compound(bounds={self._bounds.tolist()}, thickness={self._thickness}, boxes={len(self)})"
+
+
+# --------------------------------------------------------------------------
+# Geometry helpers (pure functions)
+# --------------------------------------------------------------------------
+
+
+def _slabs(b: np.ndarray, t: float) -> np.ndarray:
+    """(6, 2, 3) the six wall slabs of box ``b`` (layer order, ownership as documented)."""
+    lo, hi = b[0], b[1]
+    slabs = np.empty((6, 2, 3))
+    slabs[:] = b
+    for axis in range(3):
+        slabs[2 * axis, 1, axis] = lo[axis] + t
+        slabs[2 * axis + 1, 0, axis] = hi[axis] - t
+        for other in range(axis):  # inset in the axes owned by earlier layers
+            slabs[2 * axis : 2 * axis + 2, 0, other] = lo[other] + t
+            slabs[2 * axis : 2 * axis + 2, 1, other] = hi[other] - t
+    return slabs
+
+
+def _snap(x: float, coords: np.ndarray) -> float:
+    """``x`` moved onto the nearest of ``coords`` if within SNAP_EPS."""
+    d = np.abs(coords - x)
+    i = int(d.argmin())
+    return float(coords[i]) if d[i] < tol.SNAP_EPS else x
+
+
+def _nine_patch(cb: np.ndarray, tun: np.ndarray, u: int, v: int) -> np.ndarray:
+    """B4: cut boxes ``cb`` (n, 2, 3) by the region of ``tun`` on axes u, v.
+
+    Each box's u and v ranges are cut at the region's edges (clamped to the
+    box) into 3 x 3 pieces; the middle piece and pieces with an extent below
+    MIN_BOX_EXTENT are dropped.  Returns (m, 2, 3), m <= 8 n.
+    """
+    n = cb.shape[0]
+    # (n, 4) cut coordinates per axis: box lo, region lo, region hi, box hi (clamped)
+    cu = np.stack((cb[:, 0, u], np.clip(tun[0, u], cb[:, 0, u], cb[:, 1, u]), np.clip(tun[1, u], cb[:, 0, u], cb[:, 1, u]), cb[:, 1, u]), 1)
+    cv = np.stack((cb[:, 0, v], np.clip(tun[0, v], cb[:, 0, v], cb[:, 1, v]), np.clip(tun[1, v], cb[:, 0, v], cb[:, 1, v]), cb[:, 1, v]), 1)
+    iu, iv = np.meshgrid(np.arange(3), np.arange(3), indexing="xy")  # (3,3): iu varies along columns
+    iu = iu.ravel()
+    iv = iv.ravel()
+    sel = ~((iu == 1) & (iv == 1))
+    iu, iv = iu[sel], iv[sel]  # 8 pieces
+    out = np.repeat(cb[:, None], 8, axis=1)  # (n, 8, 2, 3)
+    out[:, :, 0, u] = cu[:, iu]
+    out[:, :, 1, u] = cu[:, iu + 1]
+    out[:, :, 0, v] = cv[:, iv]
+    out[:, :, 1, v] = cv[:, iv + 1]
+    out = out.reshape(n * 8, 2, 3)
+    ext = out[:, 1] - out[:, 0]
+    good = (ext[:, u] >= tol.MIN_BOX_EXTENT) & (ext[:, v] >= tol.MIN_BOX_EXTENT)
+    return out[good]
+
+
+def _hole_walls(boxes: np.ndarray, tunnels: np.ndarray, tlayers: np.ndarray, slabs: np.ndarray):
+    """B5: fill faces = sides of ``boxes`` facing into a tunnel, clipped to it.
+
+    Returns (faces tuple, target vertices (n, 3)).
+    """
+    axes, signs, planes, rects = [], [], [], []
+    corners = []
+    for tun, lay in zip(tunnels, tlayers.tolist()):
+        a = lay // 2
+        outer = slabs[lay, lay % 2, a]
+        for ax in _TANGENTS[a]:
+            w = 3 - a - ax
+            for d in (0, 1):
+                c = tun[d, ax]
+                adj = np.abs(boxes[:, 1 - d, ax] - c) <= tol.PLANE_EPS
+                if not adj.any():
+                    continue
+                cand = boxes[adj]
+                lo = np.maximum(cand[:, 0], tun[0])
+                hi = np.minimum(cand[:, 1], tun[1])
+                good = (hi[:, a] - lo[:, a] > tol.PLANE_EPS) & (hi[:, w] - lo[:, w] > tol.PLANE_EPS)
+                if not good.any():
+                    continue
+                r = np.stack((lo[good], hi[good]), axis=1)
+                k = r.shape[0]
+                axes.append(np.full(k, ax))
+                signs.append(np.full(k, 1.0 if d == 0 else -1.0))
+                planes.append(np.full(k, c))
+                rects.append(r)
+                # hole corners on the outer plane: the wall edge's end points
+                pts = np.empty((k, 2, 3))
+                pts[:, :, ax] = c
+                pts[:, :, a] = outer
+                pts[:, 0, w] = r[:, 0, w]
+                pts[:, 1, w] = r[:, 1, w]
+                corners.append(pts.reshape(-1, 3))
+    if not axes:
+        return (), np.zeros((0, 3))
+    faces = _face_tuple(np.concatenate(axes), np.concatenate(signs), np.concatenate(planes), np.concatenate(rects), FILL)
+    pts = np.concatenate(corners)
+    # target vertices: wall end points where two walls meet (the hole's corners);
+    # a wall end point shared with no other wall lies on another face's edge.
+    uniq, counts = np.unique(pts, axis=0, return_counts=True)
+    return faces, uniq[counts >= 2]
+
+
+def _boundary_faces(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -> FaceSet:
+    """The boundary of the union of disjoint boxes as quads, classified by kind."""
+    k = boxes.shape[0]
+    lay = layers.astype(np.int64)
+    baxis = lay // 2
+    bside = lay % 2
+    axes, signs, planes, rects, kinds, owners = [], [], [], [], [], []
+    for ax in range(3):
+        v, w = _TANGENTS[ax]
+        ov_v = np.minimum(boxes[:, None, 1, v], boxes[None, :, 1, v]) - np.maximum(boxes[:, None, 0, v], boxes[None, :, 0, v])
+        ov_w = np.minimum(boxes[:, None, 1, w], boxes[None, :, 1, w]) - np.maximum(boxes[:, None, 0, w], boxes[None, :, 0, w])
+        area_ov = np.where((ov_v > tol.PLANE_EPS) & (ov_w > tol.PLANE_EPS), ov_v * ov_w, 0.0)
+        own_area = (boxes[:, 1, v] - boxes[:, 0, v]) * (boxes[:, 1, w] - boxes[:, 0, w])
+        for d in (0, 1):
+            plane = boxes[:, d, ax]
+            cov = (np.abs(plane[:, None] - boxes[None, :, 1 - d, ax]) <= tol.PLANE_EPS) & (area_ov > 0)
+            covered = (area_ov * cov).sum(axis=1)
+            sign = 1.0 if d == 1 else -1.0
+            on_bound = np.abs(plane - bounds[d, ax]) <= tol.PLANE_EPS
+            kind = np.where(
+                baxis == ax,
+                np.where(bside == d, OUTER, INNER),
+                np.where(on_bound, OUTER, FILL),
+            ).astype(np.int8)
+            free = ~cov.any(axis=1)
+            partial = ~free & (own_area - covered > tol.MIN_FACE_AREA)
+            idx = np.flatnonzero(free)
+            if idx.size:
+                axes.append(np.full(idx.size, ax))
+                signs.append(np.full(idx.size, sign))
+                planes.append(plane[idx])
+                rects.append(boxes[idx])
+                kinds.append(kind[idx])
+                owners.append(idx)
+            for i in np.flatnonzero(partial).tolist():
+                js = np.flatnonzero(cov[i])
+                cb = boxes[js]
+                r = np.stack(
+                    (
+                        np.maximum(cb[:, 0, v], boxes[i, 0, v]),
+                        np.minimum(cb[:, 1, v], boxes[i, 1, v]),
+                        np.maximum(cb[:, 0, w], boxes[i, 0, w]),
+                        np.minimum(cb[:, 1, w], boxes[i, 1, w]),
+                    ),
+                    axis=1,
+                )
+                xs = np.unique(np.concatenate((r[:, :2].ravel(), boxes[i, :, v])))
+                ys = np.unique(np.concatenate((r[:, 2:].ravel(), boxes[i, :, w])))
+                free_cells = _cover_grid(r, xs, ys) == 0
+                cells = _grid_rects(free_cells)
+                n = cells.shape[0]
+                if n == 0:
+                    continue
+                rr = np.repeat(boxes[i][None], n, axis=0)
+                rr[:, 0, v] = xs[cells[:, 0]]
+                rr[:, 1, v] = xs[cells[:, 1]]
+                rr[:, 0, w] = ys[cells[:, 2]]
+                rr[:, 1, w] = ys[cells[:, 3]]
+                keep = (rr[:, 1, v] - rr[:, 0, v]) * (rr[:, 1, w] - rr[:, 0, w]) > tol.MIN_FACE_AREA
+                rr = rr[keep]
+                n = rr.shape[0]
+                axes.append(np.full(n, ax))
+                signs.append(np.full(n, sign))
+                planes.append(np.full(n, plane[i]))
+                rects.append(rr)
+                kinds.append(np.full(n, kind[i], dtype=np.int8))
+                owners.append(np.full(n, i))
+    if axes:
+        axis = np.concatenate(axes).astype(np.int64)
+        sign = np.concatenate(signs)
+        verts = _quads(axis, sign, np.concatenate(planes), np.concatenate(rects))
+        nrm = _normals(axis, sign)
+        kinds_a = np.concatenate(kinds).astype(np.int8)
+        own = np.concatenate(owners).astype(np.int64)
+    else:
+        verts, nrm = np.zeros((0, 4, 3)), np.zeros((0, 3))
+        kinds_a, own = np.zeros(0, np.int8), np.zeros(0, np.int64)
+    return FaceSet(_readonly(verts), _readonly(nrm), _readonly(kinds_a), _readonly(own))
+
+
+# --------------------------------------------------------------------------
+# Many compounds at once
+# --------------------------------------------------------------------------
+
+
+class CompoundGroup:
+    """All small boxes of several compounds as one array, for one method-A call.
+
+    ``group.boxes`` (N, 2, 3) is the concatenation of every compound's boxes,
+    ``group.owner`` (N,) int32 the compound index of each row, ``group.offsets``
+    (C + 1,) the row ranges.  The arrays are rebuilt only when some compound's
+    ``version`` changed (a strike) or the compound list was replaced.
+    """
+
+    __slots__ = ("compounds", "_key", "_boxes", "_owner", "_offsets")
+
+    def __init__(self, compounds: Sequence[Compound]):
+        self.compounds = list(compounds)
+        self._key: tuple | None = None
+        self._boxes = np.zeros((0, 2, 3))
+        self._owner = np.zeros(0, np.int32)
+        self._offsets = np.zeros(1, np.int64)
+
+    def _refresh(self) -> None:
+        key = tuple((id(c), c.version, id(c.boxes)) for c in self.compounds)
+        if key == self._key:
+            return
+        arrs = [c.boxes for c in self.compounds]
+        counts = np.array([a.shape[0] for a in arrs], dtype=np.int64)
+        self._boxes = _readonly(np.ascontiguousarray(np.concatenate(arrs) if arrs else np.zeros((0, 2, 3))))
+        self._owner = _readonly(np.repeat(np.arange(len(arrs), dtype=np.int32), counts))
+        self._offsets = _readonly(np.concatenate(([0], np.cumsum(counts))))
+        self._key = key
+
+    @property
+    def boxes(self) -> np.ndarray:
+        self._refresh()
+        return self._boxes
+
+    @property
+    def owner(self) -> np.ndarray:
+        self._refresh()
+        return self._owner
+
+    @property
+    def offsets(self) -> np.ndarray:
+        self._refresh()
+        return self._offsets

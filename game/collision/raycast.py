@@ -1,0 +1,198 @@
+"""Method C ray primitives: ray normalisation, slab tests, Möller–Trumbore (C6).
+
+Pure functions, batched first (trimesh ``ray_triangle`` style: parallel
+component arrays narrowed by boolean masks), plus scalar twins used by the
+single-ray path.  The scalar and the batched triangle test evaluate the same
+IEEE expressions in the same order, so they give bit-identical distances.
+
+Conventions (shared by every caller and by the test reference):
+
+* A ray is ``origin + s * unit(direction)`` for ``0 <= s <= max_distance``;
+  distances are world units whatever the length of ``direction``.
+* Triangles are two-sided.  A ray (nearly) parallel to a triangle's plane,
+  ``|det| < RAY_PARALLEL_EPS``, misses it, even if it lies in the plane.
+* Edge convention: triangles are *closed* and inflated by ``RAY_EDGE_EPS`` in
+  barycentric coordinates (``u >= -eps``, ``v >= -eps``, ``u + v <= 1 + eps``),
+  so a ray through a shared edge or vertex hits every triangle that has it;
+  the nearest query then breaks the tie by the lowest (model, triangle).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .tolerances import INV_DIR_HUGE, RAY_EDGE_EPS, RAY_PARALLEL_EPS
+
+__all__ = [
+    "normalize_rays",
+    "inverse_directions",
+    "ray_boxes",
+    "ray_rects_xz",
+    "ray_triangles",
+    "ray_triangle_scalar",
+]
+
+_LO = -RAY_EDGE_EPS
+_HI = 1.0 + RAY_EDGE_EPS
+
+
+def normalize_rays(origins, directions) -> tuple[np.ndarray, np.ndarray]:
+    """Check and normalise a batch of rays.
+
+    Parameters
+    ----------
+    origins, directions : (n, 3) float
+        Any non-zero direction length.
+
+    Returns
+    -------
+    o : (n, 3) float64, d : (n, 3) float64 unit directions.
+
+    Raises
+    ------
+    ValueError
+        On a wrong shape, a non-finite value or a zero direction.
+    """
+    o = np.asarray(origins, dtype=np.float64)
+    d = np.asarray(directions, dtype=np.float64)
+    if o.ndim != 2 or o.shape[1] != 3:
+        raise ValueError(f"origins: expected shape (n, 3), got {o.shape}")
+    if d.shape != o.shape:
+        raise ValueError(f"directions: expected shape {o.shape} like origins, got {d.shape}")
+    if not (np.isfinite(o).all() and np.isfinite(d).all()):
+        raise ValueError("origins/directions: contain NaN or inf")
+    dx, dy, dz = d[:, 0], d[:, 1], d[:, 2]
+    norm = np.sqrt(dx * dx + dy * dy + dz * dz)
+    if (norm == 0.0).any():
+        bad = int(np.flatnonzero(norm == 0.0)[0])
+        raise ValueError(f"directions[{bad}]: zero direction; a ray needs a non-zero direction")
+    return np.ascontiguousarray(o), d / norm[:, None]
+
+
+def inverse_directions(d: np.ndarray) -> np.ndarray:
+    """(n, 3) float: ``1 / d`` with zero components replaced by ``±INV_DIR_HUGE``.
+
+    The stand-in is finite, so slab products never make ``0 * inf = NaN``.
+    """
+    with np.errstate(divide="ignore"):
+        inv = 1.0 / d
+    zero = d == 0.0
+    if zero.any():
+        inv[zero] = np.copysign(INV_DIR_HUGE, d[zero])
+    return inv
+
+
+def ray_boxes(o: np.ndarray, inv: np.ndarray, boxes: np.ndarray, limit) -> tuple[np.ndarray, np.ndarray]:
+    """Slab test of rays against boxes (C6), broadcast over leading axes.
+
+    Parameters
+    ----------
+    o, inv : (..., 3) float
+        Ray origins and inverse unit directions (:func:`inverse_directions`).
+    boxes : (..., 2, 3) float
+        ``[min, max]`` boxes.
+    limit : (...) float or float
+        Largest distance still of interest (max distance, or best hit so far).
+
+    Returns
+    -------
+    hit : (...) bool, tnear : (...) float
+        ``hit`` iff the ray meets the box at some ``s`` in ``[0, limit]``;
+        ``tnear`` is the entry distance (0 if the origin is inside).
+    """
+    t = (boxes - o[..., None, :]) * inv[..., None, :]
+    tmin = np.minimum(t[..., 0, :], t[..., 1, :])
+    tmax = np.maximum(t[..., 0, :], t[..., 1, :])
+    tnear = np.maximum(np.maximum(tmin[..., 0], tmin[..., 1]), np.maximum(tmin[..., 2], 0.0))
+    tfar = np.minimum(np.minimum(tmax[..., 0], tmax[..., 1]), np.minimum(tmax[..., 2], limit))
+    return tnear <= tfar, tnear
+
+
+def ray_rects_xz(o_xz: np.ndarray, inv_xz: np.ndarray, rects: np.ndarray, limit) -> np.ndarray:
+    """Slab test of rays against x–z rectangles (infinite in y), for the quadtree (C1, C6).
+
+    ``o_xz, inv_xz`` : (..., 2); ``rects`` : (..., 2, 2) ``[[xmin, zmin], [xmax, zmax]]``.
+    Returns (...) bool.
+    """
+    t = (rects - o_xz[..., None, :]) * inv_xz[..., None, :]
+    tmin = np.minimum(t[..., 0, :], t[..., 1, :])
+    tmax = np.maximum(t[..., 0, :], t[..., 1, :])
+    tnear = np.maximum(np.maximum(tmin[..., 0], tmin[..., 1]), 0.0)
+    tfar = np.minimum(np.minimum(tmax[..., 0], tmax[..., 1]), limit)
+    return tnear <= tfar
+
+
+def ray_triangles(o: np.ndarray, d: np.ndarray, v0: np.ndarray, e1: np.ndarray, e2: np.ndarray,
+                  limit) -> np.ndarray:
+    """Two-sided Möller–Trumbore, one ray per triangle (pairs), batched (C6).
+
+    Parameters
+    ----------
+    o, d : (p, 3) float
+        Ray origin and unit direction of each pair.
+    v0, e1, e2 : (p, 3) float
+        Triangle first vertex and edges ``v1 - v0``, ``v2 - v0`` of each pair.
+    limit : (p,) float or float
+        Max distance of each pair.
+
+    Returns
+    -------
+    t : (p,) float
+        Hit distance, ``inf`` where the pair misses (see the module conventions).
+    """
+    ox, oy, oz = o[:, 0], o[:, 1], o[:, 2]
+    dx, dy, dz = d[:, 0], d[:, 1], d[:, 2]
+    ax, ay, az = e1[:, 0], e1[:, 1], e1[:, 2]
+    bx, by, bz = e2[:, 0], e2[:, 1], e2[:, 2]
+    px = dy * bz - dz * by
+    py = dz * bx - dx * bz
+    pz = dx * by - dy * bx
+    det = ax * px + ay * py + az * pz
+    ok = np.abs(det) >= RAY_PARALLEL_EPS
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = 1.0 / det
+        sx = ox - v0[:, 0]
+        sy = oy - v0[:, 1]
+        sz = oz - v0[:, 2]
+        u = (sx * px + sy * py + sz * pz) * inv
+        qx = sy * az - sz * ay
+        qy = sz * ax - sx * az
+        qz = sx * ay - sy * ax
+        v = (dx * qx + dy * qy + dz * qz) * inv
+        t = (bx * qx + by * qy + bz * qz) * inv
+    ok &= (u >= _LO) & (v >= _LO) & (u + v <= _HI) & (t >= 0.0) & (t <= limit)
+    return np.where(ok, t, np.inf)
+
+
+def ray_triangle_scalar(ox, oy, oz, dx, dy, dz, tri, limit) -> float:
+    """Scalar twin of :func:`ray_triangles` for one ray and one triangle.
+
+    ``tri`` is a 9-sequence ``(v0x, v0y, v0z, e1x, e1y, e1z, e2x, e2y, e2z)``.
+    Returns the hit distance or ``math.inf``.  Same expressions, same order.
+    """
+    vx, vy, vz, ax, ay, az, bx, by, bz = tri
+    px = dy * bz - dz * by
+    py = dz * bx - dx * bz
+    pz = dx * by - dy * bx
+    det = ax * px + ay * py + az * pz
+    if abs(det) < RAY_PARALLEL_EPS:
+        return math.inf
+    inv = 1.0 / det
+    sx = ox - vx
+    sy = oy - vy
+    sz = oz - vz
+    u = (sx * px + sy * py + sz * pz) * inv
+    if u < _LO:
+        return math.inf
+    qx = sy * az - sz * ay
+    qy = sz * ax - sx * az
+    qz = sx * ay - sy * ax
+    v = (dx * qx + dy * qy + dz * qz) * inv
+    if v < _LO or u + v > _HI:
+        return math.inf
+    t = (bx * qx + by * qy + bz * qz) * inv
+    if t < 0.0 or t > limit:
+        return math.inf
+    return t

@@ -1,0 +1,650 @@
+"""Method C: collision models, the scene (quadtree + AABB trees) and its ray casts.
+
+* :class:`CollisionModel` (C2): a triangle mesh, a logic level, a 4x4 transform,
+  its world AABB and its AABB tree (C5).
+* :class:`Scene` (C1, C6–C9): the models, the x–z quadtree that holds them and
+  the ray queries.  ``cast_nearest``/``cast_nearest_many`` are the client query
+  (C7), ``cast_any``/``cast_any_many`` the server query (C8).
+
+Transform convention: pyrr's **row-vector** convention.  A local point ``p``
+maps to ``[p, 1] @ transform``; the translation is ``transform[3, :3]`` and the
+last column must be ``(0, 0, 0, 1)`` (affine).  ``pyrr.Matrix44.from_translation``
+and friends produce matrices in this convention.
+
+Ray conventions (distances, two-sided triangles, edges): see
+:mod:`game.collision.raycast`.
+
+One walker, two policies (Jolt QuadTree style): each query walks
+quadtree → leaves → model AABB trees → triangles; the *nearest* policy prunes
+every box whose entry distance is beyond the best hit so far and keeps going,
+the *any* policy stops a ray at its first triangle hit.  Two implementations
+of that walker exist and are tested against each other and against brute force:
+a batched one (frontiers of ``(ray, node)`` pairs, whole tree levels per numpy
+call) for the ``*_many`` casts, and a scalar one for single rays.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import NamedTuple, Sequence
+
+import numpy as np
+
+from .aabb_tree import LEAF_SIZE, AABBTree, build_aabb_tree
+from .quadtree import QuadTree
+from .raycast import (
+    inverse_directions,
+    normalize_rays,
+    ray_boxes,
+    ray_rects_xz,
+    ray_triangle_scalar,
+    ray_triangles,
+)
+from .tolerances import INV_DIR_HUGE
+
+__all__ = [
+    "LEVEL_LOW",
+    "LEVEL_MEDIUM",
+    "LEVEL_HIGH",
+    "CollisionModel",
+    "RayHit",
+    "RayHits",
+    "QueryStats",
+    "Scene",
+]
+
+#: C9 logic levels.
+LEVEL_LOW, LEVEL_MEDIUM, LEVEL_HIGH = 0, 1, 2
+_LEVELS = (LEVEL_LOW, LEVEL_MEDIUM, LEVEL_HIGH)
+_NO_KEY = np.iinfo(np.int64).max
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+class CollisionModel:
+    """C2: a collision model — simplified triangle mesh, logic level, transform, AABB.
+
+    Parameters
+    ----------
+    triangles : (t, 3, 3) float
+        Local-space triangles, ``t >= 1``; finite.
+    level : int
+        C9 logic level: 0 low, 1 medium, 2 high.
+    transform : (4, 4) float, optional
+        Row-vector affine matrix (pyrr convention, see the module docstring);
+        identity by default.  World triangles = transform applied to ``triangles``.
+
+    Attributes (read-only arrays)
+    -----------------------------
+    triangles, transform, level
+    world_triangles : (t, 3, 3) float64
+    aabb : (2, 3) float64, exact ``[min, max]`` of the world triangles.
+    tree : :class:`~game.collision.aabb_tree.AABBTree` over the world triangles (C5).
+    """
+
+    __slots__ = ("triangles", "level", "transform", "world_triangles", "aabb", "tree")
+
+    def __init__(self, triangles, level: int, transform=None):
+        tris = np.array(triangles, dtype=np.float64)
+        if tris.ndim != 3 or tris.shape[1:] != (3, 3) or tris.shape[0] < 1:
+            raise ValueError(f"triangles: expected shape (t, 3, 3) with t >= 1, got {tris.shape}")
+        if not np.isfinite(tris).all():
+            raise ValueError("triangles: contain NaN or inf")
+        if isinstance(level, bool) or int(level) != level or int(level) not in _LEVELS:
+            raise ValueError(f"level: must be 0 (low), 1 (medium) or 2 (high), got {level!r}")
+        m = np.eye(4) if transform is None else np.array(transform, dtype=np.float64)
+        if m.shape != (4, 4) or not np.isfinite(m).all():
+            raise ValueError(f"transform: expected a finite (4, 4) matrix, got shape {m.shape}")
+        if not (np.array_equal(m[:3, 3], np.zeros(3)) and m[3, 3] == 1.0):
+            raise ValueError("transform: must be affine in pyrr's row-vector convention "
+                             "(last column 0, 0, 0, 1; translation in row 3)")
+        world = tris @ m[:3, :3] + m[3, :3]
+        if not np.isfinite(world).all():
+            raise ValueError("transform: world triangles overflow to inf")
+        self.triangles = _readonly(tris)
+        self.level = int(level)
+        self.transform = _readonly(m)
+        self.world_triangles = _readonly(world)
+        self.aabb = _readonly(np.stack([world.min(axis=(0, 1)), world.max(axis=(0, 1))]))
+        self.tree: AABBTree = build_aabb_tree(world)
+
+    @property
+    def triangle_count(self) -> int:
+        return int(self.triangles.shape[0])
+
+    def rect_xz(self) -> tuple[float, float, float, float]:
+        """The padded root box projected on x–z: ``(xmin, zmin, xmax, zmax)`` (C1 membership)."""
+        b = self.tree.box[0]
+        return float(b[0, 0]), float(b[0, 2]), float(b[1, 0]), float(b[1, 2])
+
+    def __repr__(self) -> str:
+        return f"CollisionModel(triangles={self.triangle_count}, level={self.level}, aabb={self.aabb.tolist()})"
+
+
+class RayHit(NamedTuple):
+    """C7 nearest hit of one ray.
+
+    point : (3,) float, distance : float (world units), model : int (scene index),
+    triangle : int (index into the model's ``triangles``), normal : (3,) float unit
+    geometric normal, turned to face the ray's origin (triangles are two-sided).
+    """
+
+    point: np.ndarray
+    distance: float
+    model: int
+    triangle: int
+    normal: np.ndarray
+
+
+class RayHits(NamedTuple):
+    """Batched C7 result: ``distance`` (n,) float (inf = miss), ``model`` and ``triangle`` (n,) int64 (-1 = miss)."""
+
+    distance: np.ndarray
+    model: np.ndarray
+    triangle: np.ndarray
+
+
+@dataclass(frozen=True)
+class QueryStats:
+    """Work done by the last query (debug overlay): boxes/rects tested and triangles tested."""
+
+    rays: int = 0
+    nodes_visited: int = 0
+    triangles_tested: int = 0
+
+
+@dataclass(frozen=True, eq=False)
+class _Pack:
+    """All models' AABB trees packed into global flat arrays for the batched walker."""
+
+    node_off: np.ndarray      # (m+1,) first global node of each model
+    slot_off: np.ndarray      # (m+1,) first global slot of each model
+    box: np.ndarray           # (g, 2, 3)
+    child: np.ndarray         # (g, 2) global child, -1
+    leaf: np.ndarray          # (g,) global leaf block, -1
+    v0: np.ndarray            # (s, 3)
+    e1: np.ndarray
+    e2: np.ndarray
+    key: np.ndarray           # (s,) int64 model << 32 | triangle, _NO_KEY for empty slots
+    level: np.ndarray         # (m,) int
+
+
+def _pack(models: Sequence[CollisionModel]) -> _Pack:
+    trees = [m.tree for m in models]
+    ncount = np.array([t.node_count for t in trees], dtype=np.int64)
+    scount = np.array([t.slot_tri.size for t in trees], dtype=np.int64)
+    node_off = np.concatenate(([0], np.cumsum(ncount)))
+    slot_off = np.concatenate(([0], np.cumsum(scount)))
+    if not trees:
+        z3 = np.zeros((0, 3))
+        return _Pack(node_off, slot_off, np.zeros((0, 2, 3)), np.zeros((0, 2), np.int64),
+                     np.zeros(0, np.int64), z3, z3, z3, np.zeros(0, np.int64), np.zeros(0, np.int64))
+    box = np.concatenate([t.box for t in trees])
+    child = np.concatenate([np.where(t.child >= 0, t.child.astype(np.int64) + o, -1)
+                            for t, o in zip(trees, node_off[:-1].tolist())])
+    leaf = np.concatenate([np.where(t.leaf >= 0, t.leaf.astype(np.int64) + o // LEAF_SIZE, -1)
+                           for t, o in zip(trees, slot_off[:-1].tolist())])
+    key = np.concatenate([np.where(t.slot_tri >= 0, (np.int64(i) << 32) | t.slot_tri.astype(np.int64), _NO_KEY)
+                          for i, t in enumerate(trees)])
+    return _Pack(node_off, slot_off, box, child, leaf,
+                 np.concatenate([t.v0 for t in trees]), np.concatenate([t.e1 for t in trees]),
+                 np.concatenate([t.e2 for t in trees]), key,
+                 np.array([m.level for m in models], dtype=np.int64))
+
+
+class _ScalarModel:
+    """Python-list copy of one model's tree for the scalar single-ray walker."""
+
+    __slots__ = ("box", "child", "leaf", "tris", "ids", "level")
+
+    def __init__(self, model: CollisionModel):
+        t = model.tree
+        self.box = [tuple(r) for r in t.box.reshape(-1, 6).tolist()]
+        self.child = [tuple(c) for c in t.child.tolist()]
+        self.leaf = t.leaf.tolist()
+        flat = np.concatenate([t.v0, t.e1, t.e2], axis=1).tolist()
+        ids = t.slot_tri.tolist()
+        self.tris = [tuple(flat[s]) if ids[s] >= 0 else None for s in range(len(ids))]
+        self.ids = ids
+        self.level = model.level
+
+
+def _box_scalar(b, ox, oy, oz, ix, iy, iz, limit):
+    """Slab test of one ray against one box ``(x0, y0, z0, x1, y1, z1)``; entry distance or -1."""
+    t1 = (b[0] - ox) * ix
+    t2 = (b[3] - ox) * ix
+    if t1 > t2:
+        t1, t2 = t2, t1
+    s1 = (b[1] - oy) * iy
+    s2 = (b[4] - oy) * iy
+    if s1 > s2:
+        s1, s2 = s2, s1
+    if s1 > t1:
+        t1 = s1
+    if s2 < t2:
+        t2 = s2
+    s1 = (b[2] - oz) * iz
+    s2 = (b[5] - oz) * iz
+    if s1 > s2:
+        s1, s2 = s2, s1
+    if s1 > t1:
+        t1 = s1
+    if s2 < t2:
+        t2 = s2
+    if t1 < 0.0:
+        t1 = 0.0
+    if t2 > limit:
+        t2 = limit
+    return t1 if t1 <= t2 else -1.0
+
+
+def _inv(c: float) -> float:
+    return 1.0 / c if c != 0.0 else math.copysign(INV_DIR_HUGE, c)
+
+
+class Scene:
+    """C1, C6–C9: collision models in an x–z quadtree, each with its own AABB tree.
+
+    Build with :meth:`Scene.build` (or :func:`~game.collision.scene_file.load_scene`).
+    """
+
+    def __init__(self, models: Sequence[CollisionModel], quadtree: QuadTree):
+        self._models = list(models)
+        self._qt = quadtree
+        self._pack_cache: _Pack | None = None
+        self._scalar: list[_ScalarModel | None] = [None] * len(self._models)
+        self._stats = QueryStats()
+
+    # ---- construction ------------------------------------------------------
+    @staticmethod
+    def _root_rect(models: Sequence[CollisionModel]):
+        if not models:
+            return (-1.0, -1.0, 1.0, 1.0)
+        r = np.array([m.rect_xz() for m in models])
+        return float(r[:, 0].min()), float(r[:, 1].min()), float(r[:, 2].max()), float(r[:, 3].max())
+
+    @classmethod
+    def build(cls, models: Sequence[CollisionModel], leaf_capacity: int = 8, max_depth: int = 6) -> "Scene":
+        """C1: put ``models`` into a new quadtree (root rect = union of their x–z boxes).
+
+        Each model is inserted in turn by :meth:`QuadTree.insert` (patent steps A1–A10).
+        """
+        models = list(models)
+        for i, m in enumerate(models):
+            if not isinstance(m, CollisionModel):
+                raise TypeError(f"models[{i}]: expected a CollisionModel, got {type(m).__name__}")
+        qt = QuadTree(cls._root_rect(models), leaf_capacity, max_depth)
+        for i, m in enumerate(models):
+            qt.insert(i, m.rect_xz())
+        return cls(models, qt)
+
+    # ---- accessors ---------------------------------------------------------
+    @property
+    def models(self) -> tuple[CollisionModel, ...]:
+        return tuple(self._models)
+
+    @property
+    def quadtree(self) -> QuadTree:
+        return self._qt
+
+    @property
+    def stats(self) -> QueryStats:
+        """Visit counters of the last query (nodes = quadtree rects + tree boxes tested)."""
+        return self._stats
+
+    def quadtree_cells(self) -> tuple[np.ndarray, np.ndarray]:
+        """Debug overlay: ``(rects (k, 2, 2) [[xmin, zmin], [xmax, zmax]] float, depth (k,) int)``."""
+        return self._qt.cells()
+
+    def __len__(self) -> int:
+        return len(self._models)
+
+    # ---- dynamic geometry ----------------------------------------------------
+    def update_model(self, index: int, triangles=None, transform=None, level=None) -> CollisionModel:
+        """Replace model ``index``'s triangles and/or transform (and/or level); returns the new model.
+
+        Cheap by design (a struck crate calls it every hit): only that model's
+        AABB tree is rebuilt (C5), and the model is removed from and re-inserted
+        into the quadtree (C1).  If its new x–z box leaves the quadtree's root
+        rect the quadtree is rebuilt with a larger root (all models re-inserted).
+        The model keeps its index.  ``None`` keeps the old value.
+        """
+        if not 0 <= index < len(self._models):
+            raise IndexError(f"index: model {index} out of range 0..{len(self._models) - 1}")
+        old = self._models[index]
+        new = CollisionModel(old.triangles if triangles is None else triangles,
+                             old.level if level is None else level,
+                             old.transform if transform is None else transform)
+        self._models[index] = new
+        self._scalar[index] = None
+        rect = new.rect_xz()
+        self._qt.remove(index)
+        if self._qt.contains_rect(rect):
+            self._qt.insert(index, rect)
+        else:
+            qt = QuadTree(self._root_rect(self._models), self._qt.leaf_capacity, self._qt.max_depth)
+            for i, m in enumerate(self._models):
+                qt.insert(i, m.rect_xz())
+            self._qt = qt
+        self._patch_pack(index, old, new)
+        return new
+
+    def _patch_pack(self, index: int, old: CollisionModel, new: CollisionModel) -> None:
+        p = self._pack_cache
+        if p is None:
+            return
+        a, b = int(p.node_off[index]), int(p.node_off[index + 1])
+        sa, sb = int(p.slot_off[index]), int(p.slot_off[index + 1])
+        t = new.tree
+        if t.node_count != b - a or t.slot_tri.size != sb - sa:
+            self._pack_cache = None  # shape changed: repack lazily on the next batched cast
+            return
+        p.box[a:b] = t.box
+        p.child[a:b] = np.where(t.child >= 0, t.child.astype(np.int64) + a, -1)
+        p.leaf[a:b] = np.where(t.leaf >= 0, t.leaf.astype(np.int64) + sa // LEAF_SIZE, -1)
+        p.v0[sa:sb] = t.v0
+        p.e1[sa:sb] = t.e1
+        p.e2[sa:sb] = t.e2
+        p.key[sa:sb] = np.where(t.slot_tri >= 0, (np.int64(index) << 32) | t.slot_tri.astype(np.int64), _NO_KEY)
+        p.level[index] = new.level
+
+    def _get_pack(self) -> _Pack:
+        if self._pack_cache is None:
+            self._pack_cache = _pack(self._models)
+        return self._pack_cache
+
+    def _get_scalar(self, m: int) -> _ScalarModel:
+        s = self._scalar[m]
+        if s is None:
+            s = self._scalar[m] = _ScalarModel(self._models[m])
+        return s
+
+    # ---- argument checks -----------------------------------------------------
+    @staticmethod
+    def _check_common(max_distance, level):
+        md = float(max_distance)
+        if not md >= 0.0:
+            raise ValueError(f"max_distance: must be >= 0, got {max_distance!r}")
+        if level is not None and (isinstance(level, bool) or int(level) != level):
+            raise ValueError(f"level: must be None or an int logic level, got {level!r}")
+        return md, (None if level is None else int(level))
+
+    @staticmethod
+    def _one_ray(origin, direction):
+        o = np.asarray(origin, dtype=np.float64).reshape(-1)
+        d = np.asarray(direction, dtype=np.float64).reshape(-1)
+        if o.shape != (3,) or d.shape != (3,):
+            raise ValueError(f"origin/direction: expected 3 coordinates each, got {o.shape} and {d.shape}")
+        ox, oy, oz = o.tolist()
+        dx, dy, dz = d.tolist()
+        if not all(math.isfinite(v) for v in (ox, oy, oz, dx, dy, dz)):
+            raise ValueError("origin/direction: contain NaN or inf")
+        n = math.sqrt(dx * dx + dy * dy + dz * dz)
+        if n == 0.0:
+            raise ValueError("direction: zero direction; a ray needs a non-zero direction")
+        return ox, oy, oz, dx / n, dy / n, dz / n
+
+    # ---- single ray (scalar walker) --------------------------------------------
+    def cast_nearest(self, origin, direction, max_distance: float, level: int | None = None) -> RayHit | None:
+        """C6, C7 (client): nearest hit of one ray within ``max_distance``, or None.
+
+        Only models with ``level is None or model.level > level`` are hit (C9).
+        """
+        md, lv = self._check_common(max_distance, level)
+        ray = self._one_ray(origin, direction)
+        found = self._walk_one(ray, md, lv, nearest=True)
+        if found is None:
+            return None
+        t, key = found
+        m, tri = key >> 32, key & 0xFFFFFFFF
+        ox, oy, oz, dx, dy, dz = ray
+        d = np.array([dx, dy, dz])
+        w = self._models[m].world_triangles[tri]
+        n = np.cross(w[1] - w[0], w[2] - w[0])
+        n = n / np.linalg.norm(n)
+        if n @ d > 0.0:
+            n = -n
+        return RayHit(np.array([ox, oy, oz]) + t * d, t, m, tri, n)
+
+    def cast_any(self, origin, direction, max_distance: float, level: int | None = None) -> bool:
+        """C6, C8 (server): True as soon as one triangle is hit within ``max_distance`` (C9 levels apply)."""
+        md, lv = self._check_common(max_distance, level)
+        ray = self._one_ray(origin, direction)
+        return self._walk_one(ray, md, lv, nearest=False) is not None
+
+    def _walk_one(self, ray, md: float, lv, nearest: bool):
+        """Scalar walker: quadtree (rects, C1/C6) → candidate models' root boxes → AABB trees → triangles."""
+        ox, oy, oz, dx, dy, dz = ray
+        ix, iy, iz = _inv(dx), _inv(dy), _inv(dz)
+        qt = self._qt
+        rects, kids_of, models_of = qt.rect, qt.children, qt.models
+        nodes = 0
+        tris_tested = 0
+        cand: set[int] = set()
+        stack = [0]
+        while stack:
+            n = stack.pop()
+            x0, z0, x1, z1 = rects[n]
+            nodes += 1
+            t1 = (x0 - ox) * ix
+            t2 = (x1 - ox) * ix
+            if t1 > t2:
+                t1, t2 = t2, t1
+            s1 = (z0 - oz) * iz
+            s2 = (z1 - oz) * iz
+            if s1 > s2:
+                s1, s2 = s2, s1
+            if s1 > t1:
+                t1 = s1
+            if s2 < t2:
+                t2 = s2
+            if t1 < 0.0:
+                t1 = 0.0
+            if t2 > md:
+                t2 = md
+            if t1 > t2:
+                continue
+            kids = kids_of[n]
+            if kids is None:
+                cand.update(models_of[n])
+            else:
+                stack.extend(kids)
+        order = []
+        for m in cand:
+            sm = self._get_scalar(m)
+            if lv is not None and sm.level <= lv:
+                continue
+            nodes += 1
+            tn = _box_scalar(sm.box[0], ox, oy, oz, ix, iy, iz, md)
+            if tn >= 0.0:
+                order.append((tn, m))
+        best = md
+        best_key = -1
+        if nearest:
+            order.sort()
+        for tn, m in order:
+            if nearest and tn > best:
+                break
+            sm = self._get_scalar(m)
+            box, child, leaf, tris, ids = sm.box, sm.child, sm.leaf, sm.tris, sm.ids
+            stack = [(tn, 0)]
+            while stack:
+                tn, n = stack.pop()
+                if tn > best:
+                    continue
+                lf = leaf[n]
+                if lf >= 0:
+                    base = lf * LEAF_SIZE
+                    for s in range(base, base + LEAF_SIZE):
+                        tri = tris[s]
+                        if tri is None:
+                            break
+                        tris_tested += 1
+                        t = ray_triangle_scalar(ox, oy, oz, dx, dy, dz, tri, best)
+                        if t != math.inf:
+                            key = (m << 32) | ids[s]
+                            if not nearest:
+                                self._stats = QueryStats(1, nodes, tris_tested)
+                                return t, key
+                            if t < best or best_key < 0 or key < best_key:
+                                best, best_key = t, key
+                    continue
+                a, b = child[n]
+                nodes += 2
+                ta = _box_scalar(box[a], ox, oy, oz, ix, iy, iz, best)
+                tb = _box_scalar(box[b], ox, oy, oz, ix, iy, iz, best)
+                if ta >= 0.0 and tb >= 0.0:
+                    if ta <= tb:  # near child on top of the stack
+                        stack.append((tb, b))
+                        stack.append((ta, a))
+                    else:
+                        stack.append((ta, a))
+                        stack.append((tb, b))
+                elif ta >= 0.0:
+                    stack.append((ta, a))
+                elif tb >= 0.0:
+                    stack.append((tb, b))
+        self._stats = QueryStats(1, nodes, tris_tested)
+        return (best, best_key) if best_key >= 0 else None
+
+    # ---- batched rays (frontier walker) ----------------------------------------------
+    def cast_nearest_many(self, origins, directions, max_distance: float, level: int | None = None) -> RayHits:
+        """C6, C7 for many rays at once, vectorised across rays.
+
+        origins, directions : (n, 3) float.  Returns :class:`RayHits` with
+        ``distance`` (n,) float (inf = miss), ``model`` (n,) int64 and
+        ``triangle`` (n,) int64 (-1 = miss).  Same answers as :meth:`cast_nearest`.
+        """
+        md, lv = self._check_common(max_distance, level)
+        o, d = normalize_rays(origins, directions)
+        return self._walk_many(o, d, md, lv, nearest=True)
+
+    def cast_any_many(self, origins, directions, max_distance: float, level: int | None = None) -> np.ndarray:
+        """C6, C8 for many rays at once: (n,) bool, a ray leaves the walk at its first hit."""
+        md, lv = self._check_common(max_distance, level)
+        o, d = normalize_rays(origins, directions)
+        return self._walk_many(o, d, md, lv, nearest=False)
+
+    def _candidates(self, o, inv, md, lv):
+        """Quadtree stage (C1, C6): unique (ray, model) pairs whose leaf rects the ray crosses."""
+        qa = self._qt.arrays()
+        n_models = len(self._models)
+        oxz = np.ascontiguousarray(o[:, ::2])
+        ixz = np.ascontiguousarray(inv[:, ::2])
+        r = np.flatnonzero(ray_rects_xz(oxz, ixz, qa.rect[0], md))
+        nd = np.zeros(r.size, dtype=np.int64)
+        tested = o.shape[0]
+        out_r, out_m = [], []
+        while r.size:
+            kids = qa.child[nd]
+            leafm = kids[:, 0] < 0
+            if leafm.any():
+                lr, ln = r[leafm], nd[leafm]
+                cnt = qa.leaf_count[ln]
+                tot = int(cnt.sum())
+                if tot:
+                    ends = np.cumsum(cnt)
+                    idx = np.arange(tot) + np.repeat(qa.leaf_start[ln] - (ends - cnt), cnt)
+                    out_r.append(np.repeat(lr, cnt))
+                    out_m.append(qa.leaf_models[idx])
+                inner = ~leafm
+                r, kids = r[inner], kids[inner]
+            if not r.size:
+                break
+            hit = ray_rects_xz(oxz[r][:, None], ixz[r][:, None], qa.rect[kids], md)
+            tested += hit.size
+            ii, jj = np.nonzero(hit)
+            r = r[ii]
+            nd = kids[ii, jj]
+        if not out_r:
+            e = np.zeros(0, dtype=np.int64)
+            return e, e, tested
+        key = np.unique(np.concatenate(out_r) * n_models + np.concatenate(out_m))
+        cr, cm = np.divmod(key, n_models)
+        if lv is not None:
+            ok = self._get_pack().level[cm] > lv  # C9
+            cr, cm = cr[ok], cm[ok]
+        return cr, cm, tested
+
+    def _walk_many(self, o, d, md, lv, nearest: bool):
+        n_rays = o.shape[0]
+        inv = inverse_directions(d)
+        p = self._get_pack()
+        if nearest:
+            best = np.full(n_rays, md)
+            best_key = np.full(n_rays, _NO_KEY, dtype=np.int64)
+        else:
+            done = np.zeros(n_rays, dtype=bool)
+        if not self._models or n_rays == 0:
+            self._stats = QueryStats(n_rays, 0, 0)
+            if nearest:
+                return RayHits(np.full(n_rays, np.inf), np.full(n_rays, -1, np.int64), np.full(n_rays, -1, np.int64))
+            return done
+        r, m, tested = self._candidates(o, inv, md, lv)
+        nd = p.node_off[m]
+        hit, tn = ray_boxes(o[r], inv[r], p.box[nd], md)
+        tested += hit.size
+        r, nd, tn = r[hit], nd[hit], tn[hit]
+        tri_tested = 0
+        hits_r, hits_t, hits_k = [], [], []
+        lanes = np.arange(LEAF_SIZE)
+        while r.size:
+            if nearest:
+                keep = tn <= best[r]
+            else:
+                keep = ~done[r]
+            if not keep.all():
+                r, nd = r[keep], nd[keep]
+                if not r.size:
+                    break
+            lf = p.leaf[nd]
+            isleaf = lf >= 0
+            if isleaf.any():
+                lr = r[isleaf]
+                slots = (lf[isleaf][:, None] * LEAF_SIZE + lanes).ravel()
+                rr = np.repeat(lr, LEAF_SIZE)
+                t = ray_triangles(o[rr], d[rr], p.v0[slots], p.e1[slots], p.e2[slots],
+                                  best[rr] if nearest else md)
+                tri_tested += slots.size
+                h = np.flatnonzero(t != np.inf)
+                if h.size:
+                    if nearest:
+                        np.minimum.at(best, rr[h], t[h])
+                        hits_r.append(rr[h])
+                        hits_t.append(t[h])
+                        hits_k.append(p.key[slots[h]])
+                    else:
+                        done[rr[h]] = True
+                inner = ~isleaf
+                r, nd = r[inner], nd[inner]
+                if not nearest:
+                    keep = ~done[r]
+                    r, nd = r[keep], nd[keep]
+                if not r.size:
+                    break
+            kids = p.child[nd]
+            lim = best[r][:, None] if nearest else md
+            hit, tnk = ray_boxes(o[r][:, None], inv[r][:, None], p.box[kids], lim)
+            tested += hit.size
+            ii, jj = np.nonzero(hit)
+            r = r[ii]
+            nd = kids[ii, jj]
+            tn = tnk[ii, jj]
+        self._stats = QueryStats(n_rays, int(tested), int(tri_tested))
+        if not nearest:
+            return done
+        if hits_r:
+            hr = np.concatenate(hits_r)
+            ht = np.concatenate(hits_t)
+            hk = np.concatenate(hits_k)
+            sel = ht == best[hr]
+            np.minimum.at(best_key, hr[sel], hk[sel])
+        miss = best_key == _NO_KEY
+        dist = np.where(miss, np.inf, best)
+        model = np.where(miss, -1, best_key >> 32)
+        tri = np.where(miss, -1, best_key & 0xFFFFFFFF)
+        return RayHits(dist, model, tri)

@@ -1,0 +1,11 @@
+"""The deterministic fixed-step (60 Hz) game.  Imports ``game.collision``, never pyglet.
+
+Public surface: ``from game.sim import Match, FrameInput``.
+"""
+
+from .events import KO, Event, Fight, Hit, MatchOver, MoveStarted, RoundEnd, RoundStart, TimeOver, Whiff
+from .inputs import BUTTONS, FrameInput
+from .match import FPS, Match
+
+__all__ = ["Match", "FrameInput", "BUTTONS", "FPS", "Event", "Hit", "MoveStarted", "Whiff", "RoundStart",
+           "Fight", "KO", "TimeOver", "RoundEnd", "MatchOver"]

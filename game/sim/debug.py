@@ -1,0 +1,74 @@
+"""The simulation's debug-draw interface (pymunk style).
+
+The simulation describes what it knows (range boxes, judgement points,
+collision points, and later crate slabs, quadtree cells and rays) through
+calls on a :class:`DebugDraw`; only the pyglet side implements drawing.
+A recording implementation lives here for tests and tools.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+#: Roles a limb range box can have in the overlay.
+ROLE_HURT = "hurt"        # can be struck
+ROLE_HIT = "hit"          # an attacking limb on an active frame
+ROLE_GUARD = "guard"      # a limb of a fighter who is blocking
+
+
+class DebugDraw(Protocol):
+    """What the overlay must implement.  Arrays are world space, float.
+
+    ``kind`` strings name what is drawn so the implementation picks colours:
+    boxes: 'hurt', 'hit', 'guard', 'overlap', 'crate_slab', ...;
+    points: 'j1', 'j2', 'collision', 'ray_hit_nearest', 'ray_hit_any', ...;
+    segments: 'centres', 'ray_nearest', 'ray_any', ...
+    """
+
+    def box(self, box: np.ndarray, kind: str) -> None:
+        """An axis-aligned box ``(2, 3)`` ``[min, max]``."""
+
+    def point(self, p: np.ndarray, kind: str) -> None:
+        """A point ``(3,)``."""
+
+    def segment(self, a: np.ndarray, b: np.ndarray, kind: str) -> None:
+        """A line segment from ``a (3,)`` to ``b (3,)``."""
+
+    def quad(self, corners: np.ndarray, kind: str) -> None:
+        """A planar quad ``(4, 3)`` (crate faces, interaction regions)."""
+
+    def rect_xz(self, rect: np.ndarray, y: float, kind: str) -> None:
+        """An x–z rectangle ``(2, 2)`` ``[[xmin, zmin], [xmax, zmax]]`` at height ``y``."""
+
+    def text(self, p: np.ndarray, s: str, kind: str) -> None:
+        """A short label anchored at world point ``p (3,)``."""
+
+
+class RecordingDraw:
+    """A DebugDraw that records every call as ``(method, kind, data)``; for tests and tools."""
+
+    def __init__(self):
+        self.calls: list[tuple[str, str, tuple]] = []
+
+    def box(self, box, kind):
+        self.calls.append(("box", kind, (np.array(box, dtype=float),)))
+
+    def point(self, p, kind):
+        self.calls.append(("point", kind, (np.array(p, dtype=float),)))
+
+    def segment(self, a, b, kind):
+        self.calls.append(("segment", kind, (np.array(a, dtype=float), np.array(b, dtype=float))))
+
+    def quad(self, corners, kind):
+        self.calls.append(("quad", kind, (np.array(corners, dtype=float),)))
+
+    def rect_xz(self, rect, y, kind):
+        self.calls.append(("rect_xz", kind, (np.array(rect, dtype=float), float(y))))
+
+    def text(self, p, s, kind):
+        self.calls.append(("text", kind, (np.array(p, dtype=float), s)))
+
+    def of(self, method: str, kind: str | None = None) -> list[tuple]:
+        return [d for m, k, d in self.calls if m == method and (kind is None or k == kind)]

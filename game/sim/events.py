@@ -1,0 +1,89 @@
+"""Events returned by :meth:`game.sim.Match.step`: small frozen records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A move connected (A8 steps 4-6): hit or blocked.
+
+    ``point`` is the A7 collision point ``(3,)`` of the attacking limb's and
+    the struck limb's range boxes as ``limb_boxes()`` reports them after the
+    step.  ``advantage`` is the attacker's frame advantage once both recover
+    (positive: the attacker can act first).
+    """
+
+    frame: int
+    attacker: int
+    defender: int
+    move: str
+    attack_limb: str
+    struck_limb: str
+    point: np.ndarray
+    damage: int
+    blocked: bool
+    height: str
+    heavy: bool
+    hitstop: int
+    advantage: int
+
+
+@dataclass(frozen=True)
+class MoveStarted:
+    frame: int
+    fighter: int
+    move: str
+
+
+@dataclass(frozen=True)
+class Whiff:
+    """A move's active frames ended without connecting."""
+
+    frame: int
+    fighter: int
+    move: str
+
+
+@dataclass(frozen=True)
+class RoundStart:
+    frame: int
+    round: int
+
+
+@dataclass(frozen=True)
+class Fight:
+    frame: int
+    round: int
+
+
+@dataclass(frozen=True)
+class KO:
+    frame: int
+    round: int
+    loser: int | None  # None: double KO
+
+
+@dataclass(frozen=True)
+class TimeOver:
+    frame: int
+    round: int
+
+
+@dataclass(frozen=True)
+class RoundEnd:
+    frame: int
+    round: int
+    winner: int | None  # None: draw, no round point
+
+
+@dataclass(frozen=True)
+class MatchOver:
+    frame: int
+    winner: int | None  # None: draw
+
+
+Event = Hit | MoveStarted | Whiff | RoundStart | Fight | KO | TimeOver | RoundEnd | MatchOver

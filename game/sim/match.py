@@ -1,0 +1,483 @@
+"""The deterministic two-fighter match: ``Match.step(p1, p2) -> events`` at 60 Hz.
+
+Each step follows method A's frame order (A8), one visible stage each:
+
+1. read the inputs (a CPU side computes its own from the match state and RNG);
+2. advance each fighter's action (move frames, walking, stun, pushboxes);
+3. update every limb's range box by forward kinematics (A6);
+4. judge the attacker's active hitting limbs against all of the defender's
+   limbs in one batched call (A2-A4);
+5. compute the collision point of each contact (A7);
+6. apply each move's hit at most once (damage, stun, knockback, hitstop);
+7. return the events.
+
+All state lives in the match (fighters' scalars and arrays, round state, the
+RNG and the CPU's plan); ``snapshot``/``restore`` copy it and
+``state_hash`` digests it.  Nothing here reads the clock or global RNG.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import struct
+
+import numpy as np
+
+from game.collision import collision_point, judgement_points, verdict
+
+from . import ai
+from .data import GameData, load_game_data
+from .events import KO, Fight, Hit, MatchOver, MoveStarted, RoundEnd, RoundStart, TimeOver, Whiff
+from .fighter import NEUTRAL_STATES, SCALARS, Fighter
+from .inputs import ATTACK_BUTTONS, DOWN, GUARD, HK, HP, LK, LP, UP, FrameInput, axes
+
+FPS = 60
+INTRO_FRAMES = 90          # "ROUND n" then "FIGHT"; inputs are ignored
+ROUND_FRAMES = 60 * FPS    # round timer
+KO_FRAMES = 150            # K.O. / time-over pause before the next round
+ROUNDS_TO_WIN = 2          # best of three
+MAX_ROUNDS = 5             # draws give no point; the match ends after this many rounds
+START_X = 1.5              # start positions (-START_X, 0) and (+START_X, 0)
+
+WALK_FWD = 0.045           # m / frame
+WALK_BACK = 0.034
+SIDESTEP = 0.040
+JUMP_DRIFT = 0.035
+SLIDE_DECAY = 0.8          # knockback velocity kept each frame (total travel = v0 / (1 - decay))
+BLEND_FRAMES = 4           # pose blend when the animation source changes
+BUFFER_FRAMES = 6          # an attack pressed this early is kept until the fighter can act
+DEFAULT_BOUNDS = ((-14.2, -14.2), (14.2, 14.2))
+
+#: Attack priority when several buttons are pressed on one frame.
+_ATTACK_ORDER = ((HK, "hk"), (HP, "hp"), (LK, "lk"), (LP, "lp"))
+_STATE_POSE = {"idle": "stance", "crouch": "crouch", "block_stand": "block_stand", "block_crouch": "block_crouch",
+               "ko": "ko", "win": "win"}
+_LOOP_STATES = ("walk_fwd", "walk_back", "sidestep")
+
+
+class Match:
+    """A best-of-three match between two fighters.  Create with :meth:`new`."""
+
+    def __init__(self, data: GameData, seed: int, cpu: tuple[str | None, str | None], arena=None):
+        self.data = data
+        self.seed = int(seed)
+        self.cpu = tuple(cpu)
+        for level in self.cpu:
+            if level is not None and level not in ai.LEVELS:
+                raise ValueError(f"cpu level {level!r}: choose one of {', '.join(ai.LEVELS)}")
+        self.arena = arena
+        self.bounds = np.array(arena.bounds if arena is not None else DEFAULT_BOUNDS, dtype=float)
+        self.floor_y = 0.0
+        n = len(data.skeleton.names)
+        self.fighters = (Fighter(self, 0, data.max_health, n), Fighter(self, 1, data.max_health, n))
+        self.rng = np.random.Generator(np.random.PCG64(self.seed))
+        self.ai_state = [ai.initial_state(), ai.initial_state()]
+        self.frame = 0
+        self.round = 0
+        self.phase = "intro"
+        self.phase_frame = 0
+        self.timer = ROUND_FRAMES
+        self.winner: int | None = None
+        self.over = False
+        self.last_inputs = (FrameInput(), FrameInput())
+        self._boxes = np.zeros((2, n, 2, 3))
+        self._rot = np.zeros((2, n, 3, 3))
+        self._origin = np.zeros((2, n, 3))
+        #: This frame's overlapping (attacker, attack limb, struck limb) pairs with
+        #: their judgement points and collision points, for the debug overlay.
+        self.contacts: tuple = ()
+        self._pending: list = []
+        self._start_round()
+        self._update_range_boxes()
+
+    # ------------------------------------------------------------------ API
+    @classmethod
+    def new(cls, seed: int = 0, *, p1_cpu: str | None = None, p2_cpu: str | None = None,
+            arena=None, assets_dir: str | None = None) -> "Match":
+        """A fresh match.  ``p1_cpu``/``p2_cpu``: None for a player, or a CPU level
+        (``'easy'``, ``'normal'``, ``'hard'``); a CPU side ignores the input given
+        to :meth:`step` and plays its own (see ``last_inputs``)."""
+        return cls(load_game_data(assets_dir), seed, (p1_cpu, p2_cpu), arena)
+
+    def step(self, p1: FrameInput = FrameInput(), p2: FrameInput = FrameInput()) -> tuple:
+        """Advance one frame (1/60 s) in the A8 order; return this frame's events."""
+        events: list = self._pending
+        self._pending = []
+        bits = self._read_inputs(p1, p2)                      # 1. inputs
+        self._advance_actions(bits, events)                    # 2. actions
+        self._update_range_boxes()                             # 3. range boxes (A6)
+        contacts = self._judge_collisions()                    # 4. A2-A4, batched
+        points = self._collision_points(contacts)              # 5. A7
+        self._apply_hits(contacts, points, events)             # 6. hits, at most once per move
+        self._advance_round(events)
+        self.frame += 1
+        return tuple(events)                                   # 7. events
+
+    # ------------------------------------------------------- 1. inputs
+    def _read_inputs(self, p1: FrameInput, p2: FrameInput) -> tuple[int, int]:
+        given = (p1, p2)
+        out = []
+        for i in (0, 1):
+            if self.cpu[i] is not None:
+                b = ai.decide(self, i, self.cpu[i])
+            else:
+                inp = given[i]
+                if not isinstance(inp, FrameInput):
+                    raise TypeError(f"Match.step: p{i + 1} must be a FrameInput, got {type(inp).__name__}")
+                b = inp.bits
+            out.append(b)
+        self.last_inputs = (FrameInput.from_bits(out[0]), FrameInput.from_bits(out[1]))
+        return out[0], out[1]
+
+    # ------------------------------------------------------- 2. actions
+    def _advance_actions(self, bits: tuple[int, int], events: list) -> None:
+        live = self.phase == "fight"
+        for i in (0, 1):
+            self._advance_fighter(self.fighters[i], bits[i] if live else 0, events)
+        self._resolve_pushboxes()
+        for f, o in ((self.fighters[0], self.fighters[1]), (self.fighters[1], self.fighters[0])):
+            if f.state in NEUTRAL_STATES:
+                self._face(f, o)
+        for f in self.fighters:
+            self._pose(f)
+
+    def _advance_fighter(self, f: Fighter, bits: int, events: list) -> None:
+        pressed = bits & ~f.prev_bits
+        f.prev_bits = bits
+        f.input_bits = bits
+        want = _attack_from(pressed, bits)
+        if want:
+            f.buf_move, f.buf_left = want, BUFFER_FRAMES
+        elif f.buf_left > 0:
+            f.buf_left -= 1
+            if f.buf_left == 0:
+                f.buf_move = ""
+        if f.state in NEUTRAL_STATES or f.state == "blockstun":
+            f.guard = (2 if bits & DOWN else 1) if bits & GUARD else 0
+        else:
+            f.guard = 0
+        if f.hitstop > 0:                      # hitstop: frozen in place
+            f.hitstop -= 1
+            return
+        self._slide(f)
+        if f.state in ("ko", "win"):
+            return
+        if f.stun > 0:                         # hitstun / blockstun
+            f.stun -= 1
+            if f.stun > 0:
+                return
+            f.state = "idle"
+            f.combo = 0
+        if f.move:
+            mv = self.data.moves[f.move]
+            step = float(mv.advance[f.mframe])
+            if f.move == "jump":
+                f.x += f.vx
+                f.z += f.vz
+            elif step:
+                f.x += f.fx * step
+                f.z += f.fz * step
+            f.mframe += 1
+            if mv.active and f.mframe == mv.startup + mv.active and not f.move_hit:
+                events.append(Whiff(self.frame, f.index, f.move))
+            if f.mframe < mv.total:
+                return
+            f.move = ""
+            f.state = "idle"
+            f.vx = f.vz = 0.0
+        if self.phase != "fight":
+            f.state = "idle"
+            return
+        # Neutral: a buffered attack first, then guard, jump, crouch, sidestep, walk.
+        fwd, up, side = axes(bits)
+        if f.buf_move:
+            move = f.buf_move
+            if move == "hk" and bits & DOWN:
+                move = "hk_low"
+            self._start_move(f, move, events)
+            return
+        if bits & GUARD:
+            f.state = "block_crouch" if up < 0 else "block_stand"
+        elif up > 0 and pressed & UP:
+            self._start_move(f, "jump", events)
+            f.vx = f.fx * JUMP_DRIFT * fwd
+            f.vz = f.fz * JUMP_DRIFT * fwd
+        elif up < 0:
+            f.state = "crouch"
+        elif side:
+            f.state = "sidestep"
+            f.x += -f.fz * SIDESTEP * side
+            f.z += f.fx * SIDESTEP * side
+            f.loop_t += 1
+        elif fwd:
+            f.state = "walk_fwd" if fwd > 0 else "walk_back"
+            speed = WALK_FWD if fwd > 0 else -WALK_BACK
+            f.x += f.fx * speed
+            f.z += f.fz * speed
+            f.loop_t += 1
+        else:
+            f.state = "idle"
+
+    def _start_move(self, f: Fighter, move: str, events: list) -> None:
+        f.move, f.mframe, f.move_hit = move, 0, False
+        f.state = "attack" if move != "jump" else "jump"
+        f.buf_move, f.buf_left = "", 0
+        events.append(MoveStarted(self.frame, f.index, move))
+
+    def _slide(self, f: Fighter) -> None:
+        if f.move == "jump" or (f.vx == 0.0 and f.vz == 0.0):
+            return
+        f.x += f.vx
+        f.z += f.vz
+        f.vx *= SLIDE_DECAY
+        f.vz *= SLIDE_DECAY
+        if f.vx * f.vx + f.vz * f.vz < 1e-8:
+            f.vx = f.vz = 0.0
+
+    def _face(self, f: Fighter, o: Fighter) -> None:
+        dx, dz = o.x - f.x, o.z - f.z
+        d = math.hypot(dx, dz)
+        if d > 1e-9:
+            f.fx, f.fz = dx / d, dz / d
+
+    def _resolve_pushboxes(self) -> None:
+        """Keep the two pushbox circles apart, and both inside the arena and out of obstacles."""
+        a, b = self.fighters
+        r = self.data.pushbox_radius
+        for _ in range(2):
+            dx, dz = b.x - a.x, b.z - a.z
+            d = math.hypot(dx, dz)
+            if d < 2 * r:
+                if d < 1e-9:
+                    dx, dz, d = a.fx, a.fz, 1.0
+                push = 0.5 * (2 * r - d) / d
+                a.x -= dx * push
+                a.z -= dz * push
+                b.x += dx * push
+                b.z += dz * push
+            for f in self.fighters:
+                if self.arena is not None:
+                    f.x, f.z = self.arena.push_out(f.x, f.z, r)
+                (x0, z0), (x1, z1) = self.bounds
+                f.x = min(max(f.x, x0 + r), x1 - r)
+                f.z = min(max(f.z, z0 + r), z1 - r)
+
+    def _target_pose(self, f: Fighter) -> tuple[str, np.ndarray]:
+        d = self.data
+        if f.move:
+            return "m:" + f.move, d.moves[f.move].angles[f.mframe]
+        if f.state in _LOOP_STATES:
+            loop = d.loops[f.state]
+            return "l:" + f.state, loop[f.loop_t % loop.shape[0]]
+        if f.state == "hitstun":
+            return "hit_" + f.stun_height, d.poses["hit_" + f.stun_height]
+        if f.state == "blockstun":
+            key = "block_crouch" if f.guard == 2 else "block_stand"
+            return key, d.poses[key]
+        key = _STATE_POSE.get(f.state, "stance")
+        return key, d.poses[key]
+
+    def _pose(self, f: Fighter) -> None:
+        key, target = self._target_pose(f)
+        if key != f.pose_key:
+            f.pose_key = key
+            f.pose_from[:] = f.pose
+            f.blend_left = BLEND_FRAMES if f.frame_phase() != "active" else 0
+        if f.blend_left > 0:
+            f.blend_left -= 1
+            w = 1.0 - f.blend_left / BLEND_FRAMES
+            np.add(f.pose_from, (target - f.pose_from) * w, out=f.pose)
+        else:
+            f.pose[:] = target
+
+    # ------------------------------------------------------- 3. range boxes
+    def _update_range_boxes(self) -> None:
+        """A6: every limb's range box from its rotated solid's eight corners."""
+        a, b = self.fighters
+        ground = np.array([[a.x, self.floor_y, a.z], [b.x, self.floor_y, b.z]])
+        facing = np.array([[a.fx, a.fz], [b.fx, b.fz]])
+        lift = np.array([self._lift(a), self._lift(b)])
+        self._rot, self._origin, self._boxes = self.data.skeleton.pose(
+            ground, facing, np.stack((a.pose, b.pose)), lift)
+
+    def _lift(self, f: Fighter) -> float:
+        return float(self.data.moves["jump"].air[f.mframe]) if f.move == "jump" else 0.0
+
+    # ------------------------------------------------------- 4. judge (A2-A4)
+    def _judge_collisions(self) -> list:
+        """For each attacker on an active frame whose move has not hit yet: its
+        hitting limbs against all of the defender's limbs, one batched call."""
+        contacts = []
+        for f in self.fighters:
+            if not f.move or f.move_hit or f.hitstop:
+                continue
+            mv = self.data.moves[f.move]
+            if not mv.is_active(f.mframe):
+                continue
+            d = 1 - f.index
+            hit_boxes = self._boxes[f.index, list(mv.hit_limbs)]            # (K, 2, 3)
+            j1, j2 = judgement_points(hit_boxes[:, None], self._boxes[d][None])  # (K, L, 3)
+            ok = verdict(j1, j2)                                              # (K, L)
+            if ok.any():
+                k, l = np.nonzero(ok)
+                contacts.append((f.index, np.asarray(mv.hit_limbs)[k], l, j1[k, l], j2[k, l], mv, f.mframe))
+        return contacts
+
+    # ------------------------------------------------------- 5. points (A7)
+    def _collision_points(self, contacts: list) -> list:
+        pts = []
+        for atk, ks, ls, *_ in contacts:
+            pts.append(collision_point(self._boxes[atk, ks], self._boxes[1 - atk, ls]))
+        return pts
+
+    # ------------------------------------------------------- 6. apply hits
+    def _apply_hits(self, contacts: list, points: list, events: list) -> None:
+        self.contacts = tuple((c[0], c[1], c[2], c[3], c[4], p) for c, p in zip(contacts, points))
+        names = self.data.skeleton.names
+        # Both contacts were judged on this frame's poses, so a trade lands both ways.
+        for (atk, ks, ls, j1, j2, mv, mframe), pts in zip(contacts, points):
+            # The pair with the largest overlap volume is the one that lands.
+            vol = np.prod(np.maximum(j2 - j1, 0.0), axis=-1)
+            best = int(np.argmax(vol))
+            a, d = self.fighters[atk], self.fighters[1 - atk]
+            blocked = (d.guard == 1 and mv.height in ("high", "mid")) or (d.guard == 2 and mv.height == "low")
+            damage = 0 if blocked else mv.damage
+            d.health = max(0, d.health - damage)
+            was_stunned = d.state == "hitstun"
+            d.move, d.mframe, d.buf_move, d.buf_left = "", 0, "", 0
+            d.state = "blockstun" if blocked else "hitstun"
+            d.stun = mv.blockstun if blocked else mv.hitstun
+            d.stun_height = mv.height
+            d.combo = 0 if blocked else (d.combo + 1 if was_stunned else 1)
+            v0 = mv.pushback * (1.0 - SLIDE_DECAY)
+            d.vx, d.vz = a.fx * v0, a.fz * v0
+            a.hitstop = d.hitstop = mv.hitstop
+            a.move_hit = True
+            point = np.array(pts[best])
+            point.flags.writeable = False
+            events.append(Hit(
+                frame=self.frame, attacker=atk, defender=d.index, move=mv.name,
+                attack_limb=names[int(ks[best])], struck_limb=names[int(ls[best])], point=point,
+                damage=damage, blocked=blocked, height=mv.height, heavy=mv.heavy, hitstop=mv.hitstop,
+                advantage=d.stun - (mv.total - mframe - 1) if a.move == mv.name else 0,
+            ))
+
+    # ------------------------------------------------------- rounds
+    def _start_round(self) -> None:
+        self.round += 1
+        self.phase, self.phase_frame, self.timer = "intro", 0, ROUND_FRAMES
+        for f, x in zip(self.fighters, (-START_X, START_X)):
+            wins = f.wins
+            f.set_scalars(tuple(0 for _ in SCALARS))
+            f.x, f.z, f.fx, f.fz = x, 0.0, (1.0 if x < 0 else -1.0), 0.0
+            f.vx = f.vz = 0.0
+            f.health, f.wins = self.data.max_health, wins
+            f.state, f.move, f.stun_height, f.pose_key, f.buf_move = "idle", "", "", "", ""
+            f.move_hit = False
+            f.pose[:] = self.data.poses["stance"]
+            f.pose_from[:] = f.pose
+        self._pending.append(RoundStart(self.frame, self.round))
+
+    def _advance_round(self, events: list) -> None:
+        a, b = self.fighters
+        self.phase_frame += 1
+        if self.phase == "intro":
+            if self.phase_frame >= INTRO_FRAMES:
+                self.phase, self.phase_frame = "fight", 0
+                events.append(Fight(self.frame, self.round))
+        elif self.phase == "fight":
+            self.timer -= 1
+            dead = [f.index for f in self.fighters if f.health <= 0]
+            if dead or self.timer <= 0:
+                if dead:
+                    loser = dead[0] if len(dead) == 1 else None
+                    events.append(KO(self.frame, self.round, loser))
+                    winner = None if loser is None else 1 - loser
+                    if loser is not None:
+                        self.fighters[loser].state, self.fighters[loser].move = "ko", ""
+                        self.fighters[loser].stun = 0
+                else:
+                    events.append(TimeOver(self.frame, self.round))
+                    winner = None if a.health == b.health else (0 if a.health > b.health else 1)
+                if winner is not None:
+                    self.fighters[winner].wins += 1
+                self._round_winner = winner
+                events.append(RoundEnd(self.frame, self.round, winner))
+                self.phase, self.phase_frame = "ko", 0
+        elif self.phase == "ko":
+            if self.phase_frame == 60:
+                w = getattr(self, "_round_winner", None)
+                if w is not None and self.fighters[w].state in NEUTRAL_STATES:
+                    self.fighters[w].state = "win"
+            if self.phase_frame >= KO_FRAMES:
+                top = max(a.wins, b.wins)
+                if top >= ROUNDS_TO_WIN or self.round >= MAX_ROUNDS:
+                    self.phase, self.phase_frame, self.over = "over", 0, True
+                    self.winner = None if a.wins == b.wins else (0 if a.wins > b.wins else 1)
+                    events.append(MatchOver(self.frame, self.winner))
+                else:
+                    self._start_round()
+                    events.extend(self._pending)
+                    self._pending = []
+
+    # ------------------------------------------------------- state
+    _MATCH_SCALARS = ("frame", "round", "phase", "phase_frame", "timer", "winner", "over")
+
+    def snapshot(self) -> tuple:
+        """Everything that determines the future: restore with :meth:`restore`."""
+        return (
+            tuple(getattr(self, n) for n in self._MATCH_SCALARS),
+            getattr(self, "_round_winner", None),
+            tuple(f.scalars() for f in self.fighters),
+            tuple((f.pose.copy(), f.pose_from.copy()) for f in self.fighters),
+            self.rng.bit_generator.state,
+            tuple(dict(s) for s in self.ai_state),
+            self.last_inputs,
+            tuple(self._pending),
+            self.arena.snapshot() if self.arena is not None and hasattr(self.arena, "snapshot") else None,
+        )
+
+    def restore(self, snap: tuple) -> None:
+        scal, rw, fsc, poses, rng, ais, last, pending, arena = snap
+        for n, v in zip(self._MATCH_SCALARS, scal):
+            setattr(self, n, v)
+        self._round_winner = rw
+        for f, s, (p, pf) in zip(self.fighters, fsc, poses):
+            f.set_scalars(s)
+            f.pose[:] = p
+            f.pose_from[:] = pf
+        self.rng.bit_generator.state = rng
+        self.ai_state = [dict(s) for s in ais]
+        self.last_inputs = last
+        self._pending = list(pending)
+        if arena is not None:
+            self.arena.restore(arena)
+        self._update_range_boxes()
+        self.contacts = ()
+
+    def state_hash(self) -> str:
+        """SHA-256 of the whole state, identical for the same seed and inputs in any process."""
+        h = hashlib.sha256()
+        h.update(repr(tuple(getattr(self, n) for n in self._MATCH_SCALARS)).encode())
+        h.update(repr(getattr(self, "_round_winner", None)).encode())
+        for f in self.fighters:
+            h.update(repr(f.scalars()).encode())
+            h.update(f.pose.tobytes())
+            h.update(f.pose_from.tobytes())
+        st = self.rng.bit_generator.state["state"]
+        h.update(struct.pack("<QQQQ", st["state"] & (2**64 - 1), st["state"] >> 64, st["inc"] & (2**64 - 1), st["inc"] >> 64))
+        h.update(repr([sorted(s.items()) for s in self.ai_state]).encode())
+        h.update(self._boxes.tobytes())
+        if self.arena is not None and hasattr(self.arena, "state_bytes"):
+            h.update(self.arena.state_bytes())
+        return h.hexdigest()
+
+
+def _attack_from(pressed: int, bits: int) -> str:
+    if not pressed & ATTACK_BUTTONS:
+        return ""
+    for mask, name in _ATTACK_ORDER:
+        if pressed & mask:
+            return name
+    return ""

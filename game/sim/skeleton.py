@@ -1,0 +1,125 @@
+"""Forward kinematics of the fighters' bodies, batched over fighters.
+
+Pure functions of plain arrays.  Frames follow ``assets/fighters.json``:
+x forward, y up, z to the fighter's right; a pose is an ``(L, 3)`` array of
+joint angles ``[ax, ay, az]`` in radians with ``R = Ry(ay) @ Rz(az) @ Rx(ax)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game.collision import range_box_of
+
+#: The eight corner signs of a box, ``(8, 3)``.
+CORNER_SIGNS = np.array(
+    [[sx, sy, sz] for sx in (-1.0, 1.0) for sy in (-1.0, 1.0) for sz in (-1.0, 1.0)]
+)
+
+
+def euler_matrices(angles: np.ndarray) -> np.ndarray:
+    """``Ry(ay) @ Rz(az) @ Rx(ax)`` for angles ``(..., 3)`` radians -> ``(..., 3, 3)``."""
+    c = np.cos(angles)
+    s = np.sin(angles)
+    cx, cy, cz = c[..., 0], c[..., 1], c[..., 2]
+    sx, sy, sz = s[..., 0], s[..., 1], s[..., 2]
+    m = np.empty(angles.shape[:-1] + (3, 3))
+    m[..., 0, 0] = cy * cz
+    m[..., 0, 1] = sy * sx - cy * sz * cx
+    m[..., 0, 2] = cy * sz * sx + sy * cx
+    m[..., 1, 0] = sz
+    m[..., 1, 1] = cz * cx
+    m[..., 1, 2] = -cz * sx
+    m[..., 2, 0] = -sy * cz
+    m[..., 2, 1] = sy * sz * cx + cy * sx
+    m[..., 2, 2] = cy * cx - sy * sz * sx
+    return m
+
+
+def facing_matrices(facing: np.ndarray) -> np.ndarray:
+    """Root rotation for unit x–z facings ``(F, 2)`` -> ``(F, 3, 3)``.
+
+    Columns are the fighter's forward ``(fx, 0, fz)``, up ``(0, 1, 0)`` and
+    right ``forward x up = (-fz, 0, fx)``.
+    """
+    fx, fz = facing[:, 0], facing[:, 1]
+    m = np.zeros((facing.shape[0], 3, 3))
+    m[:, 0, 0] = fx
+    m[:, 2, 0] = fz
+    m[:, 1, 1] = 1.0
+    m[:, 0, 2] = -fz
+    m[:, 2, 2] = fx
+    return m
+
+
+class Skeleton:
+    """The static body description: limb hierarchy and solids (no per-frame state).
+
+    Attributes
+    ----------
+    names : tuple[str, ...]
+    parent : (L,) int, -1 for the root
+    levels : list of ((k,) int limb indices, (k,) int parent indices), root level first
+    joint : (L, 3) float, joint position in the parent frame
+    corners : (L, 8, 3) float, the limb solid's corners in the limb frame
+    center, half : (L, 3) float, the limb solid in the limb frame
+    """
+
+    def __init__(self, limbs: list[dict]):
+        self.names = tuple(l["name"] for l in limbs)
+        index = {n: i for i, n in enumerate(self.names)}
+        self.parent = np.array([-1 if l["parent"] is None else index[l["parent"]] for l in limbs])
+        depth = np.zeros(len(limbs), dtype=int)
+        for i, p in enumerate(self.parent):
+            if p >= i:
+                raise ValueError(f"fighters.json: limb {self.names[i]!r} must come after its parent")
+            depth[i] = 0 if p < 0 else depth[p] + 1
+        if (self.parent < 0).sum() != 1 or self.parent[0] != -1:
+            raise ValueError("fighters.json: exactly one root limb, listed first")
+        self.levels = [
+            (np.flatnonzero(depth == d), self.parent[depth == d]) for d in range(1, depth.max() + 1)
+        ]
+        self.joint = np.array([l["joint"] for l in limbs], dtype=float)
+        self.center = np.array([l["center"] for l in limbs], dtype=float)
+        self.half = np.array([l["half"] for l in limbs], dtype=float)
+        self.corners = self.center[:, None, :] + self.half[:, None, :] * CORNER_SIGNS[None]
+
+    def pose(self, ground: np.ndarray, facing: np.ndarray, angles: np.ndarray, lift: np.ndarray):
+        """Pose ``F`` fighters and rebuild every limb's range box (A6).
+
+        Parameters
+        ----------
+        ground : (F, 3) float
+            Each fighter's ground point (x, floor height, z).
+        facing : (F, 2) float
+            Unit x–z forward vectors.
+        angles : (F, L, 3) float
+            Joint angles, radians.
+        lift : (F,) float
+            Height of the body's lowest point above the ground (0 when standing,
+            > 0 in the air): the body is placed so that its lowest corner is there.
+
+        Returns
+        -------
+        rot : (F, L, 3, 3) float   limb frames in world space (columns = limb axes)
+        origin : (F, L, 3) float   joint positions in world space
+        boxes : (F, L, 2, 3) float range boxes of the rotated limb solids (A6)
+        """
+        local = euler_matrices(angles)
+        root = facing_matrices(facing)
+        rot = np.empty_like(local)
+        origin = np.empty(angles.shape)
+        rot[:, 0] = root @ local[:, 0]
+        origin[:, 0] = root @ self.joint[0]
+        for idx, par in self.levels:
+            prot = rot[:, par]
+            rot[:, idx] = prot @ local[:, idx]
+            origin[:, idx] = origin[:, par] + (prot @ self.joint[idx][..., None])[..., 0]
+        corners = origin[:, :, None, :] + np.einsum("flij,lkj->flki", rot, self.corners)
+        boxes = range_box_of(corners)
+        # Place the lowest point of the body at ground height + lift.
+        shift = ground[:, 1] + lift - boxes[:, :, 0, 1].min(axis=1)
+        offset = np.stack((ground[:, 0], shift, ground[:, 2]), axis=-1)
+        origin += offset[:, None, :]
+        boxes += offset[:, None, None, :]
+        return rot, origin, boxes
