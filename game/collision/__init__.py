@@ -28,3 +28,59 @@ __all__ = [
     "box_centers",
     "box_diagonals",
 ]
+
+# --- Method B: compounds of small boxes, re-split by strikes ---
+from .compound import (  # noqa: E402
+    FILL,
+    INNER,
+    OUTER,
+    Compound,
+    CompoundError,
+    CompoundGroup,
+    CompoundSnapshot,
+    Face,
+    FaceSet,
+    InvalidCompound,
+    StrikeResult,
+)
+
+__all__ += [
+    "Compound",
+    "CompoundGroup",
+    "CompoundSnapshot",
+    "CompoundError",
+    "InvalidCompound",
+    "StrikeResult",
+    "Face",
+    "FaceSet",
+    "OUTER",
+    "FILL",
+    "INNER",
+]
+
+# --- Method C: scene quadtree, AABB trees, ray casts, scene files ---
+from .scene import (  # noqa: E402
+    LEVEL_HIGH,
+    LEVEL_LOW,
+    LEVEL_MEDIUM,
+    CollisionModel,
+    QueryStats,
+    RayHit,
+    RayHits,
+    Scene,
+)
+from .scene_file import SceneFileError, load_scene, save_scene  # noqa: E402
+
+__all__ += [
+    "CollisionModel",
+    "Scene",
+    "RayHit",
+    "RayHits",
+    "QueryStats",
+    "LEVEL_LOW",
+    "LEVEL_MEDIUM",
+    "LEVEL_HIGH",
+    "SceneFileError",
+    "save_scene",
+    "load_scene",
+]

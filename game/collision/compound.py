@@ -84,6 +84,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -334,33 +335,88 @@ def _merge_layer(boxes: np.ndarray, axis: int) -> np.ndarray:
 # --------------------------------------------------------------------------
 
 
+class _Quads(NamedTuple):
+    """Compact face data: quads on planes ``x[axis] = plane``, extent ``rect`` on the other axes."""
+
+    axis: np.ndarray  # (n,) int64
+    sign: np.ndarray  # (n,) float, +1 / -1
+    plane: np.ndarray  # (n,) float
+    rect: np.ndarray  # (n, 2, 3) float
+    kind: int
+
+    def faces(self) -> tuple[Face, ...]:
+        return _face_tuple(self.axis, self.sign, self.plane, self.rect, self.kind)
+
+
 @dataclass(frozen=True)
 class StrikeResult:
-    """What one strike did (B2-B7).  Arrays are read-only.
+    """What one strike did (B2-B7).  Arrays are read-only; the face tuples are
+    built on first access (the game loop reads only a few fields).
 
-    target_faces : the faces (on the outer plane) of the small boxes the
-        striker touched, before the strike (B2).
-    layers : (T,) int, the target layers (``2 * axis + side``), one per region.
-    regions : one :class:`Face` per target layer: the interaction region on
-        the face plane, footprint grown by the margin, clipped to the face (B3).
-    tunnels : (T, 2, 3) float, region x wall thickness: the removed volume of
-        each target layer.
-    split_faces : the pieces of the cut faces left around the regions (B4),
-        each the face of a new small box (B6).
-    fill_faces : the walls of the hole (B5), normals pointing into the hole.
-    target_vertices : (n, 3) float, the hole's corners on the face planes:
-        split-face vertices that are vertices of no other face (B5).
+    Attributes
+    ----------
+    layers : (T,) int64, the target layers (``2 * axis + side``), one per region.
+    tunnels : (T, 2, 3) float, region x wall thickness of each target layer:
+        the volume this strike removed (or found already empty).
     removed_volume : float, volume removed by this strike.
+    struck_boxes : (H,) int64, indices (before the strike) of the small boxes
+        the striker touched in the target layers.
+    target_faces : tuple of :class:`Face`, the faces (outer-plane sides) of the
+        struck small boxes, before the strike (B2).
+    regions : tuple of :class:`Face`, one per target layer: the interaction
+        region, footprint grown by the margin and clipped to the face (B3).
+    split_faces : tuple of :class:`Face`, the pieces left around the region of
+        every cut face (B4); each is the face of a new small box (B6).
+    fill_faces : tuple of :class:`Face` (kind FILL), the walls of the hole, normals
+        pointing into the hole (B5).
+    target_vertices : (n, 3) float, the hole's corners on the face planes, where
+        two fill faces meet (B5: split-face vertices that belong to no other face).
     """
 
-    target_faces: tuple[Face, ...]
     layers: np.ndarray
-    regions: tuple[Face, ...]
     tunnels: np.ndarray
-    split_faces: tuple[Face, ...]
-    fill_faces: tuple[Face, ...]
-    target_vertices: np.ndarray
     removed_volume: float
+    struck_boxes: np.ndarray
+    _target: _Quads
+    _regions: _Quads
+    _split: _Quads
+    _fill: _Quads
+    _fill_layer: np.ndarray  # (n,) int64, layer of each fill face's tunnel
+
+    @cached_property
+    def target_faces(self) -> tuple[Face, ...]:
+        return self._target.faces()
+
+    @cached_property
+    def regions(self) -> tuple[Face, ...]:
+        return self._regions.faces()
+
+    @cached_property
+    def split_faces(self) -> tuple[Face, ...]:
+        return self._split.faces()
+
+    @cached_property
+    def fill_faces(self) -> tuple[Face, ...]:
+        return self._fill.faces()
+
+    @cached_property
+    def target_vertices(self) -> np.ndarray:
+        f = self._fill
+        n = f.axis.shape[0]
+        if n == 0:
+            return _readonly(np.zeros((0, 3)))
+        # each wall's edge on the outer plane of its tunnel's layer
+        lay = self._fill_layer
+        a = lay // 2
+        outer = np.where(lay % 2 == 1, f.rect[np.arange(n), 1, a], f.rect[np.arange(n), 0, a])
+        w = 3 - a - f.axis
+        pts = np.empty((n, 2, 3))
+        pts[np.arange(n), :, f.axis] = f.plane[:, None]
+        pts[np.arange(n), :, a] = outer[:, None]
+        pts[np.arange(n), 0, w] = f.rect[np.arange(n), 0, w]
+        pts[np.arange(n), 1, w] = f.rect[np.arange(n), 1, w]
+        uniq, counts = np.unique(pts.reshape(-1, 3), axis=0, return_counts=True)
+        return _readonly(uniq[counts >= 2])
 
 
 @dataclass(frozen=True)
@@ -608,34 +664,34 @@ class Compound:
         new_boxes = np.concatenate(parts)
         new_layers = np.concatenate(lays)
 
-        # Result faces (computed on the arrays before they are installed).
+        # Result data (faces are built lazily by StrikeResult).
         hit_idx = np.flatnonzero(hit & np.isin(layers, t_layers))
         hl = layers[hit_idx].astype(np.int64)
-        target_faces = _face_tuple(hl // 2, np.where(hl % 2 == 1, 1.0, -1.0), self._slabs[hl, hl % 2, hl // 2], boxes[hit_idx], OUTER)
         tl = np.asarray(t_layers, dtype=np.int64)
         tun_arr = np.stack(tunnels)
-        tsign = np.where(tl % 2 == 1, 1.0, -1.0)
-        tplane = self._slabs[tl, tl % 2, tl // 2]
-        regions = _face_tuple(tl // 2, tsign, tplane, tun_arr, OUTER)
-        sr = np.concatenate(split_rects)
         sl = np.concatenate(split_layer)
-        split_faces = _face_tuple(sl // 2, np.where(sl % 2 == 1, 1.0, -1.0), self._slabs[sl, sl % 2, sl // 2], sr, OUTER)
-        fill_faces, target_vertices = _hole_walls(new_boxes, tun_arr, tl, self._slabs)
+        fill, fill_layer = _hole_walls(new_boxes, tun_arr, tl)
 
         self._boxes = _readonly(np.ascontiguousarray(new_boxes))
         self._layers = _readonly(new_layers)
         self._version += 1
         self._faces = None
         return StrikeResult(
-            target_faces=target_faces,
             layers=_readonly(tl),
-            regions=regions,
             tunnels=_readonly(tun_arr),
-            split_faces=split_faces,
-            fill_faces=fill_faces,
-            target_vertices=_readonly(target_vertices),
             removed_volume=removed,
+            struck_boxes=_readonly(hit_idx),
+            _target=self._outer_quads(hl, boxes[hit_idx]),
+            _regions=self._outer_quads(tl, tun_arr),
+            _split=self._outer_quads(sl, np.concatenate(split_rects)),
+            _fill=fill,
+            _fill_layer=fill_layer,
         )
+
+    def _outer_quads(self, lay: np.ndarray, rect: np.ndarray) -> _Quads:
+        axis = lay // 2
+        side = lay % 2
+        return _Quads(axis, np.where(side == 1, 1.0, -1.0), self._slabs[lay, side, axis], rect, OUTER)
 
     # ---- checking ----------------------------------------------------------
 
@@ -811,50 +867,32 @@ def _nine_patch(cb: np.ndarray, tun: np.ndarray, u: int, v: int) -> np.ndarray:
     return out[good]
 
 
-def _hole_walls(boxes: np.ndarray, tunnels: np.ndarray, tlayers: np.ndarray, slabs: np.ndarray):
-    """B5: fill faces = sides of ``boxes`` facing into a tunnel, clipped to it.
+def _hole_walls(boxes: np.ndarray, tunnels: np.ndarray, tlayers: np.ndarray) -> tuple[_Quads, np.ndarray]:
+    """B5: fill faces = sides of ``boxes`` (K, 2, 3) facing into a tunnel
+    (T, 2, 3) of layer ``tlayers`` (T,), clipped to the tunnel.
 
-    Returns (faces tuple, target vertices (n, 3)).
+    Returns the walls as :class:`_Quads` (normals into the tunnel) and the
+    layer of each wall's tunnel, (n,) int64.
     """
-    axes, signs, planes, rects = [], [], [], []
-    corners = []
-    for tun, lay in zip(tunnels, tlayers.tolist()):
-        a = lay // 2
-        outer = slabs[lay, lay % 2, a]
-        for ax in _TANGENTS[a]:
-            w = 3 - a - ax
-            for d in (0, 1):
-                c = tun[d, ax]
-                adj = np.abs(boxes[:, 1 - d, ax] - c) <= tol.PLANE_EPS
-                if not adj.any():
-                    continue
-                cand = boxes[adj]
-                lo = np.maximum(cand[:, 0], tun[0])
-                hi = np.minimum(cand[:, 1], tun[1])
-                good = (hi[:, a] - lo[:, a] > tol.PLANE_EPS) & (hi[:, w] - lo[:, w] > tol.PLANE_EPS)
-                if not good.any():
-                    continue
-                r = np.stack((lo[good], hi[good]), axis=1)
-                k = r.shape[0]
-                axes.append(np.full(k, ax))
-                signs.append(np.full(k, 1.0 if d == 0 else -1.0))
-                planes.append(np.full(k, c))
-                rects.append(r)
-                # hole corners on the outer plane: the wall edge's end points
-                pts = np.empty((k, 2, 3))
-                pts[:, :, ax] = c
-                pts[:, :, a] = outer
-                pts[:, 0, w] = r[:, 0, w]
-                pts[:, 1, w] = r[:, 1, w]
-                corners.append(pts.reshape(-1, 3))
-    if not axes:
-        return (), np.zeros((0, 3))
-    faces = _face_tuple(np.concatenate(axes), np.concatenate(signs), np.concatenate(planes), np.concatenate(rects), FILL)
-    pts = np.concatenate(corners)
-    # target vertices: wall end points where two walls meet (the hole's corners);
-    # a wall end point shared with no other wall lies on another face's edge.
-    uniq, counts = np.unique(pts, axis=0, return_counts=True)
-    return faces, uniq[counts >= 2]
+    t = tunnels.shape[0]
+    a = np.repeat(tlayers // 2, 4)  # (S,) tunnel axis of each of the 4 sides of each tunnel
+    tang = np.asarray(_TANGENTS)[tlayers // 2]  # (T, 2)
+    ax = np.stack((tang[:, 0], tang[:, 0], tang[:, 1], tang[:, 1]), axis=1).ravel()  # (S,)
+    d = np.tile(np.array([0, 1, 0, 1]), t)
+    tid = np.repeat(np.arange(t), 4)
+    w = 3 - a - ax
+    c = tunnels[tid, d, ax]  # (S,) side plane
+    tb = tunnels[tid]  # (S, 2, 3)
+    adj = np.abs(boxes[:, 1 - d, ax] - c[None, :]) <= tol.PLANE_EPS  # (K, S)
+    lo = np.maximum(boxes[:, None, 0], tb[None, :, 0])  # (K, S, 3)
+    hi = np.minimum(boxes[:, None, 1], tb[None, :, 1])
+    ext = hi - lo
+    s_idx = np.arange(ax.shape[0])
+    good = adj & (ext[:, s_idx, a] > tol.PLANE_EPS) & (ext[:, s_idx, w] > tol.PLANE_EPS)
+    kk, ss = np.nonzero(good)
+    rect = np.stack((lo[kk, ss], hi[kk, ss]), axis=1)
+    sign = np.where(d[ss] == 0, 1.0, -1.0)
+    return _Quads(ax[ss].astype(np.int64), sign, c[ss], rect, FILL), tlayers[tid[ss]]
 
 
 def _boundary_faces(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -> FaceSet:

@@ -28,6 +28,7 @@ from game.collision import collision_point, judgement_points, verdict
 
 from . import ai
 from .data import GameData, load_game_data
+from .debug import ROLE_GUARD, ROLE_HIT, ROLE_HURT
 from .events import KO, Fight, Hit, MatchOver, MoveStarted, RoundEnd, RoundStart, TimeOver, Whiff
 from .fighter import NEUTRAL_STATES, SCALARS, Fighter
 from .inputs import ATTACK_BUTTONS, DOWN, GUARD, HK, HP, LK, LP, UP, FrameInput, axes
@@ -420,6 +421,35 @@ class Match:
                     self._start_round()
                     events.extend(self._pending)
                     self._pending = []
+
+    # ------------------------------------------------------- debug draw
+    def debug_draw(self, draw) -> None:
+        """Describe this frame to a :class:`~game.sim.debug.DebugDraw` (read-only).
+
+        Every limb's range box by role (hurt, hit = active attacking limb,
+        guard = limb of a blocking fighter); then for each pair colliding this
+        frame its judgement points j1, j2 (A2, A3), the overlap box between
+        them (A4), the centre-to-centre segment and the collision point (A7).
+        """
+        for f in self.fighters:
+            hitting = ()
+            if f.move and self.data.moves[f.move].is_active(f.mframe):
+                hitting = self.data.moves[f.move].hit_limbs
+            guarding = f.guard and f.state in ("block_stand", "block_crouch", "blockstun")
+            for li, box in enumerate(self._boxes[f.index]):
+                kind = ROLE_HIT if li in hitting else (ROLE_GUARD if guarding else ROLE_HURT)
+                draw.box(box, kind)
+        for atk, ks, ls, j1, j2, pts in self.contacts:
+            for k, l, a, b, p in zip(ks, ls, j1, j2, pts):
+                draw.point(a, "j1")
+                draw.point(b, "j2")
+                draw.box(np.stack((a, b)), "overlap")
+                c1 = self._boxes[atk, k].mean(axis=0)
+                c2 = self._boxes[1 - atk, l].mean(axis=0)
+                draw.segment(c1, c2, "centres")
+                draw.point(p, "collision")
+        if self.arena is not None and hasattr(self.arena, "debug_draw"):
+            self.arena.debug_draw(draw)
 
     # ------------------------------------------------------- state
     _MATCH_SCALARS = ("frame", "round", "phase", "phase_frame", "timer", "winner", "over")

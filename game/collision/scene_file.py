@@ -1,0 +1,316 @@
+"""Method C scene files: the model data file (C3) and the quadtree file (C4); loading (C5).
+
+Both files are little-endian ``struct`` layouts with a magic, a version and
+the total file size in the header; the full layout is in
+``docs/scene-format.md``.  Every problem in a file raises
+:class:`SceneFileError` whose message names the file, the field and the byte
+offset; nothing from ``struct`` or numpy escapes.
+
+Loading (C5) rebuilds the quadtree from the quadtree file as stored (no
+re-insertion), reads each model's mesh triangles into arrays, recomputes its
+AABB (checked against the stored one) and builds its AABB tree.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from pathlib import Path
+
+import numpy as np
+
+from .quadtree import QuadTree
+from .scene import CollisionModel, Scene
+from .tolerances import FILE_AABB_REL
+
+__all__ = [
+    "SceneFileError",
+    "MODELS_MAGIC",
+    "QUADTREE_MAGIC",
+    "FORMAT_VERSION",
+    "scene_to_bytes",
+    "scene_from_bytes",
+    "save_scene",
+    "load_scene",
+]
+
+MODELS_MAGIC = b"RBXMODL\x00"
+QUADTREE_MAGIC = b"RBXQUAD\x00"
+FORMAT_VERSION = 1
+
+_MODELS_HEADER = struct.Struct("<8sHHIIQ")        # magic, version, reserved, mesh_count, model_count, file_size
+_QUAD_HEADER = struct.Struct("<8sHHIIIIQ")        # magic, version, reserved, model_count, node_count,
+#                                                   leaf_capacity, max_depth, file_size
+_U32 = struct.Struct("<I")
+_MODEL_DT = np.dtype([("aabb", "<f8", (6,)), ("level", "u1"), ("mesh", "<u4"), ("tris", "<u4"),
+                      ("transform", "<f8", (16,))])
+_NODE_DT = np.dtype([("rect", "<f8", (4,)), ("depth", "<u4"), ("id", "<u4")])
+_REL = struct.Struct("<IBB")                      # node index, has_children, child_count
+_MAX_DEPTH = 16
+
+
+class SceneFileError(ValueError):
+    """A scene file is missing, truncated or malformed; the message names file, field and byte offset."""
+
+
+class _Reader:
+    """Bounds-checked little-endian reader that reports file, field and offset."""
+
+    def __init__(self, data: bytes, name: str):
+        self.data = memoryview(data)
+        self.name = name
+        self.pos = 0
+
+    def fail(self, field: str, problem: str, at: int | None = None):
+        raise SceneFileError(f"{self.name}: field {field} at byte {self.pos if at is None else at}: {problem}")
+
+    def need(self, n: int, field: str):
+        if n > len(self.data) - self.pos:
+            self.fail(field, f"file truncated: needs {n} bytes, only {len(self.data) - self.pos} remain")
+
+    def unpack(self, st: struct.Struct, field: str):
+        self.need(st.size, field)
+        v = st.unpack_from(self.data, self.pos)
+        self.pos += st.size
+        return v
+
+    def array(self, dtype, count: int, field: str) -> np.ndarray:
+        dt = np.dtype(dtype)
+        self.need(dt.itemsize * count, field)
+        a = np.frombuffer(self.data, dtype=dt, count=count, offset=self.pos)
+        self.pos += dt.itemsize * count
+        return a
+
+
+def _check_header(rd: _Reader, magic, version, reserved, file_size, want_magic: bytes):
+    if magic != want_magic:
+        rd.fail("magic", f"expected {want_magic!r}, got {bytes(magic)!r} (not a Rangebox scene file of this kind)", 0)
+    if version != FORMAT_VERSION:
+        rd.fail("version", f"unsupported version {version}, this build reads version {FORMAT_VERSION}", 8)
+    if reserved != 0:
+        rd.fail("reserved", f"must be 0, got {reserved}", 10)
+    if file_size != len(rd.data):
+        rd.fail("file_size", f"header says {file_size} bytes but the file has {len(rd.data)} "
+                "(truncated or trailing data)", rd.pos - 8)
+
+
+# ---- writing ---------------------------------------------------------------------
+def scene_to_bytes(scene: Scene) -> tuple[bytes, bytes]:
+    """C3, C4: encode ``scene`` as ``(model data file bytes, quadtree file bytes)``.
+
+    Each model gets its own mesh (mesh index = model index) holding its local triangles.
+    """
+    models = scene.models
+    parts = []
+    for m in models:
+        parts.append(_U32.pack(m.triangle_count))
+        parts.append(np.ascontiguousarray(m.triangles, dtype="<f8").tobytes())
+    recs = np.zeros(len(models), dtype=_MODEL_DT)
+    for i, m in enumerate(models):
+        recs[i] = (m.aabb.reshape(6), m.level, i, m.triangle_count, m.transform.reshape(16))
+    parts.append(recs.tobytes())
+    body = b"".join(parts)
+    size = _MODELS_HEADER.size + len(body)
+    models_bytes = _MODELS_HEADER.pack(MODELS_MAGIC, FORMAT_VERSION, 0, len(models), len(models), size) + body
+
+    qt = scene.quadtree
+    q = qt.node_count
+    nodes = np.zeros(q, dtype=_NODE_DT)
+    nodes["rect"] = np.asarray(qt.rect, dtype=np.float64).reshape(q, 4)
+    nodes["depth"] = qt.depth
+    nodes["id"] = np.arange(q)
+    parts = [nodes.tobytes()]
+    for ms in qt.models:
+        parts.append(_U32.pack(len(ms)) + np.asarray(ms, dtype="<u4").tobytes())
+    for i, kids in enumerate(qt.children):
+        if kids is None:
+            parts.append(_REL.pack(i, 0, 0))
+        else:
+            parts.append(_REL.pack(i, 1, len(kids)) + np.asarray(kids, dtype="<u4").tobytes())
+    body = b"".join(parts)
+    size = _QUAD_HEADER.size + len(body)
+    quad_bytes = _QUAD_HEADER.pack(QUADTREE_MAGIC, FORMAT_VERSION, 0, len(models), q,
+                                   qt.leaf_capacity, qt.max_depth, size) + body
+    return models_bytes, quad_bytes
+
+
+def save_scene(scene: Scene, models_path, quadtree_path) -> None:
+    """Write the model data file (C3) and the quadtree file (C4) of ``scene``."""
+    mb, qb = scene_to_bytes(scene)
+    for path, data in ((models_path, mb), (quadtree_path, qb)):
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+
+
+# ---- reading ---------------------------------------------------------------------
+def _read_models(data: bytes, name: str) -> list[CollisionModel]:
+    rd = _Reader(data, name)
+    magic, version, reserved, mesh_count, model_count, file_size = rd.unpack(_MODELS_HEADER, "header")
+    _check_header(rd, magic, version, reserved, file_size, MODELS_MAGIC)
+    meshes = []
+    for i in range(mesh_count):
+        at = rd.pos
+        (n,) = rd.unpack(_U32, f"meshes[{i}].triangle_count")
+        if n == 0:
+            rd.fail(f"meshes[{i}].triangle_count", "must be >= 1", at)
+        if n * 72 > len(rd.data) - rd.pos:
+            rd.fail(f"meshes[{i}].triangle_count", f"{n} triangles need {n * 72} bytes, only "
+                    f"{len(rd.data) - rd.pos} remain (count does not match file size)", at)
+        at = rd.pos
+        tris = rd.array("<f8", n * 9, f"meshes[{i}].triangles").reshape(n, 3, 3)
+        if not np.isfinite(tris).all():
+            k = int(np.flatnonzero(~np.isfinite(tris.reshape(-1)))[0])
+            rd.fail(f"meshes[{i}].triangles", "NaN or inf coordinate", at + 8 * k)
+        meshes.append(tris.astype(np.float64))
+    rec_at = rd.pos
+    if model_count * _MODEL_DT.itemsize != len(rd.data) - rd.pos:
+        rd.fail("model_count", f"{model_count} model records need {model_count * _MODEL_DT.itemsize} bytes, "
+                f"{len(rd.data) - rd.pos} remain (count does not match file size)", 20)
+    recs = rd.array(_MODEL_DT, model_count, "models")
+    models = []
+    for j in range(model_count):
+        at = rec_at + j * _MODEL_DT.itemsize
+        r = recs[j]
+        aabb = np.asarray(r["aabb"], dtype=np.float64).reshape(2, 3)
+        level, mesh, ntri = int(r["level"]), int(r["mesh"]), int(r["tris"])
+        m = np.asarray(r["transform"], dtype=np.float64).reshape(4, 4)
+        if not np.isfinite(aabb).all():
+            rd.fail(f"models[{j}].aabb", "NaN or inf coordinate", at)
+        if level > 2:
+            rd.fail(f"models[{j}].level", f"must be 0, 1 or 2, got {level}", at + 48)
+        if mesh >= mesh_count:
+            rd.fail(f"models[{j}].mesh_index", f"{mesh} out of range (mesh_count {mesh_count})", at + 49)
+        if ntri != meshes[mesh].shape[0]:
+            rd.fail(f"models[{j}].triangle_count", f"{ntri} but mesh {mesh} has {meshes[mesh].shape[0]}", at + 53)
+        if not np.isfinite(m).all():
+            rd.fail(f"models[{j}].transform", "NaN or inf entry", at + 57)
+        try:
+            model = CollisionModel(meshes[mesh], level, m)
+        except ValueError as exc:
+            rd.fail(f"models[{j}].transform", str(exc), at + 57)
+        scale = float(np.abs(model.aabb).max()) + 1.0
+        if not np.allclose(model.aabb, aabb, rtol=0.0, atol=FILE_AABB_REL * scale):
+            rd.fail(f"models[{j}].aabb", f"stored {aabb.tolist()} differs from the AABB of the "
+                    f"transformed mesh {model.aabb.tolist()}", at)
+        models.append(model)
+    return models
+
+
+def _read_quadtree(data: bytes, name: str, model_rects: list) -> QuadTree:
+    rd = _Reader(data, name)
+    (magic, version, reserved, model_count, node_count, leaf_capacity, max_depth,
+     file_size) = rd.unpack(_QUAD_HEADER, "header")
+    _check_header(rd, magic, version, reserved, file_size, QUADTREE_MAGIC)
+    n_models = len(model_rects)
+    if model_count != n_models:
+        rd.fail("model_count", f"{model_count} but the model data file holds {n_models} models", 12)
+    if node_count < 1:
+        rd.fail("node_count", "must be >= 1 (the root)", 16)
+    if leaf_capacity < 1:
+        rd.fail("leaf_capacity", "must be >= 1", 20)
+    if max_depth > _MAX_DEPTH:
+        rd.fail("max_depth", f"must be <= {_MAX_DEPTH}, got {max_depth}", 24)
+    # minimal size: nodes + a count per node + a relation record per node
+    min_size = node_count * (_NODE_DT.itemsize + 4 + _REL.size)
+    if min_size > len(rd.data) - rd.pos:
+        rd.fail("node_count", f"{node_count} nodes need at least {min_size} bytes, only "
+                f"{len(rd.data) - rd.pos} remain (count does not match file size)", 16)
+    nodes_at = rd.pos
+    nodes = rd.array(_NODE_DT, node_count, "nodes")
+    rects = np.asarray(nodes["rect"], dtype=np.float64)
+    depths = np.asarray(nodes["depth"], dtype=np.int64)
+    ids = np.asarray(nodes["id"], dtype=np.int64)
+    nsz = _NODE_DT.itemsize
+    bad = np.flatnonzero(~np.isfinite(rects).all(axis=1))
+    if bad.size:
+        rd.fail(f"nodes[{bad[0]}].rect", "NaN or inf coordinate", nodes_at + nsz * int(bad[0]))
+    bad = np.flatnonzero((rects[:, 0] > rects[:, 2]) | (rects[:, 1] > rects[:, 3]))
+    if bad.size:
+        rd.fail(f"nodes[{bad[0]}].rect", "min greater than max", nodes_at + nsz * int(bad[0]))
+    bad = np.flatnonzero(depths > max_depth)
+    if bad.size:
+        rd.fail(f"nodes[{bad[0]}].depth", f"{depths[bad[0]]} exceeds max_depth {max_depth}",
+                nodes_at + nsz * int(bad[0]) + 32)
+    bad = np.flatnonzero(ids != np.arange(node_count))
+    if bad.size:
+        rd.fail(f"nodes[{bad[0]}].id", f"expected {bad[0]}, got {ids[bad[0]]}", nodes_at + nsz * int(bad[0]) + 36)
+    if depths[0] != 0:
+        rd.fail("nodes[0].depth", f"the root must have depth 0, got {depths[0]}", nodes_at + 32)
+    models: list[list[int]] = []
+    for i in range(node_count):
+        at = rd.pos
+        (cnt,) = rd.unpack(_U32, f"node_models[{i}].count")
+        if 4 * cnt > len(rd.data) - rd.pos:
+            rd.fail(f"node_models[{i}].count", f"{cnt} indices need {4 * cnt} bytes, only "
+                    f"{len(rd.data) - rd.pos} remain (count does not match file size)", at)
+        at = rd.pos
+        idx = rd.array("<u4", cnt, f"node_models[{i}].indices")
+        bad = np.flatnonzero(idx >= n_models)
+        if bad.size:
+            rd.fail(f"node_models[{i}].indices", f"model index {idx[bad[0]]} out of range (model_count {n_models})",
+                    at + 4 * int(bad[0]))
+        if np.unique(idx).size != idx.size:
+            rd.fail(f"node_models[{i}].indices", "a model index is listed twice", at)
+        models.append(idx.astype(np.int64).tolist())
+    children: list[list[int] | None] = []
+    parent = np.full(node_count, -1, dtype=np.int64)
+    for i in range(node_count):
+        at = rd.pos
+        index, has, cnt = rd.unpack(_REL, f"relations[{i}]")
+        if index != i:
+            rd.fail(f"relations[{i}].node_index", f"expected {i}, got {index}", at)
+        if has not in (0, 1):
+            rd.fail(f"relations[{i}].has_children", f"must be 0 or 1, got {has}", at + 4)
+        if cnt != (4 if has else 0):
+            rd.fail(f"relations[{i}].child_count", f"must be {4 if has else 0} when has_children={has}, got {cnt}",
+                    at + 5)
+        at = rd.pos
+        kids = rd.array("<u4", cnt, f"relations[{i}].children").astype(np.int64)
+        for k, c in enumerate(kids.tolist()):
+            f = f"relations[{i}].children[{k}]"
+            if c >= node_count:
+                rd.fail(f, f"node index {c} out of range (node_count {node_count})", at + 4 * k)
+            if c == 0 or c == i or parent[c] >= 0:
+                rd.fail(f, f"node {c} is the root, the node itself or already a child of node "
+                        f"{parent[c] if parent[c] >= 0 else i} (cycle among children)", at + 4 * k)
+            if depths[c] != depths[i] + 1:
+                rd.fail(f, f"child {c} has depth {depths[c]}, expected {depths[i] + 1} (bad depth)", at + 4 * k)
+            parent[c] = i
+        if has and models[i]:
+            rd.fail(f"node_models[{i}]", "an inner node holds models (only leaves do, C1)")
+        if not has and depths[i] < max_depth and len(models[i]) > leaf_capacity:
+            rd.fail(f"node_models[{i}].count", f"{len(models[i])} models exceed leaf_capacity {leaf_capacity} "
+                    "above max_depth (C1)")
+        children.append(None if not has else kids.tolist())
+    if rd.pos != len(rd.data):
+        rd.fail("relations", f"{len(rd.data) - rd.pos} unexpected trailing bytes")
+    orphan = np.flatnonzero(parent[1:] < 0)
+    if orphan.size:
+        rd.fail(f"relations", f"node {orphan[0] + 1} is not reachable from the root (cycle among children)")
+    return QuadTree.from_nodes([tuple(r) for r in rects.tolist()], depths.tolist(), children, models,
+                               model_rects, leaf_capacity, max_depth)
+
+
+def scene_from_bytes(models_bytes: bytes, quadtree_bytes: bytes, *, models_name: str = "<models>",
+                     quadtree_name: str = "<quadtree>") -> Scene:
+    """C5: decode a scene from the bytes of its two files (names are used in error messages)."""
+    models = _read_models(bytes(models_bytes), models_name)
+    qt = _read_quadtree(bytes(quadtree_bytes), quadtree_name, [m.rect_xz() for m in models])
+    return Scene(models, qt)
+
+
+def load_scene(models_path, quadtree_path) -> Scene:
+    """C5: load a scene from its model data file (C3) and quadtree file (C4).
+
+    Raises :class:`SceneFileError` naming the file, field and byte offset of any problem
+    (also when a file cannot be read).
+    """
+    blobs = []
+    for path in (models_path, quadtree_path):
+        try:
+            blobs.append(Path(path).read_bytes())
+        except OSError as exc:
+            raise SceneFileError(f"{path}: field file at byte 0: cannot read ({exc.strerror or exc})") from None
+    return scene_from_bytes(blobs[0], blobs[1], models_name=str(models_path), quadtree_name=str(quadtree_path))
