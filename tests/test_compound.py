@@ -1,0 +1,578 @@
+"""Method B (B1-B9): compounds of small boxes re-split by strikes.
+
+References used here are deliberately simple: per-box Python loops, a slab
+test for segments, and point sampling of the shell.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.collision import tolerances as tol
+from game.collision.compound import (
+    FILL,
+    INNER,
+    OUTER,
+    Compound,
+    CompoundError,
+    CompoundGroup,
+    InvalidCompound,
+)
+from game.collision.range_box import overlaps
+
+CRATE = np.array([[0.0, 0.0, 0.0], [1.0, 0.8, 1.2]])
+T = 0.1
+
+
+def fresh() -> Compound:
+    return Compound.from_box(CRATE, T)
+
+
+# ---------------------------------------------------------------- references
+
+
+def covered(boxes: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """(N,) bool: point inside (closed) some box.  Per-box loop reference."""
+    out = np.zeros(len(pts), dtype=bool)
+    for b in boxes:
+        out |= ((pts >= b[0]) & (pts <= b[1])).all(axis=1)
+    return out
+
+
+def in_shell(pts: np.ndarray, crate=CRATE, t=T) -> np.ndarray:
+    inside = ((pts >= crate[0]) & (pts <= crate[1])).all(axis=1)
+    hollow = ((pts > crate[0] + t) & (pts < crate[1] - t)).all(axis=1)
+    return inside & ~hollow
+
+
+def segment_hits_box(p0, p1, box) -> bool:
+    """Slab test: does segment p0->p1 meet the open interior of box?"""
+    d = p1 - p0
+    t0, t1 = 0.0, 1.0
+    for ax in range(3):
+        if abs(d[ax]) < 1e-15:
+            if not (box[0, ax] < p0[ax] < box[1, ax]):
+                return False
+            continue
+        a = (box[0, ax] - p0[ax]) / d[ax]
+        b = (box[1, ax] - p0[ax]) / d[ax]
+        t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
+    return t1 > t0
+
+
+def segment_hits(boxes, p0, p1) -> bool:
+    return any(segment_hits_box(np.asarray(p0, float), np.asarray(p1, float), b) for b in boxes)
+
+
+def strictly_overlaps(boxes: np.ndarray, box: np.ndarray, eps: float = 1e-9) -> np.ndarray:
+    ext = np.minimum(boxes[:, 1], box[1]) - np.maximum(boxes[:, 0], box[0])
+    return (ext > eps).all(axis=1)
+
+
+def face_plane_rect(face):
+    """(axis, plane, rect (2, 3)) of an axis-aligned Face."""
+    axis = int(np.flatnonzero(face.normal)[0])
+    v = face.vertices
+    return axis, float(v[0, axis]), np.stack((v.min(axis=0), v.max(axis=0)))
+
+
+def region_reference(striker, margin, face_box, axis):
+    """B3 reference: footprint on the two tangent axes grown by margin, clipped to the face."""
+    r = face_box.copy()
+    for ax in range(3):
+        if ax == axis:
+            continue
+        r[0, ax] = max(striker[0, ax] - margin, face_box[0, ax])
+        r[1, ax] = min(striker[1, ax] + margin, face_box[1, ax])
+    return r
+
+
+def rect_area(r, axis):
+    ext = r[1] - r[0]
+    return float(np.prod([ext[a] for a in range(3) if a != axis]))
+
+
+# -------------------------------------------------------------- construction
+
+
+def test_B6_from_box_six_slabs_fill_the_shell_once():
+    c = fresh()
+    c.validate()
+    assert len(c) == 6
+    inner = (CRATE[1] - CRATE[0]) - 2 * T
+    assert c.volume() == pytest.approx(np.prod(CRATE[1] - CRATE[0]) - np.prod(inner))
+    rng = np.random.default_rng(0)
+    pts = rng.uniform(CRATE[0] - 0.05, CRATE[1] + 0.05, (20000, 3))
+    count = np.zeros(len(pts), int)
+    for b in c.boxes:  # every shell point in exactly one slab
+        count += ((pts > b[0]) & (pts < b[1])).all(axis=1)
+    shell = in_shell(pts)
+    assert (count[shell] <= 1).all() and (count[~shell] == 0).all()
+    assert (covered(c.boxes, pts) == shell).all()
+    # each slab spans its wall thickness along its own axis (the face it was extruded from)
+    for b, lay in zip(c.boxes, c.layers):
+        axis = lay // 2
+        assert b[1, axis] - b[0, axis] == pytest.approx(T)
+
+
+def test_B6_faces_of_fresh_crate_outer_and_inner_surfaces():
+    c = fresh()
+    f = c.faces
+    areas = f.areas()
+    ext = CRATE[1] - CRATE[0]
+    inner = ext - 2 * T
+    surf = lambda e: 2 * (e[0] * e[1] + e[1] * e[2] + e[0] * e[2])  # noqa: E731
+    assert areas[f.kinds == OUTER].sum() == pytest.approx(surf(ext))
+    assert areas[f.kinds == INNER].sum() == pytest.approx(surf(inner))
+    assert not (f.kinds == FILL).any()
+
+
+def test_B6_box_faces_keep_vertex_data_on_outer_planes():
+    c = fresh()
+    for face, b, lay in zip(c.box_faces(), c.boxes, c.layers):
+        axis, side = lay // 2, lay % 2
+        assert face.normal[axis] == (1 if side else -1)
+        assert np.allclose(face.vertices[:, axis], CRATE[side, axis])
+        assert face.area == pytest.approx(rect_area(b, axis))
+
+
+def test_B8_sphere_becomes_circumscribed_cube():
+    c = Compound.from_sphere([1.0, 2.0, 3.0], 0.5, 0.05)
+    assert np.allclose(c.bounds, [[0.5, 1.5, 2.5], [1.5, 2.5, 3.5]])
+    assert c.state_bytes() == Compound.from_box([[0.5, 1.5, 2.5], [1.5, 2.5, 3.5]], 0.05).state_bytes()
+    c.validate()
+    # it is a cube: every face has the same area
+    f = c.faces
+    outer = f.areas()[f.kinds == OUTER]
+    assert outer.sum() == pytest.approx(6 * 1.0)
+
+
+@pytest.mark.parametrize(
+    "box, thickness, word",
+    [
+        ([[0, 0, 0], [1, 1, 1]], 0.5, "thickness"),
+        ([[0, 0, 0], [1, 1, 1]], -0.1, "thickness"),
+        ([[0, 0, 0], [1, 1, 1]], "x", "thickness"),
+        ([[0, 0], [1, 1]], 0.1, "box"),
+        ([[1, 0, 0], [0, 1, 1]], 0.1, "box"),
+        ([[0, 0, 0], [np.nan, 1, 1]], 0.1, "box"),
+    ],
+)
+def test_B6_bad_input_names_the_argument(box, thickness, word):
+    with pytest.raises(CompoundError, match=word):
+        Compound.from_box(box, thickness)
+
+
+def test_B8_bad_sphere_input():
+    with pytest.raises(CompoundError, match="radius"):
+        Compound.from_sphere([0, 0, 0], 0.0, 0.1)
+    with pytest.raises(CompoundError, match="center"):
+        Compound.from_sphere([0, 0], 1.0, 0.1)
+
+
+def test_B1_bad_striker_and_margin():
+    c = fresh()
+    with pytest.raises(CompoundError, match="striker_box"):
+        c.strike([[0, 0, 0], [1, 1]])
+    with pytest.raises(CompoundError, match="margin"):
+        c.strike([[0, 0, 0], [1, 1, 1]], margin=-1)
+
+
+# ------------------------------------------------------------------ a strike
+
+
+def front_punch(x0=0.4, y0=0.3, w=0.1, h=0.12, depth=0.05):
+    """A striker entering the -z face (z = 0) from outside."""
+    return np.array([[x0, y0, -0.2], [x0 + w, y0 + h, depth]])
+
+
+def test_B1_miss_returns_none_and_changes_nothing():
+    c = fresh()
+    before = c.state_bytes()
+    for s in (
+        [[2, 2, 2], [3, 3, 3]],  # far away
+        [[0.3, 0.3, 0.3], [0.6, 0.5, 0.7]],  # inside the hollow, touching no wall
+        [[0.4, 0.3, -0.5], [0.5, 0.4, -1e-3]],  # just in front of the face
+    ):
+        # per-box reference: no box overlaps
+        assert not any(overlaps(np.asarray(s, float), b) for b in c.boxes)
+        assert c.strike(s, margin=0.05) is None
+    assert c.state_bytes() == before and c.version == 0
+
+
+def test_B2_B3_region_is_footprint_grown_and_clipped():
+    c = fresh()
+    s = front_punch()
+    face_box = c.boxes[c.layers == 4][0].copy()
+    r = c.strike(s, margin=0.03)
+    assert r is not None and r.layers.tolist() == [4]
+    assert len(r.target_faces) == 1 and r.target_faces[0].normal.tolist() == [0, 0, -1]
+    axis, plane, rect = face_plane_rect(r.regions[0])
+    assert axis == 2 and plane == 0.0
+    ref = region_reference(s, 0.03, face_box, 2)
+    assert np.allclose(rect[:, :2], ref[:, :2])
+    # tunnel = region x wall thickness
+    assert np.allclose(r.tunnels[0, :, :2], ref[:, :2]) and np.allclose(r.tunnels[0, :, 2], [0, T])
+    assert r.removed_volume == pytest.approx(rect_area(ref, 2) * T)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    x=st.floats(-0.2, 1.1), y=st.floats(-0.2, 0.9), w=st.floats(0.001, 0.5), h=st.floats(0.001, 0.5),
+    margin=st.floats(0.0, 0.2),
+)
+def test_B4_split_area_accounting(x, y, w, h, margin):
+    c = fresh()
+    s = np.array([[x, y, -0.3], [x + w, y + h, 0.02]])
+    faces_before = {int(l): b.copy() for b, l in zip(c.boxes, c.layers)}
+    touched = any(bool(overlaps(s, b)) for b in c.boxes)  # per-box reference
+    r = c.strike(s, margin=margin)
+    if r is None:
+        # a miss, or an edge-on touch whose region has no area (margin 0)
+        assert not touched or margin == 0.0
+        return
+    assert touched
+    for k, lay in enumerate(r.layers.tolist()):
+        axis = lay // 2
+        face_box = faces_before[lay]
+        region = region_reference(s, margin, face_box, axis)
+        split = [f for f in r.split_faces if int(np.flatnonzero(f.normal)[0]) == axis
+                 and f.vertices[0, axis] == face_box[lay % 2, axis]]
+        assert 0 < len(split) <= 8 or rect_area(region, axis) == pytest.approx(rect_area(face_box, axis), abs=1e-9)
+        assert all(f.area > 0 for f in split)
+        total = sum(f.area for f in split)
+        assert total == pytest.approx(rect_area(face_box, axis) - rect_area(region, axis), abs=1e-4)
+        # the split faces and the region tile the face: no piece overlaps the region
+        _, _, rrect = face_plane_rect(r.regions[k])
+        for f in split:
+            _, _, fr = face_plane_rect(f)
+            ext = np.minimum(fr[1], rrect[1]) - np.maximum(fr[0], rrect[0])
+            assert not all(ext[a] > 1e-9 for a in range(3) if a != axis)
+    c.validate()
+
+
+def test_B4_nine_patch_interior_hole_gives_eight_split_faces():
+    c = fresh()
+    r = c.strike(front_punch(), margin=0.02)
+    assert len(r.split_faces) == 8
+    # and B9 merging stores them as 4 rows (bottom, left, right, top), shape unchanged
+    assert (c.layers == 4).sum() == 4
+    c.validate()
+
+
+def test_B5_fill_faces_close_the_hole():
+    c = fresh()
+    r = c.strike(front_punch(w=0.1, h=0.12), margin=0.02)
+    _, _, rect = face_plane_rect(r.regions[0])
+    wx, wy = rect[1, 0] - rect[0, 0], rect[1, 1] - rect[0, 1]
+    assert len(r.fill_faces) == 4
+    assert sum(f.area for f in r.fill_faces) == pytest.approx(2 * (wx + wy) * T)
+    centre = np.array([(rect[0, 0] + rect[1, 0]) / 2, (rect[0, 1] + rect[1, 1]) / 2, T / 2])
+    for f in r.fill_faces:
+        assert f.kind == FILL
+        assert np.dot(centre - f.center, f.normal) > 0  # faces into the hole
+        assert np.allclose(sorted(f.vertices[:, 2]), [0, 0, T, T])  # through the wall
+    # target vertices = the hole's four corners on the face plane
+    corners = {(rect[i, 0], rect[j, 1], 0.0) for i in (0, 1) for j in (0, 1)}
+    assert {tuple(v) for v in r.target_vertices.tolist()} == corners
+    # the compound's own faces show the same walls
+    f = c.faces
+    assert f.areas()[f.kinds == FILL].sum() == pytest.approx(2 * (wx + wy) * T)
+
+
+def test_B5_notch_at_face_border_has_three_walls():
+    c = fresh()
+    face_box = c.boxes[c.layers == 4][0].copy()
+    # striker overlapping the bottom border of the -z face (inset at y = T)
+    s = np.array([[0.4, 0.05, -0.2], [0.5, 0.2, 0.03]])
+    r = c.strike(s, margin=0.02)
+    r4 = [k for k, l in enumerate(r.layers.tolist()) if l == 4][0]
+    _, _, rect = face_plane_rect(r.regions[r4])
+    assert rect[0, 1] == pytest.approx(face_box[0, 1])  # clipped at the face border
+    walls4 = [f for f in r.fill_faces if f.vertices[:, 2].min() == 0 and f.vertices[:, 2].max() == T]
+    wx, wy = rect[1, 0] - rect[0, 0], rect[1, 1] - rect[0, 1]
+    # the -z face's notch has walls on its two sides and its top; the bottom is open
+    # (the -y wall there is struck too, so no wall of it faces the notch)
+    assert sum(f.area for f in walls4) == pytest.approx((wx + 2 * wy) * T)
+    c.validate()
+
+
+def test_B7_hole_is_clear_and_beside_it_is_solid():
+    c = fresh()
+    r = c.strike(front_punch(), margin=0.02)
+    tun = r.tunnels[0]
+    assert not strictly_overlaps(c.boxes, tun).any()
+    cx, cy = (tun[0, :2] + tun[1, :2]) / 2
+    # a segment along the face normal through the hole, from outside into the hollow
+    assert not segment_hits(c.boxes, [cx, cy, -1.0], [cx, cy, 0.5])
+    # beside the hole (just outside the region) the wall stops it
+    bx = tun[1, 0] + 0.01
+    assert segment_hits(c.boxes, [bx, cy, -1.0], [bx, cy, 0.5])
+    # method A sees it too: a thin probe box through the hole touches nothing, beside it does
+    probe = np.array([[cx - 1e-3, cy - 1e-3, -1.0], [cx + 1e-3, cy + 1e-3, 0.5]])
+    assert not overlaps(probe, c.boxes).any()
+    assert overlaps(probe + [tun[1, 0] - cx + 0.01, 0, 0], c.boxes).any()
+
+
+def test_B7_outer_faces_do_not_cover_the_hole():
+    c = fresh()
+    r = c.strike(front_punch(), margin=0.02)
+    tun = r.tunnels[0]
+    cx, cy = (tun[0, :2] + tun[1, :2]) / 2
+    f = c.faces
+    for i in np.flatnonzero(f.kinds != FILL):
+        lo, hi = f.vertices[i].min(axis=0), f.vertices[i].max(axis=0)
+        if hi[2] - lo[2] < 1e-12 and lo[2] <= T:  # faces of the struck wall, parallel to it
+            assert not (lo[0] < cx < hi[0] and lo[1] < cy < hi[1])
+
+
+def test_B7_faces_are_a_closed_surface_of_the_union():
+    """Divergence theorem on the face set: sum(area * n) = 0 and
+    (1/3) sum(area * n . centroid) = volume of the union of the small boxes."""
+    c = fresh()
+    rng = np.random.default_rng(3)
+    for _ in range(25):
+        p = rng.uniform(CRATE[0] - 0.1, CRATE[1] + 0.1)
+        h = rng.uniform(0.02, 0.15, 3)
+        c.strike([p - h, p + h], margin=0.02)
+    f = c.faces
+    a = f.areas()
+    assert np.allclose((a[:, None] * f.normals).sum(axis=0), 0, atol=1e-9)
+    cen = f.vertices.mean(axis=1)
+    vol = (a * (f.normals * cen).sum(axis=1)).sum() / 3
+    assert vol == pytest.approx(c.volume(), rel=1e-9)
+    # winding agrees with the normals, in quads and triangles
+    v = f.vertices
+    assert (np.einsum("ij,ij->i", np.cross(v[:, 1] - v[:, 0], v[:, 3] - v[:, 0]), f.normals) > 0).all()
+    tri, tn, tk = c.triangles()
+    assert tri.shape == (2 * f.count, 3, 3) and tk.shape == (2 * f.count,)
+    cr = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    assert (np.einsum("ij,ij->i", cr, tn) > 0).all()
+    assert 0.5 * np.linalg.norm(cr, axis=1).sum() == pytest.approx(a.sum())
+
+
+# ------------------------------------------------------------- edges, corners
+
+
+def test_B2_corner_strike_targets_every_touched_face():
+    c = fresh()
+    # the (min, min, min) corner, deep enough to reach past the x wall (which owns the corner)
+    s = np.array([[-0.2, -0.2, -0.2], [0.15, 0.15, 0.15]])
+    r = c.strike(s, margin=0.02)
+    assert sorted(r.layers.tolist()) == [0, 2, 4]
+    c.validate()
+    for tun in r.tunnels:
+        assert not strictly_overlaps(c.boxes, tun).any()
+    # the striker's own volume is empty now
+    assert not strictly_overlaps(c.boxes, s).any()
+    # a segment diagonal into the corner region is clear
+    assert not segment_hits(c.boxes, [-0.5, -0.5, -0.5], [0.14, 0.14, 0.14])
+
+
+def test_B2_edge_strike():
+    c = fresh()
+    s = np.array([[0.3, -0.2, -0.2], [0.5, 0.15, 0.15]])  # the -y/-z edge
+    r = c.strike(s, margin=0.01)
+    assert sorted(r.layers.tolist()) == [2, 4]
+    c.validate()
+    assert not strictly_overlaps(c.boxes, s).any()
+    assert segment_hits(c.boxes, [0.7, 0.02, -1], [0.7, 0.02, 0.5])
+    assert not segment_hits(c.boxes, [0.4, 0.02, -1], [0.4, 0.02, 0.14])
+
+
+def test_B3_margin_is_clipped_at_face_borders():
+    c = fresh()
+    big = np.array([[-1.0, -1.0, -0.3], [2.0, 2.0, 0.02]])  # footprint larger than the face
+    r = c.strike(big, margin=0.5)
+    for k, lay in enumerate(r.layers.tolist()):
+        axis = lay // 2
+        slab = Compound.from_box(CRATE, T).boxes[lay]
+        _, _, rect = face_plane_rect(r.regions[k])
+        for ax in range(3):
+            if ax != axis:
+                assert rect[0, ax] >= slab[0, ax] - 1e-12 and rect[1, ax] <= slab[1, ax] + 1e-12
+    c.validate()
+    # the whole -z wall is gone
+    assert not (c.layers == 4).any()
+
+
+# ------------------------------------------------------------------- repeats
+
+
+def test_B9_same_strike_twice_changes_nothing_more():
+    c = fresh()
+    s = front_punch()
+    assert c.strike(s, margin=0.02) is not None
+    n, before = len(c), c.state_bytes()
+    assert c.strike(s, margin=0.02) is None
+    assert len(c) == n and c.state_bytes() == before
+
+
+def test_B9_overlapping_strikes_grow_the_hole():
+    c = fresh()
+    r1 = c.strike(front_punch(x0=0.3), margin=0.02)
+    r2 = c.strike(front_punch(x0=0.36), margin=0.02)
+    assert r2 is not None and r2.removed_volume < rect_area(r2.tunnels[0], 2) * T  # partly empty already
+    for tun in (r1.tunnels[0], r2.tunnels[0]):
+        assert not strictly_overlaps(c.boxes, tun).any()
+    f = c.faces
+    lo, hi = r1.tunnels[0][0], r2.tunnels[0][1]
+    perim = 2 * ((hi[0] - lo[0]) + (hi[1] - lo[1]))
+    assert f.areas()[f.kinds == FILL].sum() == pytest.approx(perim * T)
+    c.validate()
+
+
+def test_B9_200_random_strikes_stay_valid_against_point_sampling():
+    rng = np.random.default_rng(2024)
+    c = fresh()
+    pts = rng.uniform(CRATE[0], CRATE[1], (40000, 3))
+    pts = pts[in_shell(pts)]
+    ever_cut = np.zeros(len(pts), bool)  # inside a superset of every possible tunnel
+    hits = 0
+    prev_volume = c.volume()
+    for i in range(200):
+        p = rng.uniform(CRATE[0] - 0.15, CRATE[1] + 0.15)
+        h = rng.uniform(0.01, 0.12, 3)
+        s = np.array([p - h, p + h])
+        margin = float(rng.uniform(0, 0.04))
+        touched = overlaps(s, c.boxes).any()
+        r = c.strike(s, margin=margin)
+        if r is None:
+            assert c.volume() == prev_volume
+        else:
+            assert touched
+            hits += 1
+            assert c.volume() == pytest.approx(prev_volume - r.removed_volume, abs=1e-9)
+            # the striker's own volume is empty afterwards
+            assert not strictly_overlaps(c.boxes, s, eps=2 * tol.SNAP_EPS).any()
+            # reported tunnels are empty
+            for tun in r.tunnels:
+                assert not strictly_overlaps(c.boxes, tun, eps=2 * tol.SNAP_EPS).any()
+        # superset tunnel of each wall: footprint grown by margin (+ snap slack) through the wall
+        grow = s.copy()
+        grow[0] -= margin + 2 * tol.SNAP_EPS
+        grow[1] += margin + 2 * tol.SNAP_EPS
+        for lay in range(6):
+            axis = lay // 2
+            slab = Compound.from_box(CRATE, T).boxes[lay]
+            tb = grow.copy()
+            tb[:, axis] = slab[:, axis]
+            if overlaps(s, slab):
+                ever_cut |= ((pts > tb[0]) & (pts < tb[1])).all(axis=1)
+        prev_volume = c.volume()
+        if i % 25 == 0:
+            c.validate()
+    c.validate()
+    assert hits > 50
+    cov = covered(c.boxes, pts)
+    # never-struck shell points are still solid
+    assert cov[~ever_cut].all()
+    # and material really went away
+    assert (~cov).sum() > 0.2 * len(pts)
+    # bounded count: no more boxes than the grid bound, and far fewer than 8 per hit
+    assert len(c) <= c.max_boxes()
+    assert len(c) <= 6 + 3 * hits
+    assert c.solid_fraction() == pytest.approx(cov.mean(), abs=0.03)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.floats(-0.1, 1.3), st.floats(-0.1, 0.9), st.floats(-0.1, 1.3),
+                          st.floats(0.0, 0.2), st.floats(0.0, 0.2), st.floats(0.0, 0.2),
+                          st.floats(0.0, 0.05)), min_size=1, max_size=12))
+def test_B9_any_strike_sequence_keeps_invariants(strikes):
+    c = fresh()
+    for x, y, z, w, h, d, m in strikes:
+        s = np.array([[x, y, z], [x + w, y + h, z + d]])
+        c.strike(s, margin=m)
+        c.validate()
+        assert not strictly_overlaps(c.boxes, s, eps=2 * tol.SNAP_EPS).any()
+    f = c.faces
+    a = f.areas()
+    cen = f.vertices.mean(axis=1)
+    assert (a * (f.normals * cen).sum(axis=1)).sum() / 3 == pytest.approx(c.volume(), rel=1e-9, abs=1e-12)
+
+
+# ------------------------------------------------------- validation catches
+
+
+def test_B9_validate_catches_duplicates_zero_size_and_unmerged():
+    c = fresh()
+    b, lay = c.boxes.copy(), c.layers.copy()
+    dup = Compound(c.bounds, T, np.concatenate((b, b[:1])), np.concatenate((lay, lay[:1])), 1.0)
+    with pytest.raises(InvalidCompound, match="duplicate"):
+        dup.validate()
+    z = b.copy()
+    z[5, 1, 0] = z[5, 0, 0]
+    with pytest.raises(InvalidCompound, match="zero-size"):
+        Compound(c.bounds, T, z, lay, 1.0).validate()
+    # split the -z slab in two halves along x: union is a box -> must be merged
+    s = b[4].copy()
+    left, right = s.copy(), s.copy()
+    left[1, 0] = right[0, 0] = 0.5
+    um = Compound(c.bounds, T, np.concatenate((b[:4], [left, right], b[5:])), np.array([0, 1, 2, 3, 4, 4, 5]), 1.0)
+    with pytest.raises(InvalidCompound, match="merged"):
+        um.validate()
+
+
+# ------------------------------------------------------------------- state
+
+
+def test_B9_copy_snapshot_restore_and_state_bytes():
+    c = fresh()
+    c.strike(front_punch(), margin=0.02)
+    snap = c.snapshot()
+    d = c.copy()
+    key = c.state_bytes()
+    d.strike(front_punch(x0=0.7), margin=0.02)
+    assert c.state_bytes() == key and d.state_bytes() != key  # copies are independent
+    c.strike(front_punch(x0=0.1), margin=0.02)
+    assert c.state_bytes() != key
+    back = Compound.restore(snap)
+    assert back.state_bytes() == key
+    back.validate()
+    # same strikes, same bytes, in a fresh object
+    e = fresh()
+    e.strike(front_punch(), margin=0.02)
+    assert e.state_bytes() == key
+    with pytest.raises(CompoundError):
+        Compound.restore("nope")
+
+
+def test_B9_boxes_are_read_only_contiguous():
+    c = fresh()
+    c.strike(front_punch(), margin=0.02)
+    assert c.boxes.flags.c_contiguous and c.boxes.dtype == np.float64
+    with pytest.raises(ValueError):
+        c.boxes[0, 0, 0] = 5.0
+
+
+def test_B9_solid_fraction_tracks_removed_volume():
+    c = fresh()
+    v0 = c.volume()
+    assert c.solid_fraction() == 1.0
+    r = c.strike(front_punch(), margin=0.02)
+    assert c.solid_fraction() == pytest.approx(1 - r.removed_volume / v0)
+
+
+def test_B7_group_concatenates_and_caches_until_a_strike():
+    crates = [Compound.from_box(CRATE + [i * 2.0, 0, 0], T) for i in range(3)]
+    g = CompoundGroup(crates)
+    first = g.boxes
+    assert np.array_equal(first, np.concatenate([c.boxes for c in crates]))
+    assert g.boxes is first  # cached
+    assert g.owner.tolist() == [0] * 6 + [1] * 6 + [2] * 6
+    crates[1].strike(front_punch() + [2.0, 0, 0], margin=0.02)
+    assert g.boxes is not first
+    assert np.array_equal(g.boxes, np.concatenate([c.boxes for c in crates]))
+    assert g.offsets.tolist() == [0, 6, 6 + len(crates[1]), 12 + len(crates[1])]
+    # one method A call finds the same pairs as a per-compound loop
+    limbs = np.array([[[2.3, 0.2, -0.1], [2.6, 0.5, 0.02]], [[9, 9, 9], [10, 10, 10]]])
+    hits = overlaps(limbs[:, None], g.boxes[None])
+    ref = np.zeros_like(hits)
+    for li, limb in enumerate(limbs):
+        for bi, box in enumerate(g.boxes):
+            ref[li, bi] = bool(overlaps(limb, box))
+    assert np.array_equal(hits, ref)
