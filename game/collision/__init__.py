@@ -84,3 +84,4 @@ __all__ += [
     "save_scene",
     "load_scene",
 ]
+# --- end of Method C exports ---

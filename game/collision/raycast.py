@@ -72,15 +72,15 @@ def normalize_rays(origins, directions) -> tuple[np.ndarray, np.ndarray]:
 
 
 def inverse_directions(d: np.ndarray) -> np.ndarray:
-    """(n, 3) float: ``1 / d`` with zero components replaced by ``±INV_DIR_HUGE``.
+    """(n, 3) float: ``1 / d`` with zero (and subnormal) components replaced by ``±INV_DIR_HUGE``.
 
     The stand-in is finite, so slab products never make ``0 * inf = NaN``.
     """
-    with np.errstate(divide="ignore"):
+    tiny = np.abs(d) < 1.0 / INV_DIR_HUGE
+    with np.errstate(divide="ignore", over="ignore"):
         inv = 1.0 / d
-    zero = d == 0.0
-    if zero.any():
-        inv[zero] = np.copysign(INV_DIR_HUGE, d[zero])
+    if tiny.any():
+        inv[tiny] = np.copysign(INV_DIR_HUGE, d[tiny])
     return inv
 
 
@@ -151,7 +151,7 @@ def ray_triangles(o: np.ndarray, d: np.ndarray, v0: np.ndarray, e1: np.ndarray, 
     pz = dx * by - dy * bx
     det = ax * px + ay * py + az * pz
     ok = np.abs(det) >= RAY_PARALLEL_EPS
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         inv = 1.0 / det
         sx = ox - v0[:, 0]
         sy = oy - v0[:, 1]
@@ -162,7 +162,7 @@ def ray_triangles(o: np.ndarray, d: np.ndarray, v0: np.ndarray, e1: np.ndarray, 
         qz = sx * ay - sy * ax
         v = (dx * qx + dy * qy + dz * qz) * inv
         t = (bx * qx + by * qy + bz * qz) * inv
-    ok &= (u >= _LO) & (v >= _LO) & (u + v <= _HI) & (t >= 0.0) & (t <= limit)
+        ok &= (u >= _LO) & (v >= _LO) & (u + v <= _HI) & (t >= 0.0) & (t <= limit)
     return np.where(ok, t, np.inf)
 
 

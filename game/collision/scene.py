@@ -243,7 +243,7 @@ def _box_scalar(b, ox, oy, oz, ix, iy, iz, limit):
 
 
 def _inv(c: float) -> float:
-    return 1.0 / c if c != 0.0 else math.copysign(INV_DIR_HUGE, c)
+    return 1.0 / c if abs(c) >= 1.0 / INV_DIR_HUGE else math.copysign(INV_DIR_HUGE, c)
 
 
 class Scene:

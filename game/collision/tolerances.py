@@ -32,3 +32,4 @@ INV_DIR_HUGE = 1e300
 #: Tolerance when a loaded model file's stored AABB is checked against the AABB
 #: recomputed from its triangles (C5), relative to the model's size.
 FILE_AABB_REL = 1e-9
+# --- end of Method C ---

@@ -1,0 +1,214 @@
+"""Method C ray casts (C6–C9) against the brute-force reference, single and batched."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.collision import CollisionModel, RayHit, Scene
+from test_scene_reference import brute_nearest
+
+REL = 1e-9
+
+# coordinates on a half-unit grid make shared edges, axis-parallel rays, rays in a
+# face's plane and rays through edges/vertices common; floats make generic cases.
+grid = st.integers(-8, 8).map(lambda k: k * 0.5)
+fine = st.floats(-4.0, 4.0, allow_nan=False, allow_infinity=False)
+coord = st.one_of(grid, fine)
+point = st.tuples(coord, coord, coord)
+triangle = st.tuples(point, point, point)
+
+
+@st.composite
+def scenes(draw):
+    n = draw(st.integers(1, 6))
+    models = []
+    for _ in range(n):
+        tris = draw(st.lists(triangle, min_size=1, max_size=24))
+        level = draw(st.integers(0, 2))
+        shift = draw(st.tuples(grid, grid, grid))
+        m = np.eye(4)
+        m[3, :3] = shift
+        models.append(CollisionModel(np.array(tris, dtype=float), level, m))
+    cap = draw(st.integers(1, 4))
+    depth = draw(st.integers(0, 5))
+    return Scene.build(models, leaf_capacity=cap, max_depth=depth)
+
+
+@st.composite
+def rays(draw, scene):
+    n = draw(st.integers(1, 24))
+    out_o, out_d = [], []
+    verts = np.concatenate([m.world_triangles.reshape(-1, 3) for m in scene.models])
+    for _ in range(n):
+        kind = draw(st.sampled_from(["free", "at_vertex", "at_edge", "axis"]))
+        o = np.array(draw(point))
+        if kind == "free":
+            d = np.array(draw(point))
+        elif kind == "axis":
+            d = np.zeros(3)
+            d[draw(st.integers(0, 2))] = draw(st.sampled_from([-1.0, 1.0, 3.5]))
+        else:
+            tri = draw(st.integers(0, len(verts) // 3 - 1))
+            a = verts[3 * tri + draw(st.integers(0, 2))]
+            b = verts[3 * tri + draw(st.integers(0, 2))]
+            target = a if kind == "at_vertex" else 0.5 * (a + b)
+            d = target - o
+        if not np.any(d):
+            d = np.array([0.0, -1.0, 0.0])
+        out_o.append(o)
+        out_d.append(d)
+    return np.array(out_o), np.array(out_d)
+
+
+def _check_batch(scene, o, d, md, level):
+    ref_d, ref_m, ref_t = brute_nearest(scene.models, o, d, md, level)
+    got = scene.cast_nearest_many(o, d, md, level)
+    assert np.array_equal(np.isinf(got.distance), np.isinf(ref_d))
+    hit = np.isfinite(ref_d)
+    np.testing.assert_allclose(got.distance[hit], ref_d[hit], rtol=REL, atol=0)
+    assert np.all(got.model[~hit] == -1) and np.all(got.triangle[~hit] == -1)
+    assert np.array_equal(got.model, ref_m) and np.array_equal(got.triangle, ref_t)
+    anyhit = scene.cast_any_many(o, d, md, level)
+    assert anyhit.dtype == bool and np.array_equal(anyhit, hit)
+    return ref_d, ref_m, ref_t
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_C7_C8_C9_batch_casts_match_brute_force(data):
+    scene = data.draw(scenes())
+    o, d = data.draw(rays(scene))
+    md = data.draw(st.sampled_from([0.0, 0.5, 3.0, 7.25, 50.0, float("inf")]))
+    level = data.draw(st.sampled_from([None, 0, 1, 2]))
+    _check_batch(scene, o, d, md, level)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_C7_C8_C9_single_casts_match_brute_force(data):
+    scene = data.draw(scenes())
+    o, d = data.draw(rays(scene))
+    md = data.draw(st.sampled_from([0.0, 0.5, 3.0, 7.25, 50.0]))
+    level = data.draw(st.sampled_from([None, 0, 1, 2]))
+    ref_d, ref_m, ref_t = brute_nearest(scene.models, o, d, md, level)
+    for k in range(len(o)):
+        h = scene.cast_nearest(o[k], d[k], md, level)
+        assert scene.cast_any(o[k], d[k], md, level) == bool(np.isfinite(ref_d[k]))
+        if np.isinf(ref_d[k]):
+            assert h is None
+            continue
+        assert isinstance(h, RayHit)
+        assert h.distance == pytest.approx(ref_d[k], rel=REL, abs=0)
+        assert (h.model, h.triangle) == (ref_m[k], ref_t[k])
+        u = d[k] / np.linalg.norm(d[k])
+        np.testing.assert_allclose(h.point, o[k] + ref_d[k] * u, rtol=1e-9, atol=1e-9)
+        w = scene.models[h.model].world_triangles[h.triangle]
+        n = np.cross(w[1] - w[0], w[2] - w[0])
+        assert abs(abs(n @ h.normal) - np.linalg.norm(n)) <= 1e-9 * np.linalg.norm(n)
+        assert h.normal @ u <= 0.0  # two-sided: normal faces the origin
+
+
+def _quad_scene():
+    """Two triangles sharing the diagonal edge (0,0,0)-(2,0,2) on the floor, plus a wall."""
+    floor = CollisionModel([[[0, 0, 0], [2, 0, 0], [2, 0, 2]], [[0, 0, 0], [2, 0, 2], [0, 0, 2]]], 2)
+    wall = CollisionModel([[[5, 0, 0], [5, 2, 0], [5, 0, 2]]], 1)
+    return Scene.build([floor, wall], leaf_capacity=1, max_depth=3)
+
+
+def test_C7_edge_convention_ray_through_shared_edge_hits_lowest_triangle():
+    sc = _quad_scene()
+    o, d = np.array([[1.0, 2.0, 1.0], [0.0, 1.0, 0.0], [2.0, 1.0, 2.0]]), np.array([[0.0, -1.0, 0.0]] * 3)
+    got = sc.cast_nearest_many(o, d, 10)
+    assert np.all(got.distance == [2.0, 1.0, 1.0])
+    assert np.all(got.model == 0) and np.all(got.triangle == 0)  # tie: lowest index
+    assert sc.cast_nearest(o[0], d[0], 10).triangle == 0
+    _check_batch(sc, o, d, 10, None)
+
+
+def test_C6_ray_parallel_to_face_misses_even_in_its_plane():
+    sc = _quad_scene()
+    o = np.array([[-1.0, 0.0, 1.0], [-1.0, 0.5, 1.0]])
+    d = np.array([[1.0, 0.0, 0.0], [1.0, 0.0, 0.0]])
+    got = sc.cast_nearest_many(o, d, 10)
+    assert np.all(got.model == 1)  # passes the coplanar floor, hits the wall
+    assert got.distance.tolist() == [6.0, 6.0]
+    _check_batch(sc, o, d, 10, None)
+
+
+def test_C6_ray_starting_inside_a_model_box_and_max_distance_inclusive():
+    sc = _quad_scene()
+    o = np.array([[1.0, 0.0, 0.5]])  # inside the floor's (flat) box, on the floor
+    assert sc.cast_nearest_many(o, [[0, -1, 0]], 1).distance[0] == 0.0
+    box = CollisionModel(np.array([[[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 0, 1], [1, 0, 1], [0, 1, 1]]]), 0)
+    sc2 = Scene.build([box])
+    h = sc2.cast_nearest([0.2, 0.2, 0.5], [0, 0, 5], 0.5)  # starts between the two faces
+    assert h is not None and h.distance == pytest.approx(0.5) and h.triangle == 1
+    assert sc2.cast_nearest([0.2, 0.2, 0.5], [0, 0, 5], 0.4999) is None
+    assert sc2.cast_any([0.2, 0.2, 0.5], [0, 0, -1], 0.5)
+
+
+def test_C6_direction_length_does_not_change_distance():
+    sc = _quad_scene()
+    a = sc.cast_nearest([1, 3, 0.5], [0, -1, 0], 10)
+    b = sc.cast_nearest([1, 3, 0.5], [0, -1000, 0], 10)
+    assert a.distance == b.distance == 3.0
+    many = sc.cast_nearest_many([[1, 3, 0.5]] * 2, [[0, -1e-3, 0], [0, -7, 0]], 10)
+    assert many.distance.tolist() == [3.0, 3.0]
+
+
+def test_C6_zero_direction_and_bad_arguments_raise_value_error():
+    sc = _quad_scene()
+    with pytest.raises(ValueError, match="zero direction"):
+        sc.cast_nearest([0, 0, 0], [0, 0, 0], 5)
+    with pytest.raises(ValueError, match="zero direction"):
+        sc.cast_any([0, 0, 0], [0, 0, 0], 5)
+    with pytest.raises(ValueError, match="zero direction"):
+        sc.cast_nearest_many([[0, 0, 0], [1, 1, 1]], [[0, 1, 0], [0, 0, 0]], 5)
+    with pytest.raises(ValueError, match="zero direction"):
+        sc.cast_any_many([[0, 0, 0]], [[0, 0, 0]], 5)
+    with pytest.raises(ValueError, match="max_distance"):
+        sc.cast_any([0, 0, 0], [0, 1, 0], -1)
+    with pytest.raises(ValueError, match="origins"):
+        sc.cast_nearest_many(np.zeros((3, 2)), np.zeros((3, 2)), 5)
+    with pytest.raises(ValueError, match="NaN"):
+        sc.cast_nearest([np.nan, 0, 0], [0, 1, 0], 5)
+
+
+def test_C9_ray_hits_only_models_above_its_level():
+    sc = _quad_scene()  # floor level 2, wall level 1
+    o, d = [-1.0, 0.5, 1.0], [1.0, 0.0, 0.0]
+    assert sc.cast_nearest(o, d, 10).model == 1
+    assert sc.cast_nearest(o, d, 10, level=0).model == 1
+    assert sc.cast_nearest(o, d, 10, level=1) is None
+    assert not sc.cast_any(o, d, 10, level=1)
+    down = [1.0, 1.0, 0.5], [0, -1, 0]
+    assert sc.cast_any(*down, 10, level=1) and not sc.cast_any(*down, 10, level=2)
+
+
+def test_C8_any_hit_visits_fewer_triangles_than_nearest():
+    # a stack of 40 parallel floors: nearest must prune, any must stop at the first triangle
+    tris = np.array([[[0, y, 0], [4, y, 0], [0, y, 4]] for y in range(40)], dtype=float)
+    sc = Scene.build([CollisionModel(tris, 0)])
+    assert sc.cast_any([0.5, 100, 0.5], [0, -1, 0], 200)
+    any_tris = sc.stats.triangles_tested
+    h = sc.cast_nearest([0.5, 100, 0.5], [0, -1, 0], 200)
+    assert h.distance == 61.0 and h.triangle == 39
+    assert 1 <= any_tris <= sc.stats.triangles_tested < 40
+    o = np.tile([0.5, 100, 0.5], (5, 1))
+    d = np.tile([0, -1.0, 0], (5, 1))
+    assert sc.cast_any_many(o, d, 200).all()
+    batch_any = sc.stats.triangles_tested
+    assert sc.cast_nearest_many(o, d, 200).triangle.tolist() == [39] * 5
+    assert batch_any <= sc.stats.triangles_tested
+
+
+def test_C6_empty_scene_and_empty_batch():
+    sc = Scene.build([])
+    assert sc.cast_nearest([0, 0, 0], [0, 1, 0], 5) is None
+    assert sc.cast_any_many(np.zeros((2, 3)), np.ones((2, 3)), 5).tolist() == [False, False]
+    sc2 = _quad_scene()
+    r = sc2.cast_nearest_many(np.zeros((0, 3)), np.zeros((0, 3)), 5)
+    assert r.distance.shape == (0,) and r.model.shape == (0,)

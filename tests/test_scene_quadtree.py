@@ -1,0 +1,135 @@
+"""C1 scene quadtree invariants, C5 AABB trees, and update_model against a fresh build."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from game.collision import CollisionModel, Scene
+from game.collision.aabb_tree import LEAF_SIZE, build_aabb_tree
+from game.collision.quadtree import QuadTree
+from test_scene_reference import brute_nearest
+
+
+def _random_models(rng, n, spread=20.0):
+    models = []
+    for _ in range(n):
+        c = rng.uniform(-spread, spread, 3)
+        size = rng.uniform(0.05, 6.0)
+        tris = c + rng.normal(0, size, (int(rng.integers(1, 40)), 3, 3))
+        models.append(CollisionModel(tris, int(rng.integers(0, 3))))
+    return models
+
+
+def _overlap(a, b):
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def assert_c1_invariants(scene: Scene):
+    qt = scene.quadtree
+    rects = {i: m.rect_xz() for i, m in enumerate(scene.models)}
+    for n in range(qt.node_count):
+        kids = qt.children[n]
+        if kids is not None:
+            assert qt.models[n] == []  # splitting pushed the node's models down
+            assert len(kids) == 4
+            x0, z0, x1, z1 = qt.rect[n]
+            xm, zm = (x0 + x1) / 2, (z0 + z1) / 2
+            assert sorted(qt.rect[k] for k in kids) == sorted(
+                [(x0, z0, xm, zm), (xm, z0, x1, zm), (x0, zm, xm, z1), (xm, zm, x1, z1)])
+            assert all(qt.depth[k] == qt.depth[n] + 1 for k in kids)
+            continue
+        held = set(qt.models[n])
+        assert len(held) == len(qt.models[n])
+        want = {i for i, r in rects.items() if _overlap(r, qt.rect[n])}
+        assert held == want, f"leaf {n}"  # every overlapping leaf holds the model, no other leaf does
+        assert qt.depth[n] <= qt.max_depth
+        if qt.depth[n] < qt.max_depth:
+            assert len(held) <= qt.leaf_capacity
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 60), cap=st.integers(1, 8), depth=st.integers(0, 6))
+def test_C1_quadtree_insertion_invariants(seed, n, cap, depth):
+    scene = Scene.build(_random_models(np.random.default_rng(seed), n), leaf_capacity=cap, max_depth=depth)
+    assert_c1_invariants(scene)
+    cells, depths = scene.quadtree_cells()
+    assert cells.shape == (scene.quadtree.node_count, 2, 2) and depths.shape == (scene.quadtree.node_count,)
+    assert np.all(cells[:, 0] <= cells[:, 1])
+
+
+def test_C1_full_leaf_splits_and_deepest_leaf_keeps_models():
+    qt = QuadTree((0, 0, 8, 8), leaf_capacity=2, max_depth=2)
+    for i in range(2):
+        qt.insert(i, (1, 1, 1.5, 1.5))
+    assert qt.node_count == 1 and qt.models[0] == [0, 1]
+    qt.insert(2, (1, 1, 1.5, 1.5))  # third model: root splits, models go down to depth 2 and stay
+    assert qt.children[0] is not None and qt.models[0] == []
+    deep = [n for n in range(qt.node_count) if qt.depth[n] == 2 and qt.models[n]]
+    assert len(deep) == 1 and sorted(qt.models[deep[0]]) == [0, 1, 2]
+    qt.insert(3, (20, 20, 30, 30))  # A2: outside the root -> not stored
+    assert all(3 not in ms for ms in qt.models)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), t=st.integers(1, 300))
+def test_C5_aabb_tree_covers_triangles_sorted_on_longest_axis(seed, t):
+    rng = np.random.default_rng(seed)
+    tris = rng.normal(0, 1, (t, 3, 3)) * rng.uniform(0.1, 10, 3)
+    tree = build_aabb_tree(tris)
+    used = tree.slot_tri[tree.slot_tri >= 0]
+    assert sorted(used.tolist()) == list(range(t))  # every triangle in exactly one leaf slot
+    def leaf_tris(n):
+        if tree.leaf[n] >= 0:
+            s = tree.slot_tri[tree.leaf[n] * LEAF_SIZE:(tree.leaf[n] + 1) * LEAF_SIZE]
+            return s[s >= 0].tolist()
+        return leaf_tris(tree.child[n, 0]) + leaf_tris(tree.child[n, 1])
+    for n in range(tree.node_count):
+        ids = leaf_tris(n)
+        box = tree.box[n]
+        assert np.all(tris[ids].min(axis=(0, 1)) >= box[0]) and np.all(tris[ids].max(axis=(0, 1)) <= box[1])
+        if tree.leaf[n] < 0:
+            assert len(ids) > LEAF_SIZE
+            left, right = (leaf_tris(c) for c in tree.child[n])
+            ext = tris[ids].max(axis=(0, 1)) - tris[ids].min(axis=(0, 1))
+            ax = int(np.argmax(ext))
+            cent = tris.mean(axis=1)[:, ax]
+            assert cent[left].max() <= cent[right].min() + 1e-12  # split along the longest axis
+            assert abs(len(left) - len(right)) <= 1  # median split
+        else:
+            assert 1 <= len(ids) <= LEAF_SIZE
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_C1_C5_update_model_matches_fresh_build(seed):
+    rng = np.random.default_rng(seed)
+    models = _random_models(rng, int(rng.integers(2, 25)))
+    scene = Scene.build(models, leaf_capacity=3, max_depth=4)
+    o = rng.uniform(-30, 30, (200, 3))
+    d = rng.normal(size=(200, 3))
+    scene.cast_nearest_many(o, d, 40)  # build the packed arrays so the update patches them
+    for _ in range(4):
+        i = int(rng.integers(len(models)))
+        m = np.eye(4)
+        m[3, :3] = rng.uniform(-40, 40, 3)  # may leave the root rect -> quadtree rebuilt
+        kind = rng.integers(3)
+        if kind == 0:
+            scene.update_model(i, transform=m)
+        elif kind == 1:
+            scene.update_model(i, triangles=rng.normal(0, 2, (int(rng.integers(1, 30)), 3, 3)))
+        else:
+            scene.update_model(i, triangles=rng.normal(0, 2, (models[i].triangle_count, 3, 3)), transform=m)
+        models[i] = scene.models[i]
+        assert_c1_invariants(scene)
+    fresh = Scene.build(models, leaf_capacity=3, max_depth=4)
+    a = scene.cast_nearest_many(o, d, 40)
+    b = fresh.cast_nearest_many(o, d, 40)
+    ref = brute_nearest(models, o, d, 40)
+    for x, y, z in zip(a, b, ref):
+        assert np.array_equal(x, y) and np.array_equal(x, z)
+    assert np.array_equal(scene.cast_any_many(o, d, 40), np.isfinite(ref[0]))
+    for k in range(0, 200, 20):
+        h = scene.cast_nearest(o[k], d[k], 40)
+        assert (h is None and np.isinf(ref[0][k])) or (h.model, h.triangle) == (ref[1][k], ref[2][k])
