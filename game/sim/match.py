@@ -134,16 +134,17 @@ class Match:
     # ------------------------------------------------------- 2. actions
     def _advance_actions(self, bits: tuple[int, int], events: list) -> None:
         live = self.phase == "fight"
-        for i in (0, 1):
-            self._advance_fighter(self.fighters[i], bits[i] if live else 0, events)
+        frozen = [self._advance_fighter(self.fighters[i], bits[i] if live else 0, events) for i in (0, 1)]
         self._resolve_pushboxes()
         for f, o in ((self.fighters[0], self.fighters[1]), (self.fighters[1], self.fighters[0])):
-            if f.state in NEUTRAL_STATES:
+            if f.state in NEUTRAL_STATES and not frozen[f.index]:
                 self._face(f, o)
         for f in self.fighters:
-            self._pose(f)
+            if not frozen[f.index]:
+                self._pose(f)
 
-    def _advance_fighter(self, f: Fighter, bits: int, events: list) -> None:
+    def _advance_fighter(self, f: Fighter, bits: int, events: list) -> bool:
+        """Advance one fighter's action by a frame; True while hitstop freezes it."""
         pressed = bits & ~f.prev_bits
         f.prev_bits = bits
         f.input_bits = bits
@@ -158,16 +159,16 @@ class Match:
             f.guard = (2 if bits & DOWN else 1) if bits & GUARD else 0
         else:
             f.guard = 0
-        if f.hitstop > 0:                      # hitstop: frozen in place
+        if f.hitstop > 0:                      # hitstop: frozen in place and pose
             f.hitstop -= 1
-            return
+            return True
         self._slide(f)
         if f.state in ("ko", "win"):
-            return
+            return False
         if f.stun > 0:                         # hitstun / blockstun
             f.stun -= 1
             if f.stun > 0:
-                return
+                return False
             f.state = "idle"
             f.combo = 0
         if f.move:
@@ -183,13 +184,13 @@ class Match:
             if mv.active and f.mframe == mv.startup + mv.active and not f.move_hit:
                 events.append(Whiff(self.frame, f.index, f.move))
             if f.mframe < mv.total:
-                return
+                return False
             f.move = ""
             f.state = "idle"
             f.vx = f.vz = 0.0
         if self.phase != "fight":
             f.state = "idle"
-            return
+            return False
         # Neutral: a buffered attack first, then guard, jump, crouch, sidestep, walk.
         fwd, up, side = axes(bits)
         if f.buf_move:
@@ -197,7 +198,7 @@ class Match:
             if move == "hk" and bits & DOWN:
                 move = "hk_low"
             self._start_move(f, move, events)
-            return
+            return False
         if bits & GUARD:
             f.state = "block_crouch" if up < 0 else "block_stand"
         elif up > 0 and pressed & UP:
@@ -219,6 +220,7 @@ class Match:
             f.loop_t += 1
         else:
             f.state = "idle"
+        return False
 
     def _start_move(self, f: Fighter, move: str, events: list) -> None:
         f.move, f.mframe, f.move_hit = move, 0, False

@@ -1,0 +1,10 @@
+"""Shared test setup: the repository root on sys.path; headless GL before any pyglet import."""
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+os.environ.setdefault("PYGLET_HEADLESS", "1")

@@ -1,0 +1,49 @@
+"""Scripting helpers for match tests."""
+
+import math
+
+from game.sim import FrameInput, Hit, Match
+
+NEUTRAL = FrameInput()
+
+
+def to_fight(m: Match) -> None:
+    """Step neutral frames until the round's FIGHT phase."""
+    while m.phase != "fight":
+        m.step(NEUTRAL, NEUTRAL)
+
+
+def gap(m: Match) -> float:
+    a, b = m.fighters
+    return math.hypot(b.x - a.x, b.z - a.z)
+
+
+def walk_to(m: Match, distance: float, who: int = 0, limit: int = 400) -> None:
+    """Walk fighter ``who`` forward until the centres are within ``distance``."""
+    fwd = FrameInput(forward=True)
+    for _ in range(limit):
+        if gap(m) <= distance:
+            break
+        m.step(fwd if who == 0 else NEUTRAL, fwd if who == 1 else NEUTRAL)
+    # one neutral frame so the walk state ends
+    m.step(NEUTRAL, NEUTRAL)
+
+
+def run(m: Match, p1: FrameInput, p2: FrameInput, frames: int):
+    """Step ``frames`` frames holding the given inputs; return all events."""
+    out = []
+    for _ in range(frames):
+        out.extend(m.step(p1, p2))
+    return out
+
+
+def press_and_wait(m: Match, p1: FrameInput, p2: FrameInput, frames: int, hold1: FrameInput = NEUTRAL,
+                   hold2: FrameInput = NEUTRAL):
+    """Press on one frame, then hold ``hold1/hold2`` for ``frames``; return (events, boxes after each Hit)."""
+    events = list(m.step(p1, p2))
+    hits = [(e, [f.limb_boxes() for f in m.fighters]) for e in events if isinstance(e, Hit)]
+    for _ in range(frames):
+        ev = m.step(hold1, hold2)
+        events.extend(ev)
+        hits += [(e, [f.limb_boxes() for f in m.fighters]) for e in ev if isinstance(e, Hit)]
+    return events, hits

@@ -1,0 +1,163 @@
+"""Method A (A1-A7) against a plain per-axis Python reference, 2D and 3D."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from game.collision import (
+    collision_point,
+    endpoints_by_coordinate_sum,
+    judgement_points,
+    overlaps,
+    range_box_of,
+)
+
+# Coordinates on a coarse grid so that touching and degenerate boxes are common.
+coord = st.integers(-6, 6).map(lambda v: v / 2.0)
+
+
+def box_strategy(d):
+    def make(vals):
+        lo = [min(vals[i], vals[i + d]) for i in range(d)]
+        hi = [max(vals[i], vals[i + d]) for i in range(d)]
+        return [lo, hi]
+    return st.lists(coord, min_size=2 * d, max_size=2 * d).map(make)
+
+
+def ref_judgement(a, b):
+    """A2/A3 written out per axis."""
+    j1 = [a[0][k] if a[0][k] > b[0][k] else b[0][k] for k in range(len(a[0]))]
+    j2 = [a[1][k] if a[1][k] < b[1][k] else b[1][k] for k in range(len(a[0]))]
+    return j1, j2
+
+
+def ref_overlap(a, b):
+    """A4 written out per axis: collision unless some j2 coordinate < j1's."""
+    j1, j2 = ref_judgement(a, b)
+    for k in range(len(j1)):
+        if j2[k] < j1[k]:
+            return False
+    return True
+
+
+def ref_point(a, b):
+    c1 = [(a[0][k] + a[1][k]) / 2 for k in range(len(a[0]))]
+    c2 = [(b[0][k] + b[1][k]) / 2 for k in range(len(a[0]))]
+    d1 = math.sqrt(sum((a[1][k] - a[0][k]) ** 2 for k in range(len(a[0]))))
+    d2 = math.sqrt(sum((b[1][k] - b[0][k]) ** 2 for k in range(len(a[0]))))
+    t = 0.5 if d1 + d2 == 0 else d1 / (d1 + d2)
+    return [c1[k] + (c2[k] - c1[k]) * t for k in range(len(a[0]))]
+
+
+@pytest.mark.parametrize("d", [2, 3])
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_A2_A3_A4_A5_pairs_match_reference(d, data):
+    a = data.draw(box_strategy(d))
+    b = data.draw(box_strategy(d))
+    j1, j2 = judgement_points(np.array(a), np.array(b))
+    r1, r2 = ref_judgement(a, b)
+    assert j1.tolist() == r1 and j2.tolist() == r2
+    assert bool(overlaps(np.array(a), np.array(b))) == ref_overlap(a, b)
+    assert bool(overlaps(np.array(b), np.array(a))) == ref_overlap(a, b)  # symmetric
+
+
+@pytest.mark.parametrize("d", [2, 3])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_A4_n_by_m_broadcast_matches_reference(d, data):
+    A = data.draw(st.lists(box_strategy(d), min_size=1, max_size=7))
+    B = data.draw(st.lists(box_strategy(d), min_size=1, max_size=7))
+    got = overlaps(np.array(A)[:, None], np.array(B)[None, :])
+    assert got.shape == (len(A), len(B))
+    want = [[ref_overlap(a, b) for b in B] for a in A]
+    assert got.tolist() == want
+    pts = collision_point(np.array(A)[:, None], np.array(B)[None, :])
+    assert pts.shape == (len(A), len(B), d)
+    for i, a in enumerate(A):
+        for j, b in enumerate(B):
+            assert np.allclose(pts[i, j], ref_point(a, b), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("d", [2, 3])
+def test_A4_touching_faces_edges_and_corners_count(d):
+    a = np.zeros((2, d)); a[1] = 1.0
+    for shift in np.eye(d):                 # face contact on each axis
+        assert overlaps(a, a + shift)
+    assert overlaps(a, a + 1.0)             # corner contact
+    assert not overlaps(a, a + 1.0 + 1e-12)
+    assert not overlaps(a, a + np.eye(d)[0] * (1 + 1e-9))
+
+
+def test_A4_degenerate_boxes():
+    point = np.array([[0.5, 0.5, 0.5], [0.5, 0.5, 0.5]])
+    unit = np.array([[0.0, 0, 0], [1, 1, 1]])
+    assert overlaps(point, unit) and overlaps(point, point)
+    flat = np.array([[0.0, 1.0, 0], [1, 1.0, 1]])     # zero thickness on y, on the top face
+    assert overlaps(flat, unit)
+    assert not overlaps(flat + [0, 1e-9, 0], unit)
+
+
+@pytest.mark.parametrize("d", [2, 3])
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_A7_collision_point_matches_reference(d, data):
+    a = data.draw(box_strategy(d))
+    b = data.draw(box_strategy(d))
+    p = collision_point(np.array(a), np.array(b))
+    assert np.allclose(p, ref_point(a, b), rtol=1e-12, atol=1e-12)
+    assert np.all(np.isfinite(p))
+
+
+def test_A7_ratio_of_diagonals_and_degenerate_midpoint():
+    a = np.array([[0.0, 0, 0], [2, 2, 2]])          # diagonal 2*sqrt(3), centre (1,1,1)
+    b = np.array([[1.0, 1, 1], [2, 2, 2]])          # diagonal sqrt(3), centre (1.5,1.5,1.5)
+    p = collision_point(a, b)
+    assert np.allclose(p, [1 + 0.5 * 2 / 3] * 3)    # split 2:1 from c1
+    pa = np.array([[1.0, 2.0], [1.0, 2.0]])
+    pb = np.array([[3.0, 4.0], [3.0, 4.0]])
+    with np.errstate(all="raise"):
+        assert np.allclose(collision_point(pa, pb), [2.0, 3.0])
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    pts=hnp.arrays(np.float64, st.tuples(st.integers(1, 12), st.sampled_from([2, 3])),
+                   elements=st.floats(-100, 100, allow_nan=False)),
+)
+def test_A6_range_box_of_any_point_set(pts):
+    box = range_box_of(pts)
+    for k in range(pts.shape[1]):
+        assert box[0, k] == min(p[k] for p in pts)
+        assert box[1, k] == max(p[k] for p in pts)
+
+
+def test_A6_coordinate_sum_rule_agrees_on_axis_aligned_corners():
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        lo = rng.uniform(-5, 5, 3)
+        hi = lo + rng.uniform(0.01, 3, 3)
+        corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+        rng.shuffle(corners)
+        assert np.array_equal(endpoints_by_coordinate_sum(corners), range_box_of(corners))
+
+
+def test_A6_rotated_box_corners_give_enclosing_range_box():
+    from pyrr import Matrix33
+    corners = np.array([[x, y, z] for x in (-1, 1) for y in (-0.5, 0.5) for z in (-0.2, 0.2)], float)
+    rot = np.asarray(Matrix33.from_y_rotation(0.7) @ Matrix33.from_x_rotation(0.3))
+    world = corners @ rot.T + [3, 1, 0]
+    box = range_box_of(world)
+    assert np.all(box[0] <= world) and np.all(world <= box[1])
+    assert np.allclose(box[0], world.min(0)) and np.allclose(box[1], world.max(0))
+
+
+def test_bad_shapes_raise_clear_error():
+    with pytest.raises(ValueError, match=r"\(\.\.\., 2, D\)"):
+        overlaps(np.zeros((3, 3)), np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="D = 2 or 3"):
+        overlaps(np.zeros((2, 4)), np.zeros((2, 4)))
