@@ -576,3 +576,55 @@ def test_B7_group_concatenates_and_caches_until_a_strike():
         for bi, box in enumerate(g.boxes):
             ref[li, bi] = bool(overlaps(limb, box))
     assert np.array_equal(hits, ref)
+
+
+def test_B4_B9_fast_strike_matches_per_box_reference():
+    """Each fast strike gives the same union as the per-box-loop reference
+    (same volume, same points covered), the same miss/hit verdict, and a merged
+    decomposition no larger than the reference's pairwise-greedy one (+ slack)."""
+    from game.collision.compound import reference_strike
+
+    rng = np.random.default_rng(7)
+    c = fresh()
+    pts = rng.uniform(CRATE[0], CRATE[1], (20000, 3))
+    pts = pts[in_shell(pts)]
+    for _ in range(60):
+        p = rng.uniform(CRATE[0] - 0.1, CRATE[1] + 0.1)
+        h = rng.uniform(0.01, 0.15, 3)
+        s = np.array([p - h, p + h])
+        ref = reference_strike(c, s, margin=0.03)
+        r = c.strike(s, margin=0.03)
+        assert (ref is None) == (r is None)
+        if ref is None:
+            continue
+        rb, rl = ref
+        assert np.prod(rb[:, 1] - rb[:, 0], axis=1).sum() == pytest.approx(c.volume(), abs=1e-12)
+        assert np.array_equal(covered(rb, pts), covered(c.boxes, pts))
+        for lay in range(6):
+            assert (c.layers == lay).sum() <= (rl == lay).sum() + 2
+
+
+def test_B7_group_overlaps_equals_method_A_on_struck_arena():
+    rng = np.random.default_rng(11)
+    crates = [Compound.from_box(CRATE + [i * 1.5, 0, 0], T) for i in range(4)]
+    crates.append(Compound.from_sphere([0.5, 0.4, 3.0], 0.5, 0.06))
+    for c in crates:
+        for _ in range(20):
+            p = rng.uniform(c.bounds[0] - 0.1, c.bounds[1] + 0.1)
+            h = rng.uniform(0.01, 0.15, 3)
+            c.strike([p - h, p + h], margin=0.02)
+    g = CompoundGroup(crates)
+    for _ in range(30):
+        centres = rng.uniform([-0.5, -0.2, -0.5], [6.5, 1.0, 3.6], (22, 3))
+        half = rng.uniform(0.01, 0.3, (22, 3))
+        limbs = np.stack((centres - half, centres + half), axis=1)
+        # exact touching counts (A4): snap one limb face onto a box face
+        k = int(rng.integers(len(g.boxes)))
+        limbs[0, 0, 0] = g.boxes[k, 1, 0]
+        limbs[0, 1, 0] = g.boxes[k, 1, 0] + 0.1
+        limbs[0, :, 1:] = g.boxes[k, :, 1:]
+        ref = overlaps(limbs[:, None], g.boxes[None])
+        assert ref[0, k]
+        assert np.array_equal(g.overlaps(limbs), ref)
+    with pytest.raises(CompoundError, match="limbs"):
+        g.overlaps(np.zeros((3, 3)))

@@ -106,6 +106,7 @@ __all__ = [
     "CompoundSnapshot",
     "Compound",
     "CompoundGroup",
+    "reference_strike",
 ]
 
 #: Face kinds (``FaceSet.kinds``, ``Face.kind``).
@@ -119,6 +120,7 @@ DEFAULT_MARGIN = 0.02
 _TANGENTS = ((1, 2), (0, 2), (0, 1))  # axis -> the other two axes, increasing
 _CYCLIC = ((1, 2), (2, 0), (0, 1))  # axis -> (v, w) with e_v x e_w = e_axis
 _MAGIC = b"RBCP"
+_LO_NEG_HI = np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])
 _VERSION = 1
 
 
@@ -981,32 +983,43 @@ def _boundary_faces(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -
 
 
 class CompoundGroup:
-    """All small boxes of several compounds as one array, for one method-A call.
+    """All small boxes of several compounds as one array, for one method-A pass.
 
     ``group.boxes`` (N, 2, 3) is the concatenation of every compound's boxes,
     ``group.owner`` (N,) int32 the compound index of each row, ``group.offsets``
     (C + 1,) the row ranges.  The arrays are rebuilt only when some compound's
     ``version`` changed (a strike) or the compound list was replaced.
+
+    :meth:`overlaps` answers the per-frame question "which limb boxes touch
+    which small boxes" with the same verdict as
+    ``range_box.overlaps(limbs[:, None], group.boxes[None])`` (A2-A4), but
+    first tests the limbs against each compound's bounding box and then only
+    the touched compounds, on per-axis arrays.
     """
 
-    __slots__ = ("compounds", "_key", "_boxes", "_owner", "_offsets")
+    __slots__ = ("compounds", "_key", "_boxes", "_owner", "_offsets", "_p", "_pb")
 
     def __init__(self, compounds: Sequence[Compound]):
         self.compounds = list(compounds)
-        self._key: tuple | None = None
-        self._boxes = np.zeros((0, 2, 3))
-        self._owner = np.zeros(0, np.int32)
-        self._offsets = np.zeros(1, np.int64)
+        self._key: list | None = None
+        self._refresh()
 
     def _refresh(self) -> None:
-        key = tuple((id(c), c.version, id(c.boxes)) for c in self.compounds)
-        if key == self._key:
+        # a strike always installs a new (read-only) boxes array, so identity is the key
+        key = [c._boxes for c in self.compounds]
+        old = self._key
+        if old is not None and len(old) == len(key) and all(a is b for a, b in zip(old, key)):
             return
         arrs = [c.boxes for c in self.compounds]
         counts = np.array([a.shape[0] for a in arrs], dtype=np.int64)
-        self._boxes = _readonly(np.ascontiguousarray(np.concatenate(arrs) if arrs else np.zeros((0, 2, 3))))
+        boxes = np.ascontiguousarray(np.concatenate(arrs)) if arrs else np.zeros((0, 2, 3))
+        self._boxes = _readonly(boxes)
         self._owner = _readonly(np.repeat(np.arange(len(arrs), dtype=np.int32), counts))
-        self._offsets = _readonly(np.concatenate(([0], np.cumsum(counts))))
+        self._offsets = _readonly(np.concatenate(([0], np.cumsum(counts))).astype(np.int64))
+        # A4 as one comparison: limb q = [lo, -hi] touches box p = [hi, -lo] iff q <= p on all 6
+        self._p = _readonly(np.ascontiguousarray(np.concatenate((boxes[:, 1], -boxes[:, 0]), axis=1).T))  # (6, N)
+        bnd = np.array([c.bounds for c in self.compounds]).reshape(-1, 2, 3)
+        self._pb = _readonly(np.concatenate((bnd[:, 1], -bnd[:, 0]), axis=1)[None])  # (1, C, 6)
         self._key = key
 
     @property
@@ -1023,3 +1036,113 @@ class CompoundGroup:
     def offsets(self) -> np.ndarray:
         self._refresh()
         return self._offsets
+
+    def overlaps(self, limbs) -> np.ndarray:
+        """A4 verdict of every limb box against every small box.
+
+        Parameters
+        ----------
+        limbs : (L, 2, 3) float
+
+        Returns
+        -------
+        (L, N) bool, equal to ``range_box.overlaps(limbs[:, None], self.boxes[None])``.
+        """
+        lb = np.asarray(limbs, dtype=float)
+        if lb.ndim != 3 or lb.shape[1:] != (2, 3):
+            raise CompoundError(f"limbs: expected (L, 2, 3) [min, max] boxes, got shape {lb.shape}")
+        self._refresh()
+        out = np.zeros((lb.shape[0], self._boxes.shape[0]), dtype=bool)
+        q = lb.reshape(-1, 6) * _LO_NEG_HI  # (L, 6): [lo, -hi]
+        near = (q[:, None, :] <= self._pb).all(axis=2)  # (L, C): broad phase on the compounds' bounds
+        cols = np.flatnonzero(near.any(axis=0))
+        if cols.size == 0:
+            return out
+        off = self._offsets
+        for ci in cols.tolist():
+            li = np.flatnonzero(near[:, ci])
+            s, e = off[ci], off[ci + 1]
+            out[li, s:e] = (q[li][:, :, None] <= self._p[:, s:e]).all(axis=1)
+        return out
+
+
+# --------------------------------------------------------------------------
+# Simple reference (per-box Python loops), for tests and the benchmark
+# --------------------------------------------------------------------------
+
+
+def reference_strike(compound: Compound, striker_box, margin: float = DEFAULT_MARGIN) -> tuple[np.ndarray, np.ndarray] | None:
+    """The same strike as :meth:`Compound.strike`, written as plain Python loops
+    over boxes, with pairwise greedy merging.  Does not change ``compound``.
+
+    Returns ``(boxes (K, 2, 3), layers (K,))`` of the struck compound, or None
+    when :meth:`Compound.strike` would return None.  The union of the boxes is
+    the same as the fast path's (the decomposition may differ).
+    """
+    s = _as_box(striker_box, "striker_box").tolist()
+    m = float(margin)
+    slabs = compound._slabs.tolist()
+    boxes = [(b[0], b[1], int(lay)) for b, lay in zip(compound.boxes.tolist(), compound.layers.tolist())]
+    hit_layers = sorted({lay for lo, hi, lay in boxes if all(max(lo[a], s[0][a]) <= min(hi[a], s[1][a]) for a in range(3))})
+    out = [b for b in boxes if b[2] not in hit_layers]
+    changed = False
+    for lay in hit_layers:
+        axis = lay // 2
+        u, v = _TANGENTS[axis]
+        slab = slabs[lay]
+        mine = [b for b in boxes if b[2] == lay]
+        reg = {}
+        ok = True
+        for ax in (u, v):
+            coords = [b[k][ax] for b in mine for k in (0, 1)] + [slab[0][ax], slab[1][ax]]
+            lo = max(s[0][ax] - m, slab[0][ax])
+            hi = min(s[1][ax] + m, slab[1][ax])
+            lo = min(coords, key=lambda c: abs(c - lo)) if min(abs(c - lo) for c in coords) < tol.SNAP_EPS else lo
+            hi = min(coords, key=lambda c: abs(c - hi)) if min(abs(c - hi) for c in coords) < tol.SNAP_EPS else hi
+            if hi - lo < tol.MIN_BOX_EXTENT:
+                ok = False
+            reg[ax] = (lo, hi)
+        if not ok:
+            out.extend(mine)
+            continue
+        layer_out = []
+        for lo, hi, _ in mine:
+            if min(hi[u], reg[u][1]) - max(lo[u], reg[u][0]) <= tol.PLANE_EPS or min(hi[v], reg[v][1]) - max(lo[v], reg[v][0]) <= tol.PLANE_EPS:
+                layer_out.append((lo, hi))
+                continue
+            changed = True
+            cu = [lo[u], min(max(reg[u][0], lo[u]), hi[u]), min(max(reg[u][1], lo[u]), hi[u]), hi[u]]
+            cv = [lo[v], min(max(reg[v][0], lo[v]), hi[v]), min(max(reg[v][1], lo[v]), hi[v]), hi[v]]
+            for i in range(3):
+                for j in range(3):
+                    if i == 1 and j == 1:
+                        continue
+                    if cu[i + 1] - cu[i] < tol.MIN_BOX_EXTENT or cv[j + 1] - cv[j] < tol.MIN_BOX_EXTENT:
+                        continue
+                    plo, phi = list(lo), list(hi)
+                    plo[u], phi[u], plo[v], phi[v] = cu[i], cu[i + 1], cv[j], cv[j + 1]
+                    layer_out.append((plo, phi))
+        merged = True
+        while merged:  # pairwise: merge two boxes whose union is exactly a box
+            merged = False
+            for i in range(len(layer_out)):
+                for j in range(i + 1, len(layer_out)):
+                    (alo, ahi), (blo, bhi) = layer_out[i], layer_out[j]
+                    for ax in (u, v):
+                        other = v if ax == u else u
+                        if alo[other] == blo[other] and ahi[other] == bhi[other] and (ahi[ax] == blo[ax] or bhi[ax] == alo[ax]):
+                            nlo, nhi = list(alo), list(ahi)
+                            nlo[ax], nhi[ax] = min(alo[ax], blo[ax]), max(ahi[ax], bhi[ax])
+                            layer_out[i] = (nlo, nhi)
+                            del layer_out[j]
+                            merged = True
+                            break
+                    if merged:
+                        break
+                if merged:
+                    break
+        out.extend((lo, hi, lay) for lo, hi in layer_out)
+    if not changed:
+        return None
+    out.sort(key=lambda b: b[2])
+    return np.array([[lo, hi] for lo, hi, _ in out], dtype=float).reshape(-1, 2, 3), np.array([b[2] for b in out], dtype=np.int8)

@@ -1,0 +1,145 @@
+"""Method B benchmark: ``python -m game.bench compound [--quick]``.
+
+Figures (median of several runs, each with its reference measured here):
+
+* one strike on a crate (B1-B9), vs :func:`reference_strike` (per-box Python
+  loops, pairwise merging);
+* the per-frame method-A test of the 22 limb boxes (two fighters, one of them
+  punching crate 0) against every small box of 4 crates + 1 barrel after 50
+  strikes each: :meth:`CompoundGroup.overlaps` (broad phase on the compounds'
+  bounds, then per-axis arrays), vs a per-box Python loop, and for scale one
+  ``range_box.overlaps`` call on the concatenated boxes and one per compound.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import numpy as np
+
+from game.collision.compound import Compound, CompoundGroup, reference_strike
+from game.collision.range_box import overlaps
+
+from .common import median_seconds, report
+
+CRATE_SIZE = 1.0
+THICKNESS = 0.08
+MARGIN = 0.03
+LIMBS = 22
+
+
+def _arena() -> list[Compound]:
+    crates = [Compound.from_box([[x, 0.0, z], [x + CRATE_SIZE, CRATE_SIZE, z + CRATE_SIZE]], THICKNESS)
+              for x, z in ((-4.0, -3.0), (3.0, -3.0), (-4.0, 2.0), (3.0, 2.0))]
+    crates.append(Compound.from_sphere([0.0, 0.5, 4.0], 0.5, 0.06))
+    return crates
+
+
+def _strikers(c: Compound, n: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """Limb-sized boxes (5-25 cm) driven into a random face of ``c`` by 2-15 cm."""
+    lo, hi = c.bounds
+    out = []
+    for _ in range(n):
+        axis = int(rng.integers(3))
+        side = int(rng.integers(2))
+        centre = rng.uniform(lo, hi)
+        half = rng.uniform(0.025, 0.125, 3)
+        depth = rng.uniform(0.02, 0.15)
+        centre[axis] = (hi[axis] - depth + half[axis]) if side else (lo[axis] + depth - half[axis])
+        out.append(np.array([centre - half, centre + half]))
+    return out
+
+
+def _strike_times(strikers, repeat: int) -> tuple[float, float]:
+    """Median seconds per effective strike, fast path and reference, on the same states.
+
+    Each run starts from a fresh crate; before every fast strike the reference
+    strikes a copy of the same state (its result is discarded).
+    """
+    fast, ref = [], []
+    for _ in range(repeat):
+        c = _arena()[0]
+        for s in strikers:
+            t0 = time.perf_counter()
+            r_ref = reference_strike(c, s, MARGIN)
+            t1 = time.perf_counter()
+            r = c.strike(s, MARGIN)
+            t2 = time.perf_counter()
+            assert (r is None) == (r_ref is None)
+            if r is not None:
+                ref.append(t1 - t0)
+                fast.append(t2 - t1)
+    return statistics.median(fast), statistics.median(ref)
+
+
+def run(args) -> None:
+    quick = bool(getattr(args, "quick", False))
+    rng = np.random.default_rng(1)
+    n_strikes = 50
+
+    # --- one strike ---------------------------------------------------------
+    strikers = _strikers(_arena()[0], n_strikes, rng)
+    fast, ref = _strike_times(strikers, 3 if quick else 11)
+    report(f"strike (median over {n_strikes}-strike runs)", fast * 1e3, "ms", target="<= 1 ms", ref=ref * 1e3)
+
+    # --- arena after 50 strikes per compound --------------------------------
+    arena = _arena()
+    hits = 0
+    for c in arena:
+        for s in _strikers(c, n_strikes, rng):
+            hits += c.strike(s, MARGIN) is not None
+    group = CompoundGroup(arena)
+    n_boxes = group.boxes.shape[0]
+    print(f"  arena: {len(arena)} compounds, {hits} effective strikes, {n_boxes} small boxes "
+          f"({', '.join(str(len(c)) for c in arena)})")
+    # two fighters of 11 limb boxes each; fighter 1 stands at crate 0 and punches it
+    target = arena[0].bounds
+    f1 = np.array([target[1, 0] + 0.35, 0.9, 0.5 * (target[0, 2] + target[1, 2])])
+    f2 = f1 + [1.2, 0.0, 0.3]
+    centres = np.concatenate((f1 + rng.uniform(-0.4, 0.4, (11, 3)) * [1, 2, 1],
+                              f2 + rng.uniform(-0.4, 0.4, (11, 3)) * [1, 2, 1]))
+    centres[0] = [target[1, 0] - 0.05, 0.6, f1[2]]  # the fist, in the crate's +x wall
+    half = rng.uniform(0.03, 0.12, (LIMBS, 3))
+    limbs = np.ascontiguousarray(np.stack((centres - half, centres + half), axis=1))
+
+    def one_call():
+        return overlaps(limbs[:, None], group.boxes[None])
+
+    def per_compound():
+        return [overlaps(limbs[:, None], c.boxes[None]) for c in arena]
+
+    box_list = group.boxes.tolist()
+    limb_list = limbs.tolist()
+
+    def per_box_loop():
+        out = []
+        for lo, hi in limb_list:
+            for blo, bhi in box_list:
+                out.append(all(max(lo[a], blo[a]) <= min(hi[a], bhi[a]) for a in range(3)))
+        return out
+
+    def grouped():
+        return group.overlaps(limbs)
+
+    ref_pairs = np.array(per_box_loop()).reshape(LIMBS, n_boxes)
+    assert np.array_equal(one_call(), ref_pairs) and np.array_equal(grouped(), ref_pairs)
+    print(f"  {int(ref_pairs.sum())} limb-box contacts, {int(ref_pairs.any(axis=1).sum())} limbs touching")
+    number = 200 if quick else 2000
+    rep = 5 if quick else 9
+    t_group = median_seconds(grouped, number=number, repeat=rep)
+    t_one = median_seconds(one_call, number=number // 10, repeat=rep)
+    t_per = median_seconds(per_compound, number=number // 10, repeat=rep)
+    t_loop = median_seconds(per_box_loop, number=3 if quick else 10, repeat=3 if quick else 5)
+    report(f"{LIMBS} limbs x {n_boxes} boxes, CompoundGroup.overlaps", t_group * 1e6, "us", target="<= 20 us",
+           ref=t_loop * 1e6)
+    report("  same, one range_box.overlaps() call", t_one * 1e6, "us", ref=t_loop * 1e6)
+    report("  same, one range_box.overlaps() per compound", t_per * 1e6, "us", ref=t_loop * 1e6)
+
+    # cost of refreshing the group's concatenated array after a strike
+    def refresh():
+        group._key = None
+        return group.boxes
+
+    t_cat = median_seconds(refresh, number=number, repeat=5)
+    report("CompoundGroup refresh after a strike", t_cat * 1e6, "us")
