@@ -50,16 +50,58 @@ def build_parser() -> argparse.ArgumentParser:
                    help="headless: frames to run (default: until the match is over); "
                         "with --screenshot: the frame to capture")
     p.add_argument("--headless", action="store_true", help="run the simulation with no window and no GL")
+    p.add_argument("--record", metavar="FILE", default=None,
+                   help="record both players' inputs to a replay file (see docs/replay-format.md)")
+    p.add_argument("--replay", metavar="FILE", default=None,
+                   help="play a replay file back, checking it frame by frame (with --headless: one JSON line)")
+    p.add_argument("--force", action="store_true", help="let --record overwrite an existing file")
     return p
+
+
+def check_replay_flags(args) -> None:
+    """Flag combinations for --record/--replay, checked before anything runs (exit 2)."""
+    import os
+
+    if args.record is not None and args.replay is not None:
+        raise UsageError("--record and --replay cannot be used together; pick one")
+    if args.record is not None:
+        if os.path.isdir(args.record):
+            raise UsageError(f"--record {args.record}: is a directory; give a file name")
+        if os.path.exists(args.record) and not args.force:
+            raise UsageError(f"--record {args.record}: file already exists; pass --force to overwrite it")
+        parent = os.path.dirname(os.path.abspath(args.record))
+        if not os.path.isdir(parent):
+            raise UsageError(f"--record {args.record}: folder {parent} does not exist; create it first")
+    elif args.force:
+        raise UsageError("--force only applies to --record FILE; add --record or drop --force")
+
+
+def make_match(seed: int, p1_cpu, p2_cpu):
+    """The match every mode plays (and a replay is played back into)."""
+    from game.sim import Match
+
+    return Match.new(seed=seed, p1_cpu=p1_cpu, p2_cpu=p2_cpu)
+
+
+def run_replay_headless(args) -> dict:
+    """Play ``--replay FILE`` with no window; a divergence raises ReplayMismatch."""
+    from game.replay import check_version, load_replay, play_replay
+
+    replay = load_replay(args.replay)
+    check_version(replay)
+    return play_replay(replay, make_match)
 
 
 def run_headless(args) -> dict:
     """Step a match with no window; the human sides send neutral input."""
-    from game.sim import FrameInput, Hit, Match
+    from game.sim import FrameInput, Hit
 
     level = args.level
-    match = Match.new(seed=args.seed, p1_cpu=level if args.p1 == "cpu" else None,
-                      p2_cpu=level if args.p2 == "cpu" else None)
+    match = make_match(args.seed, level if args.p1 == "cpu" else None, level if args.p2 == "cpu" else None)
+    recorder = None
+    if args.record is not None:
+        from game.replay import ReplayRecorder
+        recorder = ReplayRecorder.for_match(match)
     limit = args.frames if args.frames is not None else 10**7
     neutral = FrameInput()
     hits = 0
@@ -68,7 +110,11 @@ def run_headless(args) -> dict:
         for ev in match.step(neutral, neutral):
             if isinstance(ev, Hit):
                 hits += 1
+        if recorder is not None:
+            recorder.record(match)
     elapsed = time.perf_counter() - t0
+    if recorder is not None:
+        recorder.save(args.record, force=args.force)
     return {
         "frames": match.frame,
         "hits": hits,
@@ -82,6 +128,15 @@ def run_headless(args) -> dict:
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        check_replay_flags(args)
+        if args.headless and args.replay is not None:
+            from game.replay import ReplayMismatch
+            try:
+                print(json.dumps(run_replay_headless(args)))
+            except ReplayMismatch as exc:
+                print(json.dumps({"frames": exc.frame, "ok": False, "diverged_at": exc.frame}))
+                raise
+            return 0
         if args.headless:
             print(json.dumps(run_headless(args)))
             return 0
@@ -89,6 +144,20 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"main.py: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except (ValueError, OSError) as exc:
+        # Asset, scene and replay files: one line naming the file and the fix.
+        if not _is_user_file_error(exc):
+            raise
+        print(f"main.py: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _is_user_file_error(exc: BaseException) -> bool:
+    """True for the library's file errors (AssetError, SceneFileError, ReplayError, a failed
+    replay write), which already name the file and the fix."""
+    names = {c.__name__ for c in type(exc).__mro__}
+    return bool(names & {"AssetError", "SceneFileError", "ReplayError", "ArenaError"}) \
+        or isinstance(exc, (FileExistsError, PermissionError))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,371 @@
+"""Replay files: record a match's inputs and play them back, checking every frame.
+
+Pure logic (no pyglet).  The format is documented in ``docs/replay-format.md``.
+
+Design
+------
+A replay stores the seed, each side's CPU config, the game version, the
+*effective* inputs of both sides on every frame (``match.last_inputs``), a
+2-byte tag of ``state_hash()`` after every frame and an 8-byte prefix of
+``state_hash()`` every ``interval`` (60) frames and at the end.
+
+CPU sides: playback rebuilds the match with the **same CPU config** and lets
+the CPU decide again; :meth:`ReplayPlayer.check` verifies that the CPU's
+recomputed input equals the recorded one.  (Feeding the recorded inputs to a
+match with no CPU plays the same fight but gives *different hashes*: the
+hash covers the RNG and the CPU's plan, which a CPU-less match never
+advances.)  Human sides get the recorded inputs.
+
+Divergence is named to the exact frame: the recorded inputs of a CPU side
+and the per-frame hash tag are compared after every step, and the 60-frame
+checkpoints confirm it with 64 bits.
+
+API
+---
+``ReplayRecorder(seed, cpu)``: call ``.record(match)`` after every step,
+then ``.save(path, force=False)`` (atomic: temp file + rename).
+``load_replay(path) -> Replay``; ``ReplayPlayer(replay)`` is an input source:
+``next_inputs(match) -> (FrameInput, FrameInput)`` before a step,
+``check(match)`` after it (raises :class:`ReplayMismatch`), ``done``.
+``play_replay(replay, make_match)`` runs a whole replay headless.
+Every problem with a file raises :class:`ReplayError` (a ``ValueError``)
+whose message names the file, the field, the byte offset and the fix.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import tempfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+import game
+from game.sim import FrameInput
+
+MAGIC = b"RBXR"
+FORMAT_VERSION = 1
+CHECK_INTERVAL = 60
+#: CPU config <-> byte code.
+CPU_CODES = {None: 0, "easy": 1, "normal": 2, "hard": 3}
+_CPU_NAMES = {v: k for k, v in CPU_CODES.items()}
+
+#: Header: magic, format version, header size, game version (ASCII, NUL padded),
+#: seed, p1 cpu, p2 cpu, checkpoint interval, frames, runs, checkpoints,
+#: payload size (compressed), payload CRC-32.
+HEADER = struct.Struct("<4sHH16sQBBHIIIII")
+TRAILER = struct.Struct("<I")              # CRC-32 of everything before it
+RUN = np.dtype([("p1", "<u2"), ("p2", "<u2"), ("count", "<u2")])
+_FIELDS = ("magic", "format_version", "header_size", "game_version", "seed", "p1_cpu", "p2_cpu",
+           "interval", "frames", "runs", "checkpoints", "payload_size", "payload_crc")
+_OFFSETS = dict(zip(_FIELDS, (0, 4, 6, 8, 24, 32, 33, 34, 36, 40, 44, 48, 52)))
+assert HEADER.size == 56
+
+
+class ReplayError(ValueError):
+    """A replay file cannot be used; the message names the file, field, byte offset and fix."""
+
+
+class ReplayMismatch(ReplayError):
+    """Playback diverged from the recording; ``frame`` is the first frame that differs."""
+
+    def __init__(self, message: str, frame: int):
+        super().__init__(message)
+        self.frame = frame
+
+
+def _tag(match) -> int:
+    return int(match.state_hash()[:4], 16)
+
+
+def _check8(match) -> bytes:
+    return bytes.fromhex(match.state_hash()[:16])
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A decoded replay.  ``inputs`` ``(frames, 2) uint16`` input bits per frame;
+    ``tags`` ``(frames,) uint16`` state-hash tag after each frame; ``checkpoints``
+    ``(n, 8) uint8`` hash prefixes after frames ``interval, 2*interval, ...``;
+    ``final`` the 8-byte hash prefix after the last frame."""
+
+    path: str
+    game_version: str
+    seed: int
+    cpu: tuple[str | None, str | None]
+    interval: int
+    inputs: np.ndarray
+    tags: np.ndarray
+    checkpoints: np.ndarray
+    final: bytes
+
+    @property
+    def frames(self) -> int:
+        return int(self.inputs.shape[0])
+
+
+# ---------------------------------------------------------------- encoding
+def _runs(inputs: np.ndarray) -> np.ndarray:
+    """Run-length encode ``(F, 2) uint16`` -> RUN records (counts split at 65535)."""
+    out = []
+    if len(inputs):
+        key = inputs[:, 0].astype(np.uint32) << 16 | inputs[:, 1]
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        lengths = np.diff(np.r_[starts, len(key)])
+        for s, n in zip(starts.tolist(), lengths.tolist()):
+            while n > 0:
+                c = min(n, 0xFFFF)
+                out.append((int(inputs[s, 0]), int(inputs[s, 1]), c))
+                n -= c
+    return np.array(out, dtype=RUN)
+
+
+def encode(seed: int, cpu, inputs: np.ndarray, tags: np.ndarray, checkpoints: np.ndarray, final: bytes,
+           game_version: str = game.__version__, interval: int = CHECK_INTERVAL) -> bytes:
+    """The bytes of a replay file (see docs/replay-format.md)."""
+    runs = _runs(np.asarray(inputs, dtype=np.uint16).reshape(-1, 2))
+    raw = runs.tobytes() + np.asarray(tags, dtype="<u2").tobytes() \
+        + np.asarray(checkpoints, dtype=np.uint8).reshape(-1, 8).tobytes() + bytes(final)
+    payload = zlib.compress(raw, 9)
+    gv = game_version.encode("ascii")[:16]
+    header = HEADER.pack(MAGIC, FORMAT_VERSION, HEADER.size, gv, int(seed), CPU_CODES[cpu[0]], CPU_CODES[cpu[1]],
+                         interval, len(inputs), len(runs), len(checkpoints), len(payload), zlib.crc32(payload))
+    body = header + payload
+    return body + TRAILER.pack(zlib.crc32(body))
+
+
+def decode(data: bytes, path: str = "<bytes>") -> Replay:
+    """Parse and verify replay bytes; raise :class:`ReplayError` naming field and offset."""
+    fix_other = "record it again with this version (python main.py --record FILE --force)"
+
+    def err(field: str, what: str, fix: str = "the file is damaged; record it again") -> ReplayError:
+        return ReplayError(f"{path}: {field} at byte {_OFFSETS.get(field, field_offsets.get(field, 0))}: "
+                           f"{what}; {fix}")
+
+    field_offsets: dict = {}
+    if len(data) < 8:
+        raise err("magic", f"file is {len(data)} bytes, too short for a replay header")
+    if data[:4] != MAGIC:
+        raise err("magic", f"expected {MAGIC!r}, found {bytes(data[:4])!r} (not a Rangebox replay)",
+                  "pass a file written by python main.py --record")
+    version, hsize = struct.unpack_from("<HH", data, 4)
+    if version != FORMAT_VERSION:
+        raise err("format_version", f"replay format version {version}, this build reads version {FORMAT_VERSION}",
+                  fix_other)
+    if hsize != HEADER.size:
+        raise err("header_size", f"expected {HEADER.size}, found {hsize}")
+    if len(data) < HEADER.size + TRAILER.size:
+        raise err("header_size", f"file is {len(data)} bytes, shorter than its {HEADER.size}-byte header "
+                  f"(truncated)")
+    (_, _, _, gv, seed, c1, c2, interval, frames, nruns, nchk, psize, pcrc) = HEADER.unpack_from(data, 0)
+    expected = HEADER.size + psize + TRAILER.size
+    field_offsets["payload"] = HEADER.size
+    field_offsets["crc"] = expected - TRAILER.size
+    if len(data) != expected:
+        raise err("payload_size", f"header says the file is {expected} bytes, it is {len(data)} "
+                  f"({'truncated' if len(data) < expected else 'extra bytes at the end'})")
+    (crc,) = TRAILER.unpack_from(data, expected - TRAILER.size)
+    if crc != zlib.crc32(data[:expected - TRAILER.size]):
+        raise err("crc", "CRC-32 of the file does not match (corrupted)")
+    if zlib.crc32(data[HEADER.size:HEADER.size + psize]) != pcrc:
+        raise err("payload_crc", "CRC-32 of the payload does not match (corrupted)")
+    try:
+        game_version = gv.rstrip(b"\0").decode("ascii")
+    except UnicodeDecodeError:
+        raise err("game_version", f"not ASCII: {gv!r}") from None
+    if c1 not in _CPU_NAMES or c2 not in _CPU_NAMES:
+        raise err("p1_cpu" if c1 not in _CPU_NAMES else "p2_cpu", f"unknown CPU code {c1 if c1 not in _CPU_NAMES else c2}")
+    if interval == 0:
+        raise err("interval", "checkpoint interval is 0")
+    if nchk != frames // interval:
+        raise err("checkpoints", f"{nchk} checkpoints for {frames} frames every {interval}, "
+                  f"expected {frames // interval}")
+    try:
+        raw = zlib.decompress(data[HEADER.size:HEADER.size + psize])
+    except zlib.error as exc:
+        raise err("payload", f"zlib data is invalid ({exc})") from None
+    want = nruns * RUN.itemsize + frames * 2 + nchk * 8 + 8
+    if len(raw) != want:
+        raise err("payload", f"decompressed payload is {len(raw)} bytes, the header implies {want}")
+    runs = np.frombuffer(raw, dtype=RUN, count=nruns)
+    if int(runs["count"].sum()) != frames:
+        raise err("runs", f"input runs cover {int(runs['count'].sum())} frames, header says {frames}")
+    if (runs["p1"] >> FrameInput.BITS).any() or (runs["p2"] >> FrameInput.BITS).any():
+        raise err("runs", f"an input uses bits above the {FrameInput.BITS} buttons")
+    inputs = np.empty((frames, 2), dtype=np.uint16)
+    inputs[:, 0] = np.repeat(runs["p1"], runs["count"])
+    inputs[:, 1] = np.repeat(runs["p2"], runs["count"])
+    o = nruns * RUN.itemsize
+    tags = np.frombuffer(raw, dtype="<u2", count=frames, offset=o).astype(np.uint16)
+    o += frames * 2
+    chk = np.frombuffer(raw, dtype=np.uint8, count=nchk * 8, offset=o).reshape(nchk, 8).copy()
+    final = raw[o + nchk * 8:]
+    return Replay(str(path), game_version, seed, (_CPU_NAMES[c1], _CPU_NAMES[c2]), interval, inputs, tags, chk,
+                  bytes(final))
+
+
+def load_replay(path) -> Replay:
+    """Read and verify a replay file; every problem raises :class:`ReplayError`."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ReplayError(f"{path}: file not found; check the path given to --replay") from None
+    except IsADirectoryError:
+        raise ReplayError(f"{path}: is a directory; pass a replay file to --replay") from None
+    except OSError as exc:
+        raise ReplayError(f"{path}: cannot read ({exc.strerror}); check its permissions") from None
+    return decode(data, str(path))
+
+
+def write_atomic(path, data: bytes, *, force: bool = False) -> None:
+    """Write ``data`` to ``path`` via a temp file in the same folder and a rename,
+    so a crash never leaves half a file.  An existing file needs ``force``."""
+    path = Path(path)
+    if path.exists() and not force:
+        raise FileExistsError(f"{path}: already exists; pass --force to overwrite it")
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent or ".")
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)             # mkstemp makes 0600; a normal file follows the umask
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# ---------------------------------------------------------------- recording
+class ReplayRecorder:
+    """Collects a match's effective inputs and hashes.  Call :meth:`record`
+    after every ``match.step``; then :meth:`to_bytes` or :meth:`save`."""
+
+    def __init__(self, seed: int, cpu: tuple[str | None, str | None], interval: int = CHECK_INTERVAL):
+        for c in cpu:
+            if c not in CPU_CODES:
+                raise ValueError(f"ReplayRecorder: cpu {c!r}: choose None or one of easy, normal, hard")
+        self.seed, self.cpu, self.interval = int(seed), tuple(cpu), interval
+        self._inputs: list[int] = []
+        self._tags: list[int] = []
+        self._checkpoints: list[bytes] = []
+        self._final = b"\0" * 8
+
+    @classmethod
+    def for_match(cls, match) -> "ReplayRecorder":
+        if match.frame != 0:
+            raise ValueError("ReplayRecorder.for_match: start recording on frame 0")
+        return cls(match.seed, match.cpu)
+
+    @property
+    def frames(self) -> int:
+        return len(self._tags)
+
+    def record(self, match) -> None:
+        """Store the inputs the match used on the frame just stepped, and its hash."""
+        p1, p2 = match.last_inputs
+        self._inputs.append(p1.bits | p2.bits << 16)
+        h = match.state_hash()
+        self._tags.append(int(h[:4], 16))
+        if match.frame % self.interval == 0:
+            self._checkpoints.append(bytes.fromhex(h[:16]))
+        self._final = bytes.fromhex(h[:16])
+
+    def to_bytes(self) -> bytes:
+        packed = np.array(self._inputs, dtype=np.uint32)
+        inputs = np.stack((packed & 0xFFFF, packed >> 16), axis=1).astype(np.uint16)
+        return encode(self.seed, self.cpu, inputs, np.array(self._tags, dtype=np.uint16),
+                      np.frombuffer(b"".join(self._checkpoints), dtype=np.uint8).reshape(-1, 8),
+                      self._final, interval=self.interval)
+
+    def save(self, path, *, force: bool = False) -> int:
+        """Write the replay atomically; return its size in bytes."""
+        data = self.to_bytes()
+        write_atomic(path, data, force=force)
+        return len(data)
+
+
+# ---------------------------------------------------------------- playback
+def _describe(bits: int) -> str:
+    return str(FrameInput.from_bits(int(bits)))
+
+
+class ReplayPlayer:
+    """An input source that plays a :class:`Replay` into a match built with
+    ``replay.seed`` and ``replay.cpu``.  Per frame: ``p1, p2 = player.next_inputs(match)``,
+    ``match.step(p1, p2)``, ``player.check(match)``.  ``done`` is True after the last frame."""
+
+    def __init__(self, replay: Replay):
+        self.replay = replay
+        self.checked = 0          # checkpoint hashes verified so far
+        self._i = 0               # next frame index
+
+    @property
+    def done(self) -> bool:
+        return self._i >= self.replay.frames
+
+    def next_inputs(self, match) -> tuple[FrameInput, FrameInput]:
+        if self.done:
+            raise IndexError(f"{self.replay.path}: replay has ended after {self.replay.frames} frames")
+        if match.frame != self._i:
+            raise ReplayMismatch(f"{self.replay.path}: the match is at frame {match.frame}, the replay at "
+                                 f"frame {self._i}; start playback on a fresh match", self._i)
+        a, b = self.replay.inputs[self._i]
+        return FrameInput.from_bits(int(a)), FrameInput.from_bits(int(b))
+
+    def check(self, match) -> None:
+        """Verify the frame just stepped; raise :class:`ReplayMismatch` naming the first frame that differs."""
+        r, i = self.replay, self._i
+        where = f"{r.path}: replay diverged at frame {i}"
+        fix = (f"it was recorded with Rangebox {r.game_version}, this is {game.__version__}; "
+               f"record it again with this version" if r.game_version != game.__version__ else
+               "the simulation is not deterministic here; report it with this file")
+        for side, got in enumerate(match.last_inputs):
+            want = int(r.inputs[i, side])
+            if got.bits != want:
+                raise ReplayMismatch(f"{where}: P{side + 1} {'CPU ' if r.cpu[side] else ''}input recorded "
+                                     f"{_describe(want)}, replayed {got}; {fix}", i)
+        h = match.state_hash()
+        if int(h[:4], 16) != int(r.tags[i]):
+            raise ReplayMismatch(f"{where}: state hash differs after this frame; {fix}", i)
+        if match.frame % r.interval == 0:
+            k = match.frame // r.interval - 1
+            if bytes.fromhex(h[:16]) != r.checkpoints[k].tobytes():
+                raise ReplayMismatch(f"{where}: checkpoint hash at frame {match.frame} differs; {fix}", i)
+            self.checked += 1
+        self._i += 1
+        if self.done:
+            if bytes.fromhex(h[:16]) != r.final:
+                raise ReplayMismatch(f"{where}: final hash differs; {fix}", i)
+            self.checked += 1
+
+
+def check_version(replay: Replay) -> None:
+    """Refuse a replay recorded by another game version (its frames would not match)."""
+    if replay.game_version != game.__version__:
+        raise ReplayError(f"{replay.path}: game_version at byte {_OFFSETS['game_version']}: recorded with "
+                          f"Rangebox {replay.game_version}, this is {game.__version__}; play it with that "
+                          f"version or record it again")
+
+
+def play_replay(replay: Replay, make_match) -> dict:
+    """Play a whole replay headless into ``make_match(seed, p1_cpu, p2_cpu)``.
+
+    Returns ``{frames, hashes_checked, final_hash, ok}``; a divergence raises
+    :class:`ReplayMismatch`.
+    """
+    match = make_match(replay.seed, replay.cpu[0], replay.cpu[1])
+    player = ReplayPlayer(replay)
+    while not player.done:
+        p1, p2 = player.next_inputs(match)
+        match.step(p1, p2)
+        player.check(match)
+    return {"frames": match.frame, "hashes_checked": player.checked, "final_hash": match.state_hash(), "ok": True}
