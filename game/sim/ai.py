@@ -41,9 +41,9 @@ def move_reach(data) -> dict[str, tuple[float, float]]:
         if not mv.hit_limbs or not mv.active:
             continue
         frames = range(mv.startup, mv.startup + mv.active)
-        angles = np.stack([mv.angles[f] for f in frames])
-        n = len(angles)
-        _, _, boxes = sk.pose(np.zeros((n, 3)), np.tile([1.0, 0.0], (n, 1)), angles, np.zeros(n))
+        local = np.stack([mv.rot[f] for f in frames])
+        n = len(local)
+        _, _, boxes = sk.pose(np.zeros((n, 3)), np.tile([1.0, 0.0], (n, 1)), local, np.zeros(n))
         hit = boxes[:, list(mv.hit_limbs)]
         out[name] = (float(hit[:, :, 1, 0].max() + mv.advance.sum()), float(hit[:, :, 0, 1].min()))
     return out

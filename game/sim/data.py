@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .skeleton import Skeleton
+from .skeleton import Skeleton, euler_matrices
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
@@ -29,7 +29,8 @@ class AssetError(ValueError):
 class Move:
     """One move's frame data and compiled animation.
 
-    ``angles`` is ``(total, L, 3)`` radians; ``advance`` ``(total,)`` is the
+    ``angles`` is ``(total, L, 3)`` radians and ``rot`` the matching joint
+    rotations ``(total, L, 3, 3)``; ``advance`` ``(total,)`` is the
     forward root travel on each frame (the lunge); ``air`` ``(total,)`` the
     jump height above the ground on each frame.
     """
@@ -49,6 +50,7 @@ class Move:
     heavy: bool
     crouching: bool
     angles: np.ndarray
+    rot: np.ndarray
     advance: np.ndarray
     air: np.ndarray
 
@@ -74,9 +76,11 @@ class GameData:
     max_health: int
     pushbox_radius: float
     fighters: tuple[dict, ...]
-    poses: dict[str, np.ndarray]
-    loops: dict[str, np.ndarray]
+    poses: dict[str, np.ndarray]        # name -> (L, 3) angles
+    loops: dict[str, np.ndarray]        # name -> (frames, L, 3) angles
     moves: dict[str, Move]
+    pose_rot: dict[str, np.ndarray]     # name -> (L, 3, 3) joint rotations
+    loop_rot: dict[str, np.ndarray]     # name -> (frames, L, 3, 3)
 
 
 def _read_json(path: Path) -> dict:
@@ -177,15 +181,18 @@ def load_game_data(assets_dir: str | None = None) -> GameData:
                 height=m["height"], damage=int(m["damage"]), hitstun=int(m["hitstun"]),
                 blockstun=int(m["blockstun"]), pushback=float(m["pushback"]), hitstop=int(m["hitstop"]),
                 heavy=bool(m["heavy"]), crouching=bool(m.get("crouching", False)),
-                angles=_compile_keys(m["keys"], total, poses_src, names, f"move {n}"),
-                advance=advance, air=air,
+                angles=(angles := _compile_keys(m["keys"], total, poses_src, names, f"move {n}")),
+                rot=euler_matrices(angles), advance=advance, air=air,
             )
-        for arr in list(poses.values()) + list(loops.values()) + [m.angles for m in moves.values()]:
+        pose_rot = {n: euler_matrices(a) for n, a in poses.items()}
+        loop_rot = {n: euler_matrices(a) for n, a in loops.items()}
+        tables = list(poses.values()) + list(loops.values()) + list(pose_rot.values()) + list(loop_rot.values())
+        for arr in tables + [m.angles for m in moves.values()] + [m.rot for m in moves.values()]:
             arr.flags.writeable = False
         return GameData(
             skeleton=skeleton, max_health=int(fdoc["max_health"]),
             pushbox_radius=float(fdoc["pushbox_radius"]), fighters=tuple(fdoc["fighters"]),
-            poses=poses, loops=loops, moves=moves,
+            poses=poses, loops=loops, moves=moves, pose_rot=pose_rot, loop_rot=loop_rot,
         )
     except KeyError as exc:
         raise AssetError(f"{root}: missing field {exc.args[0]!r} in fighters.json or moves.json") from None

@@ -31,6 +31,8 @@ class Fighter:
         self.max_health = max_health
         self.pose = np.zeros((n_limbs, 3))
         self.pose_from = np.zeros((n_limbs, 3))
+        #: Joint rotations ``(L, 3, 3)`` for ``pose``: a read-only table row or a fresh array.
+        self.local = np.broadcast_to(np.eye(3), (n_limbs, 3, 3))
         for name in SCALARS:
             setattr(self, name, 0)
 

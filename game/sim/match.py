@@ -31,6 +31,7 @@ from .data import GameData, load_game_data
 from .debug import ROLE_GUARD, ROLE_HIT, ROLE_HURT
 from .events import KO, Fight, Hit, MatchOver, MoveStarted, RoundEnd, RoundStart, TimeOver, Whiff
 from .fighter import NEUTRAL_STATES, SCALARS, Fighter
+from .skeleton import euler_matrices
 from .inputs import ATTACK_BUTTONS, DOWN, GUARD, HK, HP, LK, LP, UP, FrameInput, axes
 
 FPS = 60
@@ -266,23 +267,27 @@ class Match:
                 f.x = min(max(f.x, x0 + r), x1 - r)
                 f.z = min(max(f.z, z0 + r), z1 - r)
 
-    def _target_pose(self, f: Fighter) -> tuple[str, np.ndarray]:
+    def _target_pose(self, f: Fighter) -> tuple[str, np.ndarray, np.ndarray]:
+        """The animation source of this frame: (key, angles (L, 3), rotations (L, 3, 3))."""
         d = self.data
         if f.move:
-            return "m:" + f.move, d.moves[f.move].angles[f.mframe]
+            mv = d.moves[f.move]
+            return "m:" + f.move, mv.angles[f.mframe], mv.rot[f.mframe]
         if f.state in _LOOP_STATES:
-            loop = d.loops[f.state]
-            return "l:" + f.state, loop[f.loop_t % loop.shape[0]]
+            i = f.loop_t % d.loops[f.state].shape[0]
+            return "l:" + f.state, d.loops[f.state][i], d.loop_rot[f.state][i]
         if f.state == "hitstun":
-            return "hit_" + f.stun_height, d.poses["hit_" + f.stun_height]
-        if f.state == "blockstun":
+            key = "hit_" + f.stun_height
+        elif f.state == "blockstun":
             key = "block_crouch" if f.guard == 2 else "block_stand"
-            return key, d.poses[key]
-        key = _STATE_POSE.get(f.state, "stance")
-        return key, d.poses[key]
+        else:
+            key = _STATE_POSE.get(f.state, "stance")
+        return key, d.poses[key], d.pose_rot[key]
 
     def _pose(self, f: Fighter) -> None:
-        key, target = self._target_pose(f)
+        """Set the fighter's joint angles and rotations for this frame, blending
+        for a few frames when the animation source changes."""
+        key, target, rot = self._target_pose(f)
         if key != f.pose_key:
             f.pose_key = key
             f.pose_from[:] = f.pose
@@ -291,8 +296,10 @@ class Match:
             f.blend_left -= 1
             w = 1.0 - f.blend_left / BLEND_FRAMES
             np.add(f.pose_from, (target - f.pose_from) * w, out=f.pose)
+            f.local = euler_matrices(f.pose)
         else:
             f.pose[:] = target
+            f.local = rot
 
     # ------------------------------------------------------- 3. range boxes
     def _update_range_boxes(self) -> None:
@@ -302,7 +309,7 @@ class Match:
         facing = np.array([[a.fx, a.fz], [b.fx, b.fz]])
         lift = np.array([self._lift(a), self._lift(b)])
         self._rot, self._origin, self._boxes = self.data.skeleton.pose(
-            ground, facing, np.stack((a.pose, b.pose)), lift)
+            ground, facing, np.stack((a.local, b.local)), lift)
 
     def _lift(self, f: Fighter) -> float:
         return float(self.data.moves["jump"].air[f.mframe]) if f.move == "jump" else 0.0
@@ -380,6 +387,7 @@ class Match:
             f.move_hit = False
             f.pose[:] = self.data.poses["stance"]
             f.pose_from[:] = f.pose
+            f.local = self.data.pose_rot["stance"]
         self._pending.append(RoundStart(self.frame, self.round))
 
     def _advance_round(self, events: list) -> None:
@@ -462,7 +470,7 @@ class Match:
             tuple(getattr(self, n) for n in self._MATCH_SCALARS),
             getattr(self, "_round_winner", None),
             tuple(f.scalars() for f in self.fighters),
-            tuple((f.pose.copy(), f.pose_from.copy()) for f in self.fighters),
+            tuple((f.pose.copy(), f.pose_from.copy(), f.local) for f in self.fighters),
             self.rng.bit_generator.state,
             tuple(dict(s) for s in self.ai_state),
             self.last_inputs,
@@ -475,10 +483,11 @@ class Match:
         for n, v in zip(self._MATCH_SCALARS, scal):
             setattr(self, n, v)
         self._round_winner = rw
-        for f, s, (p, pf) in zip(self.fighters, fsc, poses):
+        for f, s, (p, pf, local) in zip(self.fighters, fsc, poses):
             f.set_scalars(s)
             f.pose[:] = p
             f.pose_from[:] = pf
+            f.local = local  # never written in place: table rows are read-only, blends are fresh
         self.rng.bit_generator.state = rng
         self.ai_state = [dict(s) for s in ais]
         self.last_inputs = last

@@ -23,17 +23,13 @@ def euler_matrices(angles: np.ndarray) -> np.ndarray:
     s = np.sin(angles)
     cx, cy, cz = c[..., 0], c[..., 1], c[..., 2]
     sx, sy, sz = s[..., 0], s[..., 1], s[..., 2]
-    m = np.empty(angles.shape[:-1] + (3, 3))
-    m[..., 0, 0] = cy * cz
-    m[..., 0, 1] = sy * sx - cy * sz * cx
-    m[..., 0, 2] = cy * sz * sx + sy * cx
-    m[..., 1, 0] = sz
-    m[..., 1, 1] = cz * cx
-    m[..., 1, 2] = -cz * sx
-    m[..., 2, 0] = -sy * cz
-    m[..., 2, 1] = sy * sz * cx + cy * sx
-    m[..., 2, 2] = cy * cx - sy * sz * sx
-    return m
+    cysz = cy * sz
+    sysz = sy * sz
+    return np.stack((
+        cy * cz, sy * sx - cysz * cx, cysz * sx + sy * cx,
+        sz, cz * cx, -cz * sx,
+        -sy * cz, sysz * cx + cy * sx, cy * cx - sysz * sx,
+    ), axis=-1).reshape(angles.shape[:-1] + (3, 3))
 
 
 def facing_matrices(facing: np.ndarray) -> np.ndarray:
@@ -76,15 +72,22 @@ class Skeleton:
             depth[i] = 0 if p < 0 else depth[p] + 1
         if (self.parent < 0).sum() != 1 or self.parent[0] != -1:
             raise ValueError("fighters.json: exactly one root limb, listed first")
+        if np.any(np.diff(depth) < 0):
+            raise ValueError("fighters.json: list limbs by depth (root, then its children, then theirs ...)")
+        # Each depth level is a contiguous slice, so FK writes it in place.
         self.levels = [
-            (np.flatnonzero(depth == d), self.parent[depth == d]) for d in range(1, depth.max() + 1)
+            (slice(int(np.flatnonzero(depth == d)[0]), int(np.flatnonzero(depth == d)[-1]) + 1),
+             self.parent[depth == d])
+            for d in range(1, depth.max() + 1)
         ]
         self.joint = np.array([l["joint"] for l in limbs], dtype=float)
         self.center = np.array([l["center"] for l in limbs], dtype=float)
         self.half = np.array([l["half"] for l in limbs], dtype=float)
         self.corners = self.center[:, None, :] + self.half[:, None, :] * CORNER_SIGNS[None]
+        self._corners_t = np.ascontiguousarray(self.corners.transpose(0, 2, 1))   # (L, 3, 8)
+        self._joint_col = self.joint[..., None]                                   # (L, 3, 1)
 
-    def pose(self, ground: np.ndarray, facing: np.ndarray, angles: np.ndarray, lift: np.ndarray):
+    def pose(self, ground: np.ndarray, facing: np.ndarray, local: np.ndarray, lift: np.ndarray):
         """Pose ``F`` fighters and rebuild every limb's range box (A6).
 
         Parameters
@@ -93,8 +96,9 @@ class Skeleton:
             Each fighter's ground point (x, floor height, z).
         facing : (F, 2) float
             Unit x–z forward vectors.
-        angles : (F, L, 3) float
-            Joint angles, radians.
+        local : (F, L, 3, 3) float
+            Joint rotations in the parent frame, ``euler_matrices(angles)``
+            (precomputed for every animation table, so posing is a lookup).
         lift : (F,) float
             Height of the body's lowest point above the ground (0 when standing,
             > 0 in the air): the body is placed so that its lowest corner is there.
@@ -105,21 +109,27 @@ class Skeleton:
         origin : (F, L, 3) float   joint positions in world space
         boxes : (F, L, 2, 3) float range boxes of the rotated limb solids (A6)
         """
-        local = euler_matrices(angles)
-        root = facing_matrices(facing)
+        fx, fz = facing[:, 0], facing[:, 1]
+        zero = np.zeros_like(fx)
+        root = np.stack((fx, zero, -fz, zero, zero + 1.0, zero, fz, zero, fx), axis=-1).reshape(-1, 3, 3)
         rot = np.empty_like(local)
-        origin = np.empty(angles.shape)
-        rot[:, 0] = root @ local[:, 0]
-        origin[:, 0] = root @ self.joint[0]
-        for idx, par in self.levels:
+        origin = np.empty(local.shape[:-1])
+        np.matmul(root, local[:, 0], out=rot[:, 0])
+        origin[:, 0] = (root @ self._joint_col[0])[..., 0]
+        for sl, par in self.levels:
             prot = rot[:, par]
-            rot[:, idx] = prot @ local[:, idx]
-            origin[:, idx] = origin[:, par] + (prot @ self.joint[idx][..., None])[..., 0]
-        corners = origin[:, :, None, :] + np.einsum("flij,lkj->flki", rot, self.corners)
-        boxes = range_box_of(corners)
+            np.matmul(prot, local[:, sl], out=rot[:, sl])
+            origin[:, sl] = origin[:, par] + (prot @ self._joint_col[sl])[..., 0]
+        # A6: the eight rotated corners of each limb solid -> min / max endpoints.
+        corners = rot @ self._corners_t                       # (F, L, 3, 8), relative to origin
+        lo = corners.min(axis=-1)
+        hi = corners.max(axis=-1)
+        lo += origin
+        hi += origin
         # Place the lowest point of the body at ground height + lift.
-        shift = ground[:, 1] + lift - boxes[:, :, 0, 1].min(axis=1)
-        offset = np.stack((ground[:, 0], shift, ground[:, 2]), axis=-1)
-        origin += offset[:, None, :]
-        boxes += offset[:, None, None, :]
-        return rot, origin, boxes
+        shift = ground[:, 1] + lift - lo[:, :, 1].min(axis=1)
+        offset = np.stack((ground[:, 0], shift, ground[:, 2]), axis=-1)[:, None, :]
+        origin += offset
+        lo += offset
+        hi += offset
+        return rot, origin, np.stack((lo, hi), axis=-2)

@@ -1,0 +1,51 @@
+"""Method A: the 10 x 10 limb check through the real code path vs a per-pair Python loop."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game.collision import collision_point, judgement_points, overlaps, verdict
+
+from .common import median_seconds, report
+
+
+def loop_reference(a: list, b: list) -> list:
+    """A2-A4 per pair and per axis in plain Python (the reference)."""
+    out = []
+    for amin, amax in a:
+        row = []
+        for bmin, bmax in b:
+            hit = True
+            for k in range(3):
+                j1 = amin[k] if amin[k] > bmin[k] else bmin[k]
+                j2 = amax[k] if amax[k] < bmax[k] else bmax[k]
+                if j2 < j1:
+                    hit = False
+                    break
+            row.append(hit)
+        out.append(row)
+    return out
+
+
+def run(args) -> None:
+    rng = np.random.default_rng(0)
+    lo = rng.uniform(-1, 1, (2, 10, 3))
+    boxes = np.stack((lo, lo + rng.uniform(0.05, 0.6, (2, 10, 3))), axis=-2)   # (2, 10, 2, 3)
+    a, b = boxes[0], boxes[1]
+    a_list, b_list = a.tolist(), b.tolist()
+    assert overlaps(a[:, None], b[None]).tolist() == loop_reference(a_list, b_list)
+    number = 2000 if args.quick else 20000
+    repeat = 5 if args.quick else 9
+    t_fast = median_seconds(lambda: overlaps(a[:, None], b[None]), number=number, repeat=repeat)
+    t_ref = median_seconds(lambda: loop_reference(a_list, b_list), number=number // 4, repeat=repeat)
+    report("10x10 limb check, overlaps() (A2-A4)", t_fast * 1e6, "us", ref=t_ref * 1e6, target="<= 4 us")
+
+    def match_path():
+        # What Match._judge_collisions + _collision_points do for one attacker.
+        j1, j2 = judgement_points(a[:, None], b[None])
+        ok = verdict(j1, j2)
+        if ok.any():
+            k, l = np.nonzero(ok)
+            collision_point(a[k], b[l])
+    t_match = median_seconds(match_path, number=number // 2, repeat=repeat)
+    report("10x10 check + A7 points, as the match does", t_match * 1e6, "us", ref=t_ref * 1e6)
