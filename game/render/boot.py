@@ -1,0 +1,106 @@
+"""Import pyglet's GL parts safely and open the game window.
+
+Headless switches must be set before anything imports ``pyglet.window`` /
+``pyglet.gl`` (see ``../shared/notes/headless-gl.md``); every known failure
+(no GL, no EGL, no fonts, no display, broken X) becomes one
+:class:`RenderUnavailable` whose message names the fix.
+"""
+
+from __future__ import annotations
+
+import os
+
+WIDTH, HEIGHT = 1280, 720
+
+FIX_DISPLAY = "no display: use --headless or --screenshot, or set PYGLET_HEADLESS=1"
+FIX_GL = ("OpenGL/EGL libraries not found ({lib}): install them with "
+          "'apt-get install libgl1 libegl1 libgl1-mesa-dri libfontconfig1' (or run bash scripts/setup.sh), "
+          "or use --headless")
+
+
+class RenderUnavailable(Exception):
+    """No usable display or GL; the message is one line that names the fix."""
+
+
+def _explain(exc: BaseException) -> str | None:
+    text = str(exc)
+    name = type(exc).__name__
+    if isinstance(exc, ImportError) and "not found" in text:
+        lib = text.split('"')[1] if '"' in text else text
+        return FIX_GL.format(lib=lib)
+    if name == "NoSuchDisplayException" or "display" in text.lower() and "no" in text.lower():
+        return FIX_DISPLAY
+    if isinstance(exc, AttributeError) and "XRender" in text:
+        return "X libraries are missing (libXrender): apt-get install libxrender1, or set PYGLET_HEADLESS=1"
+    if name in ("GLException", "WindowException", "NoSuchConfigException", "ContextException"):
+        return f"could not create an OpenGL 3.3 context ({text}); install Mesa (bash scripts/setup.sh) or use --headless"
+    return None
+
+
+def load_pyglet(headless: bool | None = None):
+    """Import pyglet with the right switches; return the module.
+
+    ``headless`` True forces EGL (no screen); None keeps ``PYGLET_HEADLESS``
+    from the environment.  Raises :class:`RenderUnavailable`.
+    """
+    if headless:
+        os.environ["PYGLET_HEADLESS"] = "1"
+    import pyglet
+
+    if headless:
+        pyglet.options["headless"] = True
+    pyglet.options["shadow_window"] = False
+    pyglet.options["debug_gl"] = False
+    if not pyglet.options["headless"] and os.environ.get("PYGLET_HEADLESS", "") not in ("", "0") :
+        pyglet.options["headless"] = True
+    if not pyglet.options["headless"] and not os.environ.get("DISPLAY") and os.name == "posix" \
+            and not os.environ.get("WAYLAND_DISPLAY") and not _is_mac():
+        raise RenderUnavailable(FIX_DISPLAY)
+    try:
+        import pyglet.gl  # noqa: F401
+        import pyglet.window  # noqa: F401
+        import pyglet.graphics  # noqa: F401
+        import pyglet.text  # noqa: F401
+    except Exception as exc:  # noqa: BLE001 - every known failure gets one clear line
+        msg = _explain(exc)
+        if msg is None:
+            raise
+        raise RenderUnavailable(msg) from exc
+    return pyglet
+
+
+def _is_mac() -> bool:
+    import sys
+    return sys.platform == "darwin"
+
+
+def make_window(pyglet, *, width: int = WIDTH, height: int = HEIGHT, visible: bool = True,
+                fullscreen: bool = False, caption: str = "Rangebox"):
+    """A resizable 8-bit RGBA + 24-bit depth, GL 3.3 core window (RenderUnavailable on failure)."""
+    from pyglet import gl
+
+    cfg = gl.Config(red_size=8, green_size=8, blue_size=8, alpha_size=8, depth_size=24,
+                    double_buffer=True, major_version=3, minor_version=3, forward_compatible=True)
+    try:
+        try:
+            win = pyglet.window.Window(width, height, caption=caption, resizable=True, config=cfg,
+                                       visible=visible, fullscreen=fullscreen, vsync=visible)
+        except pyglet.window.NoSuchConfigException:
+            cfg.sample_buffers = 0
+            win = pyglet.window.Window(width, height, caption=caption, resizable=True,
+                                       visible=visible, fullscreen=fullscreen)
+    except Exception as exc:  # noqa: BLE001
+        msg = _explain(exc)
+        if msg is None:
+            raise
+        raise RenderUnavailable(msg) from exc
+    return win
+
+
+def check_fonts(pyglet) -> None:
+    """Create one label so a missing freetype/fontconfig fails here with one clear line."""
+    try:
+        pyglet.text.Label("Rangebox", font_size=10)
+    except ImportError as exc:
+        raise RenderUnavailable(f"text rendering needs fontconfig/freetype ({exc}): "
+                                "apt-get install libfontconfig1 fonts-dejavu-core") from exc

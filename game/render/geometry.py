@@ -1,0 +1,204 @@
+"""Pure numpy mesh building: rounded limb boxes, arena meshes from triangles.
+
+Vertex layouts (float32, interleaved):
+
+* fighters: position (3, limb-local), normal (3), colour (3), limb slot (1)
+* world:    position (3, world), normal (3), colour (3), material (1)
+
+The arena is built from ``(T, 3, 3)`` triangles plus a per-triangle colour
+and material, so switching from the built-in constants to the baked arena
+scene (``game.sim.arena.load_arena()``) only changes where the triangles come
+from.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# Materials understood by shaders/lit.frag.
+MAT_PLAIN, MAT_FLOOR, MAT_WALL, MAT_CRATE, MAT_PILLAR, MAT_SKIN = 0.0, 1.0, 2.0, 3.0, 4.0, 5.0
+
+ARENA_HALF = 15.0
+WALL_HEIGHT = 4.0
+
+KIND_STYLE = {  # kind -> (colour, material)
+    "floor": ((0.46, 0.47, 0.50), MAT_FLOOR),
+    "wall": ((0.56, 0.52, 0.47), MAT_WALL),
+    "pillar": ((0.70, 0.66, 0.60), MAT_PILLAR),
+    "crate": ((0.66, 0.46, 0.26), MAT_CRATE),
+    "barrel": ((0.55, 0.18, 0.14), MAT_PLAIN),
+    "prop": ((0.36, 0.40, 0.44), MAT_PLAIN),
+}
+DEFAULT_STYLE = ((0.6, 0.6, 0.6), MAT_PLAIN)
+
+
+def _edge_coords(h: float, r: float, m: int = 3) -> np.ndarray:
+    """Grid coordinates along one axis of a rounded box: dense in the rounded rims."""
+    t = np.linspace(0.0, np.pi / 2, m + 1)
+    neg = -(h - r) - r * np.cos(t)            # -h ... -(h - r)
+    return np.concatenate([neg, -neg[::-1]])
+
+
+def rounded_box(half, radius: float, m: int = 3):
+    """A box of half extents ``half (3,)`` with edges rounded by ``radius``.
+
+    Returns ``(positions (V, 3), normals (V, 3), indices (I,) uint32)`` centred
+    at the origin.  Each face is a grid whose lines crowd into the rims; every
+    grid point is pushed out from the shrunken inner box, which makes the rims
+    quarter-cylinders and the corners eighth-spheres.
+    """
+    half = np.asarray(half, dtype=float)
+    r = float(min(radius, half.min() * 0.98))
+    inner = half - r
+    pos, nrm, idx = [], [], []
+    base = 0
+    for axis in range(3):
+        for sign in (-1.0, 1.0):
+            u, v = [a for a in range(3) if a != axis]
+            cu, cv = _edge_coords(half[u], r, m), _edge_coords(half[v], r, m)
+            gu, gv = np.meshgrid(cu, cv, indexing="ij")
+            p = np.zeros(gu.shape + (3,))
+            p[..., axis] = sign * half[axis]
+            p[..., u], p[..., v] = gu, gv
+            q = np.clip(p, -inner, inner)
+            d = p - q
+            n = d / np.linalg.norm(d, axis=-1, keepdims=True)
+            pos.append((q + n * r).reshape(-1, 3))
+            nrm.append(n.reshape(-1, 3))
+            nu, nv = gu.shape
+            i = np.arange(nu * nv).reshape(nu, nv)
+            a, b, c, e = i[:-1, :-1], i[1:, :-1], i[1:, 1:], i[:-1, 1:]
+            quads = np.stack([a, b, c, a, c, e], axis=-1).reshape(-1, 3)
+            # wind counter-clockwise seen from outside
+            flat = p.reshape(-1, 3)
+            t0 = quads[len(quads) // 2]
+            if np.cross(flat[t0[1]] - flat[t0[0]], flat[t0[2]] - flat[t0[0]])[axis] * sign < 0:
+                quads = quads[:, ::-1]
+            idx.append(quads.ravel() + base)
+            base += nu * nv
+    return np.concatenate(pos), np.concatenate(nrm), np.concatenate(idx).astype(np.uint32)
+
+
+def fighter_mesh(skeleton, fighters: list[dict]):
+    """One static mesh holding every limb of every fighter, ``(vertices (V, 10), indices)``.
+
+    Limb slot ``s = fighter * L + limb`` selects the limb's world matrix in the
+    vertex shader; colours come from ``fighters[i]['colors'][limb_colors[name]]``.
+    """
+    verts, inds = [], []
+    base = 0
+    n_limbs = len(skeleton.names)
+    for fi, fdata in enumerate(fighters):
+        colors, limb_colors = fdata["colors"], fdata["limb_colors"]
+        for li, name in enumerate(skeleton.names):
+            half = skeleton.half[li]
+            radius = min(0.065, 0.75 * half.min())
+            p, n, idx = rounded_box(half, radius)
+            p = p + skeleton.center[li]
+            col = np.tile(np.asarray(colors[limb_colors[name]], dtype=float), (len(p), 1))
+            if name == "head":     # dark hair cap and a visor band in the accent colour
+                local = p - skeleton.center[li]
+                col[local[:, 1] > 0.55 * half[1]] = np.asarray(colors.get("secondary", (0.1, 0.1, 0.1))) * 0.35
+                band = (np.abs(local[:, 1] - 0.15 * half[1]) < 0.22 * half[1]) & (local[:, 0] > 0.5 * half[0])
+                col[band] = (0.08, 0.08, 0.1)
+            if name.startswith("forearm"):   # gloves
+                local = p - skeleton.center[li]
+                col[local[:, 1] < -0.45 * half[1]] = np.asarray(colors.get("accent", col[0])) * 0.9
+            if name.startswith("shin"):      # boots
+                local = p - skeleton.center[li]
+                col[local[:, 1] < -0.55 * half[1]] = (0.12, 0.11, 0.12)
+            slot = np.full((len(p), 1), fi * n_limbs + li, dtype=float)
+            verts.append(np.hstack([p, n, col, slot]))
+            inds.append(idx + base)
+            base += len(p)
+    return np.vstack(verts).astype(np.float32), np.concatenate(inds).astype(np.uint32)
+
+
+def box_triangles(box) -> np.ndarray:
+    """An axis-aligned box ``(2, 3)`` as 12 outward-wound triangles ``(12, 3, 3)``."""
+    (x0, y0, z0), (x1, y1, z1) = np.asarray(box, dtype=float)
+    c = np.array([[x, y, z] for x in (x0, x1) for y in (y0, y1) for z in (z0, z1)])
+    faces = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+    tris = []
+    for a, b, cc, d in faces:
+        tris += [(c[a], c[b], c[cc]), (c[a], c[cc], c[d])]
+    return np.array(tris)
+
+
+def cylinder_triangles(center, radius: float, height: float, segments: int = 16) -> np.ndarray:
+    """A closed upright cylinder standing on ``center (3,)``: ``(4 * segments, 3, 3)``."""
+    cx, cy, cz = center
+    a = np.linspace(0, 2 * np.pi, segments + 1)
+    ring = np.stack([cx + radius * np.cos(a), np.zeros_like(a), cz + radius * np.sin(a)], axis=-1)
+    lo, hi = ring + [0, cy, 0], ring + [0, cy + height, 0]
+    tris = []
+    top, bot = np.array([cx, cy + height, cz]), np.array([cx, cy, cz])
+    for i in range(segments):
+        tris += [(lo[i], hi[i + 1], lo[i + 1]), (lo[i], hi[i], hi[i + 1]),
+                 (top, hi[i + 1], hi[i]), (bot, lo[i], lo[i + 1])]
+    return np.array(tris)
+
+
+def default_arena() -> list[tuple[str, str, np.ndarray]]:
+    """The arena from constants until the baked scene lands: ``[(name, kind, triangles (T, 3, 3)), ...]``.
+
+    30 x 30 floor, 4 m walls at |x|, |z| = 15, pillars at (+-7, +-7), crates near
+    (0, +-5) and (+-5, -5), a barrel and a few low props.
+    """
+    h, t = ARENA_HALF, 0.6
+    out = [("floor", "floor", np.array([[(-h, 0, -h), (h, 0, h), (h, 0, -h)], [(-h, 0, -h), (-h, 0, h), (h, 0, h)]],
+                                       dtype=float))]
+    for name, box in (("wall_n", [(-h - t, 0, -h - t), (h + t, WALL_HEIGHT, -h)]),
+                      ("wall_s", [(-h - t, 0, h), (h + t, WALL_HEIGHT, h + t)]),
+                      ("wall_w", [(-h - t, 0, -h), (-h, WALL_HEIGHT, h)]),
+                      ("wall_e", [(h, 0, -h), (h + t, WALL_HEIGHT, h)])):
+        out.append((name, "wall", box_triangles(box)))
+    for sx in (-7, 7):
+        for sz in (-7, 7):
+            out.append((f"pillar_{sx}_{sz}", "pillar", box_triangles([(sx - 0.6, 0, sz - 0.6), (sx + 0.6, 5.5, sz + 0.6)])))
+    for name, (x, z), s in (("crate_n", (0, -5), 0.5), ("crate_s", (0, 5), 0.5), ("crate_w", (-5, -5), 0.45),
+                            ("crate_e", (5, -5), 0.45), ("crate_e2", (5.3, -4.2), 0.3)):
+        out.append((name, "crate", box_triangles([(x - s, 0, z - s), (x + s, 2 * s, z + s)])))
+    out.append(("barrel", "barrel", cylinder_triangles((4.5, 0, 4.5), 0.38, 1.0)))
+    for name, box in (("bench_w", [(-11, 0, 3), (-9, 0.45, 3.6)]), ("bench_e", [(9, 0, -3.6), (11, 0.45, -3)]),
+                      ("step_n", [(-2, 0, -12.5), (2, 0.25, -11.5)])):
+        out.append((name, "prop", box_triangles(box)))
+    return out
+
+
+def arena_parts():
+    """Arena geometry: the baked scene when ``game.sim.arena`` exists, else the constants."""
+    try:
+        from game.sim.arena import load_arena  # noqa: WPS433 - optional, another engineer's module
+    except ImportError:
+        return default_arena()
+    try:
+        arena = load_arena()
+        parts = []
+        has_floor = False
+        for obj in arena.objects:
+            tris = arena.scene.models[obj.model].world_triangles
+            parts.append((obj.name, obj.kind, np.asarray(tris, dtype=float)))
+            has_floor |= obj.kind == "floor"
+        if not has_floor:
+            parts.insert(0, default_arena()[0])
+        return parts
+    except Exception:  # noqa: BLE001 - a half-finished arena must not stop the game
+        return default_arena()
+
+
+def world_mesh(parts) -> np.ndarray:
+    """Flat-shaded vertices ``(V, 10)`` for ``[(name, kind, triangles (T, 3, 3)), ...]``."""
+    chunks = []
+    for _name, kind, tris in parts:
+        tris = np.asarray(tris, dtype=float).reshape(-1, 3, 3)
+        colour, mat = KIND_STYLE.get(kind, DEFAULT_STYLE)
+        n = np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0])
+        n /= np.maximum(np.linalg.norm(n, axis=-1, keepdims=True), 1e-12)
+        v = np.zeros((len(tris), 3, 10))
+        v[..., :3] = tris
+        v[..., 3:6] = n[:, None, :]
+        v[..., 6:9] = colour
+        v[..., 9] = mat
+        chunks.append(v.reshape(-1, 10))
+    return np.vstack(chunks).astype(np.float32)
