@@ -628,3 +628,22 @@ def test_B7_group_overlaps_equals_method_A_on_struck_arena():
         assert np.array_equal(g.overlaps(limbs), ref)
     with pytest.raises(CompoundError, match="limbs"):
         g.overlaps(np.zeros((3, 3)))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 9), st.integers(0, 2**31 - 1))
+def test_B9_merge_rectangles_tile_the_cells_exactly(ny, nx, seed):
+    """The B9 re-decomposition of a cell grid: rectangles cover exactly the
+    filled cells, once each, with maximal row runs (reference: cell loops)."""
+    from game.collision.compound import _grid_rects
+
+    occ = np.random.default_rng(seed).random((ny, nx)) < 0.6
+    rects = _grid_rects(occ)
+    count = np.zeros((ny, nx), int)
+    for x0, x1, y0, y1 in rects.tolist():
+        assert x1 > x0 and y1 > y0
+        count[y0:y1, x0:x1] += 1
+    assert np.array_equal(count, occ.astype(int))
+    for x0, x1, y0, y1 in rects.tolist():  # runs are maximal within their rows
+        assert x0 == 0 or not occ[y0:y1, x0 - 1].any()
+        assert x1 == nx or not occ[y0:y1, x1].any()

@@ -120,6 +120,8 @@ DEFAULT_MARGIN = 0.02
 _TANGENTS = ((1, 2), (0, 2), (0, 1))  # axis -> the other two axes, increasing
 _CYCLIC = ((1, 2), (2, 0), (0, 1))  # axis -> (v, w) with e_v x e_w = e_axis
 _MAGIC = b"RBCP"
+_NINE_U = np.array([0, 1, 2, 0, 2, 0, 1, 2])  # 3 x 3 grid cells without the middle (1, 1)
+_NINE_V = np.array([0, 0, 0, 1, 1, 2, 2, 2])
 _LO_NEG_HI = np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])
 _VERSION = 1
 
@@ -261,31 +263,21 @@ def _grid_rects(occ: np.ndarray) -> np.ndarray:
     pad = np.zeros((ny, nx + 2), dtype=np.int8)
     pad[:, 1:-1] = occ
     d = np.diff(pad, axis=1)
-    rs, xs = np.nonzero(d == 1)
-    _, xe = np.nonzero(d == -1)
-    out: list[tuple[int, int, int, int]] = []
-    open_: dict[tuple[int, int], int] = {}  # run (x0, x1) -> first row
-    prev = -2
-    rs_l, xs_l, xe_l = rs.tolist(), xs.tolist(), xe.tolist()
-    i, n = 0, len(rs_l)
-    while i < n:
-        row = rs_l[i]
-        if row != prev + 1:  # empty rows in between: close every open run
-            out.extend((a, b, y0, prev + 1) for (a, b), y0 in open_.items())
-            open_ = {}
-        cur: dict[tuple[int, int], int] = {}
-        while i < n and rs_l[i] == row:
-            key = (xs_l[i], xe_l[i])
-            cur[key] = open_.pop(key, row)
-            i += 1
-        out.extend((a, b, y0, row) for (a, b), y0 in open_.items())
-        open_ = cur
-        prev = row
-    out.extend((a, b, y0, prev + 1) for (a, b), y0 in open_.items())
-    if not out:
+    rows, x0 = np.nonzero(d == 1)
+    _, x1 = np.nonzero(d == -1)  # same row-major order: the i-th end closes the i-th start
+    if rows.size == 0:
         return np.zeros((0, 4), dtype=np.int64)
-    arr = np.asarray(out, dtype=np.int64)
-    return arr[np.lexsort((arr[:, 0], arr[:, 2]))]
+    key = x0 * (nx + 2) + x1
+    order = np.lexsort((rows, key))  # by run, then row
+    k, r = key[order], rows[order]
+    # a new rectangle starts where the run changes or a row is skipped
+    start = np.ones(k.shape[0], dtype=bool)
+    start[1:] = (k[1:] != k[:-1]) | (r[1:] != r[:-1] + 1)
+    first = np.flatnonzero(start)
+    last = np.append(first[1:], k.shape[0]) - 1
+    o_first = order[first]
+    out = np.stack((x0[o_first], x1[o_first], r[first], r[last] + 1), axis=1).astype(np.int64)
+    return out[np.lexsort((out[:, 0], out[:, 2]))]
 
 
 def _cover_grid(rects: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
@@ -308,8 +300,8 @@ def _merge_layer(boxes: np.ndarray, axis: int) -> np.ndarray:
     """B9 merge: re-decompose one layer's disjoint boxes ``(n, 2, 3)`` (all with
     the same extent along ``axis``) into maximal rows; returns (m, 2, 3).
 
-    Rows run along either tangent axis, whichever gives fewer boxes (ties: the
-    first).  The result depends only on the union's shape."""
+    Rows run along the first tangent axis and are stacked along the second.
+    The result depends only on the union's shape and the edge coordinates."""
     if boxes.shape[0] <= 1:
         return boxes
     u, v = _TANGENTS[axis]
@@ -318,10 +310,6 @@ def _merge_layer(boxes: np.ndarray, axis: int) -> np.ndarray:
     rects = np.stack((boxes[:, 0, u], boxes[:, 1, u], boxes[:, 0, v], boxes[:, 1, v]), axis=1)
     occ = _cover_grid(rects, xs, ys) > 0
     cells = _grid_rects(occ)
-    if cells.shape[0] > 2:  # rows along the other tangent axis may need fewer boxes
-        alt = _grid_rects(np.ascontiguousarray(occ.T))
-        if alt.shape[0] < cells.shape[0]:
-            cells = alt[:, [2, 3, 0, 1]]
     out = np.empty((cells.shape[0], 2, 3))
     out[:, 0, axis] = boxes[0, 0, axis]
     out[:, 1, axis] = boxes[0, 1, axis]
@@ -382,8 +370,11 @@ class StrikeResult:
     _target: _Quads
     _regions: _Quads
     _split: _Quads
-    _fill: _Quads
-    _fill_layer: np.ndarray  # (n,) int64, layer of each fill face's tunnel
+    _boxes_after: np.ndarray  # (K', 2, 3) read-only: the compound's boxes right after the strike
+
+    @cached_property
+    def _walls(self) -> tuple[_Quads, np.ndarray]:
+        return _hole_walls(self._boxes_after, self.tunnels, self.layers)
 
     @cached_property
     def target_faces(self) -> tuple[Face, ...]:
@@ -399,16 +390,15 @@ class StrikeResult:
 
     @cached_property
     def fill_faces(self) -> tuple[Face, ...]:
-        return self._fill.faces()
+        return self._walls[0].faces()
 
     @cached_property
     def target_vertices(self) -> np.ndarray:
-        f = self._fill
+        f, lay = self._walls
         n = f.axis.shape[0]
         if n == 0:
             return _readonly(np.zeros((0, 3)))
         # each wall's edge on the outer plane of its tunnel's layer
-        lay = self._fill_layer
         a = lay // 2
         outer = np.where(lay % 2 == 1, f.rect[np.arange(n), 1, a], f.rect[np.arange(n), 0, a])
         w = 3 - a - f.axis
@@ -672,7 +662,6 @@ class Compound:
         tl = np.asarray(t_layers, dtype=np.int64)
         tun_arr = np.stack(tunnels)
         sl = np.concatenate(split_layer)
-        fill, fill_layer = _hole_walls(new_boxes, tun_arr, tl)
 
         self._boxes = _readonly(np.ascontiguousarray(new_boxes))
         self._layers = _readonly(new_layers)
@@ -686,8 +675,7 @@ class Compound:
             _target=self._outer_quads(hl, boxes[hit_idx]),
             _regions=self._outer_quads(tl, tun_arr),
             _split=self._outer_quads(sl, np.concatenate(split_rects)),
-            _fill=fill,
-            _fill_layer=fill_layer,
+            _boxes_after=self._boxes,
         )
 
     def _outer_quads(self, lay: np.ndarray, rect: np.ndarray) -> _Quads:
@@ -853,11 +841,7 @@ def _nine_patch(cb: np.ndarray, tun: np.ndarray, u: int, v: int) -> np.ndarray:
     # (n, 4) cut coordinates per axis: box lo, region lo, region hi, box hi (clamped)
     cu = np.stack((cb[:, 0, u], np.clip(tun[0, u], cb[:, 0, u], cb[:, 1, u]), np.clip(tun[1, u], cb[:, 0, u], cb[:, 1, u]), cb[:, 1, u]), 1)
     cv = np.stack((cb[:, 0, v], np.clip(tun[0, v], cb[:, 0, v], cb[:, 1, v]), np.clip(tun[1, v], cb[:, 0, v], cb[:, 1, v]), cb[:, 1, v]), 1)
-    iu, iv = np.meshgrid(np.arange(3), np.arange(3), indexing="xy")  # (3,3): iu varies along columns
-    iu = iu.ravel()
-    iv = iv.ravel()
-    sel = ~((iu == 1) & (iv == 1))
-    iu, iv = iu[sel], iv[sel]  # 8 pieces
+    iu, iv = _NINE_U, _NINE_V  # the 8 pieces around the middle one
     out = np.repeat(cb[:, None], 8, axis=1)  # (n, 8, 2, 3)
     out[:, :, 0, u] = cu[:, iu]
     out[:, :, 1, u] = cu[:, iu + 1]
