@@ -739,13 +739,12 @@ class Compound:
     def max_boxes(self) -> int:
         """Upper bound on the box count (B9).
 
-        Within a layer every box edge lies on one of the distinct coordinates
-        the layer's boxes use (``nu`` and ``nv`` of them on the two tangent
-        axes), and merged row decomposition never has more boxes than grid
-        cells; so a layer holds at most ``(nu - 1) * (nv - 1)`` boxes.  Every
-        coordinate is at least ``SNAP_EPS`` from the others, so over a face
-        of size ``a x b`` that is at most ``(a / SNAP_EPS) * (b / SNAP_EPS)``;
-        the sharper, state-dependent bound used here is the grid one.
+        Every box edge of a layer lies on one of the distinct coordinates its
+        boxes use (``nu`` and ``nv`` of them on the two tangent axes), and the
+        merged row decomposition is made of whole grid cells, so a layer holds
+        at most ``(nu - 1) * (nv - 1)`` boxes.  Distinct coordinates of a layer
+        are at least ``MIN_BOX_EXTENT`` apart (new cuts snap to edges within
+        ``SNAP_EPS``), so the bound is finite for any number of strikes.
         """
         total = 0
         for lay in range(6):
@@ -1039,14 +1038,20 @@ class CompoundGroup:
         out = np.zeros((lb.shape[0], self._boxes.shape[0]), dtype=bool)
         q = lb.reshape(-1, 6) * _LO_NEG_HI  # (L, 6): [lo, -hi]
         near = (q[:, None, :] <= self._pb).all(axis=2)  # (L, C): broad phase on the compounds' bounds
-        cols = np.flatnonzero(near.any(axis=0))
-        if cols.size == 0:
+        li, ci = np.nonzero(near)
+        if li.size == 0:
             return out
         off = self._offsets
-        for ci in cols.tolist():
-            li = np.flatnonzero(near[:, ci])
-            s, e = off[ci], off[ci + 1]
-            out[li, s:e] = (q[li][:, :, None] <= self._p[:, s:e]).all(axis=1)
+        p = self._p
+        c_first, c_last = ci.min(), ci.max()
+        if c_first == c_last:  # the usual case: the fighters are at one crate
+            s, e = off[c_first], off[c_first + 1]
+            out[li, s:e] = (q[li][:, :, None] <= p[:, s:e]).all(axis=1)
+            return out
+        for c in np.unique(ci).tolist():
+            rows = li[ci == c]
+            s, e = off[c], off[c + 1]
+            out[rows, s:e] = (q[rows][:, :, None] <= p[:, s:e]).all(axis=1)
         return out
 
 
