@@ -102,7 +102,8 @@ def ray_boxes(o: np.ndarray, inv: np.ndarray, boxes: np.ndarray, limit) -> tuple
         ``hit`` iff the ray meets the box at some ``s`` in ``[0, limit]``;
         ``tnear`` is the entry distance (0 if the origin is inside).
     """
-    t = (boxes - o[..., None, :]) * inv[..., None, :]
+    with np.errstate(over="ignore"):
+        t = (boxes - o[..., None, :]) * inv[..., None, :]
     tmin = np.minimum(t[..., 0, :], t[..., 1, :])
     tmax = np.maximum(t[..., 0, :], t[..., 1, :])
     tnear = np.maximum(np.maximum(tmin[..., 0], tmin[..., 1]), np.maximum(tmin[..., 2], 0.0))
@@ -116,7 +117,8 @@ def ray_rects_xz(o_xz: np.ndarray, inv_xz: np.ndarray, rects: np.ndarray, limit)
     ``o_xz, inv_xz`` : (..., 2); ``rects`` : (..., 2, 2) ``[[xmin, zmin], [xmax, zmax]]``.
     Returns (...) bool.
     """
-    t = (rects - o_xz[..., None, :]) * inv_xz[..., None, :]
+    with np.errstate(over="ignore"):
+        t = (rects - o_xz[..., None, :]) * inv_xz[..., None, :]
     tmin = np.minimum(t[..., 0, :], t[..., 1, :])
     tmax = np.maximum(t[..., 0, :], t[..., 1, :])
     tnear = np.maximum(np.maximum(tmin[..., 0], tmin[..., 1]), 0.0)
@@ -196,3 +198,74 @@ def ray_triangle_scalar(ox, oy, oz, dx, dy, dz, tri, limit) -> float:
     if t < 0.0 or t > limit:
         return math.inf
     return t
+
+
+# ---- component-major forms used by the batched walker --------------------------------
+# Arrays are (k, n): one contiguous row per coordinate, so every numpy call runs
+# one long inner loop instead of many length-3 ones.
+
+def ray_boxes_cm(o: np.ndarray, inv: np.ndarray, box: np.ndarray, limit) -> tuple[np.ndarray, np.ndarray]:
+    """Slab test, component-major: ``o, inv`` (3, n), ``box`` (6, n) rows
+    ``xmin, ymin, zmin, xmax, ymax, zmax``; ``limit`` float or (n,).  Returns ``hit, tnear`` (n,)."""
+    t0 = box[:3] - o
+    t1 = box[3:] - o
+    with np.errstate(over="ignore"):  # huge inverse components may overflow to +-inf: still ordered
+        t0 *= inv
+        t1 *= inv
+    tmin = np.minimum(t0, t1)
+    np.maximum(t0, t1, out=t1)
+    tnear = np.maximum(tmin[0], tmin[1])
+    np.maximum(tnear, tmin[2], out=tnear)
+    np.maximum(tnear, 0.0, out=tnear)
+    tfar = np.minimum(t1[0], t1[1])
+    np.minimum(tfar, t1[2], out=tfar)
+    np.minimum(tfar, limit, out=tfar)
+    return tnear <= tfar, tnear
+
+
+def ray_rects_cm(o: np.ndarray, inv: np.ndarray, rect: np.ndarray, limit) -> np.ndarray:
+    """x–z slab test, component-major: ``o, inv`` (2, n) x and z rows, ``rect`` (4, n) rows
+    ``xmin, zmin, xmax, zmax``.  Returns hit (n,) bool."""
+    t0 = rect[:2] - o
+    t1 = rect[2:] - o
+    with np.errstate(over="ignore"):
+        t0 *= inv
+        t1 *= inv
+    tmin = np.minimum(t0, t1)
+    np.maximum(t0, t1, out=t1)
+    tnear = np.maximum(tmin[0], tmin[1])
+    np.maximum(tnear, 0.0, out=tnear)
+    tfar = np.minimum(t1[0], t1[1])
+    np.minimum(tfar, limit, out=tfar)
+    return tnear <= tfar
+
+
+def ray_triangles_cm(o: np.ndarray, d: np.ndarray, tri: np.ndarray, limit) -> np.ndarray:
+    """Möller–Trumbore, component-major: ``o, d`` (3, n), ``tri`` (9, n) rows
+    ``v0xyz, e1xyz, e2xyz``.  Same expressions and order as :func:`ray_triangles`; (n,) t or inf."""
+    ox, oy, oz = o
+    dx, dy, dz = d
+    vx, vy, vz, ax, ay, az, bx, by, bz = tri
+    px = dy * bz - dz * by
+    py = dz * bx - dx * bz
+    pz = dx * by - dy * bx
+    det = ax * px + ay * py + az * pz
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        inv = 1.0 / det
+        sx = ox - vx
+        sy = oy - vy
+        sz = oz - vz
+        u = (sx * px + sy * py + sz * pz) * inv
+        qx = sy * az - sz * ay
+        qy = sz * ax - sx * az
+        qz = sx * ay - sy * ax
+        v = (dx * qx + dy * qy + dz * qz) * inv
+        t = (bx * qx + by * qy + bz * qz) * inv
+        ok = np.abs(det) >= RAY_PARALLEL_EPS
+        ok &= u >= _LO
+        ok &= v >= _LO
+        u += v
+        ok &= u <= _HI
+        ok &= t >= 0.0
+        ok &= t <= limit
+    return np.where(ok, t, np.inf)

@@ -36,10 +36,10 @@ from .quadtree import QuadTree
 from .raycast import (
     inverse_directions,
     normalize_rays,
-    ray_boxes,
-    ray_rects_xz,
+    ray_boxes_cm,
+    ray_rects_cm,
     ray_triangle_scalar,
-    ray_triangles,
+    ray_triangles_cm,
 )
 from .tolerances import INV_DIR_HUGE
 
@@ -159,40 +159,45 @@ class QueryStats:
 
 @dataclass(frozen=True, eq=False)
 class _Pack:
-    """All models' AABB trees packed into global flat arrays for the batched walker."""
+    """All models' AABB trees packed into global flat arrays for the batched walker.
+
+    Component-major (one row per coordinate) so numpy runs long inner loops.
+    """
 
     node_off: np.ndarray      # (m+1,) first global node of each model
     slot_off: np.ndarray      # (m+1,) first global slot of each model
-    box: np.ndarray           # (g, 2, 3)
-    child: np.ndarray         # (g, 2) global child, -1
-    leaf: np.ndarray          # (g,) global leaf block, -1
-    v0: np.ndarray            # (s, 3)
-    e1: np.ndarray
-    e2: np.ndarray
+    box: np.ndarray           # (6, g) rows xmin, ymin, zmin, xmax, ymax, zmax
+    child: np.ndarray         # (g, 2) global child index, -1 for a leaf
+    leaf: np.ndarray          # (g,) global leaf block, -1 for an inner node
+    tri: np.ndarray           # (9, s) rows v0xyz, e1xyz, e2xyz of every slot
     key: np.ndarray           # (s,) int64 model << 32 | triangle, _NO_KEY for empty slots
-    level: np.ndarray         # (m,) int
+    level: np.ndarray         # (m,) int64
+
+
+def _tree_parts(t: AABBTree, index: int, node0: int, slot0: int):
+    child = np.where(t.child >= 0, t.child.astype(np.int64) + node0, -1)
+    leaf = np.where(t.leaf >= 0, t.leaf.astype(np.int64) + slot0 // LEAF_SIZE, -1)
+    key = np.where(t.slot_tri >= 0, (np.int64(index) << 32) | t.slot_tri.astype(np.int64), _NO_KEY)
+    tri = np.concatenate([t.v0, t.e1, t.e2], axis=1).T
+    return t.box.reshape(-1, 6).T, child, leaf, tri, key
 
 
 def _pack(models: Sequence[CollisionModel]) -> _Pack:
     trees = [m.tree for m in models]
     ncount = np.array([t.node_count for t in trees], dtype=np.int64)
     scount = np.array([t.slot_tri.size for t in trees], dtype=np.int64)
-    node_off = np.concatenate(([0], np.cumsum(ncount)))
-    slot_off = np.concatenate(([0], np.cumsum(scount)))
+    node_off = np.concatenate(([0], np.cumsum(ncount))).astype(np.int64)
+    slot_off = np.concatenate(([0], np.cumsum(scount))).astype(np.int64)
     if not trees:
-        z3 = np.zeros((0, 3))
-        return _Pack(node_off, slot_off, np.zeros((0, 2, 3)), np.zeros((0, 2), np.int64),
-                     np.zeros(0, np.int64), z3, z3, z3, np.zeros(0, np.int64), np.zeros(0, np.int64))
-    box = np.concatenate([t.box for t in trees])
-    child = np.concatenate([np.where(t.child >= 0, t.child.astype(np.int64) + o, -1)
-                            for t, o in zip(trees, node_off[:-1].tolist())])
-    leaf = np.concatenate([np.where(t.leaf >= 0, t.leaf.astype(np.int64) + o // LEAF_SIZE, -1)
-                           for t, o in zip(trees, slot_off[:-1].tolist())])
-    key = np.concatenate([np.where(t.slot_tri >= 0, (np.int64(i) << 32) | t.slot_tri.astype(np.int64), _NO_KEY)
-                          for i, t in enumerate(trees)])
-    return _Pack(node_off, slot_off, box, child, leaf,
-                 np.concatenate([t.v0 for t in trees]), np.concatenate([t.e1 for t in trees]),
-                 np.concatenate([t.e2 for t in trees]), key,
+        return _Pack(node_off, slot_off, np.zeros((6, 0)), np.zeros((0, 2), np.int64), np.zeros(0, np.int64),
+                     np.zeros((9, 0)), np.zeros(0, np.int64), np.zeros(0, np.int64))
+    parts = [_tree_parts(t, i, int(node_off[i]), int(slot_off[i])) for i, t in enumerate(trees)]
+    box = np.concatenate([q[0] for q in parts], axis=1)
+    child = np.concatenate([q[1] for q in parts])
+    leaf = np.concatenate([q[2] for q in parts])
+    tri = np.concatenate([q[3] for q in parts], axis=1)
+    key = np.concatenate([q[4] for q in parts])
+    return _Pack(node_off, slot_off, np.ascontiguousarray(box), child, leaf, np.ascontiguousarray(tri), key,
                  np.array([m.level for m in models], dtype=np.int64))
 
 
@@ -258,6 +263,7 @@ class Scene:
         self._pack_cache: _Pack | None = None
         self._scalar: list[_ScalarModel | None] = [None] * len(self._models)
         self._stats = QueryStats()
+        self._qcache = None  # (QuadArrays, (6, q) node boxes, python list of node boxes)
 
     # ---- construction ------------------------------------------------------
     @staticmethod
@@ -334,6 +340,7 @@ class Scene:
         return new
 
     def _patch_pack(self, index: int, old: CollisionModel, new: CollisionModel) -> None:
+        """Overwrite model ``index``'s slice of the packed arrays if its tree kept its shape."""
         p = self._pack_cache
         if p is None:
             return
@@ -343,14 +350,46 @@ class Scene:
         if t.node_count != b - a or t.slot_tri.size != sb - sa:
             self._pack_cache = None  # shape changed: repack lazily on the next batched cast
             return
-        p.box[a:b] = t.box
-        p.child[a:b] = np.where(t.child >= 0, t.child.astype(np.int64) + a, -1)
-        p.leaf[a:b] = np.where(t.leaf >= 0, t.leaf.astype(np.int64) + sa // LEAF_SIZE, -1)
-        p.v0[sa:sb] = t.v0
-        p.e1[sa:sb] = t.e1
-        p.e2[sa:sb] = t.e2
-        p.key[sa:sb] = np.where(t.slot_tri >= 0, (np.int64(index) << 32) | t.slot_tri.astype(np.int64), _NO_KEY)
+        box, child, leaf, tri, key = _tree_parts(t, index, a, sa)
+        p.box[:, a:b] = box
+        p.child[a:b] = child
+        p.leaf[a:b] = leaf
+        p.tri[:, sa:sb] = tri
+        p.key[sa:sb] = key
         p.level[index] = new.level
+
+    def _quad_boxes(self):
+        """Quadtree nodes as 3D boxes: the node's x–z rect times the y range of the models under it.
+
+        C1 places models by their x–z rect only; the y range is derived data that
+        lets a walker skip a node a ray passes above or below.  Empty nodes get
+        an unreachable box.  Returns ``(QuadArrays, (6, q) float, list of 6-tuples)``.
+        """
+        qa = self._qt.arrays()
+        c = self._qcache
+        if c is not None and c[0] is qa:
+            return c
+        q = qa.rect.shape[0]
+        y0 = np.full(q, np.inf)
+        y1 = np.full(q, -np.inf)
+        if self._models and qa.leaf_models.size:
+            my = np.array([m.tree.box[0, :, 1] for m in self._models])
+            nz = np.flatnonzero(qa.leaf_count > 0)
+            y0[nz] = np.minimum.reduceat(my[qa.leaf_models, 0], qa.leaf_start[nz])
+            y1[nz] = np.maximum.reduceat(my[qa.leaf_models, 1], qa.leaf_start[nz])
+        inner = qa.child[:, 0] >= 0
+        for depth in range(int(qa.depth.max()) - 1, -1, -1):
+            nodes = np.flatnonzero(inner & (qa.depth == depth))
+            if nodes.size:
+                y0[nodes] = y0[qa.child[nodes]].min(axis=1)
+                y1[nodes] = y1[qa.child[nodes]].max(axis=1)
+        empty = y0 > y1
+        y0[empty] = INV_DIR_HUGE  # unreachable: entry distance beyond any finite ray
+        y1[empty] = INV_DIR_HUGE
+        r = qa.rect.reshape(q, 4)
+        box = np.stack([r[:, 0], y0, r[:, 1], r[:, 2], y1, r[:, 3]])
+        self._qcache = (qa, box, [tuple(b) for b in box.T.tolist()])
+        return self._qcache
 
     def _get_pack(self) -> _Pack:
         if self._pack_cache is None:
@@ -421,32 +460,16 @@ class Scene:
         ox, oy, oz, dx, dy, dz = ray
         ix, iy, iz = _inv(dx), _inv(dy), _inv(dz)
         qt = self._qt
-        rects, kids_of, models_of = qt.rect, qt.children, qt.models
+        _, _, qboxes = self._quad_boxes()
+        kids_of, models_of = qt.children, qt.models
         nodes = 0
         tris_tested = 0
         cand: set[int] = set()
         stack = [0]
         while stack:
             n = stack.pop()
-            x0, z0, x1, z1 = rects[n]
             nodes += 1
-            t1 = (x0 - ox) * ix
-            t2 = (x1 - ox) * ix
-            if t1 > t2:
-                t1, t2 = t2, t1
-            s1 = (z0 - oz) * iz
-            s2 = (z1 - oz) * iz
-            if s1 > s2:
-                s1, s2 = s2, s1
-            if s1 > t1:
-                t1 = s1
-            if s2 < t2:
-                t2 = s2
-            if t1 < 0.0:
-                t1 = 0.0
-            if t2 > md:
-                t2 = md
-            if t1 > t2:
+            if _box_scalar(qboxes[n], ox, oy, oz, ix, iy, iz, md) < 0.0:
                 continue
             kids = kids_of[n]
             if kids is None:
@@ -529,15 +552,18 @@ class Scene:
         o, d = normalize_rays(origins, directions)
         return self._walk_many(o, d, md, lv, nearest=False)
 
-    def _candidates(self, o, inv, md, lv):
-        """Quadtree stage (C1, C6): unique (ray, model) pairs whose leaf rects the ray crosses."""
-        qa = self._qt.arrays()
+    def _candidates(self, O, INV, md, lv):
+        """Quadtree stage (C1, C6): unique (ray, model) pairs whose leaf rects the ray crosses.
+
+        ``O, INV`` : (3, n) ray origins / inverse directions.  A frontier of
+        (ray, node) pairs; each inner node tests its four children in one step.
+        """
+        qa, qbox, _ = self._quad_boxes()
         n_models = len(self._models)
-        oxz = np.ascontiguousarray(o[:, ::2])
-        ixz = np.ascontiguousarray(inv[:, ::2])
-        r = np.flatnonzero(ray_rects_xz(oxz, ixz, qa.rect[0], md))
+        n_rays = O.shape[1]
+        r = np.flatnonzero(ray_boxes_cm(O, INV, qbox[:, :1], md)[0])
         nd = np.zeros(r.size, dtype=np.int64)
-        tested = o.shape[0]
+        tested = n_rays
         out_r, out_m = [], []
         while r.size:
             kids = qa.child[nd]
@@ -555,15 +581,24 @@ class Scene:
                 r, kids = r[inner], kids[inner]
             if not r.size:
                 break
-            hit = ray_rects_xz(oxz[r][:, None], ixz[r][:, None], qa.rect[kids], md)
-            tested += hit.size
-            ii, jj = np.nonzero(hit)
-            r = r[ii]
-            nd = kids[ii, jj]
+            c = kids.ravel()
+            rr = np.repeat(r, 4)
+            hit = ray_boxes_cm(O[:, rr], INV[:, rr], qbox[:, c], md)[0]
+            tested += c.size
+            r = rr[hit]
+            nd = c[hit]
         if not out_r:
             e = np.zeros(0, dtype=np.int64)
             return e, e, tested
-        key = np.unique(np.concatenate(out_r) * n_models + np.concatenate(out_m))
+        key = np.concatenate(out_r) * n_models + np.concatenate(out_m)
+        space = n_rays * n_models
+        if space <= 64 * key.size + (1 << 16):  # dense: a bitmap is cheaper than sorting
+            mark = np.zeros(space, dtype=bool)
+            mark[key] = True
+            key = np.flatnonzero(mark)
+        else:
+            key = np.sort(key)
+            key = key[np.concatenate(([True], key[1:] != key[:-1]))]
         cr, cm = np.divmod(key, n_models)
         if lv is not None:
             ok = self._get_pack().level[cm] > lv  # C9
@@ -571,8 +606,13 @@ class Scene:
         return cr, cm, tested
 
     def _walk_many(self, o, d, md, lv, nearest: bool):
+        """Batched walker: frontier of (ray, node) pairs over all models' packed trees.
+
+        Policy ``nearest``: a pair survives only if its box entry distance is
+        within the ray's best hit so far (updated with ``np.minimum.at``).
+        Policy any: a ray leaves the frontier at its first triangle hit.
+        """
         n_rays = o.shape[0]
-        inv = inverse_directions(d)
         p = self._get_pack()
         if nearest:
             best = np.full(n_rays, md)
@@ -584,9 +624,12 @@ class Scene:
             if nearest:
                 return RayHits(np.full(n_rays, np.inf), np.full(n_rays, -1, np.int64), np.full(n_rays, -1, np.int64))
             return done
-        r, m, tested = self._candidates(o, inv, md, lv)
+        O = np.ascontiguousarray(o.T)
+        D = np.ascontiguousarray(d.T)
+        INV = np.ascontiguousarray(inverse_directions(d).T)
+        r, m, tested = self._candidates(O, INV, md, lv)
         nd = p.node_off[m]
-        hit, tn = ray_boxes(o[r], inv[r], p.box[nd], md)
+        hit, tn = ray_boxes_cm(O[:, r], INV[:, r], p.box[:, nd], md)
         tested += hit.size
         r, nd, tn = r[hit], nd[hit], tn[hit]
         tri_tested = 0
@@ -595,20 +638,14 @@ class Scene:
         while r.size:
             if nearest:
                 keep = tn <= best[r]
-            else:
-                keep = ~done[r]
-            if not keep.all():
-                r, nd = r[keep], nd[keep]
-                if not r.size:
-                    break
+                if not keep.all():
+                    r, nd = r[keep], nd[keep]
             lf = p.leaf[nd]
             isleaf = lf >= 0
             if isleaf.any():
-                lr = r[isleaf]
                 slots = (lf[isleaf][:, None] * LEAF_SIZE + lanes).ravel()
-                rr = np.repeat(lr, LEAF_SIZE)
-                t = ray_triangles(o[rr], d[rr], p.v0[slots], p.e1[slots], p.e2[slots],
-                                  best[rr] if nearest else md)
+                rr = np.repeat(r[isleaf], LEAF_SIZE)
+                t = ray_triangles_cm(O[:, rr], D[:, rr], p.tri[:, slots], best[rr] if nearest else md)
                 tri_tested += slots.size
                 h = np.flatnonzero(t != np.inf)
                 if h.size:
@@ -621,19 +658,18 @@ class Scene:
                         done[rr[h]] = True
                 inner = ~isleaf
                 r, nd = r[inner], nd[inner]
-                if not nearest:
+                if not nearest and h.size:
                     keep = ~done[r]
                     r, nd = r[keep], nd[keep]
                 if not r.size:
                     break
-            kids = p.child[nd]
-            lim = best[r][:, None] if nearest else md
-            hit, tnk = ray_boxes(o[r][:, None], inv[r][:, None], p.box[kids], lim)
-            tested += hit.size
-            ii, jj = np.nonzero(hit)
-            r = r[ii]
-            nd = kids[ii, jj]
-            tn = tnk[ii, jj]
+            c = p.child[nd].ravel()
+            rr = np.repeat(r, 2)
+            hit, tnk = ray_boxes_cm(O[:, rr], INV[:, rr], p.box[:, c], best[rr] if nearest else md)
+            tested += c.size
+            r = rr[hit]
+            nd = c[hit]
+            tn = tnk[hit]
         self._stats = QueryStats(n_rays, int(tested), int(tri_tested))
         if not nearest:
             return done

@@ -1,0 +1,180 @@
+"""Benchmark section ``scene`` (method C): ``python -m game.bench scene [--quick]``.
+
+A generated scene of ~200 models / ~50k triangles over a 100 x 100 m floor
+(ground tiles, pillars, crates, rocks), 10,000 random rays of max distance 50.
+Prints rays/s of ``cast_nearest_many`` / ``cast_any_many`` against a
+brute-force numpy reference (every ray against every triangle, chunked; timed
+on a subset of the rays because it is ~1000x slower), microseconds per single
+``cast_nearest`` / ``cast_any``, the scene build time and the load time of the
+baked arena.  The fast answers are checked against the reference on the subset.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from game.collision import CollisionModel, Scene, load_scene
+from game.collision.raycast import normalize_rays, ray_triangles
+
+from .common import median_seconds, report
+
+MAX_DISTANCE = 50.0
+N_RAYS = 10_000
+
+
+def _translate(x, y, z) -> np.ndarray:
+    m = np.eye(4)
+    m[3, :3] = (x, y, z)
+    return m
+
+
+def _grid(nx, nz, size, rng, bump=0.0):
+    xs = np.linspace(0, size, nx + 1)
+    zs = np.linspace(0, size, nz + 1)
+    gx, gz = np.meshgrid(xs, zs, indexing="ij")
+    gy = bump * rng.random(gx.shape)
+    p = np.stack([gx, gy, gz], axis=-1)
+    a, b, c, d = p[:-1, :-1], p[1:, :-1], p[1:, 1:], p[:-1, 1:]
+    return np.concatenate([np.stack([a, b, c], -2).reshape(-1, 3, 3), np.stack([a, c, d], -2).reshape(-1, 3, 3)])
+
+
+def _prism(sides, radius, height, rings):
+    ang = np.linspace(0, 2 * np.pi, sides + 1)
+    ys = np.linspace(0, height, rings + 1)
+    x, z = radius * np.cos(ang), radius * np.sin(ang)
+    tris = []
+    for k in range(rings):
+        for s in range(sides):
+            p00 = (x[s], ys[k], z[s]); p10 = (x[s + 1], ys[k], z[s + 1])
+            p01 = (x[s], ys[k + 1], z[s]); p11 = (x[s + 1], ys[k + 1], z[s + 1])
+            tris += [(p00, p10, p11), (p00, p11, p01)]
+    for s in range(sides):
+        tris += [((0, height, 0), (x[s], height, z[s]), (x[s + 1], height, z[s + 1]))]
+    return np.array(tris, dtype=float)
+
+
+def _box(half, sub):
+    tris = []
+    g = np.linspace(-1, 1, sub + 1)
+    for axis in range(3):
+        for sign in (-1, 1):
+            for i in range(sub):
+                for j in range(sub):
+                    q = []
+                    for a, b in ((g[i], g[j]), (g[i + 1], g[j]), (g[i + 1], g[j + 1]), (g[i], g[j + 1])):
+                        p = [0.0, 0.0, 0.0]
+                        p[axis] = sign
+                        p[(axis + 1) % 3] = a
+                        p[(axis + 2) % 3] = b
+                        q.append(p)
+                    tris += [(q[0], q[1], q[2]), (q[0], q[2], q[3])]
+    return np.array(tris, dtype=float) * np.asarray(half)
+
+
+def _rock(rng, radius, rings=10, sides=16):
+    th = np.linspace(0, np.pi, rings + 1)
+    ph = np.linspace(0, 2 * np.pi, sides + 1)
+    r = radius * (1 + 0.2 * rng.random((rings + 1, sides + 1)))
+    r[:, -1] = r[:, 0]
+    r[0, :] = r[0, 0]
+    r[-1, :] = r[-1, 0]
+    p = np.stack([r * np.sin(th)[:, None] * np.cos(ph), r * np.cos(th)[:, None], r * np.sin(th)[:, None] * np.sin(ph)], -1)
+    a, b, c, d = p[:-1, :-1], p[1:, :-1], p[1:, 1:], p[:-1, 1:]
+    tris = np.concatenate([np.stack([a, b, c], -2).reshape(-1, 3, 3), np.stack([a, c, d], -2).reshape(-1, 3, 3)])
+    area = np.linalg.norm(np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0]), axis=1)
+    return tris[area > 1e-9]
+
+
+def make_bench_models(seed: int = 2026) -> list[CollisionModel]:
+    """~200 models / ~50k triangles over x, z in [-50, 50] (y up)."""
+    rng = np.random.default_rng(seed)
+    models = []
+    for i in range(10):  # ground: 10 x 10 tiles of 10 m, 10 x 10 cells each
+        for j in range(10):
+            models.append(CollisionModel(_grid(10, 10, 10.0, rng, 0.05), 2, _translate(-50 + 10 * i, 0, -50 + 10 * j)))
+    def spot():
+        return rng.uniform(-48, 48), rng.uniform(-48, 48)
+    for _ in range(30):  # pillars
+        x, z = spot()
+        models.append(CollisionModel(_prism(16, rng.uniform(0.4, 1.0), rng.uniform(3, 8), 10), 2, _translate(x, 0, z)))
+    for _ in range(40):  # crates
+        x, z = spot()
+        h = rng.uniform(0.3, 0.8)
+        models.append(CollisionModel(_box((h, h, h), 4), 1, _translate(x, h, z)))
+    for _ in range(30):  # rocks
+        x, z = spot()
+        models.append(CollisionModel(_rock(rng, rng.uniform(0.3, 1.5)), int(rng.integers(0, 3)), _translate(x, 0.2, z)))
+    return models
+
+
+def make_rays(n: int, seed: int = 7):
+    rng = np.random.default_rng(seed)
+    o = np.column_stack([rng.uniform(-50, 50, n), rng.uniform(0.2, 3.0, n), rng.uniform(-50, 50, n)])
+    d = rng.normal(size=(n, 3))
+    return o, d
+
+
+def brute_force_nearest(models, origins, directions, max_distance, chunk=1_000_000):
+    """Reference: every ray against every triangle (numpy Möller–Trumbore), chunked; distances (n,)."""
+    o, d = normalize_rays(origins, directions)
+    w = np.concatenate([m.world_triangles for m in models])
+    v0, e1, e2 = w[:, 0], w[:, 1] - w[:, 0], w[:, 2] - w[:, 0]
+    best = np.full(len(o), np.inf)
+    per = max(1, chunk // len(w))
+    for a in range(0, len(o), per):
+        rr = np.repeat(np.arange(a, min(a + per, len(o))), len(w))
+        tt = np.tile(np.arange(len(w)), min(per, len(o) - a))
+        t = ray_triangles(o[rr], d[rr], v0[tt], e1[tt], e2[tt], max_distance)
+        best[a:a + per] = t.reshape(-1, len(w)).min(axis=1)
+    return best
+
+
+def run(args) -> None:
+    quick = bool(getattr(args, "quick", False))
+    rep = 3 if quick else 7
+    t0 = time.perf_counter()
+    models = make_bench_models()
+    t_models = time.perf_counter() - t0
+    n_tris = sum(m.triangle_count for m in models)
+    print(f"  scene: {len(models)} models, {n_tris} triangles; {N_RAYS} rays, max distance {MAX_DISTANCE:g}")
+    build = median_seconds(lambda: Scene.build(models), number=1, repeat=rep)
+    report("models + AABB trees build (C5), once", t_models * 1e3, "ms")
+    report("Scene.build: quadtree (C1), median", build * 1e3, "ms")
+    scene = Scene.build(models)
+    o, d = make_rays(N_RAYS)
+    n_ref = 50 if quick else 200
+    t0 = time.perf_counter()
+    ref = brute_force_nearest(models, o[:n_ref], d[:n_ref], MAX_DISTANCE)
+    ref_rate = n_ref / (time.perf_counter() - t0)
+    got = scene.cast_nearest_many(o[:n_ref], d[:n_ref], MAX_DISTANCE)
+    assert np.array_equal(got.distance, ref), "cast_nearest_many disagrees with the brute-force reference"
+    assert np.array_equal(scene.cast_any_many(o[:n_ref], d[:n_ref], MAX_DISTANCE), np.isfinite(ref))
+    near = median_seconds(lambda: scene.cast_nearest_many(o, d, MAX_DISTANCE), number=1, repeat=rep)
+    anyh = median_seconds(lambda: scene.cast_any_many(o, d, MAX_DISTANCE), number=1, repeat=rep)
+    hits = np.isfinite(scene.cast_nearest_many(o, d, MAX_DISTANCE).distance).mean()
+    print(f"  hit rate {hits:.1%}; brute-force reference timed on {n_ref} rays")
+    report("cast_nearest_many (C7)", N_RAYS / near, "rays/s", ref=ref_rate, target=">= 200000")
+    report("cast_any_many (C8)", N_RAYS / anyh, "rays/s", ref=ref_rate, target=">= 300000")
+    k = 300 if quick else 2000
+    idx = np.arange(k)
+    def singles_nearest():
+        for i in idx:
+            scene.cast_nearest(o[i], d[i], MAX_DISTANCE)
+    def singles_any():
+        for i in idx:
+            scene.cast_any(o[i], d[i], MAX_DISTANCE)
+    report("cast_nearest single ray, mean over rays", median_seconds(singles_nearest, number=1, repeat=rep) / k * 1e6,
+           "us", ref=1e6 / ref_rate, target="<= 30")
+    report("cast_any single ray, mean over rays", median_seconds(singles_any, number=1, repeat=rep) / k * 1e6,
+           "us", ref=1e6 / ref_rate, target="<= 30")
+    assets = Path(__file__).resolve().parents[2] / "assets"
+    mp, qp = assets / "arena.models.bin", assets / "arena.quadtree.bin"
+    if mp.exists() and qp.exists():
+        arena_load = median_seconds(lambda: load_scene(mp, qp), number=1, repeat=rep)
+        n = load_scene(mp, qp)
+        report(f"load_scene baked arena ({len(n)} models)", arena_load * 1e3, "ms")
+    else:
+        print("  baked arena not found (run python -m game.tools.bake)")
