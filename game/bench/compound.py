@@ -145,6 +145,10 @@ def run(args) -> None:
     report(f"{LIMBS} limbs x {n_boxes} boxes, CompoundGroup.overlaps", t_group * 1e6, "us", target="<= 20 us",
            ref=t_loop * 1e6)
     report("  same, one range_box.overlaps() call", t_one * 1e6, "us", ref=t_loop * 1e6)
+    apart = np.ascontiguousarray(limbs + [0.0, 0.0, 10.0])  # fighters away from every crate
+    assert not group.overlaps(apart).any()
+    t_apart = median_seconds(lambda: group.overlaps(apart), number=number, repeat=rep)
+    report("  same, fighters away from the crates", t_apart * 1e6, "us", target="<= 20 us", ref=t_loop * 1e6)
     report("  same, one range_box.overlaps() per compound", t_per * 1e6, "us", ref=t_loop * 1e6)
 
     # cost of refreshing the group's concatenated array after a strike
