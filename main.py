@@ -5,6 +5,8 @@
     python main.py --p2 human                        two players on one keyboard
     python main.py --p1 cpu --p2 cpu                 attract mode
     python main.py --headless --frames N --seed S    no window, no GL: prints one JSON line
+    python main.py --screenshot out.png --frames N [--debug]   render frame N with no screen (EGL)
+    python main.py --training                        training mode (frame meter, frame step, dummy)
 
 Bad flags or values exit with status 2 and one line that names them.
 """
@@ -55,6 +57,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--replay", metavar="FILE", default=None,
                    help="play a replay file back, checking it frame by frame (with --headless: one JSON line)")
     p.add_argument("--force", action="store_true", help="let --record overwrite an existing file")
+    p.add_argument("--screenshot", metavar="PNG", default=None,
+                   help="render frame --frames (default 1) with no screen (headless EGL) and save it as a PNG")
+    p.add_argument("--debug", action="store_true", help="start with the debug overlay on (F1 toggles it)")
+    p.add_argument("--training", action="store_true", help="start in training mode (P2 is the training dummy)")
+    p.add_argument("--fullscreen", action="store_true", help="start fullscreen (F11 toggles it)")
+    p.add_argument("--fps", action="store_true", help="show the fps counter (F5 toggles it)")
     return p
 
 
@@ -125,6 +133,90 @@ def run_headless(args) -> dict:
     }
 
 
+SIM_STEP = 1 / 60      # the simulation's fixed step, seconds
+MAX_CATCH_UP = 5       # at most this many steps per displayed frame; a longer stall is dropped
+
+
+class FixedStep:
+    """Fix Your Timestep (Fiedler): real time fills an accumulator that is drained in
+    fixed 1/60 s simulation steps; ``advance`` returns the render alpha in [0, 1).
+
+    A slow frame only means several steps before the next draw (never a longer
+    step), and after a stall of more than ``MAX_CATCH_UP`` steps the backlog is
+    dropped, so the game slows down instead of spiralling.
+    """
+
+    def __init__(self, step, dt: float = SIM_STEP, max_steps: int = MAX_CATCH_UP):
+        self.step, self.dt, self.max_steps = step, dt, max_steps
+        self.acc = 0.0
+
+    def advance(self, elapsed: float) -> float:
+        self.acc += min(max(elapsed, 0.0), 0.25)
+        steps = 0
+        while self.acc >= self.dt and steps < self.max_steps:
+            self.step()
+            self.acc -= self.dt
+            steps += 1
+        if self.acc >= self.dt:          # catch-up cap reached: forget the rest
+            self.acc %= self.dt
+        return self.acc / self.dt
+
+
+def _open_game(args, *, headless):
+    """pyglet, window and :class:`game.render.game.Game`; RenderUnavailable on no display/GL."""
+    from game.render.boot import check_fonts, load_pyglet, make_window
+
+    pyglet = load_pyglet(headless)
+    window = make_window(pyglet, visible=not pyglet.options["headless"],
+                         fullscreen=bool(args.fullscreen) and not pyglet.options["headless"])
+    check_fonts(pyglet)
+    from game.render.game import Game
+
+    game = Game(pyglet, window, p1=args.p1, p2=args.p2, level=args.level, seed=args.seed,
+                training=args.training, debug=args.debug, show_fps=args.fps,
+                title=args.screenshot is None and args.frames is None)
+    return pyglet, window, game
+
+
+def run_window(args) -> int:
+    """The game loop: fixed-step simulation, interpolated rendering, one window."""
+    pyglet, window, game = _open_game(args, headless=None)
+    loop = FixedStep(game.step)
+    last = [time.perf_counter()]
+
+    @window.event
+    def on_draw():
+        now = time.perf_counter()
+        alpha = loop.advance(now - last[0])
+        last[0] = now
+        game.draw(alpha)
+        if game.quit or (args.frames is not None and game.match.frame >= args.frames):
+            pyglet.app.exit()
+
+    pyglet.app.run(1 / 120)
+    window.close()
+    return 0
+
+
+def run_screenshot(args) -> int:
+    """Step ``--frames`` simulation frames (default 1) with no screen, draw the last, save a PNG."""
+    import os
+
+    path = args.screenshot
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise UsageError(f"--screenshot {path}: folder {parent} does not exist; create it first")
+    if not path.lower().endswith(".png"):
+        raise UsageError(f"--screenshot {path}: give a .png file name")
+    pyglet, window, game = _open_game(args, headless=True)
+    for _ in range(1 if args.frames is None else args.frames):
+        game.step()
+    game.draw(1.0)
+    pyglet.image.get_buffer_manager().get_color_buffer().save(path)
+    window.close()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
@@ -140,7 +232,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.headless:
             print(json.dumps(run_headless(args)))
             return 0
-        raise UsageError("the windowed game is not built yet; use --headless")
+        from game.render.boot import RenderUnavailable
+        try:
+            if args.screenshot is not None:
+                return run_screenshot(args)
+            return run_window(args)
+        except RenderUnavailable as exc:
+            raise UsageError(str(exc)) from None
     except UsageError as exc:
         print(f"main.py: {exc}", file=sys.stderr)
         return EXIT_USAGE

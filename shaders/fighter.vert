@@ -23,7 +23,7 @@ void main() {
     v_world = w.xyz;
     v_normal = mat3(m) * a_normal;
     v_color = a_color;
-    v_mat = 5.0 + floor((a_slot + 0.5) / u_n_limbs);   // 5: fighter 1, 6: fighter 2
+    v_mat = 10.0 + floor((a_slot + 0.5) / u_n_limbs);   // 10: fighter 1, 11: fighter 2
     v_light = u_light_vp * w;
     gl_Position = u_view_proj * w;
 }

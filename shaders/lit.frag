@@ -18,7 +18,7 @@ uniform vec4 u_flash[2];         // per fighter: rgb tint, amount (hit flash)
 
 out vec4 frag;
 
-const vec3 SUN = vec3(1.00, 0.93, 0.82) * 2.6;
+const vec3 SUN = vec3(1.00, 0.92, 0.80) * 2.0;
 const vec3 SKY = vec3(0.42, 0.55, 0.78) * 0.85;
 const vec3 GROUND = vec3(0.30, 0.25, 0.22) * 0.6;
 const vec3 FOG = vec3(0.62, 0.70, 0.82);
@@ -51,7 +51,7 @@ void main() {
     int mat = int(v_mat + 0.5);
     vec3 n = normalize(v_normal);
     vec3 V = normalize(u_eye - v_world);
-    if (dot(n, V) < 0.0 && mat < 5) n = -n;    // arena triangles of either winding
+    if (dot(n, V) < 0.0 && mat < 10) n = -n;    // arena triangles of either winding
     vec3 albedo = srgb_to_lin(v_color);
     float spec_k = 0.15, shin = 24.0, ao = 1.0;
 
@@ -91,7 +91,14 @@ void main() {
         float band = grid_line(v_world.y * 0.8, 0.03);
         albedo = mix(albedo, albedo * 0.6, band);
         ao = mix(0.55, 1.0, smoothstep(0.0, 1.2, v_world.y));
-    } else if (mat >= 5) {     // fighters: slightly glossy cloth/skin
+    } else if (mat == 6) {     // banners: cloth with a gold stripe near the bottom
+        float stripe = smoothstep(0.02, 0.0, abs(fract(v_world.y * 1.0) - 0.18) - 0.06);
+        albedo = mix(albedo, srgb_to_lin(vec3(0.95, 0.75, 0.25)), stripe);
+        spec_k = 0.05;
+    } else if (mat == 7) {     // grass tufts
+        albedo *= 0.8 + 0.4 * hash(floor(v_world.xz * 8.0));
+        spec_k = 0.02;
+    } else if (mat >= 10) {     // fighters: slightly glossy cloth/skin
         spec_k = 0.35; shin = 32.0;
     } else {
         ao = mix(0.6, 1.0, smoothstep(0.0, 0.5, v_world.y));
@@ -104,14 +111,14 @@ void main() {
     float spec = pow(max(dot(n, h), 0.0), shin) * spec_k * ndl;
     vec3 hemi = mix(GROUND, SKY, n.y * 0.5 + 0.5);
     vec3 col = albedo * (hemi * ao + SUN * ndl * sh) + SUN * spec * sh;
-    if (mat >= 5) {
+    if (mat >= 10) {
         float rim = pow(1.0 - max(dot(n, V), 0.0), 3.0);
         col += rim * vec3(0.55, 0.65, 0.9) * 0.55;
     }
-    if (mat >= 5) col += u_flash[mat - 5].rgb * u_flash[mat - 5].a;
+    if (mat >= 10) col += u_flash[mat - 10].rgb * u_flash[mat - 10].a;
     float dist = length(u_eye - v_world);
     float fog = 1.0 - exp(-max(dist - 8.0, 0.0) * 0.025);
     col = mix(col, srgb_to_lin(FOG) * 1.1, fog);
-    col = tonemap(col * 1.1);
+    col = tonemap(col * 0.95);
     frag = vec4(pow(col, vec3(1.0 / 2.2)), 1.0);
 }

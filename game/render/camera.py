@@ -16,9 +16,9 @@ import numpy as np
 
 FOV_Y = 38.0            # degrees
 NEAR, FAR = 0.1, 120.0
-EYE_HEIGHT = 1.45       # m above the floor
+EYE_HEIGHT = 1.55       # m above the floor
 TARGET_HEIGHT = 0.95
-MIN_DIST, MAX_DIST = 3.6, 9.5
+MIN_DIST, MAX_DIST = 4.3, 10.0
 DIST_PER_SEP = 1.05     # extra metres back per metre of separation
 SMOOTH_POS = 0.12       # fraction of the remaining error closed per frame
 SMOOTH_DIR = 0.08

@@ -16,17 +16,21 @@ from __future__ import annotations
 import numpy as np
 
 # Materials understood by shaders/lit.frag.
-MAT_PLAIN, MAT_FLOOR, MAT_WALL, MAT_CRATE, MAT_PILLAR, MAT_SKIN = 0.0, 1.0, 2.0, 3.0, 4.0, 5.0
+MAT_PLAIN, MAT_FLOOR, MAT_WALL, MAT_CRATE, MAT_PILLAR, MAT_BANNER, MAT_GRASS = 0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 7.0
+# (fighters use 10 + fighter index, set in shaders/fighter.vert)
 
 ARENA_HALF = 15.0
 WALL_HEIGHT = 4.0
 
 KIND_STYLE = {  # kind -> (colour, material)
-    "floor": ((0.46, 0.47, 0.50), MAT_FLOOR),
-    "wall": ((0.56, 0.52, 0.47), MAT_WALL),
+    "floor": ((0.40, 0.40, 0.43), MAT_FLOOR),
+    "wall": ((0.52, 0.47, 0.42), MAT_WALL),
     "pillar": ((0.70, 0.66, 0.60), MAT_PILLAR),
     "crate": ((0.66, 0.46, 0.26), MAT_CRATE),
     "barrel": ((0.55, 0.18, 0.14), MAT_PLAIN),
+    "banner": ((0.62, 0.10, 0.10), MAT_BANNER),
+    "grass": ((0.30, 0.52, 0.18), MAT_GRASS),
+    "railing": ((0.22, 0.23, 0.26), MAT_PLAIN),
     "prop": ((0.36, 0.40, 0.44), MAT_PLAIN),
 }
 DEFAULT_STYLE = ((0.6, 0.6, 0.6), MAT_PLAIN)
@@ -166,25 +170,34 @@ def default_arena() -> list[tuple[str, str, np.ndarray]]:
     return out
 
 
-def arena_parts():
-    """Arena geometry: the baked scene when ``game.sim.arena`` exists, else the constants."""
+def load_scene_arena():
+    """The baked arena (``game.sim.arena.load_arena()``), or None if it cannot be loaded."""
     try:
-        from game.sim.arena import load_arena  # noqa: WPS433 - optional, another engineer's module
-    except ImportError:
+        from game.sim.arena import load_arena
+        return load_arena()
+    except Exception:  # noqa: BLE001 - a missing or half-finished arena must not stop the game
+        return None
+
+
+def arena_parts(arena=None):
+    """Arena geometry ``[(name, kind, triangles (T, 3, 3)), ...]``: the live triangles of
+    ``arena`` (an :class:`game.sim.arena.Arena`; struck crates included), else the constants."""
+    if arena is None:
         return default_arena()
-    try:
-        arena = load_arena()
-        parts = []
-        has_floor = False
-        for obj in arena.objects:
-            tris = arena.scene.models[obj.model].world_triangles
-            parts.append((obj.name, obj.kind, np.asarray(tris, dtype=float)))
-            has_floor |= obj.kind == "floor"
-        if not has_floor:
-            parts.insert(0, default_arena()[0])
-        return parts
-    except Exception:  # noqa: BLE001 - a half-finished arena must not stop the game
-        return default_arena()
+    parts = []
+    has_floor = False
+    for obj in arena.objects:
+        tris = arena.scene.models[obj.model].world_triangles
+        parts.append((obj.name, obj.kind, np.asarray(tris, dtype=float)))
+        has_floor |= obj.kind == "floor"
+    if not has_floor:
+        parts.insert(0, default_arena()[0])
+    return parts
+
+
+def arena_version(arena) -> tuple:
+    """Changes whenever a model of ``arena`` is replaced (``Scene.update_model``)."""
+    return () if arena is None else tuple(id(m) for m in arena.scene.models)
 
 
 def world_mesh(parts) -> np.ndarray:

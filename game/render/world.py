@@ -13,7 +13,7 @@ import numpy as np
 from pyglet import gl
 
 from .camera import look_at, ortho
-from .geometry import arena_parts, fighter_mesh, world_mesh
+from .geometry import arena_parts, arena_version, fighter_mesh, world_mesh
 from .glutil import Program, ShadowMap, VertexArray
 
 SUN_DIR = np.array([0.42, 0.80, 0.43])
@@ -34,7 +34,7 @@ def limb_matrices(rot: np.ndarray, origin: np.ndarray) -> np.ndarray:
 class WorldRenderer:
     """Owns the GL objects of the 3D scene.  ``draw`` reads arrays only."""
 
-    def __init__(self, skeleton, fighters: list[dict], parts=None):
+    def __init__(self, skeleton, fighters: list[dict], arena=None):
         self.n_limbs = len(skeleton.names)
         self.lit_fighter = Program("fighter.vert", "lit.frag")
         self.lit_world = Program("world.vert", "lit.frag")
@@ -47,14 +47,18 @@ class WorldRenderer:
         self.fighters.set_vertices(verts)
         self.fighters.set_indices(idx)
         self.world = VertexArray(layout)
-        self.set_arena(parts if parts is not None else arena_parts())
+        self._arena_version = None
+        self.sync_arena(arena)
         self.sky_vao = VertexArray([(0, 1)])
         self.sky_vao.count = 3
         self.shadow = ShadowMap(SHADOW_SIZE)
 
-    def set_arena(self, parts) -> None:
-        """Replace the arena geometry: ``[(name, kind, triangles (T, 3, 3)), ...]``."""
-        self.world.set_vertices(world_mesh(parts))
+    def sync_arena(self, arena) -> None:
+        """Rebuild the arena mesh if ``arena``'s models changed (a struck crate); None: built-in arena."""
+        version = (id(arena), arena_version(arena))
+        if version != self._arena_version:
+            self._arena_version = version
+            self.world.set_vertices(world_mesh(arena_parts(arena)))
 
     def light_matrix(self, centre) -> np.ndarray:
         c = np.array([centre[0], 0.8, centre[2]])

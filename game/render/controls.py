@@ -1,0 +1,114 @@
+"""Keyboard and gamepad -> :class:`~game.sim.FrameInput`.
+
+Keys give screen-relative *intents* (left, right, up, down, in = sidestep into
+the screen, out = sidestep toward the camera, and the buttons);
+:func:`intents_to_input` turns them into the fighter-relative input the sim
+wants, from the fighter's facing and the camera's screen axes, so "right"
+walks forward for the fighter on the left of the screen and back for the one
+on the right, whichever way the camera has swung.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game.sim import FrameInput
+
+INTENTS = ("left", "right", "up", "down", "in", "out", "lp", "hp", "lk", "hk", "guard")
+
+#: key names (pyglet.window.key attributes) per player and intent
+KEYMAP = {
+    0: {"left": ("A",), "right": ("D",), "up": ("W",), "down": ("S",), "in": ("Q",), "out": ("E",),
+        "lp": ("U",), "hp": ("I",), "lk": ("J",), "hk": ("K",), "guard": ("L", "SPACE")},
+    1: {"left": ("LEFT",), "right": ("RIGHT",), "up": ("UP",), "down": ("DOWN",),
+        "in": ("NUM_7", "PAGEUP"), "out": ("NUM_9", "PAGEDOWN"),
+        "lp": ("NUM_4", "BRACKETLEFT"), "hp": ("NUM_5", "BRACKETRIGHT"),
+        "lk": ("NUM_1", "SEMICOLON"), "hk": ("NUM_2", "APOSTROPHE"), "guard": ("NUM_0", "RCTRL", "BACKSLASH")},
+}
+
+CONTROLS_TEXT = (
+    "P1   move A D  ·  jump W  ·  crouch S  ·  sidestep Q (in) E (out)  ·  LP U  HP I  LK J  HK K  ·  guard L / Space",
+    "P2   move ← →  ·  jump ↑  ·  crouch ↓  ·  sidestep Num7 / Num9 (PgUp / PgDn)  ·  "
+    "LP Num4 [  HP Num5 ]  LK Num1 ;  HK Num2 '  ·  guard Num0 / RCtrl",
+    "Esc pause menu  ·  F1 debug overlay (F2 crates, F3 quadtree, F4 rays)  ·  F5 fps  ·  F11 fullscreen",
+    "Training  P freeze  ·  . step one frame  ·  R reset  ·  F6 dummy stance/guard  ·  F7 record  ·  F8 playback",
+)
+
+
+def intents_to_input(held: dict, facing, cam_right, cam_fwd) -> FrameInput:
+    """Screen intents -> fighter-relative input.
+
+    held : intent name -> bool; facing : (2,) x-z unit vector of the fighter;
+    cam_right, cam_fwd : (2,) x-z unit vectors of the camera's screen right
+    and into-the-screen directions.
+    """
+    facing = np.asarray(facing, dtype=float)
+    toward_right = float(facing @ np.asarray(cam_right)) >= 0.0
+    right_side = np.array([-facing[1], facing[0]])               # the fighter's own right
+    right_is_in = float(right_side @ np.asarray(cam_fwd)) >= 0.0
+    left, right = held.get("left", False), held.get("right", False)
+    sin, sout = held.get("in", False), held.get("out", False)
+    fwd, back = (right, left) if toward_right else (left, right)
+    side_r, side_l = (sin, sout) if right_is_in else (sout, sin)
+    return FrameInput(forward=fwd, back=back, up=held.get("up", False), down=held.get("down", False),
+                      side_l=side_l, side_r=side_r, lp=held.get("lp", False), hp=held.get("hp", False),
+                      lk=held.get("lk", False), hk=held.get("hk", False), guard=held.get("guard", False))
+
+
+class Keyboard:
+    """Reads a pyglet ``KeyStateHandler`` through :data:`KEYMAP`."""
+
+    def __init__(self, key_module, state):
+        self.state = state
+        self.codes = {p: {i: tuple(getattr(key_module, n) for n in names if hasattr(key_module, n))
+                          for i, names in m.items()} for p, m in KEYMAP.items()}
+
+    def intents(self, player: int) -> dict:
+        s = self.state
+        return {i: any(s[c] for c in codes) for i, codes in self.codes[player].items()}
+
+
+class Gamepads:
+    """pyglet.input controllers, guarded: no devices (or no /dev/input) means none."""
+
+    DEAD = 0.45
+
+    def __init__(self, pyglet, enabled: bool = True):
+        self.pads = []
+        if not enabled:
+            return
+        try:
+            import pyglet.window.xlib  # noqa: F401  (pyglet.input needs it when headless)
+        except Exception:  # noqa: BLE001
+            pass
+        try:
+            import pyglet.input
+
+            for c in pyglet.input.get_controllers()[:2]:
+                try:
+                    c.open()
+                    self.pads.append(c)
+                except Exception:  # noqa: BLE001 - a busy device is just skipped
+                    continue
+        except Exception:  # noqa: BLE001 - FileNotFoundError without /dev/input, AttributeError headless
+            self.pads = []
+
+    def intents(self, index: int) -> dict:
+        if index >= len(self.pads):
+            return {}
+        c = self.pads[index]
+        g = lambda name, default=0.0: getattr(c, name, default) or default  # noqa: E731
+        x, y = g("leftx"), g("lefty")
+        return {"left": bool(g("dpleft", False)) or x < -self.DEAD, "right": bool(g("dpright", False)) or x > self.DEAD,
+                "up": bool(g("dpup", False)) or y > self.DEAD, "down": bool(g("dpdown", False)) or y < -self.DEAD,
+                "in": bool(g("leftshoulder", False)), "out": g("lefttrigger") > 0.5,
+                "lp": bool(g("x", False)), "hp": bool(g("y", False)), "lk": bool(g("a", False)),
+                "hk": bool(g("b", False)), "guard": bool(g("rightshoulder", False)) or g("righttrigger") > 0.5}
+
+
+def merge(*dicts) -> dict:
+    out = {i: False for i in INTENTS}
+    for d in dicts:
+        for k, v in d.items():
+            out[k] = out[k] or bool(v)
+    return out

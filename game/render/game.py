@@ -1,0 +1,275 @@
+"""The playable game on the window side: screens, input, and one frame's drawing.
+
+:class:`Game` is driven by ``main.py``'s fixed-step loop: ``step()`` once per
+1/60 s of simulation (input -> ``match.step`` -> events -> sparks, camera,
+HUD, training), ``draw(alpha)`` once per displayed frame, interpolating the
+fighters and camera between the last two simulation states.  Drawing only
+reads the match; nothing here changes what the simulation computes.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import deque
+
+import numpy as np
+from pyglet import gl
+
+from game.sim import FrameInput, Hit, Match
+
+from .camera import FightCamera, look_at, perspective
+from .controls import CONTROLS_TEXT, Gamepads, Keyboard, intents_to_input, merge
+from .geometry import load_scene_arena
+from .hud import Hud
+from .overlay import DebugOverlay
+from .passes import LineRenderer, RectRenderer, SparkRenderer
+from .sparks import Sparks
+from .training import TrainingMode
+from .world import WorldRenderer, limb_matrices
+
+MENU_ITEMS = ("Resume", "Restart", "Training", "Quit")
+ATTRACT_RESTART = 300      # frames after the match ends before attract mode starts another
+
+
+class Game:
+    """Screens: ``'title'`` -> ``'fight'`` (with an optional pause menu and training mode)."""
+
+    def __init__(self, pyglet, window, *, p1: str = "human", p2: str = "cpu", level: str = "normal",
+                 seed: int = 0, training: bool = False, debug: bool = False, title: bool = True,
+                 show_fps: bool = False):
+        from pyglet.window import key
+
+        self.pyglet, self.window, self.key = pyglet, window, key
+        self.p1, self.p2, self.level, self.seed = p1, p2, level, seed
+        self.keys = key.KeyStateHandler()
+        window.push_handlers(self.keys)
+        window.push_handlers(on_key_press=self.on_key_press)
+        self.keyboard = Keyboard(key, self.keys)
+        self.pads = Gamepads(pyglet, enabled=not pyglet.options["headless"])
+        self.training = TrainingMode() if training else None
+        self.screen = "title" if title and not (p1 == "cpu" and p2 == "cpu") and not training else "fight"
+        self.menu_sel: int | None = None
+        self.show_fps = show_fps
+        self.overlay = DebugOverlay()
+        self.overlay.enabled = debug
+        self.sparks = Sparks()
+        self.camera = FightCamera()
+        self.ticks = 0
+        self.over_frames = 0
+        self.quit = False
+        self._frame_times: deque = deque(maxlen=60)
+        self.new_match()
+        data = self.match.data
+        self.arena = self.match.arena if self.match.arena is not None else load_scene_arena()
+        self.world = WorldRenderer(data.skeleton, list(data.fighters), self.arena)
+        self.lines = LineRenderer()
+        self.spark_gl = SparkRenderer()
+        self.rects = RectRenderer()
+        self.hud = Hud(pyglet, list(data.fighters))
+        self._view_scale = None
+
+    # ------------------------------------------------------------------ match
+    def new_match(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.seed = seed
+        cpu = lambda who: self.level if who == "cpu" else None  # noqa: E731
+        p2_cpu = None if self.training else cpu(self.p2)
+        self.match = Match.new(seed=self.seed, p1_cpu=cpu(self.p1), p2_cpu=p2_cpu)
+        if self.training:
+            self.training.attach(self.match)
+        self.sparks.clear()
+        self.over_frames = 0
+        f1, f2 = self.match.fighters
+        self.camera.reset(f1.position, f2.position)
+        if hasattr(self, "hud"):
+            self.hud.reset()
+        self._cur = self._capture()
+        self._prev = self._cur
+
+    def _capture(self):
+        rots, origins = zip(*(f.limb_frames() for f in self.match.fighters))
+        feet = np.array([f.position for f in self.match.fighters])
+        return np.concatenate(rots), np.concatenate(origins), feet
+
+    def set_training(self, on: bool) -> None:
+        self.training = TrainingMode() if on else None
+        self.screen = "fight"
+        self.new_match()
+
+    # ------------------------------------------------------------------ input
+    def _intents(self, player: int) -> dict:
+        pad_index = player if self.p1 == "human" else player - 1
+        return merge(self.keyboard.intents(player), self.pads.intents(pad_index) if pad_index >= 0 else {})
+
+    def player_inputs(self) -> tuple[FrameInput, FrameInput]:
+        """This frame's inputs of both sides from keys and pads (CPU sides are ignored by the match)."""
+        right, fwd = self.camera.screen_axes()
+        f1, f2 = self.match.fighters
+        i1, i2 = self._intents(0), self._intents(1)
+        p1 = intents_to_input(i1, f1.facing, right, fwd)
+        p2 = intents_to_input(i2, f2.facing, right, fwd)
+        if self.training is not None:
+            if self.training.recording:          # P1's keys drive the dummy while recording
+                live = intents_to_input(i1, f2.facing, right, fwd)
+                p1 = FrameInput()
+            else:
+                live = p2
+            p2 = self.training.p2_input(self.match, live)
+        return p1, p2
+
+    # ------------------------------------------------------------------ simulation tick
+    def step(self) -> None:
+        """One 1/60 s tick of the game: at most one ``match.step``."""
+        self.ticks += 1
+        if self.screen == "title" or self.menu_sel is not None:
+            return
+        if self.training is not None and not self.training.wants_step():
+            return
+        p1, p2 = self.player_inputs()
+        events = self.match.step(p1, p2)
+        for e in events:
+            if isinstance(e, Hit):
+                self.sparks.spawn(e)
+                if e.heavy:
+                    self.camera.kick(0.02 if e.blocked else 0.055)
+        self.sparks.step()
+        self.hud.step(self.match)
+        f1, f2 = self.match.fighters
+        self.camera.update(f1.position, f2.position, self.match.frame)
+        self._prev, self._cur = self._cur, self._capture()
+        if self.training is not None:
+            self.training.after_step(self.match, events)
+        if self.match.over:
+            self.over_frames += 1
+            if self.p1 == "cpu" and self.p2 == "cpu" and self.over_frames >= ATTRACT_RESTART:
+                self.new_match(self.seed + 1)
+
+    # ------------------------------------------------------------------ drawing
+    def matrices(self, alpha: float, aspect: float):
+        if self.screen == "title":
+            a = self.ticks * 0.004
+            eye = np.array([math.sin(a) * 5.8, 1.6, math.cos(a) * 5.8])
+            return look_at(eye, (0, 1.0, 0)), perspective(38.0, aspect), eye
+        return self.camera.matrices(aspect, alpha)
+
+    def draw(self, alpha: float = 1.0) -> None:
+        now = time.perf_counter()
+        self._frame_times.append(now)
+        fw, fh = self.window.get_framebuffer_size()
+        viewport = (0, 0, fw, fh)
+        gl.glViewport(*viewport)
+        (r0, o0, f0), (r1, o1, f1) = self._prev, self._cur
+        rot = r0 + (r1 - r0) * alpha
+        origin = o0 + (o1 - o0) * alpha
+        feet = f0 + (f1 - f0) * alpha
+        if self.match.arena is not None:
+            self.world.sync_arena(self.match.arena)
+        view, proj, eye = self.matrices(alpha, fw / max(fh, 1))
+        vp = proj @ view
+        self.view_proj = vp
+        self.world.draw(vp, eye, limb_matrices(rot, origin), feet, viewport, self.sparks.flash)
+        self.overlay.clear()
+        if self.overlay.enabled and self.screen != "title":
+            self.match.debug_draw(self.overlay)
+            self.lines.draw(vp, viewport, self.overlay.segments(), self.overlay.colors(), width=2.0)
+        self.spark_gl.draw(vp, proj, viewport, self.sparks.instances(alpha))
+        self._draw_hud(vp)
+
+    def fps(self) -> float:
+        t = self._frame_times
+        return (len(t) - 1) / (t[-1] - t[0]) if len(t) > 1 and t[-1] > t[0] else 0.0
+
+    def _draw_hud(self, vp) -> None:
+        size = self.window.get_size()
+        W, H, s = self.hud.canvas(size)
+        if self._view_scale != s:
+            from pyglet.math import Mat4, Vec3
+            self.window.view = Mat4.from_scale(Vec3(s, s, 1.0))
+            self._view_scale = s
+        menu = None
+        if self.menu_sel is not None:
+            items = list(MENU_ITEMS)
+            items[2] = "Training: " + ("on" if self.training else "off")
+            menu = (items, self.menu_sel, "PAUSED")
+        names = [fd.get("name", "?") for fd in self.match.data.fighters]
+        who = lambda side: "CPU" if side == "cpu" else "Player"  # noqa: E731
+        title_info = {"versus": f"{names[0]} ({who(self.p1)})   vs   {names[1]} ({who(self.p2)})",
+                      "controls": CONTROLS_TEXT}
+        rects = self.hud.build(size, self.match, screen=self.screen, fps=self.fps() if self.show_fps else None,
+                               training=self.training, menu=menu, overlay_texts=self.overlay.texts,
+                               view_proj=vp, title_info=title_info, blink=self.ticks)
+        gl.glDisable(gl.GL_DEPTH_TEST)
+        gl.glViewport(0, 0, *self.window.get_framebuffer_size())
+        self.rects.draw((W, H), rects.array())
+        gl.glEnable(gl.GL_BLEND)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        self.hud.draw()
+
+    # ------------------------------------------------------------------ keys
+    def on_key_press(self, symbol, modifiers):
+        k = self.key
+        if symbol == k.F11:
+            try:
+                self.window.set_fullscreen(not self.window.fullscreen)
+            except Exception:  # noqa: BLE001 - headless windows cannot go fullscreen
+                pass
+        elif symbol == k.F1:
+            self.overlay.enabled = not self.overlay.enabled
+        elif symbol == k.F2:
+            self.overlay.show["crates"] = not self.overlay.show["crates"]
+        elif symbol == k.F3:
+            self.overlay.show["quadtree"] = not self.overlay.show["quadtree"]
+        elif symbol == k.F4:
+            self.overlay.show["rays"] = not self.overlay.show["rays"]
+        elif symbol == k.F5:
+            self.show_fps = not self.show_fps
+        elif self.screen == "title":
+            if symbol in (k.ENTER, k.RETURN, k.SPACE, k.U):
+                self.screen = "fight"
+                self.new_match()
+            elif symbol == k.T:
+                self.set_training(True)
+            elif symbol == k.ESCAPE:
+                self.quit = True
+        elif self.menu_sel is not None:
+            self._menu_key(symbol)
+        elif symbol == k.ESCAPE:
+            self.menu_sel = 0
+        elif self.match.over and symbol in (k.ENTER, k.RETURN):
+            self.new_match()
+        elif self.training is not None:
+            tr = self.training
+            if symbol == k.P:
+                tr.toggle_freeze()
+            elif symbol == k.PERIOD:
+                tr.request_step()
+            elif symbol == k.R:
+                tr.reset(self.match)
+                self.sparks.clear()
+                self._cur = self._prev = self._capture()
+            elif symbol == k.F6:
+                tr.cycle_dummy()
+            elif symbol == k.F7:
+                tr.toggle_record()
+            elif symbol == k.F8:
+                tr.toggle_playback()
+        return self.pyglet.event.EVENT_HANDLED if symbol == k.ESCAPE else None
+
+    def _menu_key(self, symbol) -> None:
+        k = self.key
+        if symbol in (k.UP, k.W):
+            self.menu_sel = (self.menu_sel - 1) % len(MENU_ITEMS)
+        elif symbol in (k.DOWN, k.S):
+            self.menu_sel = (self.menu_sel + 1) % len(MENU_ITEMS)
+        elif symbol == k.ESCAPE:
+            self.menu_sel = None
+        elif symbol in (k.ENTER, k.RETURN, k.SPACE, k.U):
+            choice = MENU_ITEMS[self.menu_sel]
+            self.menu_sel = None
+            if choice == "Restart":
+                self.new_match()
+            elif choice == "Training":
+                self.set_training(self.training is None)
+            elif choice == "Quit":
+                self.quit = True

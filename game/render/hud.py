@@ -1,0 +1,339 @@
+"""HUD, menus and training read-outs: rectangles (one instanced draw) + pyglet labels (one batch).
+
+Laid out on a virtual canvas 720 units high (width follows the window's
+aspect), scaled to the window, so a resized or fullscreen window keeps the
+same composition.  Reads match state only; the damage trail is the HUD's own
+animation state, advanced once per simulation frame.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .camera import project
+from .passes import Rects
+from .training import PHASE_COLORS, HISTORY_LEN, InputHistory
+
+CANVAS_H = 720.0
+FONT = ("DejaVu Sans", "Arial", "Helvetica")
+GOLD = (1.0, 0.80, 0.25)
+TRAIL_HOLD = 36          # frames the damage trail waits before draining
+TRAIL_RATE = 0.9         # health points per frame it then drains
+
+
+def _rgba255(c, a=1.0):
+    return tuple(int(max(0, min(1, v)) * 255) for v in c[:3]) + (int(a * 255),)
+
+
+class _Text:
+    """A label that only relayouts when its text/colour/position really change."""
+
+    def __init__(self, pyglet, batch, group, size, *, bold=False, anchor_x="left", anchor_y="baseline",
+                 color=(255, 255, 255, 255), shadow=False):
+        kw = dict(font_name=list(FONT), font_size=size, weight="bold" if bold else "normal", anchor_x=anchor_x, anchor_y=anchor_y, batch=batch)
+        self.shadow = pyglet.text.Label("", color=(0, 0, 0, 170), group=group[0], **kw) if shadow else None
+        self.label = pyglet.text.Label("", color=color, group=group[1], **kw)
+        self._state = None
+
+    def set(self, text: str, x: float, y: float, color=None) -> None:
+        state = (text, round(x), round(y), color)
+        if state == self._state:
+            return
+        self._state = state
+        lab = self.label
+        if lab.text != text:
+            lab.text = text
+            if self.shadow:
+                self.shadow.text = text
+        lab.position = (round(x), round(y), 0)
+        if self.shadow:
+            self.shadow.position = (round(x) + 3, round(y) - 3, 0)
+        if color is not None and tuple(lab.color) != tuple(color):
+            lab.color = color
+            if self.shadow:
+                self.shadow.color = (0, 0, 0, min(170, color[3]))
+
+    def hide(self) -> None:
+        if self._state is not None and self._state[0] != "":
+            self.set("", -1000, -1000)
+
+
+class Hud:
+    def __init__(self, pyglet, fighter_data: list[dict]):
+        self.pyglet = pyglet
+        self.batch = pyglet.graphics.Batch()
+        g = (pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1))
+        T = lambda size, **kw: _Text(pyglet, self.batch, g, size, **kw)  # noqa: E731
+        self.names = [fd.get("name", f"P{i + 1}") for i, fd in enumerate(fighter_data)]
+        self.colors = [tuple(fd["colors"].get("primary", (1, 1, 1))) for fd in fighter_data]
+        self.name_lbl = [T(15, bold=True, shadow=True), T(15, bold=True, anchor_x="right", shadow=True)]
+        self.timer_lbl = T(34, bold=True, anchor_x="center", anchor_y="center", shadow=True)
+        self.banner = T(76, bold=True, anchor_x="center", anchor_y="center", shadow=True)
+        self.sub_banner = T(22, bold=True, anchor_x="center", anchor_y="center", shadow=True)
+        self.fps_lbl = T(11, color=(220, 255, 220, 255), shadow=True)
+        self.hint_lbl = T(12, anchor_x="center", shadow=True)
+        # training
+        self.adv_lbl = T(20, bold=True, anchor_x="left", anchor_y="center", shadow=True)
+        self.hit_lbl = T(12, anchor_x="left", shadow=True)
+        self.status_lbl = T(12, anchor_x="center", shadow=True)
+        self.meter_lbl = [T(11, bold=True, anchor_x="right", anchor_y="center", shadow=True) for _ in range(2)]
+        self.hist_lbl = [[T(12, anchor_x="left" if p == 0 else "right", shadow=True) for _ in range(HISTORY_LEN)]
+                         for p in range(2)]
+        # menus
+        self.title_lbl = T(64, bold=True, anchor_x="center", anchor_y="center", shadow=True)
+        self.title_sub = T(18, anchor_x="center", anchor_y="center", shadow=True)
+        self.lines = [T(12, anchor_x="center", shadow=True) for _ in range(6)]
+        self.menu_lbl = [T(22, bold=True, anchor_x="center", anchor_y="center", shadow=True) for _ in range(6)]
+        self.texts = [T(10, shadow=True) for _ in range(24)]      # overlay text() labels
+        self.reset()
+
+    def reset(self) -> None:
+        self.trail = [None, None]
+        self.hold = [0, 0]
+
+    # ---- per simulation frame ---------------------------------------------
+    def step(self, match) -> None:
+        for i, f in enumerate(match.fighters):
+            hp = float(f.health)
+            if self.trail[i] is None or hp > self.trail[i]:
+                self.trail[i] = hp
+                self.hold[i] = 0
+            elif hp < self.trail[i]:
+                if self.hold[i] < TRAIL_HOLD:
+                    self.hold[i] += 1
+                else:
+                    self.trail[i] = max(hp, self.trail[i] - TRAIL_RATE)
+            else:
+                self.hold[i] = 0
+
+    # ---- per render frame ---------------------------------------------------
+    def canvas(self, size) -> tuple[float, float, float]:
+        """(virtual width, virtual height, scale) for a window of ``size`` pixels."""
+        s = size[1] / CANVAS_H
+        return size[0] / s, CANVAS_H, s
+
+    def build(self, size, match, *, screen: str, fps: float | None, training=None, menu=None,
+              overlay_texts=(), view_proj=None, frame_size=None, title_info=None, blink: int = 0) -> Rects:
+        """Lay everything out; return the rectangles to draw under the labels."""
+        W, H, _s = self.canvas(size)
+        r = Rects()
+        used_texts = 0
+        if screen == "title":
+            self._title(r, W, H, title_info or {}, blink)
+            for lbl in (self.timer_lbl, self.banner, self.sub_banner, *self.name_lbl, self.adv_lbl,
+                        self.hit_lbl, self.status_lbl, *self.meter_lbl):
+                lbl.hide()
+            for col in self.hist_lbl:
+                for lbl in col:
+                    lbl.hide()
+        else:
+            self.title_lbl.hide()
+            self.title_sub.hide()
+            self.hint_lbl.hide()
+            for lbl in self.lines:
+                lbl.hide()
+            self._bars(r, W, H, match)
+            self._banners(W, H, match)
+            if training is not None:
+                self._training(r, W, H, training)
+            else:
+                for lbl in (self.adv_lbl, self.hit_lbl, self.status_lbl, *self.meter_lbl):
+                    lbl.hide()
+                for col in self.hist_lbl:
+                    for lbl in col:
+                        lbl.hide()
+            if overlay_texts and view_proj is not None:
+                used_texts = self._overlay_texts(W, H, overlay_texts, view_proj)
+        for lbl in self.texts[used_texts:]:
+            lbl.hide()
+        if fps is not None:
+            self.fps_lbl.set(f"{fps:5.0f} fps", 10, H - 18)
+        else:
+            self.fps_lbl.hide()
+        if menu is not None:
+            self._menu(r, W, H, *menu)
+        else:
+            for lbl in self.menu_lbl:
+                lbl.hide()
+        return r
+
+    def _bars(self, r: Rects, W, H, match) -> None:
+        cx = W / 2
+        bw, bh, gap, top = min(0.36 * W, 520), 24, 62, H - 34
+        y = top - bh
+        for i, f in enumerate(match.fighters):
+            frac = max(f.health, 0) / f.max_health
+            trail = (self.trail[i] if self.trail[i] is not None else f.health) / f.max_health
+            x0 = cx - gap - bw if i == 0 else cx + gap
+            r.add(x0 - 4, y - 4, bw + 8, bh + 8, (0, 0, 0, 0.55))
+            r.add(x0, y, bw, bh, (0.16, 0.03, 0.04, 0.95), (0.28, 0.05, 0.06, 0.95))
+            def span(fr):
+                w = bw * max(0.0, min(1.0, fr))
+                return (x0 + bw - w if i == 1 else x0), w
+            # P1 drains toward its outer (left) edge, P2 toward its outer (right) edge
+            tx, tw = span(trail)
+            if i == 0:
+                tx = x0
+            r.add(tx, y, tw, bh, (0.85, 0.12, 0.08), (1.0, 0.45, 0.30))
+            fx, fw = span(frac)
+            if i == 0:
+                fx = x0
+            low = frac < 0.3
+            bottom, topc = ((0.95, 0.30, 0.08), (1.0, 0.55, 0.2)) if low else ((0.95, 0.62, 0.08), (1.0, 0.92, 0.40))
+            r.add(fx, y, fw, bh, bottom, topc)
+            r.add(fx, y + bh * 0.55, fw, bh * 0.3, (1, 1, 1, 0.0), (1, 1, 1, 0.28))
+            c = self.colors[i]
+            r.add(x0, y - 7, bw, 4, c + (0.9,))
+            # round-win markers next to the timer
+            for k in range(2):
+                mx = (cx - gap - 18 - k * 20) if i == 0 else (cx + gap + 6 + k * 20)
+                my = y - 28
+                r.add(mx - 2, my - 2, 16, 16, (0, 0, 0, 0.6))
+                r.add(mx, my, 12, 12, GOLD if f.wins > k else (0.25, 0.25, 0.28),
+                      tuple(min(1, v * 1.3) for v in GOLD) if f.wins > k else (0.35, 0.35, 0.38))
+            if i == 0:
+                self.name_lbl[0].set(self.names[0].upper(), x0, y - 30)
+            else:
+                self.name_lbl[1].set(self.names[1].upper(), x0 + bw, y - 30)
+        # timer
+        r.add(cx - 44, top - 52, 88, 60, (0.05, 0.05, 0.08, 0.75), (0.15, 0.15, 0.2, 0.75))
+        secs = int(math.ceil(max(match.timer, 0) / 60))
+        self.timer_lbl.set(f"{secs:02d}", cx, top - 22, (255, 90, 70, 255) if secs <= 10 else (255, 255, 255, 255))
+
+    def _banners(self, W, H, match) -> None:
+        text, sub, color = "", "", (255, 255, 255, 255)
+        ph, pf = match.phase, match.phase_frame
+        gold = _rgba255(GOLD)
+        if ph == "intro":
+            if pf < 55:
+                text = f"ROUND {match.round}" if match.round < 5 else "FINAL ROUND"
+                color = (255, 255, 255, 255)
+            else:
+                text, color = "READY", (220, 230, 255, 255)
+        elif ph == "fight" and pf < 40:
+            text, color = "FIGHT!", gold
+        elif ph in ("ko", "over"):
+            dead = [f for f in match.fighters if f.health <= 0]
+            if ph == "ko" and pf < 70:
+                if len(dead) == 2:
+                    text = "DOUBLE K.O."
+                elif dead:
+                    text = "K.O."
+                else:
+                    text = "TIME"
+                color = (255, 70, 50, 255)
+            else:
+                a, b = match.fighters
+                if ph == "over":
+                    w = match.winner
+                    text = "DRAW" if w is None else f"P{w + 1} WINS"
+                    sub = "the match  ·  Enter: rematch  ·  Esc: menu"
+                else:
+                    w = None if (a.health <= 0) == (b.health <= 0) and a.health == b.health else \
+                        (0 if a.health > b.health else 1)
+                    text = "DRAW" if w is None else f"P{w + 1} WINS"
+                color = gold
+        if text:
+            self.banner.set(text, W / 2, H * 0.58, color)
+        else:
+            self.banner.hide()
+        if sub:
+            self.sub_banner.set(sub, W / 2, H * 0.58 - 70, (255, 255, 255, 255))
+        else:
+            self.sub_banner.hide()
+
+    def _training(self, r: Rects, W, H, tr) -> None:
+        cell, gap_ = 10, 2
+        n = 80
+        total = n * (cell + gap_)
+        x0 = W / 2 - total / 2
+        for i in range(2):
+            y = 62 - i * (cell + 8)
+            r.add(x0 - 6, y - 4, total + 12, cell + 8, (0, 0, 0, 0.55))
+            row = tr.meter.rows[i]
+            for k, ph in enumerate(row):
+                c = PHASE_COLORS.get(ph, PHASE_COLORS["neutral"])
+                r.add(x0 + k * (cell + gap_), y, cell, cell + 1, tuple(v * 0.75 for v in c), c)
+            self.meter_lbl[i].set(f"P{i + 1}", x0 - 10, y + cell / 2)
+        adv = tr.meter.hit_advantage if tr.meter.hit_advantage is not None else tr.meter.advantage
+        if adv is not None:
+            col = (120, 255, 140, 255) if adv > 0 else ((255, 110, 90, 255) if adv < 0 else (230, 230, 230, 255))
+            self.adv_lbl.set(f"{adv:+d}", x0 + total + 16, 62 + 2, col)
+        else:
+            self.adv_lbl.hide()
+        self.hit_lbl.set(tr.meter.last_hit, x0, 84)
+        self.status_lbl.set("TRAINING   " + tr.status(), W / 2, H - 108 - 22)
+        # legend
+        lx = x0
+        for name in ("startup", "active", "recovery", "hitstun", "blockstun"):
+            r.add(lx, 20, 10, 10, PHASE_COLORS[name])
+            lx += 86
+        # input history, newest on top
+        for p in range(2):
+            rows = list(tr.history[p].rows)
+            x = 16 if p == 0 else W - 16
+            for k, lbl in enumerate(self.hist_lbl[p]):
+                if k < len(rows):
+                    bits, held = rows[k]
+                    t = InputHistory.describe(bits)
+                    lbl.set(f"{min(held, 99):>2}  {t}" if p == 0 else f"{t}  {min(held, 99):>2}",
+                            x, H * 0.62 - k * 18, (255, 255, 255, 255 - k * 12))
+                else:
+                    lbl.hide()
+            hx = 8 if p == 0 else W - 168
+            r.add(hx, H * 0.62 - HISTORY_LEN * 18 + 6, 160, HISTORY_LEN * 18 + 12, (0, 0, 0, 0.35))
+
+    def legend_labels(self):
+        return ("startup", "active", "recovery", "hitstun", "blockstun")
+
+    def _overlay_texts(self, W, H, texts, view_proj) -> int:
+        pts = np.array([t[0] for t in texts[: len(self.texts)]])
+        px = project(pts, view_proj, W, H)
+        k = 0
+        for (p, s, c), (x, y) in zip(texts, px):
+            if k >= len(self.texts):
+                break
+            self.texts[k].set(s, x + 4, H - y + 4, _rgba255(c))
+            k += 1
+        return k
+
+    def _menu(self, r: Rects, W, H, items, selected, heading) -> None:
+        r.add(0, 0, W, H, (0, 0, 0, 0.55))
+        pw, ph = 360, 70 + 52 * len(items)
+        px, py = W / 2 - pw / 2, H / 2 - ph / 2
+        r.add(px, py, pw, ph, (0.06, 0.07, 0.10, 0.92), (0.12, 0.13, 0.18, 0.92))
+        r.add(px, py + ph - 4, pw, 4, GOLD)
+        labels = [heading] + list(items)
+        for k, lbl in enumerate(self.menu_lbl):
+            if k < len(labels):
+                y = py + ph - 38 - k * 52
+                if k == 0:
+                    lbl.set(labels[k], W / 2, y, _rgba255(GOLD))
+                else:
+                    if k - 1 == selected:
+                        r.add(px + 24, y - 20, pw - 48, 40, (0.9, 0.55, 0.1, 0.85), (1.0, 0.75, 0.25, 0.85))
+                    lbl.set(labels[k], W / 2, y, (255, 255, 255, 255))
+            else:
+                lbl.hide()
+
+    def _title(self, r: Rects, W, H, info, blink) -> None:
+        r.add(0, 0, W, H, (0, 0, 0, 0.25), (0, 0, 0, 0.0))
+        r.add(0, H * 0.60, W, 150, (0.05, 0.05, 0.08, 0.0), (0.05, 0.05, 0.08, 0.55))
+        self.title_lbl.set("RANGEBOX", W / 2, H * 0.78, _rgba255(GOLD))
+        self.title_sub.set(info.get("versus", ""), W / 2, H * 0.68)
+        r.add(40, 24, W - 80, 24 * len(info.get("controls", ())) + 26, (0.03, 0.03, 0.05, 0.75))
+        lines = list(info.get("controls", ()))
+        for k, lbl in enumerate(self.lines):
+            if k < len(lines):
+                lbl.set(lines[k], W / 2, 24 + 16 + (len(lines) - 1 - k) * 24)
+            else:
+                lbl.hide()
+        if (blink // 30) % 2 == 0:
+            self.hint_lbl.set("PRESS ENTER TO FIGHT  ·  T: training", W / 2, H * 0.42)
+        else:
+            self.hint_lbl.hide()
+
+    def draw(self) -> None:
+        self.batch.draw()

@@ -1,0 +1,115 @@
+"""Small batched GL passes: spark billboards, overlay lines, HUD rectangles.
+
+Each pass is one instanced (or one dynamic) draw whose per-frame data is a
+numpy array uploaded with a single call.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from pyglet import gl
+
+from .glutil import Program, VertexArray
+
+_QUAD_STRIP = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], dtype=np.float32)
+_UNIT_STRIP = np.array([[0, 0], [1, 0], [0, 1], [1, 1]], dtype=np.float32)
+
+
+class SparkRenderer:
+    """Additive, depth-test-free billboards (``Sparks.instances`` rows)."""
+
+    def __init__(self):
+        self.prog = Program("spark.vert", "spark.frag")
+        self.vao = VertexArray([(0, 2)], [(1, 3), (2, 3), (3, 1), (4, 4)])
+        self.vao.set_vertices(_QUAD_STRIP)
+
+    def draw(self, view_proj, proj, viewport, rows: np.ndarray) -> None:
+        if not len(rows):
+            return
+        self.vao.set_instances(rows)
+        gl.glDisable(gl.GL_DEPTH_TEST)
+        gl.glDepthMask(gl.GL_FALSE)
+        gl.glEnable(gl.GL_BLEND)
+        gl.glBlendFunc(gl.GL_ONE, gl.GL_ONE)
+        self.prog.use()
+        self.prog.mat4("u_view_proj", view_proj)
+        self.prog.vec("u_viewport", (viewport[2], viewport[3]))
+        self.prog.vec("u_proj11", float(proj[1, 1]))
+        self.vao.draw(gl.GL_TRIANGLE_STRIP)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        gl.glDepthMask(gl.GL_TRUE)
+        gl.glUseProgram(0)
+
+
+class LineRenderer:
+    """World-space segments ``(n, 2, 3)`` with colours ``(n, 4)``, widened in a geometry shader.
+
+    Drawn twice: in front of the scene at full strength, and where hidden
+    behind geometry at reduced strength, so boxes inside limbs stay readable.
+    """
+
+    def __init__(self):
+        self.prog = Program("line.vert", "line.geom", "line.frag")
+        self.vao = VertexArray([(0, 3), (1, 4)])
+
+    def draw(self, view_proj, viewport, segments: np.ndarray, colors: np.ndarray, width: float = 2.0) -> None:
+        n = len(segments)
+        if not n:
+            return
+        v = np.empty((n, 2, 7), dtype=np.float32)
+        v[..., :3] = segments
+        v[..., 3:] = colors[:, None, :]
+        self.vao.set_vertices(v.reshape(-1, 7), dynamic=True)
+        self.prog.use()
+        self.prog.mat4("u_view_proj", view_proj)
+        self.prog.vec("u_viewport", (viewport[2], viewport[3]))
+        self.prog.vec("u_width", float(width))
+        gl.glEnable(gl.GL_BLEND)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        gl.glEnable(gl.GL_DEPTH_TEST)
+        gl.glDepthMask(gl.GL_FALSE)
+        gl.glDepthFunc(gl.GL_GREATER)             # hidden parts, faint
+        self.prog.vec("u_alpha", 0.45)
+        self.vao.draw(gl.GL_LINES)
+        gl.glDepthFunc(gl.GL_LEQUAL)              # visible parts, full
+        self.prog.vec("u_alpha", 1.0)
+        self.vao.draw(gl.GL_LINES)
+        gl.glDepthFunc(gl.GL_LESS)
+        gl.glDepthMask(gl.GL_TRUE)
+        gl.glUseProgram(0)
+
+
+class RectRenderer:
+    """Window-pixel rectangles with a vertical gradient: rows ``(x, y, w, h, rgba bottom, rgba top)``."""
+
+    def __init__(self):
+        self.prog = Program("rect.vert", "rect.frag")
+        self.vao = VertexArray([(0, 2)], [(1, 4), (2, 4), (3, 4)])
+        self.vao.set_vertices(_UNIT_STRIP)
+
+    def draw(self, size, rows: np.ndarray) -> None:
+        if not len(rows):
+            return
+        self.vao.set_instances(rows)
+        gl.glDisable(gl.GL_DEPTH_TEST)
+        gl.glEnable(gl.GL_BLEND)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        self.prog.use()
+        self.prog.vec("u_viewport", (float(size[0]), float(size[1])))
+        self.vao.draw(gl.GL_TRIANGLE_STRIP)
+        gl.glUseProgram(0)
+
+
+class Rects:
+    """Collects HUD rectangles for one :class:`RectRenderer` draw."""
+
+    def __init__(self):
+        self.rows: list[tuple] = []
+
+    def add(self, x, y, w, h, color, top=None) -> None:
+        c = tuple(color) + ((1.0,) if len(color) == 3 else ())
+        t = c if top is None else tuple(top) + ((1.0,) if len(top) == 3 else ())
+        self.rows.append((x, y, w, h) + c + t)
+
+    def array(self) -> np.ndarray:
+        return np.array(self.rows, dtype=np.float32).reshape(-1, 12)

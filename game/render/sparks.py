@@ -1,0 +1,142 @@
+"""Hit sparks as a small numpy particle system (no GL here; see ``passes.SparkRenderer``).
+
+A :class:`~game.sim.Hit` event makes a burst at its collision point: a glow
+flash that holds for the hitstop (the sim freezes the fighters; the flash and
+the slowed sparks make that freeze read as impact), then streaks that fly,
+fall and fade over about ten frames.  Heavy hits are bigger and hotter;
+blocked hits are a blue-white shield ring with cool sparks.  Advanced once per
+simulation frame (``step``), drawn interpolated by alpha (``instances``).
+Random spread comes from a generator seeded by the hit's frame, so a given
+match always looks the same.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+MAX_PARTICLES = 1024
+GRAVITY = -0.0045           # m / frame^2
+DRAG = 0.90
+HITSTOP_SPEED = 0.18        # particles crawl during hitstop, then burst
+
+HIT_COLORS = np.array([[1.0, 0.78, 0.30], [1.0, 0.52, 0.12], [1.0, 0.92, 0.60]])
+HEAVY_COLORS = np.array([[1.0, 0.55, 0.12], [1.0, 0.30, 0.08], [1.0, 0.85, 0.40]])
+BLOCK_COLORS = np.array([[0.55, 0.80, 1.0], [0.85, 0.95, 1.0], [0.35, 0.60, 1.0]])
+
+# columns of the particle table
+_P, _V, _SIZE, _COL, _LIFE, _AGE, _DELAY, _KIND, _DELAY0 = (slice(0, 3), slice(3, 6), 6, slice(7, 10), 10, 11, 12, 13, 14)
+_WIDTH = 15
+KIND_SPARK, KIND_FLASH, KIND_RING = 0.0, 1.0, 2.0
+
+
+class Sparks:
+    """Particles ``(n, 15)``: pos, vel, size, rgb, life, age, hitstop delay left, kind, initial delay."""
+
+    def __init__(self):
+        self.p = np.zeros((0, _WIDTH))
+        self.prev_pos = np.zeros((0, 3))
+        #: per fighter (rgb, amount) body flash, and its frames left
+        self.flash = np.zeros((2, 4))
+        self._flash_left = np.zeros(2)
+        self._flash_base = np.zeros(2)
+
+    def __len__(self) -> int:
+        return len(self.p)
+
+    def clear(self) -> None:
+        self.__init__()
+
+    def spawn(self, hit) -> None:
+        """A burst for one Hit event (reads its point, heavy, blocked, hitstop, frame)."""
+        rng = np.random.default_rng(int(hit.frame) * 7919 + int(hit.attacker))
+        point = np.asarray(hit.point, dtype=float)
+        heavy, blocked, stop = bool(hit.heavy), bool(hit.blocked), int(hit.hitstop)
+        scale = 1.5 if heavy else 1.0
+        n = (34 if heavy else 20) if not blocked else 16
+        colors = BLOCK_COLORS if blocked else (HEAVY_COLORS if heavy else HIT_COLORS)
+        d = rng.normal(size=(n, 3))
+        d /= np.linalg.norm(d, axis=1, keepdims=True)
+        d[:, 1] = np.abs(d[:, 1]) * 0.8 + 0.15            # mostly upward and outward
+        speed = rng.uniform(0.05, 0.15, size=(n, 1)) * scale * (0.8 if blocked else 1.0)
+        rows = np.zeros((n + 2, _WIDTH))
+        rows[:n, _P] = point
+        rows[:n, _V] = d * speed
+        rows[:n, _SIZE] = rng.uniform(0.010, 0.018, size=n) * scale
+        rows[:n, _COL] = colors[rng.integers(0, len(colors), size=n)] * rng.uniform(1.3, 2.2, size=(n, 1))
+        rows[:n, _LIFE] = rng.uniform(8, 14, size=n) * (1.2 if heavy else 1.0) + stop
+        rows[:n, _DELAY] = stop
+        rows[:n, _KIND] = KIND_SPARK
+        # the flash that holds through hitstop
+        rows[n, _P] = point
+        rows[n, _SIZE] = (0.34 if heavy else 0.22) * (1.1 if blocked else 1.0)
+        rows[n, _COL] = (0.55, 0.75, 1.0) if blocked else ((1.0, 0.55, 0.2) if heavy else (1.0, 0.75, 0.35))
+        rows[n, _LIFE] = stop + 8
+        rows[n, _DELAY] = stop
+        rows[n, _KIND] = KIND_FLASH
+        # a ring: shield for a block, shock ring for a heavy hit, a small pop otherwise
+        rows[n + 1, _P] = point
+        rows[n + 1, _SIZE] = 0.12 if blocked else (0.16 if heavy else 0.08)
+        rows[n + 1, _COL] = (0.7, 0.9, 1.0) if blocked else (1.0, 0.8, 0.5)
+        rows[n + 1, _LIFE] = stop + 10
+        rows[n + 1, _DELAY] = stop
+        rows[n + 1, _KIND] = KIND_RING
+        rows[:, _DELAY0] = stop
+        self.p = np.vstack([self.p, rows])[-MAX_PARTICLES:]
+        self.prev_pos = self.p[:, _P].copy()
+        f = int(hit.defender)
+        self.flash[f] = (0.25, 0.45, 0.9, 0.30) if blocked else (1.0, 0.80, 0.6, 0.30 if heavy else 0.18)
+        self._flash_base[f] = self.flash[f, 3]
+        self._flash_left[f] = max(stop, 1) + 3
+
+    def step(self) -> None:
+        """Advance one simulation frame."""
+        self._flash_left = np.maximum(self._flash_left - 1, 0)
+        self.flash[:, 3] = self._flash_base * np.clip(self._flash_left / 3.0, 0.0, 1.0)
+        if not len(self.p):
+            return
+        p = self.p
+        self.prev_pos = p[:, _P].copy()
+        frozen = p[:, _DELAY] > 0
+        k = np.where(frozen, HITSTOP_SPEED, 1.0)[:, None]
+        spark = p[:, _KIND] == KIND_SPARK
+        p[spark, _P] += p[spark, _V] * k[spark]
+        p[spark & ~frozen, 4] += GRAVITY
+        p[spark & ~frozen, _V] *= DRAG
+        p[:, _DELAY] = np.maximum(p[:, _DELAY] - 1, 0)
+        p[:, _AGE] += 1
+        alive = p[:, _AGE] < p[:, _LIFE]
+        self.p = p[alive]
+        self.prev_pos = self.prev_pos[alive]
+
+    def instances(self, alpha: float = 1.0) -> np.ndarray:
+        """Per-instance rows for the spark shader ``(n, 11)``: pos, tail, size, rgb, intensity."""
+        p = self.p
+        n = len(p)
+        out = np.zeros((n, 11), dtype=np.float32)
+        if not n:
+            return out
+        pos = self.prev_pos + (p[:, _P] - self.prev_pos) * alpha
+        age = p[:, _AGE] + alpha
+        life = p[:, _LIFE]
+        delay = p[:, _DELAY]
+        kind = p[:, _KIND]
+        span = np.maximum(life - p[:, _DELAY0], 1.0)          # the part of the life after hitstop
+        t = np.clip(1.0 - (life - age) / span, 0.0, 1.0)      # 0 until hitstop ends, then -> 1
+        fade = (1.0 - t) ** 1.5
+        size = p[:, _SIZE].copy()
+        tail = p[:, _V] * 2.6
+        flash = kind == KIND_FLASH
+        ring = kind == KIND_RING
+        # flash: swells through hitstop, then shrinks away
+        size[flash] *= np.where(delay[flash] > 0, 1.0 + 0.08 * np.sin(age[flash] * 2.0), 1.0 - 0.5 * t[flash])
+        tail[flash | ring] = 0.0
+        # ring: expands over its whole life; negative size tells the shader to draw a ring
+        grow = np.clip(age / life, 0, 1)
+        size[ring] = -(size[ring] * (1.0 + 2.2 * grow[ring]))
+        intensity = fade * np.where(flash, 1.6, 1.0)
+        out[:, 0:3] = pos
+        out[:, 3:6] = tail
+        out[:, 6] = size
+        out[:, 7:10] = p[:, _COL]
+        out[:, 10] = intensity
+        return out

@@ -1,0 +1,199 @@
+"""Training mode logic (no pyglet): freeze and frame step, frame meter, frame
+advantage, input history, and P2's input source.
+
+The window side asks :meth:`TrainingMode.wants_step` each tick, gets P2's
+input from :meth:`TrainingMode.p2_input` (the hook: by default the training
+dummy, ``game.training.DummyController``; assign ``p2_source`` to plug in
+any other callable ``(match, live) -> FrameInput``), and reports every step to
+:meth:`TrainingMode.after_step`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from game.sim import FrameInput, Hit
+from game.sim.inputs import BUTTONS
+
+METER_LEN = 80          # cells shown per fighter
+HISTORY_LEN = 14        # input history rows per player
+
+#: frame meter colours (as training modes use them)
+PHASE_COLORS = {
+    "startup": (0.25, 0.85, 0.45),
+    "active": (0.95, 0.25, 0.25),
+    "recovery": (0.25, 0.50, 0.95),
+    "hitstun": (0.98, 0.85, 0.20),
+    "blockstun": (0.95, 0.60, 0.15),
+    "jump": (0.55, 0.80, 0.95),
+    "neutral": (0.22, 0.22, 0.25),
+}
+
+
+class FrameMeter:
+    """One row of phases per fighter for the current exchange.
+
+    An exchange starts on the first frame either fighter leaves neutral and
+    ends when both are neutral again; then ``advantage`` (P1's view) is the
+    difference of the frames at which they became free to act.
+    """
+
+    def __init__(self):
+        self.rows = (deque(maxlen=METER_LEN), deque(maxlen=METER_LEN))
+        self.active = False
+        self.advantage: int | None = None
+        self.hit_advantage: int | None = None
+        self.last_hit: str = ""
+        self._free_at = [None, None]
+        self._frame = 0
+
+    def record(self, phases: tuple[str, str], events=()) -> None:
+        busy = [p != "neutral" for p in phases]
+        if any(busy) and not self.active:
+            for r in self.rows:
+                r.clear()
+            self.active = True
+            self._free_at = [None, None]
+            self._frame = 0
+            self.hit_advantage = None
+        for e in events:
+            if isinstance(e, Hit):
+                adv = e.advantage if e.attacker == 0 else -e.advantage
+                self.hit_advantage = adv
+                self.last_hit = f"{'P1' if e.attacker == 0 else 'P2'} {e.move.upper()} " \
+                                f"{'blocked' if e.blocked else 'hit'} ({e.height})"
+        if not self.active:
+            return
+        for i, p in enumerate(phases):
+            self.rows[i].append(p)
+            if busy[i]:
+                self._free_at[i] = None
+            elif self._free_at[i] is None:
+                self._free_at[i] = self._frame
+        self._frame += 1
+        if not any(busy):
+            self.active = False
+            a, b = self._free_at
+            self.advantage = (b if b is not None else 0) - (a if a is not None else 0)
+
+
+class InputHistory:
+    """Rows ``[bits, frames held]``, newest first."""
+
+    def __init__(self):
+        self.rows: deque = deque(maxlen=HISTORY_LEN)
+
+    def record(self, inp: FrameInput) -> None:
+        bits = inp.bits
+        if self.rows and self.rows[0][0] == bits:
+            self.rows[0][1] += 1
+        else:
+            self.rows.appendleft([bits, 1])
+
+    @staticmethod
+    def describe(bits: int) -> str:
+        """A short, fighter-relative label: arrows for directions, then buttons."""
+        on = {name for i, name in enumerate(BUTTONS) if bits >> i & 1}
+        f = ("forward" in on) - ("back" in on)
+        u = ("up" in on) - ("down" in on)
+        arrow = {(0, 0): "·", (1, 0): "→", (-1, 0): "←", (0, 1): "↑", (0, -1): "↓",
+                 (1, 1): "↗", (-1, 1): "↖", (1, -1): "↘", (-1, -1): "↙"}[(f, u)]
+        parts = [arrow]
+        if "side_l" in on:
+            parts.append("SL")
+        if "side_r" in on:
+            parts.append("SR")
+        parts += [b.upper() for b in ("lp", "hp", "lk", "hk") if b in on]
+        if "guard" in on:
+            parts.append("G")
+        return " ".join(parts)
+
+
+class TrainingMode:
+    """State of training mode; the window owns the match and calls these hooks."""
+
+    def __init__(self):
+        from game.training import DummyController   # pure logic, another engineer's module
+
+        self.dummy = DummyController(side=1)
+        #: P2's input source hook: ``(match, live) -> FrameInput``
+        self.p2_source = self.dummy.next_input
+        self.frozen = False
+        self._steps = 0
+        self.meter = FrameMeter()
+        self.history = (InputHistory(), InputHistory())
+
+    # ---- stepping ------------------------------------------------------------
+    def toggle_freeze(self) -> None:
+        self.frozen = not self.frozen
+
+    def request_step(self) -> None:
+        """Period key: freeze if running, else advance exactly one frame."""
+        if not self.frozen:
+            self.frozen = True
+        else:
+            self._steps += 1
+
+    def wants_step(self) -> bool:
+        if not self.frozen:
+            return True
+        if self._steps > 0:
+            self._steps -= 1
+            return True
+        return False
+
+    # ---- the match ------------------------------------------------------------
+    def attach(self, match) -> None:
+        """Skip the round intro and remember the start for reset."""
+        while match.phase == "intro":
+            match.step(FrameInput(), FrameInput())
+        self.dummy.attach(match)
+        self.meter = FrameMeter()
+        self.history = (InputHistory(), InputHistory())
+
+    def reset(self, match) -> None:
+        self.dummy.reset(match)
+        self.meter = FrameMeter()
+
+    def p2_input(self, match, live: FrameInput) -> FrameInput:
+        return self.p2_source(match, live)
+
+    def after_step(self, match, events) -> None:
+        self.dummy.refill(match)
+        self.meter.record(tuple(f.frame_phase() for f in match.fighters), events)
+        for h, inp in zip(self.history, match.last_inputs):
+            h.record(inp)
+
+    _DUMMY_CYCLE = (("stand", "none"), ("crouch", "none"), ("stand", "all"), ("crouch", "all"))
+
+    def cycle_dummy(self) -> str:
+        """F6: stand, crouch, stand + guard all, crouch + guard all."""
+        cur = (self.dummy.stance, self.dummy.guard)
+        i = self._DUMMY_CYCLE.index(cur) if cur in self._DUMMY_CYCLE else -1
+        self.dummy.stance, self.dummy.guard = self._DUMMY_CYCLE[(i + 1) % len(self._DUMMY_CYCLE)]
+        return self.status()
+
+    def toggle_record(self) -> None:
+        """F7: record the dummy (P1's keys drive P2 while recording), again to stop."""
+        if self.dummy.phase == "recording":
+            self.dummy.stop_recording()
+        else:
+            self.dummy.stop_playback()
+            self.dummy.start_recording()
+
+    def toggle_playback(self) -> None:
+        """F8: loop the recording, again to stop."""
+        if self.dummy.phase == "playback":
+            self.dummy.stop_playback()
+        elif self.dummy.recorded:
+            self.dummy.stop_recording()
+            self.dummy.start_playback()
+
+    @property
+    def recording(self) -> bool:
+        return self.dummy.phase == "recording"
+
+    def status(self) -> str:
+        d = self.dummy
+        rec = {"idle": "", "recording": f"  REC {len(d.recorded)}", "playback": "  PLAYBACK"}[d.phase]
+        return f"dummy: {d.stance}, guard {d.guard}{rec}" + ("   FROZEN (. step, P run)" if self.frozen else "")
