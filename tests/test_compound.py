@@ -647,3 +647,42 @@ def test_B9_merge_rectangles_tile_the_cells_exactly(ny, nx, seed):
     for x0, x1, y0, y1 in rects.tolist():  # runs are maximal within their rows
         assert x0 == 0 or not occ[y0:y1, x0 - 1].any()
         assert x1 == nx or not occ[y0:y1, x1].any()
+
+
+def test_B7_faces_are_exactly_the_exposed_box_sides():
+    """Reference by sampling: every point on a face has solid just behind it and
+    empty space just in front; every exposed point of any box side lies on a
+    face of the same normal."""
+    rng = np.random.default_rng(5)
+    c = fresh()
+    for _ in range(40):
+        p = rng.uniform(CRATE[0] - 0.1, CRATE[1] + 0.1)
+        h = rng.uniform(0.01, 0.15, 3)
+        c.strike([p - h, p + h], margin=float(rng.choice([0.0, 0.02])))
+    f = c.faces
+    eps = 1e-6
+    # points on faces
+    u = rng.random((f.count, 3, 2))
+    v = f.vertices
+    pts = (v[:, None, 0] + u[..., :1] * (v[:, None, 1] - v[:, None, 0]) + u[..., 1:] * (v[:, None, 3] - v[:, None, 0]))
+    n = np.repeat(f.normals[:, None], 3, axis=1)
+    pts, n = pts.reshape(-1, 3), n.reshape(-1, 3)
+    assert covered(c.boxes, pts - eps * n).all()
+    assert not covered(c.boxes, pts + eps * n).any()
+    # points on all box sides
+    found = 0
+    for ax in range(3):
+        for d in (0, 1):
+            q = rng.uniform(c.boxes[:, 0], c.boxes[:, 1], (20, len(c), 3))
+            q[..., ax] = c.boxes[:, d, ax]
+            q = q.reshape(-1, 3)
+            nrm = np.zeros(3)
+            nrm[ax] = 1 if d else -1
+            exposed = ~covered(c.boxes, q + eps * nrm)
+            sel = np.flatnonzero((f.normals == nrm).all(axis=1))
+            lo, hi = f.vertices[sel].min(axis=1), f.vertices[sel].max(axis=1)
+            qe = q[exposed]
+            on_face = ((qe[:, None] >= lo[None] - 1e-12) & (qe[:, None] <= hi[None] + 1e-12)).all(axis=2).any(axis=1)
+            assert on_face.all()
+            found += len(qe)
+    assert found > 1000

@@ -880,6 +880,55 @@ def _hole_walls(boxes: np.ndarray, tunnels: np.ndarray, tlayers: np.ndarray) -> 
     return _Quads(ax[ss].astype(np.int64), sign, c[ss], rect, FILL), tlayers[tid[ss]]
 
 
+def _subtract_coverers(boxes: np.ndarray, sides: np.ndarray, crow: np.ndarray, cj: np.ndarray, v: int, w: int):
+    """Exposed parts of box sides: each side's rectangle minus its coverers'.
+
+    sides : (P,) int, boxes whose side is partly covered.
+    crow, cj : (m,) int, pairs (index into ``sides``, covering box), sorted by
+        ``crow``; the coverers of one side are disjoint rectangles.
+    v, w : the two in-plane axes.
+    Returns ``(row (n,) int, rects (n, 4) [v0, v1, w0, w1])``: the exposed
+    pieces and the index into ``sides`` of each.  Coverers are subtracted one
+    round at a time for all sides at once; a subtraction leaves up to four
+    pieces (left and right full-height strips, bottom and top middle strips).
+    """
+    n_side = sides.shape[0]
+    first = np.searchsorted(crow, np.arange(n_side))
+    rank = np.arange(crow.shape[0]) - first[crow]
+    row = np.arange(n_side)
+    pcs = np.stack((boxes[sides, 0, v], boxes[sides, 1, v], boxes[sides, 0, w], boxes[sides, 1, w]), axis=1)
+    eps = 0.0  # exact: pieces thinner than PLANE_EPS are real geometry (a tiny margin)
+    for rnd in range(int(rank.max()) + 1 if rank.size else 0):
+        sel = rank == rnd
+        has = np.zeros(n_side, dtype=bool)
+        has[crow[sel]] = True
+        crect = np.zeros((n_side, 4))
+        j = cj[sel]
+        crect[crow[sel]] = np.stack((boxes[j, 0, v], boxes[j, 1, v], boxes[j, 0, w], boxes[j, 1, w]), axis=1)
+        c = crect[row]
+        hit = has[row] & (np.minimum(pcs[:, 1], c[:, 1]) - np.maximum(pcs[:, 0], c[:, 0]) > eps) & (
+            np.minimum(pcs[:, 3], c[:, 3]) - np.maximum(pcs[:, 2], c[:, 2]) > eps
+        )
+        if not hit.any():
+            continue
+        p, c, r = pcs[hit], c[hit], row[hit]
+        mv0 = np.maximum(p[:, 0], c[:, 0])
+        mv1 = np.minimum(p[:, 1], c[:, 1])
+        parts = [
+            (p[:, 0] < c[:, 0] - eps, np.stack((p[:, 0], c[:, 0], p[:, 2], p[:, 3]), axis=1)),  # left
+            (c[:, 1] < p[:, 1] - eps, np.stack((c[:, 1], p[:, 1], p[:, 2], p[:, 3]), axis=1)),  # right
+            (p[:, 2] < c[:, 2] - eps, np.stack((mv0, mv1, p[:, 2], c[:, 2]), axis=1)),  # bottom
+            (c[:, 3] < p[:, 3] - eps, np.stack((mv0, mv1, c[:, 3], p[:, 3]), axis=1)),  # top
+        ]
+        pcs = np.concatenate([pcs[~hit]] + [q[m] for m, q in parts])
+        row = np.concatenate([row[~hit]] + [r[m] for m, _ in parts])
+    area = (pcs[:, 1] - pcs[:, 0]) * (pcs[:, 3] - pcs[:, 2])
+    keep = area > tol.MIN_FACE_AREA
+    pcs, row = pcs[keep], row[keep]
+    order = np.lexsort((pcs[:, 0], pcs[:, 2], row))
+    return row[order], pcs[order]
+
+
 def _boundary_faces(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -> FaceSet:
     """The boundary of the union of disjoint boxes as quads, classified by kind."""
     k = boxes.shape[0]
@@ -887,16 +936,27 @@ def _boundary_faces(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -
     baxis = lay // 2
     bside = lay % 2
     axes, signs, planes, rects, kinds, owners = [], [], [], [], [], []
+    rows_k = np.arange(k)
     for ax in range(3):
         v, w = _TANGENTS[ax]
-        ov_v = np.minimum(boxes[:, None, 1, v], boxes[None, :, 1, v]) - np.maximum(boxes[:, None, 0, v], boxes[None, :, 0, v])
-        ov_w = np.minimum(boxes[:, None, 1, w], boxes[None, :, 1, w]) - np.maximum(boxes[:, None, 0, w], boxes[None, :, 0, w])
-        area_ov = np.where((ov_v > tol.PLANE_EPS) & (ov_w > tol.PLANE_EPS), ov_v * ov_w, 0.0)
         own_area = (boxes[:, 1, v] - boxes[:, 0, v]) * (boxes[:, 1, w] - boxes[:, 0, w])
         for d in (0, 1):
             plane = boxes[:, d, ax]
-            cov = (np.abs(plane[:, None] - boxes[None, :, 1 - d, ax]) <= tol.PLANE_EPS) & (area_ov > 0)
-            covered = (area_ov * cov).sum(axis=1)
+            # candidate coverers: boxes whose opposite side lies on the same plane (sorted search)
+            opp = boxes[:, 1 - d, ax]
+            order = np.argsort(opp, kind="stable")
+            opp_s = opp[order]
+            first = np.searchsorted(opp_s, plane - tol.PLANE_EPS, side="left")
+            cnt = np.searchsorted(opp_s, plane + tol.PLANE_EPS, side="right") - first
+            ci = np.repeat(rows_k, cnt)
+            start = np.cumsum(cnt) - cnt
+            cj = order[np.arange(ci.shape[0]) - np.repeat(start, cnt) + np.repeat(first, cnt)]
+            ov_v = np.minimum(boxes[ci, 1, v], boxes[cj, 1, v]) - np.maximum(boxes[ci, 0, v], boxes[cj, 0, v])
+            ov_w = np.minimum(boxes[ci, 1, w], boxes[cj, 1, w]) - np.maximum(boxes[ci, 0, w], boxes[cj, 0, w])
+            good = (ov_v > tol.PLANE_EPS) & (ov_w > tol.PLANE_EPS)
+            ci, cj = ci[good], cj[good]
+            covered = np.bincount(ci, weights=ov_v[good] * ov_w[good], minlength=k)
+            has = np.bincount(ci, minlength=k) > 0
             sign = 1.0 if d == 1 else -1.0
             on_bound = np.abs(plane - bounds[d, ax]) <= tol.PLANE_EPS
             kind = np.where(
@@ -904,8 +964,8 @@ def _boundary_faces(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -
                 np.where(bside == d, OUTER, INNER),
                 np.where(on_bound, OUTER, FILL),
             ).astype(np.int8)
-            free = ~cov.any(axis=1)
-            partial = ~free & (own_area - covered > tol.MIN_FACE_AREA)
+            free = ~has
+            partial = has & (own_area - covered > tol.MIN_FACE_AREA)
             idx = np.flatnonzero(free)
             if idx.size:
                 axes.append(np.full(idx.size, ax))
@@ -914,39 +974,24 @@ def _boundary_faces(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -
                 rects.append(boxes[idx])
                 kinds.append(kind[idx])
                 owners.append(idx)
-            for i in np.flatnonzero(partial).tolist():
-                js = np.flatnonzero(cov[i])
-                cb = boxes[js]
-                r = np.stack(
-                    (
-                        np.maximum(cb[:, 0, v], boxes[i, 0, v]),
-                        np.minimum(cb[:, 1, v], boxes[i, 1, v]),
-                        np.maximum(cb[:, 0, w], boxes[i, 0, w]),
-                        np.minimum(cb[:, 1, w], boxes[i, 1, w]),
-                    ),
-                    axis=1,
-                )
-                xs = np.unique(np.concatenate((r[:, :2].ravel(), boxes[i, :, v])))
-                ys = np.unique(np.concatenate((r[:, 2:].ravel(), boxes[i, :, w])))
-                free_cells = _cover_grid(r, xs, ys) == 0
-                cells = _grid_rects(free_cells)
-                n = cells.shape[0]
-                if n == 0:
-                    continue
-                rr = np.repeat(boxes[i][None], n, axis=0)
-                rr[:, 0, v] = xs[cells[:, 0]]
-                rr[:, 1, v] = xs[cells[:, 1]]
-                rr[:, 0, w] = ys[cells[:, 2]]
-                rr[:, 1, w] = ys[cells[:, 3]]
-                keep = (rr[:, 1, v] - rr[:, 0, v]) * (rr[:, 1, w] - rr[:, 0, w]) > tol.MIN_FACE_AREA
-                rr = rr[keep]
-                n = rr.shape[0]
-                axes.append(np.full(n, ax))
-                signs.append(np.full(n, sign))
-                planes.append(np.full(n, plane[i]))
+            pi = np.flatnonzero(partial)
+            if pi.size:
+                pos = np.full(k, -1)
+                pos[pi] = np.arange(pi.size)
+                sel = partial[ci]  # ci is sorted, so rows stay grouped
+                prow, pieces = _subtract_coverers(boxes, pi, pos[ci[sel]], cj[sel], v, w)
+                owner = pi[prow]
+                rr = boxes[owner].copy()
+                rr[:, 0, v] = pieces[:, 0]
+                rr[:, 1, v] = pieces[:, 1]
+                rr[:, 0, w] = pieces[:, 2]
+                rr[:, 1, w] = pieces[:, 3]
+                axes.append(np.full(owner.size, ax))
+                signs.append(np.full(owner.size, sign))
+                planes.append(plane[owner])
                 rects.append(rr)
-                kinds.append(np.full(n, kind[i], dtype=np.int8))
-                owners.append(np.full(n, i))
+                kinds.append(kind[owner])
+                owners.append(owner)
     if axes:
         axis = np.concatenate(axes).astype(np.int64)
         sign = np.concatenate(signs)
