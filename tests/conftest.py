@@ -1,10 +1,5 @@
-"""Shared test setup: the repository root on sys.path; headless GL before any pyglet import."""
+"""Render tests draw headless: switch pyglet to EGL before anything imports pyglet.window/gl."""
 
 import os
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 os.environ.setdefault("PYGLET_HEADLESS", "1")

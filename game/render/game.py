@@ -58,6 +58,11 @@ class Game:
         self.ticks = 0
         self.over_frames = 0
         self.quit = False
+        #: optional ``() -> (FrameInput, FrameInput)`` replacing keys and pads (tests, tools, replays)
+        self.input_source = None
+        #: called as ``listener(match, events)`` after every simulation step (e.g. a replay recorder)
+        self.step_listeners: list = []
+        self.last_events: tuple = ()
         self._frame_times: deque = deque(maxlen=60)
         self.new_match()
         data = self.match.data
@@ -126,8 +131,9 @@ class Game:
             return
         if self.training is not None and not self.training.wants_step():
             return
-        p1, p2 = self.player_inputs()
+        p1, p2 = self.input_source() if self.input_source is not None else self.player_inputs()
         events = self.match.step(p1, p2)
+        self.last_events = events
         for e in events:
             if isinstance(e, Hit):
                 self.sparks.spawn(e)
@@ -140,6 +146,8 @@ class Game:
         self._prev, self._cur = self._cur, self._capture()
         if self.training is not None:
             self.training.after_step(self.match, events)
+        for listener in self.step_listeners:
+            listener(self.match, events)
         if self.match.over:
             self.over_frames += 1
             if self.p1 == "cpu" and self.p2 == "cpu" and self.over_frames >= ATTRACT_RESTART:

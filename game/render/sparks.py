@@ -18,6 +18,7 @@ MAX_PARTICLES = 1024
 GRAVITY = -0.0045           # m / frame^2
 DRAG = 0.90
 HITSTOP_SPEED = 0.18        # particles crawl during hitstop, then burst
+FLASH_FRAMES = 6            # the struck body's flash fades over this many frames
 
 HIT_COLORS = np.array([[1.0, 0.78, 0.30], [1.0, 0.52, 0.12], [1.0, 0.92, 0.60]])
 HEAVY_COLORS = np.array([[1.0, 0.55, 0.12], [1.0, 0.30, 0.08], [1.0, 0.85, 0.40]])
@@ -62,21 +63,21 @@ class Sparks:
         rows[:n, _P] = point
         rows[:n, _V] = d * speed
         rows[:n, _SIZE] = rng.uniform(0.010, 0.018, size=n) * scale
-        rows[:n, _COL] = colors[rng.integers(0, len(colors), size=n)] * rng.uniform(1.3, 2.2, size=(n, 1))
+        rows[:n, _COL] = colors[rng.integers(0, len(colors), size=n)] * rng.uniform(1.0, 1.6, size=(n, 1))
         rows[:n, _LIFE] = rng.uniform(8, 14, size=n) * (1.2 if heavy else 1.0) + stop
         rows[:n, _DELAY] = stop
         rows[:n, _KIND] = KIND_SPARK
         # the flash that holds through hitstop
         rows[n, _P] = point
-        rows[n, _SIZE] = (0.34 if heavy else 0.22) * (1.1 if blocked else 1.0)
-        rows[n, _COL] = (0.55, 0.75, 1.0) if blocked else ((1.0, 0.55, 0.2) if heavy else (1.0, 0.75, 0.35))
+        rows[n, _SIZE] = (0.20 if heavy else 0.13) * (0.9 if blocked else 1.0)
+        rows[n, _COL] = (0.35, 0.55, 1.0) if blocked else ((1.0, 0.45, 0.12) if heavy else (1.0, 0.62, 0.22))
         rows[n, _LIFE] = stop + 8
         rows[n, _DELAY] = stop
         rows[n, _KIND] = KIND_FLASH
         # a ring: shield for a block, shock ring for a heavy hit, a small pop otherwise
         rows[n + 1, _P] = point
-        rows[n + 1, _SIZE] = 0.12 if blocked else (0.16 if heavy else 0.08)
-        rows[n + 1, _COL] = (0.7, 0.9, 1.0) if blocked else (1.0, 0.8, 0.5)
+        rows[n + 1, _SIZE] = 0.13 if blocked else (0.14 if heavy else 0.07)
+        rows[n + 1, _COL] = (0.6, 0.85, 1.0) if blocked else (1.0, 0.7, 0.35)
         rows[n + 1, _LIFE] = stop + 10
         rows[n + 1, _DELAY] = stop
         rows[n + 1, _KIND] = KIND_RING
@@ -84,14 +85,14 @@ class Sparks:
         self.p = np.vstack([self.p, rows])[-MAX_PARTICLES:]
         self.prev_pos = self.p[:, _P].copy()
         f = int(hit.defender)
-        self.flash[f] = (0.25, 0.45, 0.9, 0.30) if blocked else (1.0, 0.80, 0.6, 0.30 if heavy else 0.18)
+        self.flash[f] = (0.25, 0.45, 0.9, 0.22) if blocked else (1.0, 0.80, 0.6, 0.28 if heavy else 0.18)
         self._flash_base[f] = self.flash[f, 3]
-        self._flash_left[f] = max(stop, 1) + 3
+        self._flash_left[f] = FLASH_FRAMES
 
     def step(self) -> None:
         """Advance one simulation frame."""
         self._flash_left = np.maximum(self._flash_left - 1, 0)
-        self.flash[:, 3] = self._flash_base * np.clip(self._flash_left / 3.0, 0.0, 1.0)
+        self.flash[:, 3] = self._flash_base * (self._flash_left / FLASH_FRAMES) ** 2
         if not len(self.p):
             return
         p = self.p
@@ -133,7 +134,7 @@ class Sparks:
         # ring: expands over its whole life; negative size tells the shader to draw a ring
         grow = np.clip(age / life, 0, 1)
         size[ring] = -(size[ring] * (1.0 + 2.2 * grow[ring]))
-        intensity = fade * np.where(flash, 1.6, 1.0)
+        intensity = fade * np.where(flash, 1.0, 1.0)
         out[:, 0:3] = pos
         out[:, 3:6] = tail
         out[:, 6] = size
