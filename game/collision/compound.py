@@ -719,20 +719,29 @@ class Compound:
         )
         if thin.size:
             raise InvalidCompound(f"box(es) {thin.tolist()} do not span their wall's thickness")
-        ov = np.minimum(b[:, None, 1], b[None, :, 1]) - np.maximum(b[:, None, 0], b[None, :, 0])
-        dup = (ov > tol.PLANE_EPS).all(axis=-1)
-        np.fill_diagonal(dup, False)
-        if dup.any():
-            i, j = np.argwhere(dup)[0]
-            raise InvalidCompound(f"duplicate: boxes {i} and {j} overlap with positive volume ({b[i].tolist()} / {b[j].tolist()})")
-        # Mergeable pairs: same layer, same extent on one tangent axis, touching on the other.
-        same = lay[:, None] == lay[None, :]
-        eq = np.abs(b[:, None] - b[None, :]).max(axis=2) <= tol.PLANE_EPS  # (K, K, 3) same interval per axis
-        touch = (np.abs(b[:, None, 1] - b[None, :, 0]) <= tol.PLANE_EPS)  # (K, K, 3) i.max == j.min
-        merge = same & (touch & (eq.sum(axis=-1) == 2)[..., None] & ~eq).any(axis=-1)
-        if merge.any():
-            i, j = np.argwhere(merge)[0]
-            raise InvalidCompound(f"boxes {i} and {j} are coplanar neighbours whose union is a box (not merged)")
+        # Boxes lie inside their slabs and the six slabs are disjoint, so duplicates
+        # and mergeable pairs can only occur within one layer: check pairwise per layer.
+        sov = np.minimum(self._slabs[:, None, 1], self._slabs[None, :, 1]) - np.maximum(self._slabs[:, None, 0], self._slabs[None, :, 0])
+        if ((sov > tol.PLANE_EPS).all(axis=-1) & ~np.eye(6, dtype=bool)).any():
+            raise InvalidCompound("the six wall slabs overlap")
+        for layer in range(6):
+            idx = np.flatnonzero(lay == layer)
+            lb = b[idx]
+            ov = np.minimum(lb[:, None, 1], lb[None, :, 1]) - np.maximum(lb[:, None, 0], lb[None, :, 0])
+            dup = (ov > tol.PLANE_EPS).all(axis=-1)
+            np.fill_diagonal(dup, False)
+            if dup.any():
+                i, j = idx[np.argwhere(dup)[0]]
+                raise InvalidCompound(
+                    f"duplicate: boxes {i} and {j} overlap with positive volume ({b[i].tolist()} / {b[j].tolist()})"
+                )
+            # mergeable: same interval on two axes, touching on the third
+            eq = np.abs(lb[:, None] - lb[None, :]).max(axis=2) <= tol.PLANE_EPS  # (n, n, 3)
+            touch = np.abs(lb[:, None, 1] - lb[None, :, 0]) <= tol.PLANE_EPS  # i.max == j.min per axis
+            merge = (touch & (eq.sum(axis=-1) == 2)[..., None] & ~eq).any(axis=-1)
+            if merge.any():
+                i, j = idx[np.argwhere(merge)[0]]
+                raise InvalidCompound(f"boxes {i} and {j} are coplanar neighbours whose union is a box (not merged)")
         if b.shape[0] > self.max_boxes():
             raise InvalidCompound(f"{b.shape[0]} boxes > bound {self.max_boxes()}")
 
