@@ -686,3 +686,34 @@ def test_B7_faces_are_exactly_the_exposed_box_sides():
             assert on_face.all()
             found += len(qe)
     assert found > 1000
+
+
+def test_B7_fast_faces_match_reference_faces():
+    from game.collision.compound import reference_faces
+
+    rng = np.random.default_rng(8)
+    c = fresh()
+    for _ in range(60):
+        p = rng.uniform(CRATE[0] - 0.1, CRATE[1] + 0.1)
+        h = rng.uniform(0.01, 0.15, 3)
+        c.strike([p - h, p + h], margin=float(rng.choice([0.0, 1e-7, 0.02])))
+    f, g = c.faces, reference_faces(c)
+    for kind in (OUTER, FILL, INNER):
+        for ax in range(3):
+            for sgn in (-1.0, 1.0):
+                mf = (f.kinds == kind) & (f.normals[:, ax] == sgn)
+                mg = (g.kinds == kind) & (g.normals[:, ax] == sgn)
+                assert f.areas()[mf].sum() == pytest.approx(g.areas()[mg].sum(), abs=1e-12)
+
+
+def test_B9_pickle_round_trip_keeps_state_and_read_only_arrays():
+    import pickle
+
+    c = fresh()
+    c.strike(front_punch(), margin=0.02)
+    d = pickle.loads(pickle.dumps(c))
+    assert d.state_bytes() == c.state_bytes()
+    assert not d.boxes.flags.writeable
+    d.validate()
+    assert d.strike(front_punch(x0=0.7), margin=0.02) is not None
+    assert d.state_bytes() != c.state_bytes()

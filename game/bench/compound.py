@@ -8,7 +8,9 @@ Figures (median of several runs, each with its reference measured here):
   punching crate 0) against every small box of 4 crates + 1 barrel after 50
   strikes each: :meth:`CompoundGroup.overlaps` (broad phase on the compounds'
   bounds, then per-axis arrays), vs a per-box Python loop, and for scale one
-  ``range_box.overlaps`` call on the concatenated boxes and one per compound.
+  ``range_box.overlaps`` call on the concatenated boxes and one per compound;
+* the face set of a struck crate (``compound.faces``, re-read by the renderer
+  and the scene model after a strike), vs :func:`reference_faces`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import time
 
 import numpy as np
 
-from game.collision.compound import Compound, CompoundGroup, reference_strike
+from game.collision.compound import Compound, CompoundGroup, reference_faces, reference_strike
 from game.collision.range_box import overlaps
 
 from .common import median_seconds, report
@@ -150,6 +152,18 @@ def run(args) -> None:
     t_apart = median_seconds(lambda: group.overlaps(apart), number=number, repeat=rep)
     report("  same, fighters away from the crates", t_apart * 1e6, "us", target="<= 20 us", ref=t_loop * 1e6)
     report("  same, one range_box.overlaps() per compound", t_per * 1e6, "us", ref=t_loop * 1e6)
+
+    # the renderer and the scene model re-read the faces after every strike
+    big = max(arena, key=len)
+
+    def faces():
+        big._faces = None  # drop the per-version cache
+        return big.faces
+
+    t_faces = median_seconds(faces, number=20 if quick else 100, repeat=rep)
+    t_faces_ref = median_seconds(lambda: reference_faces(big), number=3 if quick else 10, repeat=3 if quick else 5)
+    report(f"faces of a struck crate ({len(big)} boxes, {big.faces.count} quads)", t_faces * 1e3, "ms",
+           ref=t_faces_ref * 1e3)
 
     # cost of refreshing the group's concatenated array after a strike
     def refresh():

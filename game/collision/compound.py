@@ -107,6 +107,7 @@ __all__ = [
     "Compound",
     "CompoundGroup",
     "reference_strike",
+    "reference_faces",
 ]
 
 #: Face kinds (``FaceSet.kinds``, ``Face.kind``).
@@ -783,6 +784,10 @@ class Compound:
 
     __copy__ = copy
 
+    def __reduce__(self):
+        # pickle as the constructor's arguments, so a loaded compound has read-only arrays again
+        return (Compound, (self._bounds, self._thickness, self._boxes, self._layers, self._volume0))
+
     def __deepcopy__(self, memo) -> "Compound":
         return self.copy()
 
@@ -1189,3 +1194,86 @@ def reference_strike(compound: Compound, striker_box, margin: float = DEFAULT_MA
         return None
     out.sort(key=lambda b: b[2])
     return np.array([[lo, hi] for lo, hi, _ in out], dtype=float).reshape(-1, 2, 3), np.array([b[2] for b in out], dtype=np.int8)
+
+
+def reference_faces(compound: Compound) -> FaceSet:
+    """The same face set as ``compound.faces`` (up to how exposed sides are cut
+    into quads), built the simple way: dense K x K side matching and, per
+    partly covered side, a Python-loop grid subtraction of its coverers."""
+    boxes, layers, bounds = compound.boxes, compound.layers, compound.bounds
+    k = boxes.shape[0]
+    lay = layers.astype(np.int64)
+    baxis = lay // 2
+    bside = lay % 2
+    axes, signs, planes, rects, kinds, owners = [], [], [], [], [], []
+    for ax in range(3):
+        v, w = _TANGENTS[ax]
+        ov_v = np.minimum(boxes[:, None, 1, v], boxes[None, :, 1, v]) - np.maximum(boxes[:, None, 0, v], boxes[None, :, 0, v])
+        ov_w = np.minimum(boxes[:, None, 1, w], boxes[None, :, 1, w]) - np.maximum(boxes[:, None, 0, w], boxes[None, :, 0, w])
+        area_ov = np.where((ov_v > tol.PLANE_EPS) & (ov_w > tol.PLANE_EPS), ov_v * ov_w, 0.0)
+        own_area = (boxes[:, 1, v] - boxes[:, 0, v]) * (boxes[:, 1, w] - boxes[:, 0, w])
+        for d in (0, 1):
+            plane = boxes[:, d, ax]
+            cov = (np.abs(plane[:, None] - boxes[None, :, 1 - d, ax]) <= tol.PLANE_EPS) & (area_ov > 0)
+            covered = (area_ov * cov).sum(axis=1)
+            sign = 1.0 if d == 1 else -1.0
+            on_bound = np.abs(plane - bounds[d, ax]) <= tol.PLANE_EPS
+            kind = np.where(
+                baxis == ax,
+                np.where(bside == d, OUTER, INNER),
+                np.where(on_bound, OUTER, FILL),
+            ).astype(np.int8)
+            free = ~cov.any(axis=1)
+            partial = ~free & (own_area - covered > tol.MIN_FACE_AREA)
+            idx = np.flatnonzero(free)
+            if idx.size:
+                axes.append(np.full(idx.size, ax))
+                signs.append(np.full(idx.size, sign))
+                planes.append(plane[idx])
+                rects.append(boxes[idx])
+                kinds.append(kind[idx])
+                owners.append(idx)
+            for i in np.flatnonzero(partial).tolist():
+                js = np.flatnonzero(cov[i])
+                cb = boxes[js]
+                r = np.stack(
+                    (
+                        np.maximum(cb[:, 0, v], boxes[i, 0, v]),
+                        np.minimum(cb[:, 1, v], boxes[i, 1, v]),
+                        np.maximum(cb[:, 0, w], boxes[i, 0, w]),
+                        np.minimum(cb[:, 1, w], boxes[i, 1, w]),
+                    ),
+                    axis=1,
+                )
+                xs = np.unique(np.concatenate((r[:, :2].ravel(), boxes[i, :, v])))
+                ys = np.unique(np.concatenate((r[:, 2:].ravel(), boxes[i, :, w])))
+                free_cells = _cover_grid(r, xs, ys) == 0
+                cells = _grid_rects(free_cells)
+                n = cells.shape[0]
+                if n == 0:
+                    continue
+                rr = np.repeat(boxes[i][None], n, axis=0)
+                rr[:, 0, v] = xs[cells[:, 0]]
+                rr[:, 1, v] = xs[cells[:, 1]]
+                rr[:, 0, w] = ys[cells[:, 2]]
+                rr[:, 1, w] = ys[cells[:, 3]]
+                keep = (rr[:, 1, v] - rr[:, 0, v]) * (rr[:, 1, w] - rr[:, 0, w]) > tol.MIN_FACE_AREA
+                rr = rr[keep]
+                n = rr.shape[0]
+                axes.append(np.full(n, ax))
+                signs.append(np.full(n, sign))
+                planes.append(np.full(n, plane[i]))
+                rects.append(rr)
+                kinds.append(np.full(n, kind[i], dtype=np.int8))
+                owners.append(np.full(n, i))
+    if axes:
+        axis = np.concatenate(axes).astype(np.int64)
+        sign = np.concatenate(signs)
+        verts = _quads(axis, sign, np.concatenate(planes), np.concatenate(rects))
+        nrm = _normals(axis, sign)
+        kinds_a = np.concatenate(kinds).astype(np.int8)
+        own = np.concatenate(owners).astype(np.int64)
+    else:
+        verts, nrm = np.zeros((0, 4, 3)), np.zeros((0, 3))
+        kinds_a, own = np.zeros(0, np.int8), np.zeros(0, np.int64)
+    return FaceSet(_readonly(verts), _readonly(nrm), _readonly(kinds_a), _readonly(own))
