@@ -476,10 +476,13 @@ class Match:
             self.last_inputs,
             tuple(self._pending),
             self.arena.snapshot() if self.arena is not None and hasattr(self.arena, "snapshot") else None,
+            # The range boxes as stepped: after a round restart they still show the last
+            # frame's poses, so rebuilding them on restore would change state_hash().
+            (self._rot.copy(), self._origin.copy(), self._boxes.copy()),
         )
 
     def restore(self, snap: tuple) -> None:
-        scal, rw, fsc, poses, rng, ais, last, pending, arena = snap
+        scal, rw, fsc, poses, rng, ais, last, pending, arena, boxes = snap
         for n, v in zip(self._MATCH_SCALARS, scal):
             setattr(self, n, v)
         self._round_winner = rw
@@ -494,7 +497,7 @@ class Match:
         self._pending = list(pending)
         if arena is not None:
             self.arena.restore(arena)
-        self._update_range_boxes()
+        self._rot, self._origin, self._boxes = (a.copy() for a in boxes)
         self.contacts = ()
 
     def state_hash(self) -> str:
