@@ -414,12 +414,13 @@ class Scene:
 
     @staticmethod
     def _one_ray(origin, direction):
-        o = np.asarray(origin, dtype=np.float64).reshape(-1)
-        d = np.asarray(direction, dtype=np.float64).reshape(-1)
-        if o.shape != (3,) or d.shape != (3,):
-            raise ValueError(f"origin/direction: expected 3 coordinates each, got {o.shape} and {d.shape}")
-        ox, oy, oz = o.tolist()
-        dx, dy, dz = d.tolist()
+        o = origin.tolist() if isinstance(origin, np.ndarray) else origin
+        d = direction.tolist() if isinstance(direction, np.ndarray) else direction
+        try:
+            ox, oy, oz = (float(v) for v in o)
+            dx, dy, dz = (float(v) for v in d)
+        except (TypeError, ValueError):
+            raise ValueError(f"origin/direction: expected 3 numbers each, got {origin!r} and {direction!r}") from None
         if not all(math.isfinite(v) for v in (ox, oy, oz, dx, dy, dz)):
             raise ValueError("origin/direction: contain NaN or inf")
         n = math.sqrt(dx * dx + dy * dy + dz * dz)
@@ -441,13 +442,15 @@ class Scene:
         t, key = found
         m, tri = key >> 32, key & 0xFFFFFFFF
         ox, oy, oz, dx, dy, dz = ray
-        d = np.array([dx, dy, dz])
-        w = self._models[m].world_triangles[tri]
-        n = np.cross(w[1] - w[0], w[2] - w[0])
-        n = n / np.linalg.norm(n)
-        if n @ d > 0.0:
-            n = -n
-        return RayHit(np.array([ox, oy, oz]) + t * d, t, m, tri, n)
+        (ax, ay, az), (bx, by, bz), (cx, cy, cz) = self._models[m].world_triangles[tri].tolist()
+        ux, uy, uz = bx - ax, by - ay, bz - az
+        vx, vy, vz = cx - ax, cy - ay, cz - az
+        nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+        k = math.sqrt(nx * nx + ny * ny + nz * nz)
+        if nx * dx + ny * dy + nz * dz > 0.0:
+            k = -k
+        return RayHit(np.array([ox + t * dx, oy + t * dy, oz + t * dz]), t, m, tri,
+                      np.array([nx / k, ny / k, nz / k]))
 
     def cast_any(self, origin, direction, max_distance: float, level: int | None = None) -> bool:
         """C6, C8 (server): True as soon as one triangle is hit within ``max_distance`` (C9 levels apply)."""
@@ -456,81 +459,101 @@ class Scene:
         return self._walk_one(ray, md, lv, nearest=False) is not None
 
     def _walk_one(self, ray, md: float, lv, nearest: bool):
-        """Scalar walker: quadtree (rects, C1/C6) → candidate models' root boxes → AABB trees → triangles."""
+        """Scalar walker, front to back (C6): quadtree nodes → leaves → models' root boxes → AABB trees → triangles.
+
+        Quadtree children are visited nearest entry first; a leaf's models are
+        walked as soon as the leaf is reached, so the nearest policy stops as soon
+        as the next node starts beyond the best hit, and the any policy at the
+        first hit.  Returns ``(distance, model << 32 | triangle)`` or None.
+        """
         ox, oy, oz, dx, dy, dz = ray
         ix, iy, iz = _inv(dx), _inv(dy), _inv(dz)
-        qt = self._qt
         _, _, qboxes = self._quad_boxes()
+        qt = self._qt
         kids_of, models_of = qt.children, qt.models
-        nodes = 0
+        scal = self._scalar
+        box_test = _box_scalar
+        tri_test = ray_triangle_scalar
+        nodes = 1
         tris_tested = 0
-        cand: set[int] = set()
-        stack = [0]
-        while stack:
-            n = stack.pop()
-            nodes += 1
-            if _box_scalar(qboxes[n], ox, oy, oz, ix, iy, iz, md) < 0.0:
-                continue
-            kids = kids_of[n]
-            if kids is None:
-                cand.update(models_of[n])
-            else:
-                stack.extend(kids)
-        order = []
-        for m in cand:
-            sm = self._get_scalar(m)
-            if lv is not None and sm.level <= lv:
-                continue
-            nodes += 1
-            tn = _box_scalar(sm.box[0], ox, oy, oz, ix, iy, iz, md)
-            if tn >= 0.0:
-                order.append((tn, m))
         best = md
         best_key = -1
-        if nearest:
-            order.sort()
-        for tn, m in order:
-            if nearest and tn > best:
-                break
-            sm = self._get_scalar(m)
-            box, child, leaf, tris, ids = sm.box, sm.child, sm.leaf, sm.tris, sm.ids
-            stack = [(tn, 0)]
-            while stack:
-                tn, n = stack.pop()
+        seen: set[int] = set()
+        t0 = box_test(qboxes[0], ox, oy, oz, ix, iy, iz, md)
+        qstack = [(t0, 0)] if t0 >= 0.0 else []
+        while qstack:
+            tq, n = qstack.pop()
+            if tq > best:
+                continue
+            kids = kids_of[n]
+            if kids is not None:
+                nodes += 4
+                hits = []
+                for k in kids:
+                    tk = box_test(qboxes[k], ox, oy, oz, ix, iy, iz, best)
+                    if tk >= 0.0:
+                        hits.append((tk, k))
+                if hits:
+                    hits.sort(reverse=True)  # nearest child on top of the stack
+                    qstack.extend(hits)
+                continue
+            order = []
+            for m in models_of[n]:
+                if m in seen:
+                    continue
+                seen.add(m)
+                sm = scal[m] or self._get_scalar(m)
+                if lv is not None and sm.level <= lv:
+                    continue
+                nodes += 1
+                tn = box_test(sm.box[0], ox, oy, oz, ix, iy, iz, best)
+                if tn >= 0.0:
+                    order.append((tn, m))
+            if nearest and len(order) > 1:
+                order.sort()
+            for tn, m in order:
                 if tn > best:
-                    continue
-                lf = leaf[n]
-                if lf >= 0:
-                    base = lf * LEAF_SIZE
-                    for s in range(base, base + LEAF_SIZE):
-                        tri = tris[s]
-                        if tri is None:
-                            break
-                        tris_tested += 1
-                        t = ray_triangle_scalar(ox, oy, oz, dx, dy, dz, tri, best)
-                        if t != math.inf:
-                            key = (m << 32) | ids[s]
-                            if not nearest:
-                                self._stats = QueryStats(1, nodes, tris_tested)
-                                return t, key
-                            if t < best or best_key < 0 or key < best_key:
-                                best, best_key = t, key
-                    continue
-                a, b = child[n]
-                nodes += 2
-                ta = _box_scalar(box[a], ox, oy, oz, ix, iy, iz, best)
-                tb = _box_scalar(box[b], ox, oy, oz, ix, iy, iz, best)
-                if ta >= 0.0 and tb >= 0.0:
-                    if ta <= tb:  # near child on top of the stack
+                    break
+                sm = scal[m]
+                box, child, leaf, tris, ids = sm.box, sm.child, sm.leaf, sm.tris, sm.ids
+                stack = [(tn, 0)]
+                while stack:
+                    tn, n = stack.pop()
+                    if tn > best:
+                        continue
+                    lf = leaf[n]
+                    if lf >= 0:
+                        base = lf * LEAF_SIZE
+                        for s in range(base, base + LEAF_SIZE):
+                            tri = tris[s]
+                            if tri is None:
+                                break
+                            tris_tested += 1
+                            t = tri_test(ox, oy, oz, dx, dy, dz, tri, best)
+                            if t != math.inf:
+                                key = (m << 32) | ids[s]
+                                if not nearest:
+                                    self._stats = QueryStats(1, nodes, tris_tested)
+                                    return t, key
+                                if t < best or best_key < 0 or key < best_key:
+                                    best, best_key = t, key
+                        continue
+                    a, b = child[n]
+                    nodes += 2
+                    ta = box_test(box[a], ox, oy, oz, ix, iy, iz, best)
+                    tb = box_test(box[b], ox, oy, oz, ix, iy, iz, best)
+                    if ta >= 0.0:
+                        if tb >= 0.0:
+                            if ta <= tb:  # near child on top of the stack
+                                stack.append((tb, b))
+                                stack.append((ta, a))
+                            else:
+                                stack.append((ta, a))
+                                stack.append((tb, b))
+                        else:
+                            stack.append((ta, a))
+                    elif tb >= 0.0:
                         stack.append((tb, b))
-                        stack.append((ta, a))
-                    else:
-                        stack.append((ta, a))
-                        stack.append((tb, b))
-                elif ta >= 0.0:
-                    stack.append((ta, a))
-                elif tb >= 0.0:
-                    stack.append((tb, b))
         self._stats = QueryStats(1, nodes, tris_tested)
         return (best, best_key) if best_key >= 0 else None
 
@@ -552,41 +575,44 @@ class Scene:
         o, d = normalize_rays(origins, directions)
         return self._walk_many(o, d, md, lv, nearest=False)
 
-    def _candidates(self, O, INV, md, lv):
-        """Quadtree stage (C1, C6): unique (ray, model) pairs whose leaf rects the ray crosses.
+    def _candidates(self, RAY, md, lv):
+        """Quadtree stage (C1, C6): unique (ray, model) pairs whose leaf nodes the ray reaches.
 
-        ``O, INV`` : (3, n) ray origins / inverse directions.  A frontier of
-        (ray, node) pairs; each inner node tests its four children in one step.
+        ``RAY`` : (6, n) rows ``o.xyz, inv.xyz``.  A frontier of (ray, node)
+        pairs; each inner node tests its four children in one step (Jolt style).
+        Gathers use ``np.take`` / ``np.compress`` (several times faster than
+        fancy indexing on these shapes).
         """
         qa, qbox, _ = self._quad_boxes()
         n_models = len(self._models)
-        n_rays = O.shape[1]
-        r = np.flatnonzero(ray_boxes_cm(O, INV, qbox[:, :1], md)[0])
+        n_rays = RAY.shape[1]
+        r = np.flatnonzero(ray_boxes_cm(RAY[:3], RAY[3:], qbox[:, :1], md)[0])
         nd = np.zeros(r.size, dtype=np.int64)
         tested = n_rays
         out_r, out_m = [], []
         while r.size:
-            kids = qa.child[nd]
+            kids = np.take(qa.child, nd, axis=0)
             leafm = kids[:, 0] < 0
             if leafm.any():
-                lr, ln = r[leafm], nd[leafm]
-                cnt = qa.leaf_count[ln]
+                lr, ln = np.compress(leafm, r), np.compress(leafm, nd)
+                cnt = np.take(qa.leaf_count, ln)
                 tot = int(cnt.sum())
                 if tot:
                     ends = np.cumsum(cnt)
-                    idx = np.arange(tot) + np.repeat(qa.leaf_start[ln] - (ends - cnt), cnt)
+                    idx = np.arange(tot) + np.repeat(np.take(qa.leaf_start, ln) - (ends - cnt), cnt)
                     out_r.append(np.repeat(lr, cnt))
-                    out_m.append(qa.leaf_models[idx])
+                    out_m.append(np.take(qa.leaf_models, idx))
                 inner = ~leafm
-                r, kids = r[inner], kids[inner]
+                r, kids = np.compress(inner, r), np.compress(inner, kids, axis=0)
             if not r.size:
                 break
             c = kids.ravel()
             rr = np.repeat(r, 4)
-            hit = ray_boxes_cm(O[:, rr], INV[:, rr], qbox[:, c], md)[0]
+            g = np.take(RAY, rr, axis=1)
+            hit = ray_boxes_cm(g[:3], g[3:], np.take(qbox, c, axis=1), md)[0]
             tested += c.size
-            r = rr[hit]
-            nd = c[hit]
+            r = np.compress(hit, rr)
+            nd = np.compress(hit, c)
         if not out_r:
             e = np.zeros(0, dtype=np.int64)
             return e, e, tested
@@ -601,16 +627,17 @@ class Scene:
             key = key[np.concatenate(([True], key[1:] != key[:-1]))]
         cr, cm = np.divmod(key, n_models)
         if lv is not None:
-            ok = self._get_pack().level[cm] > lv  # C9
-            cr, cm = cr[ok], cm[ok]
+            ok = np.take(self._get_pack().level, cm) > lv  # C9
+            cr, cm = np.compress(ok, cr), np.compress(ok, cm)
         return cr, cm, tested
 
     def _walk_many(self, o, d, md, lv, nearest: bool):
         """Batched walker: frontier of (ray, node) pairs over all models' packed trees.
 
-        Policy ``nearest``: a pair survives only if its box entry distance is
-        within the ray's best hit so far (updated with ``np.minimum.at``).
-        Policy any: a ray leaves the frontier at its first triangle hit.
+        Policy nearest: a pair survives only if its box entry distance is within
+        the ray's best hit so far (updated with ``np.minimum.at``); ties keep the
+        lowest (model, triangle).  Policy any: a ray leaves the frontier at its
+        first triangle hit.
         """
         n_rays = o.shape[0]
         p = self._get_pack()
@@ -624,52 +651,56 @@ class Scene:
             if nearest:
                 return RayHits(np.full(n_rays, np.inf), np.full(n_rays, -1, np.int64), np.full(n_rays, -1, np.int64))
             return done
-        O = np.ascontiguousarray(o.T)
-        D = np.ascontiguousarray(d.T)
-        INV = np.ascontiguousarray(inverse_directions(d).T)
-        r, m, tested = self._candidates(O, INV, md, lv)
-        nd = p.node_off[m]
-        hit, tn = ray_boxes_cm(O[:, r], INV[:, r], p.box[:, nd], md)
+        RAY = np.ascontiguousarray(np.concatenate([o, inverse_directions(d)], axis=1).T)  # o, inv
+        RAYD = np.ascontiguousarray(np.concatenate([o, d], axis=1).T)  # o, d
+        r, m, tested = self._candidates(RAY, md, lv)
+        nd = np.take(p.node_off, m)
+        g = np.take(RAY, r, axis=1)
+        hit, tn = ray_boxes_cm(g[:3], g[3:], np.take(p.box, nd, axis=1), md)
         tested += hit.size
-        r, nd, tn = r[hit], nd[hit], tn[hit]
+        r, nd, tn = np.compress(hit, r), np.compress(hit, nd), np.compress(hit, tn)
         tri_tested = 0
         hits_r, hits_t, hits_k = [], [], []
         lanes = np.arange(LEAF_SIZE)
         while r.size:
             if nearest:
-                keep = tn <= best[r]
+                keep = tn <= np.take(best, r)
                 if not keep.all():
-                    r, nd = r[keep], nd[keep]
-            lf = p.leaf[nd]
+                    r, nd = np.compress(keep, r), np.compress(keep, nd)
+            lf = np.take(p.leaf, nd)
             isleaf = lf >= 0
             if isleaf.any():
-                slots = (lf[isleaf][:, None] * LEAF_SIZE + lanes).ravel()
-                rr = np.repeat(r[isleaf], LEAF_SIZE)
-                t = ray_triangles_cm(O[:, rr], D[:, rr], p.tri[:, slots], best[rr] if nearest else md)
+                slots = (np.compress(isleaf, lf)[:, None] * LEAF_SIZE + lanes).ravel()
+                rr = np.repeat(np.compress(isleaf, r), LEAF_SIZE)
+                g = np.take(RAYD, rr, axis=1)
+                t = ray_triangles_cm(g[:3], g[3:], np.take(p.tri, slots, axis=1),
+                                     np.take(best, rr) if nearest else md)
                 tri_tested += slots.size
                 h = np.flatnonzero(t != np.inf)
                 if h.size:
+                    hr = np.take(rr, h)
                     if nearest:
-                        np.minimum.at(best, rr[h], t[h])
-                        hits_r.append(rr[h])
-                        hits_t.append(t[h])
-                        hits_k.append(p.key[slots[h]])
+                        ht = np.take(t, h)
+                        np.minimum.at(best, hr, ht)
+                        hits_r.append(hr)
+                        hits_t.append(ht)
+                        hits_k.append(np.take(p.key, np.take(slots, h)))
                     else:
-                        done[rr[h]] = True
+                        done[hr] = True
                 inner = ~isleaf
-                r, nd = r[inner], nd[inner]
                 if not nearest and h.size:
-                    keep = ~done[r]
-                    r, nd = r[keep], nd[keep]
+                    inner &= ~np.take(done, r)
+                r, nd = np.compress(inner, r), np.compress(inner, nd)
                 if not r.size:
                     break
-            c = p.child[nd].ravel()
+            c = np.take(p.child, nd, axis=0).ravel()
             rr = np.repeat(r, 2)
-            hit, tnk = ray_boxes_cm(O[:, rr], INV[:, rr], p.box[:, c], best[rr] if nearest else md)
+            g = np.take(RAY, rr, axis=1)
+            hit, tnk = ray_boxes_cm(g[:3], g[3:], np.take(p.box, c, axis=1), np.take(best, rr) if nearest else md)
             tested += c.size
-            r = rr[hit]
-            nd = c[hit]
-            tn = tnk[hit]
+            r = np.compress(hit, rr)
+            nd = np.compress(hit, c)
+            tn = np.compress(hit, tnk)
         self._stats = QueryStats(n_rays, int(tested), int(tri_tested))
         if not nearest:
             return done
@@ -677,8 +708,8 @@ class Scene:
             hr = np.concatenate(hits_r)
             ht = np.concatenate(hits_t)
             hk = np.concatenate(hits_k)
-            sel = ht == best[hr]
-            np.minimum.at(best_key, hr[sel], hk[sel])
+            sel = ht == np.take(best, hr)
+            np.minimum.at(best_key, np.compress(sel, hr), np.compress(sel, hk))
         miss = best_key == _NO_KEY
         dist = np.where(miss, np.inf, best)
         model = np.where(miss, -1, best_key >> 32)
