@@ -204,7 +204,7 @@ class Game:
         who = lambda side: "CPU" if side == "cpu" else "Player"  # noqa: E731
         title_info = {"versus": f"{names[0]} ({who(self.p1)})   vs   {names[1]} ({who(self.p2)})",
                       "controls": CONTROLS_TEXT}
-        rects = self.hud.build(size, self.match, screen=self.screen, fps=self.fps() if self.show_fps else None,
+        rects, menu_rects = self.hud.build(size, self.match, screen=self.screen, fps=self.fps() if self.show_fps else None,
                                training=self.training, menu=menu, overlay_texts=self.overlay.texts,
                                view_proj=vp, title_info=title_info, blink=self.ticks)
         gl.glDisable(gl.GL_DEPTH_TEST)
@@ -213,6 +213,16 @@ class Game:
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         self.hud.draw()
+        if len(menu_rects.rows):
+            self.rects.draw((W, H), menu_rects.array())
+            gl.glEnable(gl.GL_BLEND)
+            gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+            self.hud.draw_menu()
+        # the frame is opaque: blending wrote coverage into alpha, reset it so saved PNGs match the screen
+        gl.glColorMask(gl.GL_FALSE, gl.GL_FALSE, gl.GL_FALSE, gl.GL_TRUE)
+        gl.glClearColor(0.0, 0.0, 0.0, 1.0)
+        gl.glClear(gl.GL_COLOR_BUFFER_BIT)
+        gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE)
 
     # ------------------------------------------------------------------ keys
     def on_key_press(self, symbol, modifiers):

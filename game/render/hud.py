@@ -31,8 +31,8 @@ class _Text:
     """A label that only relayouts when its text/colour/position really change."""
 
     def __init__(self, pyglet, batch, group, size, *, bold=False, anchor_x="left", anchor_y="baseline",
-                 color=(255, 255, 255, 255), shadow=False):
-        kw = dict(font_name=list(FONT), font_size=size, weight="bold" if bold else "normal", anchor_x=anchor_x, anchor_y=anchor_y, batch=batch)
+                 color=(255, 255, 255, 255), shadow=False, font=FONT):
+        kw = dict(font_name=list(font), font_size=size, weight="bold" if bold else "normal", anchor_x=anchor_x, anchor_y=anchor_y, batch=batch)
         self.shadow = pyglet.text.Label("", color=(0, 0, 0, 170), group=group[0], **kw) if shadow else None
         self.label = pyglet.text.Label("", color=color, group=group[1], **kw)
         self._state = None
@@ -64,8 +64,11 @@ class Hud:
     def __init__(self, pyglet, fighter_data: list[dict]):
         self.pyglet = pyglet
         self.batch = pyglet.graphics.Batch()
+        self.menu_batch = pyglet.graphics.Batch()        # drawn above the menu's dimming
         g = (pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1))
         T = lambda size, **kw: _Text(pyglet, self.batch, g, size, **kw)  # noqa: E731
+        TM = lambda size, **kw: _Text(pyglet, self.menu_batch, g, size, **kw)  # noqa: E731
+        mono = ("DejaVu Sans Mono", "Courier New", "monospace")
         self.names = [fd.get("name", f"P{i + 1}") for i, fd in enumerate(fighter_data)]
         self.colors = [tuple(fd["colors"].get("primary", (1, 1, 1))) for fd in fighter_data]
         self.name_lbl = [T(15, bold=True, shadow=True), T(15, bold=True, anchor_x="right", shadow=True)]
@@ -79,13 +82,14 @@ class Hud:
         self.hit_lbl = T(12, anchor_x="left", shadow=True)
         self.status_lbl = T(12, anchor_x="center", shadow=True)
         self.meter_lbl = [T(11, bold=True, anchor_x="right", anchor_y="center", shadow=True) for _ in range(2)]
-        self.hist_lbl = [[T(12, anchor_x="left" if p == 0 else "right", shadow=True) for _ in range(HISTORY_LEN)]
-                         for p in range(2)]
+        self.hist_lbl = [[T(12, anchor_x="left" if p == 0 else "right", shadow=True, font=mono)
+                          for _ in range(HISTORY_LEN)] for p in range(2)]
+        self.legend_lbl = [T(10, shadow=True) for _ in range(5)]
         # menus
         self.title_lbl = T(64, bold=True, anchor_x="center", anchor_y="center", shadow=True)
         self.title_sub = T(18, anchor_x="center", anchor_y="center", shadow=True)
         self.lines = [T(12, anchor_x="center", shadow=True) for _ in range(6)]
-        self.menu_lbl = [T(22, bold=True, anchor_x="center", anchor_y="center", shadow=True) for _ in range(6)]
+        self.menu_lbl = [TM(22, bold=True, anchor_x="center", anchor_y="center", shadow=True) for _ in range(6)]
         self.texts = [T(10, shadow=True) for _ in range(24)]      # overlay text() labels
         self.reset()
 
@@ -116,14 +120,16 @@ class Hud:
 
     def build(self, size, match, *, screen: str, fps: float | None, training=None, menu=None,
               overlay_texts=(), view_proj=None, frame_size=None, title_info=None, blink: int = 0) -> Rects:
-        """Lay everything out; return the rectangles to draw under the labels."""
+        """Lay everything out; return ``(rects, menu_rects)``: rectangles under the HUD labels,
+        and the pause menu's, drawn over the HUD and under the menu's labels."""
         W, H, _s = self.canvas(size)
         r = Rects()
+        top = Rects()
         used_texts = 0
         if screen == "title":
             self._title(r, W, H, title_info or {}, blink)
             for lbl in (self.timer_lbl, self.banner, self.sub_banner, *self.name_lbl, self.adv_lbl,
-                        self.hit_lbl, self.status_lbl, *self.meter_lbl):
+                        self.hit_lbl, self.status_lbl, *self.meter_lbl, *self.legend_lbl):
                 lbl.hide()
             for col in self.hist_lbl:
                 for lbl in col:
@@ -139,7 +145,7 @@ class Hud:
             if training is not None:
                 self._training(r, W, H, training)
             else:
-                for lbl in (self.adv_lbl, self.hit_lbl, self.status_lbl, *self.meter_lbl):
+                for lbl in (self.adv_lbl, self.hit_lbl, self.status_lbl, *self.meter_lbl, *self.legend_lbl):
                     lbl.hide()
                 for col in self.hist_lbl:
                     for lbl in col:
@@ -153,11 +159,11 @@ class Hud:
         else:
             self.fps_lbl.hide()
         if menu is not None:
-            self._menu(r, W, H, *menu)
+            self._menu(top, W, H, *menu)
         else:
             for lbl in self.menu_lbl:
                 lbl.hide()
-        return r
+        return r, top
 
     def _bars(self, r: Rects, W, H, match) -> None:
         cx = W / 2
@@ -257,7 +263,7 @@ class Hud:
                 c = PHASE_COLORS.get(ph, PHASE_COLORS["neutral"])
                 r.add(x0 + k * (cell + gap_), y, cell, cell + 1, tuple(v * 0.75 for v in c), c)
             self.meter_lbl[i].set(f"P{i + 1}", x0 - 10, y + cell / 2)
-        adv = tr.meter.hit_advantage if tr.meter.hit_advantage is not None else tr.meter.advantage
+        adv = tr.meter.advantage
         if adv is not None:
             col = (120, 255, 140, 255) if adv > 0 else ((255, 110, 90, 255) if adv < 0 else (230, 230, 230, 255))
             self.adv_lbl.set(f"{adv:+d}", x0 + total + 16, 62 + 2, col)
@@ -267,9 +273,10 @@ class Hud:
         self.status_lbl.set("TRAINING   " + tr.status(), W / 2, H - 108 - 22)
         # legend
         lx = x0
-        for name in ("startup", "active", "recovery", "hitstun", "blockstun"):
+        for name, lbl in zip(("startup", "active", "recovery", "hitstun", "blockstun"), self.legend_lbl):
             r.add(lx, 20, 10, 10, PHASE_COLORS[name])
-            lx += 86
+            lbl.set(name, lx + 15, 20)
+            lx += 96
         # input history, newest on top
         for p in range(2):
             rows = list(tr.history[p].rows)
@@ -284,9 +291,6 @@ class Hud:
                     lbl.hide()
             hx = 8 if p == 0 else W - 168
             r.add(hx, H * 0.62 - HISTORY_LEN * 18 + 6, 160, HISTORY_LEN * 18 + 12, (0, 0, 0, 0.35))
-
-    def legend_labels(self):
-        return ("startup", "active", "recovery", "hitstun", "blockstun")
 
     def _overlay_texts(self, W, H, texts, view_proj) -> int:
         pts = np.array([t[0] for t in texts[: len(self.texts)]])
@@ -337,3 +341,6 @@ class Hud:
 
     def draw(self) -> None:
         self.batch.draw()
+
+    def draw_menu(self) -> None:
+        self.menu_batch.draw()

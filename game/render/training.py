@@ -35,7 +35,9 @@ class FrameMeter:
 
     An exchange starts on the first frame either fighter leaves neutral and
     ends when both are neutral again; then ``advantage`` (P1's view) is the
-    difference of the frames at which they became free to act.
+    difference of the frames at which they became free to act, measured from
+    the phases themselves (the HUD shows this one; ``hit_advantage`` keeps
+    the last ``Hit.advantage`` for comparison).
     """
 
     def __init__(self):
@@ -58,8 +60,7 @@ class FrameMeter:
             self.hit_advantage = None
         for e in events:
             if isinstance(e, Hit):
-                adv = e.advantage if e.attacker == 0 else -e.advantage
-                self.hit_advantage = adv
+                self.hit_advantage = e.advantage if e.attacker == 0 else -e.advantage   # the sim's own figure
                 self.last_hit = f"{'P1' if e.attacker == 0 else 'P2'} {e.move.upper()} " \
                                 f"{'blocked' if e.blocked else 'hit'} ({e.height})"
         if not self.active:

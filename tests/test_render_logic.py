@@ -1,0 +1,259 @@
+"""The render side's pure logic (no GL): fixed-step loop, camera, input mapping,
+sparks, frame meter, overlay.  Each is checked against the simulation itself
+or a simple reference."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from game.sim import FrameInput, Hit, Match
+
+
+# ---------------------------------------------------------------- the loop (main.py)
+@pytest.mark.parametrize("pattern", ["steady", "jittery", "stalls"])
+def test_render_fixed_step_slow_frames_do_not_change_the_simulation(pattern):
+    from main import SIM_STEP, FixedStep
+
+    rng = np.random.default_rng(1)
+    elapsed = {"steady": np.full(400, 1 / 60),
+               "jittery": rng.uniform(0.001, 0.05, 400),
+               "stalls": np.where(rng.random(400) < 0.05, 0.2, 0.004)}[pattern]
+    m = Match.new(seed=3, p1_cpu="hard", p2_cpu="normal")
+    loop = FixedStep(lambda: m.step())
+    alphas = [loop.advance(e) for e in elapsed]
+    assert all(0.0 <= a < 1.0 for a in alphas)
+    ref = Match.new(seed=3, p1_cpu="hard", p2_cpu="normal")
+    for _ in range(m.frame):
+        ref.step()
+    assert m.frame > 0 and m.state_hash() == ref.state_hash()
+    if pattern != "stalls":   # no stall beyond the cap: every whole step of real time was simulated
+        assert m.frame == int(np.floor(elapsed.sum() / SIM_STEP + 1e-9))
+
+
+def test_render_fixed_step_caps_catch_up():
+    from main import MAX_CATCH_UP, FixedStep
+
+    n = [0]
+    loop = FixedStep(lambda: n.__setitem__(0, n[0] + 1))
+    loop.advance(3.0)              # a 3 s hitch
+    assert n[0] == MAX_CATCH_UP
+    loop.advance(1 / 60)
+    assert n[0] <= MAX_CATCH_UP + 2
+
+
+# ---------------------------------------------------------------- camera
+def test_render_camera_frames_both_fighters_and_follows_a_sidestep():
+    from game.render.camera import FightCamera, project
+
+    m = Match.new(seed=0)
+    cam = FightCamera(m.fighters[0].position, m.fighters[1].position)
+    side = FrameInput(side_l=True)
+    while m.phase != "fight":
+        m.step()
+    seen_dirs = []
+    for _ in range(400):               # P1 circles around P2 by sidestepping
+        m.step(side, FrameInput())
+        cam.update(m.fighters[0].position, m.fighters[1].position, m.frame)
+        seen_dirs.append(cam.dir.copy())
+    a, b = m.fighters[0].position, m.fighters[1].position
+    line = (b - a)[[0, 2]]
+    line /= np.linalg.norm(line)
+    start_line = np.array([1.0, 0.0])
+    assert abs(line @ start_line) < 0.9, "the sidestep did not turn the fighters' line"
+    assert abs(cam.dir @ line) < 0.2, "camera is not looking across the fighters' line"
+    steps = np.array(seen_dirs)
+    assert (np.einsum("ij,ij->i", steps[1:], steps[:-1]) > 0.99).all(), "camera direction jumped"
+    view, proj, _ = cam.matrices(16 / 9)
+    px = project(np.stack([a + [0, 1, 0], b + [0, 1, 0]]), proj @ view, 1280, 720)
+    assert ((px > [0, 0]) & (px < [1280, 720])).all(), "a fighter is off screen"
+
+
+# ---------------------------------------------------------------- input mapping
+@pytest.mark.parametrize("fighter", [0, 1])
+def test_render_screen_directions_map_to_fighter_relative_input(fighter):
+    """'right' walks toward screen-right and 'in' sidesteps away from the camera, for either side."""
+    from game.render.camera import FightCamera, project
+    from game.render.controls import intents_to_input
+
+    for intent, axis, sign in (("right", 0, +1), ("left", 0, -1), ("in", 1, -1), ("out", 1, +1)):
+        m = Match.new(seed=0)
+        while m.phase != "fight":
+            m.step()
+        cam = FightCamera(m.fighters[0].position, m.fighters[1].position)
+        right, fwd = cam.screen_axes()
+        view, proj, eye = cam.matrices(16 / 9)
+        f = m.fighters[fighter]
+        before = f.position.copy()
+        for _ in range(10):
+            inp = intents_to_input({intent: True}, f.facing, right, fwd)
+            m.step(*((inp, FrameInput()) if fighter == 0 else (FrameInput(), inp)))
+        moved = f.position - before
+        if axis == 0:   # screen x
+            x0, x1 = project(np.stack([before, f.position]), proj @ view, 1280, 720)[:, 0]
+            assert np.sign(x1 - x0) == sign, f"{intent} moved fighter {fighter} the wrong way on screen"
+        else:           # depth: toward (+) or away from (-) the camera
+            d0 = np.linalg.norm(before - eye)
+            d1 = np.linalg.norm(f.position - eye)
+            assert np.sign(d0 - d1) == sign and np.linalg.norm(moved) > 0.1, intent
+
+
+# ---------------------------------------------------------------- sparks
+def _hit(**kw):
+    base = dict(frame=100, attacker=0, defender=1, move="lp", attack_limb="forearm_l", struck_limb="torso",
+                point=np.array([0.0, 1.3, 0.0]), damage=5, blocked=False, height="high", heavy=False,
+                hitstop=6, advantage=2)
+    base.update(kw)
+    return Hit(**base)
+
+
+def test_render_sparks_burst_fade_and_differ_by_kind():
+    from game.render.sparks import Sparks
+
+    rows = {}
+    for name, kw in (("light", {}), ("heavy", {"heavy": True, "hitstop": 10}), ("block", {"blocked": True})):
+        s = Sparks()
+        s.spawn(_hit(**kw))
+        first = s.instances()
+        rows[name] = first
+        assert np.allclose(first[:, :3].mean(axis=0), [0, 1.3, 0], atol=0.05)
+        frames = 0
+        while len(s):
+            s.step()
+            frames += 1
+        assert frames <= kw.get("hitstop", 6) + 20, "sparks outlive the hit"
+        assert s.flash[1, 3] == 0.0
+    assert len(rows["heavy"]) > len(rows["light"])
+    assert np.abs(rows["heavy"][:, 6]).max() > np.abs(rows["light"][:, 6]).max()
+    blue = lambda r: (r[:, 9] - r[:, 7]).mean()  # noqa: E731 - blue minus red
+    assert blue(rows["block"]) > 0 > blue(rows["light"])
+    assert (rows["block"][:, 6] < 0).any(), "a blocked hit draws a shield ring"
+
+
+def test_render_sparks_crawl_during_hitstop_then_burst():
+    from game.render.sparks import Sparks
+
+    s = Sparks()
+    s.spawn(_hit(hitstop=8))
+    spark = s.p[:, 13] == 0
+    start = s.p[spark, :3].copy()
+    for _ in range(8):
+        s.step()
+    crawl = np.linalg.norm(s.p[spark, :3] - start, axis=1).mean()
+    mid = s.p[spark, :3].copy()
+    for _ in range(3):
+        s.step()
+    alive = s.p[:, 13] == 0
+    burst = np.linalg.norm(s.p[alive, :3] - mid[: alive.sum()], axis=1).mean()
+    assert burst / 3 > 2 * crawl / 8, "sparks should move much faster once hitstop ends"
+
+
+# ---------------------------------------------------------------- training
+def _exchange(guard: bool, mash_after_hit: bool):
+    """P1 walks in and jabs P2 (guarding or not); returns (match log, hit, meter, first MoveStarted per side)."""
+    from game.render.training import FrameMeter
+    from game.sim import MoveStarted
+
+    m = Match.new(seed=0)
+    meter = FrameMeter()
+    hit, starts, n = None, {}, 0
+    while m.frame < 600:
+        a, b = m.fighters
+        close = abs(b.x - a.x) < 0.95
+        n += 1
+        if hit is None:
+            p1, p2 = FrameInput(forward=not close, lp=close and n % 2 == 0), FrameInput(guard=guard)
+        elif mash_after_hit:      # both press LK every other frame: the buffer starts it on the first free frame
+            p1 = p2 = FrameInput(lk=n % 2 == 0)
+        else:
+            p1, p2 = FrameInput(), FrameInput(guard=guard)
+        events = m.step(p1, p2)
+        meter.record(tuple(f.frame_phase() for f in m.fighters), events)
+        for e in events:
+            if isinstance(e, Hit) and hit is None:
+                hit = e
+            elif isinstance(e, MoveStarted) and hit is not None and e.fighter not in starts:
+                starts[e.fighter] = e.frame
+        if hit is not None and (len(starts) == 2 if mash_after_hit else not meter.active):
+            break
+    return hit, meter, starts
+
+
+@pytest.mark.parametrize("guard", [False, True])
+def test_render_frame_meter_advantage_matches_who_can_act_first(guard):
+    """The meter's advantage equals the difference of the two sides' first possible attacks."""
+    hit, meter, _ = _exchange(guard, mash_after_hit=False)
+    hit2, _, starts = _exchange(guard, mash_after_hit=True)
+    assert hit is not None and hit.blocked == guard and hit2.frame == hit.frame
+    truth = starts[1] - starts[0]
+    assert meter.advantage == truth, (meter.advantage, truth)
+    rows = [list(r) for r in meter.rows]
+    assert "startup" in rows[0] and "active" in rows[0] and "recovery" in rows[0]
+    assert ("blockstun" if guard else "hitstun") in rows[1]
+
+
+def test_render_input_history_merges_held_frames():
+    from game.render.training import InputHistory
+
+    h = InputHistory()
+    for inp in [FrameInput(forward=True)] * 5 + [FrameInput(forward=True, lp=True)] + [FrameInput()] * 3:
+        h.record(inp)
+    assert [r[1] for r in h.rows] == [3, 1, 5]
+    assert InputHistory.describe(FrameInput(forward=True, lp=True).bits) == "→ LP"
+    assert InputHistory.describe(FrameInput(down=True, back=True, guard=True).bits) == "↙ G"
+
+
+# ---------------------------------------------------------------- overlay
+def test_render_overlay_implements_the_debug_draw_protocol_and_filters_by_prefix():
+    from game.render.overlay import DEFAULT_COLOR, DebugOverlay, color_of
+    from game.sim.debug import DebugDraw
+
+    ov = DebugOverlay()
+    for name in ("box", "point", "segment", "quad", "rect_xz", "text"):
+        assert callable(getattr(ov, name)) and hasattr(DebugDraw, name)
+    ov.box(np.array([[0, 0, 0], [1, 2, 3]]), "hurt")
+    ov.box(np.array([[0, 0, 0], [1, 1, 1]]), "crate_slab")
+    ov.point(np.zeros(3), "collision")
+    ov.segment(np.zeros(3), np.ones(3), "ray_nearest")
+    ov.quad(np.eye(4, 3), "crate_face")
+    ov.rect_xz(np.array([[0, 0], [1, 1]]), 0.0, "quadtree")
+    ov.text(np.zeros(3), "hello", "label")
+    ov.box(np.array([[0, 0, 0], [1, 1, 1]]), "something_new")
+    segs = ov.segments()
+    assert len(segs) == 12 + 12 + 7 + 1 + 4 + 4 + 12 and len(ov.colors()) == len(segs)
+    assert color_of("something_new") == DEFAULT_COLOR and color_of("crate_slab") == color_of("crate")
+    assert (segs[:12].reshape(-1, 3).max(axis=0) == [1, 2, 3]).all()
+    ov.clear()
+    ov.show["crates"] = ov.show["rays"] = ov.show["quadtree"] = False
+    ov.box(np.zeros((2, 3)), "crate_slab")
+    ov.segment(np.zeros(3), np.ones(3), "ray_any")
+    ov.rect_xz(np.zeros((2, 2)), 0.0, "quadtree")
+    ov.box(np.zeros((2, 3)), "hit")
+    assert len(ov.segments()) == 12
+
+
+def test_render_overlay_draws_what_the_match_describes():
+    from game.render.overlay import DebugOverlay
+    from game.sim.debug import RecordingDraw
+
+    m = Match.new(seed=2, p1_cpu="hard", p2_cpu="hard")
+    for _ in range(900):
+        m.step()
+        if m.contacts:
+            break
+    rec, ov = RecordingDraw(), DebugOverlay()
+    m.debug_draw(rec)
+    m.debug_draw(ov)
+    n_boxes = len(rec.of("box"))
+    assert len(ov.segments()) >= 12 * n_boxes
+
+
+def test_render_pure_modules_do_not_import_pyglet():
+    code = ("import sys; import game.render.camera, game.render.sparks, game.render.overlay, "
+            "game.render.training, game.render.controls, game.render.geometry; "
+            "print('pyglet' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
