@@ -289,12 +289,11 @@ def _cover_grid(rects: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray
     ix1 = np.searchsorted(xs, rects[:, 1])
     iy0 = np.searchsorted(ys, rects[:, 2])
     iy1 = np.searchsorted(ys, rects[:, 3])
-    diff = np.zeros((ys.shape[0], xs.shape[0]), dtype=np.int32)
-    np.add.at(diff, (iy0, ix0), 1)
-    np.add.at(diff, (iy0, ix1), -1)
-    np.add.at(diff, (iy1, ix0), -1)
-    np.add.at(diff, (iy1, ix1), 1)
-    return diff.cumsum(0).cumsum(1)[:-1, :-1]
+    nx = xs.shape[0]
+    idx = np.concatenate((iy0 * nx + ix0, iy1 * nx + ix1, iy0 * nx + ix1, iy1 * nx + ix0))
+    sgn = np.repeat(np.array([1, 1, -1, -1], dtype=np.int64), ix0.shape[0])
+    diff = np.bincount(idx, weights=sgn, minlength=ys.shape[0] * nx).reshape(ys.shape[0], nx)
+    return np.rint(diff.cumsum(0).cumsum(1)[:-1, :-1]).astype(np.int64)
 
 
 def _merge_layer(boxes: np.ndarray, axis: int) -> np.ndarray:
@@ -308,7 +307,7 @@ def _merge_layer(boxes: np.ndarray, axis: int) -> np.ndarray:
     u, v = _TANGENTS[axis]
     xs = np.unique(boxes[:, :, u])
     ys = np.unique(boxes[:, :, v])
-    rects = np.stack((boxes[:, 0, u], boxes[:, 1, u], boxes[:, 0, v], boxes[:, 1, v]), axis=1)
+    rects = boxes[:, :, (u, v)].transpose(0, 2, 1).reshape(-1, 4)  # [u0, u1, v0, v1]
     occ = _cover_grid(rects, xs, ys) > 0
     cells = _grid_rects(occ)
     out = np.empty((cells.shape[0], 2, 3))
@@ -337,6 +336,13 @@ class _Quads(NamedTuple):
 
     def faces(self) -> tuple[Face, ...]:
         return _face_tuple(self.axis, self.sign, self.plane, self.rect, self.kind)
+
+
+def _outer_quads(slabs: np.ndarray, lay: np.ndarray, rect: np.ndarray) -> _Quads:
+    """Quads of ``rect`` (n, 2, 3) on the outer plane of their layers ``lay`` (n,)."""
+    axis = lay // 2
+    side = lay % 2
+    return _Quads(axis, np.where(side == 1, 1.0, -1.0), slabs[lay, side, axis], rect, OUTER)
 
 
 @dataclass(frozen=True)
@@ -368,9 +374,9 @@ class StrikeResult:
     tunnels: np.ndarray
     removed_volume: float
     struck_boxes: np.ndarray
-    _target: _Quads
-    _regions: _Quads
-    _split: _Quads
+    _target: tuple  # (slabs, layer (n,), rect (n, 2, 3)): outer-plane quads, built on first read
+    _regions: tuple
+    _split: tuple
     _boxes_after: np.ndarray  # (K', 2, 3) read-only: the compound's boxes right after the strike
 
     @cached_property
@@ -379,15 +385,15 @@ class StrikeResult:
 
     @cached_property
     def target_faces(self) -> tuple[Face, ...]:
-        return self._target.faces()
+        return _outer_quads(*self._target).faces()
 
     @cached_property
     def regions(self) -> tuple[Face, ...]:
-        return self._regions.faces()
+        return _outer_quads(*self._regions).faces()
 
     @cached_property
     def split_faces(self) -> tuple[Face, ...]:
-        return self._split.faces()
+        return _outer_quads(*self._split).faces()
 
     @cached_property
     def fill_faces(self) -> tuple[Face, ...]:
@@ -466,7 +472,7 @@ class Compound:
     keeps the old state.
     """
 
-    __slots__ = ("_bounds", "_thickness", "_slabs", "_boxes", "_layers", "_volume0", "_version", "_faces")
+    __slots__ = ("_bounds", "_thickness", "_slabs", "_boxes", "_layers", "_offsets", "_volume0", "_version", "_faces")
 
     def __init__(self, bounds: np.ndarray, thickness: float, boxes: np.ndarray, layers: np.ndarray, volume0: float):
         self._bounds = _readonly(np.array(bounds, dtype=float))
@@ -474,6 +480,11 @@ class Compound:
         self._slabs = _readonly(_slabs(self._bounds, self._thickness))
         self._boxes = _readonly(np.ascontiguousarray(boxes, dtype=float))
         self._layers = _readonly(np.ascontiguousarray(layers, dtype=np.int8))
+        if self._layers.size and (np.diff(self._layers) < 0).any():  # keep boxes grouped by layer
+            order = np.argsort(self._layers, kind="stable")
+            self._boxes = _readonly(np.ascontiguousarray(self._boxes[order]))
+            self._layers = _readonly(self._layers[order])
+        self._offsets = np.searchsorted(self._layers, np.arange(7)).tolist()  # layer l = rows [o[l], o[l+1])
         self._volume0 = float(volume0)
         self._version = 0
         self._faces: FaceSet | None = None
@@ -597,21 +608,20 @@ class Compound:
         if not hit.any():
             return None
         layers = self._layers
-        hit_layers = np.unique(layers[hit])
+        off = self._offsets
+        hit_layers = sorted(set(layers[hit].tolist()))
 
-        keep = np.ones(boxes.shape[0], dtype=bool)
         new_parts: dict[int, np.ndarray] = {}
         t_layers: list[int] = []
         tunnels: list[np.ndarray] = []
         split_rects: list[np.ndarray] = []
         split_layer: list[np.ndarray] = []
         removed = 0.0
-        for lay in hit_layers.tolist():
+        for lay in hit_layers:
             axis = lay // 2
             u, v = _TANGENTS[axis]
             slab = self._slabs[lay]
-            in_layer = layers == lay
-            lb = boxes[in_layer]
+            lb = boxes[off[lay] : off[lay + 1]]
             tun = slab.copy()
             ok = True
             for ax in (u, v):
@@ -635,8 +645,6 @@ class Compound:
             cb = lb[cut]
             pieces = _nine_patch(cb, tun, u, v)
             removed += float(np.prod(cb[:, 1] - cb[:, 0], axis=1).sum() - np.prod(pieces[:, 1] - pieces[:, 0], axis=1).sum())
-            idx = np.flatnonzero(in_layer)
-            keep[idx[cut]] = False
             new_parts[lay] = _merge_layer(np.concatenate((lb[~cut], pieces)), axis)
             t_layers.append(lay)
             tunnels.append(tun)
@@ -646,19 +654,15 @@ class Compound:
             return None
 
         # B7: the new compound, layer by layer in layer order.
-        parts, lays = [], []
-        for lay in range(6):
-            if lay in new_parts:
-                nb = new_parts[lay]
-            else:
-                nb = boxes[keep & (layers == lay)]
-            parts.append(nb)
-            lays.append(np.full(nb.shape[0], lay, dtype=np.int8))
+        parts = [new_parts[lay] if lay in new_parts else boxes[off[lay] : off[lay + 1]] for lay in range(6)]
+        sizes = [p.shape[0] for p in parts]
         new_boxes = np.concatenate(parts)
-        new_layers = np.concatenate(lays)
+        new_layers = np.repeat(np.arange(6, dtype=np.int8), sizes)
 
         # Result data (faces are built lazily by StrikeResult).
-        hit_idx = np.flatnonzero(hit & np.isin(layers, t_layers))
+        hit_idx = np.flatnonzero(hit)
+        if len(t_layers) < len(hit_layers):  # drop touched boxes of layers that were not cut
+            hit_idx = hit_idx[(layers[hit_idx][:, None] == np.asarray(t_layers)).any(axis=1)]
         hl = layers[hit_idx].astype(np.int64)
         tl = np.asarray(t_layers, dtype=np.int64)
         tun_arr = np.stack(tunnels)
@@ -666,6 +670,7 @@ class Compound:
 
         self._boxes = _readonly(np.ascontiguousarray(new_boxes))
         self._layers = _readonly(new_layers)
+        self._offsets = [0, *np.cumsum(sizes).tolist()]
         self._version += 1
         self._faces = None
         return StrikeResult(
@@ -673,16 +678,11 @@ class Compound:
             tunnels=_readonly(tun_arr),
             removed_volume=removed,
             struck_boxes=_readonly(hit_idx),
-            _target=self._outer_quads(hl, boxes[hit_idx]),
-            _regions=self._outer_quads(tl, tun_arr),
-            _split=self._outer_quads(sl, np.concatenate(split_rects)),
+            _target=(self._slabs, hl, boxes[hit_idx]),
+            _regions=(self._slabs, tl, tun_arr),
+            _split=(self._slabs, sl, np.concatenate(split_rects)),
             _boxes_after=self._boxes,
         )
-
-    def _outer_quads(self, lay: np.ndarray, rect: np.ndarray) -> _Quads:
-        axis = lay // 2
-        side = lay % 2
-        return _Quads(axis, np.where(side == 1, 1.0, -1.0), self._slabs[lay, side, axis], rect, OUTER)
 
     # ---- checking ----------------------------------------------------------
 
@@ -777,6 +777,7 @@ class Compound:
         c._slabs = self._slabs
         c._boxes = self._boxes
         c._layers = self._layers
+        c._offsets = self._offsets
         c._volume0 = self._volume0
         c._version = self._version
         c._faces = self._faces
@@ -851,9 +852,15 @@ def _nine_patch(cb: np.ndarray, tun: np.ndarray, u: int, v: int) -> np.ndarray:
     MIN_BOX_EXTENT are dropped.  Returns (m, 2, 3), m <= 8 n.
     """
     n = cb.shape[0]
-    # (n, 4) cut coordinates per axis: box lo, region lo, region hi, box hi (clamped)
-    cu = np.stack((cb[:, 0, u], np.clip(tun[0, u], cb[:, 0, u], cb[:, 1, u]), np.clip(tun[1, u], cb[:, 0, u], cb[:, 1, u]), cb[:, 1, u]), 1)
-    cv = np.stack((cb[:, 0, v], np.clip(tun[0, v], cb[:, 0, v], cb[:, 1, v]), np.clip(tun[1, v], cb[:, 0, v], cb[:, 1, v]), cb[:, 1, v]), 1)
+    # (n, 4) cut coordinates per axis: box lo, region lo, region hi, box hi (region clamped to the box)
+    cu = np.empty((n, 4))
+    cv = np.empty((n, 4))
+    for c, ax in ((cu, u), (cv, v)):
+        lo, hi = cb[:, 0, ax], cb[:, 1, ax]
+        c[:, 0] = lo
+        c[:, 1] = np.minimum(np.maximum(tun[0, ax], lo), hi)
+        c[:, 2] = np.minimum(np.maximum(tun[1, ax], lo), hi)
+        c[:, 3] = hi
     iu, iv = _NINE_U, _NINE_V  # the 8 pieces around the middle one
     out = np.repeat(cb[:, None], 8, axis=1)  # (n, 8, 2, 3)
     out[:, :, 0, u] = cu[:, iu]
