@@ -1046,7 +1046,7 @@ class CompoundGroup:
     the touched compounds, on per-axis arrays.
     """
 
-    __slots__ = ("compounds", "_key", "_boxes", "_owner", "_offsets", "_p", "_pb")
+    __slots__ = ("compounds", "_key", "_boxes", "_owner", "_offsets", "_off_list", "_p", "_pb")
 
     def __init__(self, compounds: Sequence[Compound]):
         self.compounds = list(compounds)
@@ -1065,6 +1065,7 @@ class CompoundGroup:
         self._boxes = _readonly(boxes)
         self._owner = _readonly(np.repeat(np.arange(len(arrs), dtype=np.int32), counts))
         self._offsets = _readonly(np.concatenate(([0], np.cumsum(counts))).astype(np.int64))
+        self._off_list = self._offsets.tolist()
         # A4 as one comparison: limb q = [lo, -hi] touches box p = [hi, -lo] iff q <= p on all 6
         self._p = _readonly(np.ascontiguousarray(np.concatenate((boxes[:, 1], -boxes[:, 0]), axis=1).T))  # (6, N)
         bnd = np.array([c.bounds for c in self.compounds]).reshape(-1, 2, 3)
@@ -1104,14 +1105,14 @@ class CompoundGroup:
         out = np.zeros((lb.shape[0], self._boxes.shape[0]), dtype=bool)
         q = lb.reshape(-1, 6) * _LO_NEG_HI  # (L, 6): [lo, -hi]
         near = (q[:, None, :] <= self._pb).all(axis=2)  # (L, C): broad phase on the compounds' bounds
-        li, ci = np.nonzero(near)
+        ci, li = np.nonzero(near.T)  # grouped by compound
         if li.size == 0:
             return out
-        off = self._offsets
+        off = self._off_list
         p = self._p
-        c_first, c_last = ci.min(), ci.max()
-        if c_first == c_last:  # the usual case: the fighters are at one crate
-            s, e = off[c_first], off[c_first + 1]
+        if ci[0] == ci[-1]:  # the usual case: the fighters are at one crate
+            c = int(ci[0])
+            s, e = off[c], off[c + 1]
             out[li, s:e] = (q[li][:, :, None] <= p[:, s:e]).all(axis=1)
             return out
         for c in np.unique(ci).tolist():
