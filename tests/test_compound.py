@@ -717,3 +717,44 @@ def test_B9_pickle_round_trip_keeps_state_and_read_only_arrays():
     d.validate()
     assert d.strike(front_punch(x0=0.7), margin=0.02) is not None
     assert d.state_bytes() != c.state_bytes()
+
+
+def test_B9_a_strike_bigger_than_the_crate_removes_everything():
+    c = fresh()
+    r = c.strike([[-1, -1, -1], [3, 3, 3]], margin=0.0)
+    assert sorted(r.layers.tolist()) == list(range(6))
+    assert len(c) == 0 and c.solid_fraction() == 0.0
+    assert r.removed_volume == pytest.approx(fresh().volume())
+    c.validate()
+    assert c.faces.count == 0 and c.triangles()[0].shape == (0, 3, 3)
+    assert c.strike([[-1, -1, -1], [3, 3, 3]]) is None
+
+
+def _struck_hash() -> str:
+    import hashlib
+
+    rng = np.random.default_rng(12)
+    c = Compound.from_box([[0, 0, 0], [1, 0.8, 1.2]], 0.1)
+    for _ in range(80):
+        p = rng.uniform(-0.1, 1.3, 3)
+        h = rng.uniform(0.01, 0.15, 3)
+        c.strike([p - h, p + h], margin=0.02)
+    return hashlib.sha256(c.state_bytes()).hexdigest()
+
+
+def test_B9_state_bytes_are_the_same_in_another_process():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    code = "import sys; sys.path[:0] = ['tests', '.']; import test_compound as t; print(t._struck_hash())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=str(root))
+    assert out.stdout.strip() == _struck_hash()
+    assert _struck_hash() != hashlib_of_fresh()
+
+
+def hashlib_of_fresh() -> str:
+    import hashlib
+
+    return hashlib.sha256(fresh().state_bytes()).hexdigest()
