@@ -91,8 +91,9 @@ def _tiny_quadtree_bytes(children_of_root, depth_of=None, models_of=None):
     """Hand-made quadtree file: 5 nodes, the root's children as given."""
     nodes = []
     depth_of = depth_of or {0: 0, 1: 1, 2: 1, 3: 1, 4: 1}
+    rects = [(-10, -10, 10, 10), (-10, -10, 0, 0), (0, -10, 10, 0), (-10, 0, 0, 10), (0, 0, 10, 10)]
     for i in range(5):
-        nodes.append(struct.pack("<4dII", -10, -10, 10, 10, depth_of[i], i))
+        nodes.append(struct.pack("<4dII", *rects[i], depth_of[i], i))
     body = b"".join(nodes)
     for i in range(5):
         ms = (models_of or {}).get(i, [])
@@ -120,6 +121,7 @@ def test_C4_bad_relations_cycle_double_child_bad_depth_index_range():
     _bad(mb, _tiny_quadtree_bytes({0: [1, 2, 3, 4]}, models_of={2: [5]}), r"node_models\[2\]\.indices .*out of range")
     _bad(mb, _tiny_quadtree_bytes({0: [1, 2, 3, 4]}, models_of={0: [0]}), r"inner node holds models")
     _bad(mb, _tiny_quadtree_bytes({}, depth_of={0: 0, 1: 1, 2: 1, 3: 1, 4: 1}), r"not reachable from the root")
+    _bad(mb, _tiny_quadtree_bytes({0: [2, 1, 3, 4]}), r"children\[0\] .*not quadrant 0")
 
 
 def test_C5_load_scene_missing_file_is_a_scene_file_error(tmp_path):

@@ -135,16 +135,22 @@ def brute_force_nearest(models, origins, directions, max_distance, chunk=1_000_0
 def run(args) -> None:
     quick = bool(getattr(args, "quick", False))
     rep = 3 if quick else 7
-    t0 = time.perf_counter()
     models = make_bench_models()
-    t_models = time.perf_counter() - t0
+    worlds = [(m.triangles, m.level, m.transform) for m in models]
+    t_models = median_seconds(lambda: [CollisionModel(*w) for w in worlds], number=1, repeat=3)
     n_tris = sum(m.triangle_count for m in models)
     print(f"  scene: {len(models)} models, {n_tris} triangles; {N_RAYS} rays, max distance {MAX_DISTANCE:g}")
     build = median_seconds(lambda: Scene.build(models), number=1, repeat=rep)
-    report("models + AABB trees build (C5), once", t_models * 1e3, "ms")
+    report("CollisionModel x200: AABB trees build (C5)", t_models * 1e3, "ms")
     report("Scene.build: quadtree (C1), median", build * 1e3, "ms")
     scene = Scene.build(models)
     o, d = make_rays(N_RAYS)
+    # Batched casts are timed twice: before and after the brute-force reference.  Its large
+    # temporaries raise glibc's dynamic mmap threshold, after which numpy's big temporaries are
+    # reused heap pages instead of fresh page-faulted mmaps; that alone makes casts ~1.5x faster,
+    # so both figures are printed (a long-running game process is in the second state).
+    near_cold = median_seconds(lambda: scene.cast_nearest_many(o, d, MAX_DISTANCE), number=1, repeat=rep)
+    any_cold = median_seconds(lambda: scene.cast_any_many(o, d, MAX_DISTANCE), number=1, repeat=rep)
     n_ref = 50 if quick else 200
     t0 = time.perf_counter()
     ref = brute_force_nearest(models, o[:n_ref], d[:n_ref], MAX_DISTANCE)
@@ -156,8 +162,10 @@ def run(args) -> None:
     anyh = median_seconds(lambda: scene.cast_any_many(o, d, MAX_DISTANCE), number=1, repeat=rep)
     hits = np.isfinite(scene.cast_nearest_many(o, d, MAX_DISTANCE).distance).mean()
     print(f"  hit rate {hits:.1%}; brute-force reference timed on {n_ref} rays")
-    report("cast_nearest_many (C7)", N_RAYS / near, "rays/s", ref=ref_rate, target=">= 200000")
-    report("cast_any_many (C8)", N_RAYS / anyh, "rays/s", ref=ref_rate, target=">= 300000")
+    report("cast_nearest_many (C7), fresh process", N_RAYS / near_cold, "rays/s", ref=ref_rate, target=">= 200000")
+    report("cast_any_many (C8), fresh process", N_RAYS / any_cold, "rays/s", ref=ref_rate, target=">= 300000")
+    report("cast_nearest_many (C7), after reference", N_RAYS / near, "rays/s", ref=ref_rate, target=">= 200000")
+    report("cast_any_many (C8), after reference", N_RAYS / anyh, "rays/s", ref=ref_rate, target=">= 300000")
     k = 300 if quick else 2000
     idx = np.arange(k)
     def singles_nearest():
@@ -170,6 +178,15 @@ def run(args) -> None:
            "us", ref=1e6 / ref_rate, target="<= 30")
     report("cast_any single ray, mean over rays", median_seconds(singles_any, number=1, repeat=rep) / k * 1e6,
            "us", ref=1e6 / ref_rate, target="<= 30")
+    crate = next(i for i, m in enumerate(models) if m.level == 1 and m.triangle_count == 192)
+    small = models[crate].triangles[:12].copy()
+    full = models[crate].triangles.copy()
+    flip = [small, full]
+    state = {"k": 0}
+    def update():
+        state["k"] ^= 1
+        scene.update_model(crate, triangles=flip[state["k"]])
+    report("update_model (crate, 12 <-> 192 triangles)", median_seconds(update, number=20, repeat=rep) * 1e6, "us")
     assets = Path(__file__).resolve().parents[2] / "assets"
     mp, qp = assets / "arena.models.bin", assets / "arena.quadtree.bin"
     if mp.exists() and qp.exists():

@@ -363,7 +363,10 @@ class Scene:
 
         C1 places models by their x–z rect only; the y range is derived data that
         lets a walker skip a node a ray passes above or below.  Empty nodes get
-        an unreachable box.  Returns ``(QuadArrays, (6, q) float, list of 6-tuples)``.
+        an unreachable box.  Returns ``(QuadArrays, (6, q) float, list of 6-tuples,
+        fast)`` where ``fast[n]`` (inner nodes) is ``(x0, xm, x1, z0, zm, z1, k0, y0, y1,
+        ... k3, y0, y1)``: the split lines shared by the four quadrant children, so
+        the scalar walker tests all four with 6 + 8 products instead of 24.
         """
         qa = self._qt.arrays()
         c = self._qcache
@@ -388,7 +391,20 @@ class Scene:
         y1[empty] = INV_DIR_HUGE
         r = qa.rect.reshape(q, 4)
         box = np.stack([r[:, 0], y0, r[:, 1], r[:, 2], y1, r[:, 3]])
-        self._qcache = (qa, box, [tuple(b) for b in box.T.tolist()])
+        rl = r.tolist()
+        yl0, yl1 = y0.tolist(), y1.tolist()
+        fast = []
+        for n, kids in enumerate(qa.child.tolist()):
+            if kids[0] < 0:
+                fast.append(None)
+                continue
+            x0, z0, x1, z1 = rl[n]
+            xm, zm = rl[kids[0]][2], rl[kids[0]][3]
+            f = [x0, xm, x1, z0, zm, z1]
+            for k in kids:
+                f += [k, yl0[k], yl1[k]]
+            fast.append(tuple(f))
+        self._qcache = (qa, box, [tuple(b) for b in box.T.tolist()], fast)
         return self._qcache
 
     def _get_pack(self) -> _Pack:
@@ -468,7 +484,7 @@ class Scene:
         """
         ox, oy, oz, dx, dy, dz = ray
         ix, iy, iz = _inv(dx), _inv(dy), _inv(dz)
-        _, _, qboxes = self._quad_boxes()
+        _, _, qboxes, qfast = self._quad_boxes()
         qt = self._qt
         kids_of, models_of = qt.children, qt.models
         scal = self._scalar
@@ -485,16 +501,47 @@ class Scene:
             tq, n = qstack.pop()
             if tq > best:
                 continue
-            kids = kids_of[n]
-            if kids is not None:
+            f = qfast[n]
+            if f is not None:
+                # four quadrant children at once: shared x and z split lines (Jolt-style node step)
                 nodes += 4
+                x0, xm, x1, z0, zm, z1, k0, a0, b0, k1, a1, b1, k2, a2, b2, k3, a3, b3 = f
+                p = (x0 - ox) * ix
+                q = (xm - ox) * ix
+                w = (x1 - ox) * ix
+                lxa, lxb = (p, q) if p < q else (q, p)
+                hxa, hxb = (q, w) if q < w else (w, q)
+                p = (z0 - oz) * iz
+                q = (zm - oz) * iz
+                w = (z1 - oz) * iz
+                lza, lzb = (p, q) if p < q else (q, p)
+                hza, hzb = (q, w) if q < w else (w, q)
+                lo_l = lxa if lxa > 0.0 else 0.0
+                lo_h = hxa if hxa > 0.0 else 0.0
+                hi_l = lxb if lxb < best else best
+                hi_h = hxb if hxb < best else best
                 hits = []
-                for k in kids:
-                    tk = box_test(qboxes[k], ox, oy, oz, ix, iy, iz, best)
-                    if tk >= 0.0:
-                        hits.append((tk, k))
+                for k, ya, yb, lo, hi, za, zb in ((k0, a0, b0, lo_l, hi_l, lza, lzb), (k1, a1, b1, lo_h, hi_h, lza, lzb),
+                                                  (k2, a2, b2, lo_l, hi_l, hza, hzb), (k3, a3, b3, lo_h, hi_h, hza, hzb)):
+                    if za > lo:
+                        lo = za
+                    if zb < hi:
+                        hi = zb
+                    if lo > hi:
+                        continue
+                    p = (ya - oy) * iy
+                    q = (yb - oy) * iy
+                    if p > q:
+                        p, q = q, p
+                    if p > lo:
+                        lo = p
+                    if q < hi:
+                        hi = q
+                    if lo <= hi:
+                        hits.append((lo, k))
                 if hits:
-                    hits.sort(reverse=True)  # nearest child on top of the stack
+                    if len(hits) > 1:
+                        hits.sort(reverse=True)  # nearest child on top of the stack
                     qstack.extend(hits)
                 continue
             order = []
@@ -583,7 +630,7 @@ class Scene:
         Gathers use ``np.take`` / ``np.compress`` (several times faster than
         fancy indexing on these shapes).
         """
-        qa, qbox, _ = self._quad_boxes()
+        qa, qbox, _, _ = self._quad_boxes()
         n_models = len(self._models)
         n_rays = RAY.shape[1]
         r = np.flatnonzero(ray_boxes_cm(RAY[:3], RAY[3:], qbox[:, :1], md)[0])
