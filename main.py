@@ -100,6 +100,61 @@ def run_replay_headless(args) -> dict:
     return play_replay(replay, make_match)
 
 
+def prepare_window_replay(args) -> None:
+    """``--replay FILE`` in a window: load and check the file, take seed and sides from it."""
+    from game.replay import check_version, load_replay
+
+    if args.training:
+        raise UsageError("--replay cannot be combined with --training; drop one")
+    replay = load_replay(args.replay)
+    check_version(replay)
+    levels = {c for c in replay.cpu if c is not None}
+    if len(levels) > 1:
+        raise UsageError(f"--replay {args.replay}: the two CPUs play different levels; "
+                         f"play it with --headless")
+    args.seed = replay.seed
+    args.p1, args.p2 = ("cpu" if c else "human" for c in replay.cpu)
+    args.level = levels.pop() if levels else args.level
+    args.replay_data = replay
+
+
+def attach_replay_io(args, game):
+    """Hook ``--record`` / ``--replay`` into the window game's input source and step
+    listeners; return ``finish()``, which saves the recording (atomically) at the end."""
+    if getattr(args, "replay_data", None) is not None:
+        from game.replay import ReplayPlayer
+
+        player = ReplayPlayer(args.replay_data)
+        game.screen = "fight"                         # no title screen: the replay starts at once
+        match = game.match
+        game.input_source = lambda: player.next_inputs(game.match)
+
+        def check(m, events):
+            if m is not match:                        # a new match (Enter after the end): stop
+                game.quit = True
+                return
+            player.check(m)                           # ReplayMismatch -> one line, exit 2
+            if player.done:
+                game.quit = True
+        game.step_listeners.append(check)
+        return lambda: None
+    if args.record is not None:
+        if args.training:
+            raise UsageError("--record cannot be combined with --training (the dummy's reset rewinds the "
+                             "match); drop one")
+        from game.replay import ReplayRecorder
+
+        recorder = ReplayRecorder.for_match(game.match)
+        match = game.match
+
+        def record(m, events):
+            if m is match:                            # only the first match is recorded
+                recorder.record(m)
+        game.step_listeners.append(record)
+        return lambda: recorder.save(args.record, force=args.force)
+    return lambda: None
+
+
 def run_headless(args) -> dict:
     """Step a match with no window; the human sides send neutral input."""
     from game.sim import FrameInput, Hit
@@ -181,6 +236,7 @@ def _open_game(args, *, headless):
 def run_window(args) -> int:
     """The game loop: fixed-step simulation, interpolated rendering, one window."""
     pyglet, window, game = _open_game(args, headless=None)
+    finish = attach_replay_io(args, game)
     loop = FixedStep(game.step)
     last = [time.perf_counter()]
 
@@ -195,6 +251,7 @@ def run_window(args) -> int:
 
     pyglet.app.run(1 / 120)
     window.close()
+    finish()
     return 0
 
 
@@ -209,11 +266,13 @@ def run_screenshot(args) -> int:
     if not path.lower().endswith(".png"):
         raise UsageError(f"--screenshot {path}: give a .png file name")
     pyglet, window, game = _open_game(args, headless=True)
+    finish = attach_replay_io(args, game)
     for _ in range(1 if args.frames is None else args.frames):
         game.step()
     game.draw(1.0)
     pyglet.image.get_buffer_manager().get_color_buffer().save(path)
     window.close()
+    finish()
     return 0
 
 
@@ -232,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.headless:
             print(json.dumps(run_headless(args)))
             return 0
+        if args.replay is not None:
+            prepare_window_replay(args)
         from game.render.boot import RenderUnavailable
         try:
             if args.screenshot is not None:

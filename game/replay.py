@@ -327,7 +327,7 @@ class ReplayPlayer:
         where = f"{r.path}: replay diverged at frame {i}"
         fix = (f"it was recorded with Rangebox {r.game_version}, this is {game.__version__}; "
                f"record it again with this version" if r.game_version != game.__version__ else
-               "the simulation is not deterministic here; report it with this file")
+               "the file was altered, or the simulation is not deterministic here (then report it with this file)")
         for side, got in enumerate(match.last_inputs):
             want = int(r.inputs[i, side])
             if got.bits != want:

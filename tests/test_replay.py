@@ -243,3 +243,21 @@ def test_cli_replay_mismatch_exits_2_naming_frame(tmp_path):
     assert q.returncode == 2
     assert q.stderr.count("\n") == 1 and "bad.rpl" in q.stderr and "frame 123" in q.stderr
     assert json.loads(q.stdout)["ok"] is False
+
+
+def test_window_loop_records_and_replays(tmp_path):
+    """The window loop (headless EGL) records through Game.step_listeners and plays
+    back through Game.input_source; a tampered frame stops it with exit 2."""
+    env_rec = run_main("--p1", "cpu", "--p2", "cpu", "--seed", "4", "--frames", "150", "--record", "w.rpl",
+                       cwd=tmp_path)
+    if env_rec.returncode == 2 and "OpenGL" in env_rec.stderr:
+        pytest.skip("no GL libraries: " + env_rec.stderr.strip())
+    assert env_rec.returncode == 0, env_rec.stderr
+    head = run_main("--headless", "--replay", "w.rpl", cwd=tmp_path)
+    assert head.returncode == 0 and json.loads(head.stdout)["frames"] == 150
+    r = rp.load_replay(tmp_path / "w.rpl")
+    tags = r.tags.copy()
+    tags[120] ^= 1
+    (tmp_path / "bad.rpl").write_bytes(encode(r.seed, r.cpu, r.inputs, tags, r.checkpoints, r.final))
+    bad = run_main("--replay", "bad.rpl", cwd=tmp_path)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "frame 120" in bad.stderr
