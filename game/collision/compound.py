@@ -61,8 +61,7 @@ Striking (B1-B7, B9)
    cut layer are then re-merged: the layer's union is re-decomposed into
    maximal rows (runs along the first tangent axis, merged along the second
    where consecutive rows have the same run), which merges coplanar neighbours
-   whose union is exactly a box, keeps the shape exact, bounds the count and
-   makes the stored boxes a function of the shape only.
+   whose union is exactly a box, keeps the shape exact and bounds the count.
 
 A later strike on a struck area cuts the current small boxes again (B9):
 holes grow and multiply.
@@ -131,7 +130,7 @@ class CompoundError(ValueError):
     """Bad input to a compound function (message names the argument and the fix)."""
 
 
-class InvalidCompound(AssertionError):
+class InvalidCompound(RuntimeError):
     """Raised by :meth:`Compound.validate` when a B9 invariant is broken."""
 
 
