@@ -474,6 +474,9 @@ class Compound:
     __slots__ = ("_bounds", "_thickness", "_slabs", "_boxes", "_layers", "_offsets", "_volume0", "_version", "_faces")
 
     def __init__(self, bounds: np.ndarray, thickness: float, boxes: np.ndarray, layers: np.ndarray, volume0: float):
+        """Low level (restore, pickle, tests): adopt the given state as is; boxes
+        are re-ordered by layer if needed.  Nothing is checked here; call
+        :meth:`validate`.  ``volume0`` is the initial shell volume."""
         self._bounds = _readonly(np.array(bounds, dtype=float))
         self._thickness = float(thickness)
         self._slabs = _readonly(_slabs(self._bounds, self._thickness))
@@ -497,7 +500,7 @@ class Compound:
         Corner/edge ownership: see the module docstring (x slabs full size, y
         slabs inset in x, z slabs inset in x and y).  Raises
         :class:`CompoundError` if ``thickness`` is not in
-        ``(0, (smallest extent - MIN_BOX_EXTENT) / 2]``.
+        ``[MIN_BOX_EXTENT, (smallest extent - MIN_BOX_EXTENT) / 2]``.
         """
         b = _as_box(box, "box")
         t = _as_scalar(thickness, "thickness")
