@@ -312,11 +312,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _is_user_file_error(exc: BaseException) -> bool:
-    """True for the library's file errors (AssetError, SceneFileError, ReplayError, a failed
-    replay write), which already name the file and the fix."""
+    """True for the library's file errors (AssetError, SceneFileError, the arena's
+    ArenaAssetError / ArenaDescriptionError, ReplayError, a failed replay write),
+    which already name the file and the fix."""
     names = {c.__name__ for c in type(exc).__mro__}
-    return bool(names & {"AssetError", "SceneFileError", "ReplayError", "ArenaError"}) \
-        or isinstance(exc, (FileExistsError, PermissionError))
+    return bool(names & _USER_FILE_ERRORS) or isinstance(exc, (FileExistsError, PermissionError))
+
+
+_USER_FILE_ERRORS = {"AssetError", "SceneFileError", "ReplayError", "ArenaAssetError", "ArenaDescriptionError"}
 
 
 if __name__ == "__main__":
