@@ -155,8 +155,10 @@ def test_C6_direction_length_does_not_change_distance():
     a = sc.cast_nearest([1, 3, 0.5], [0, -1, 0], 10)
     b = sc.cast_nearest([1, 3, 0.5], [0, -1000, 0], 10)
     assert a.distance == b.distance == 3.0
-    many = sc.cast_nearest_many([[1, 3, 0.5]] * 2, [[0, -1e-3, 0], [0, -7, 0]], 10)
-    assert many.distance.tolist() == [3.0, 3.0]
+    many = sc.cast_nearest_many([[1, 3, 0.5]] * 3, [[0, -1e-3, 0], [0, -7, 0], [0, -1e-300, 0]], 10)
+    assert many.distance.tolist() == [3.0, 3.0, 3.0]
+    assert sc.cast_nearest([1, 3, 0.5], [0, -1e-310, 0], 10).distance == 3.0  # subnormal length
+    assert sc.cast_nearest([-1, 1, 1], [1e300, 0, 0], 10).distance == 6.0  # huge length
 
 
 def test_C6_zero_direction_and_bad_arguments_raise_value_error():
@@ -175,6 +177,18 @@ def test_C6_zero_direction_and_bad_arguments_raise_value_error():
         sc.cast_nearest_many(np.zeros((3, 2)), np.zeros((3, 2)), 5)
     with pytest.raises(ValueError, match="NaN"):
         sc.cast_nearest([np.nan, 0, 0], [0, 1, 0], 5)
+    with pytest.raises(ValueError, match="level"):
+        sc.cast_any([0, 0, 0], [0, 1, 0], 5, level="high")
+    with pytest.raises(ValueError, match="max_distance"):
+        sc.cast_any([0, 0, 0], [0, 1, 0], "far")
+    with pytest.raises(ValueError, match="level"):
+        CollisionModel([[[0, 0, 0], [1, 0, 0], [0, 1, 0]]], None)
+    with pytest.raises(ValueError, match="level"):
+        CollisionModel([[[0, 0, 0], [1, 0, 0], [0, 1, 0]]], 3)
+    with pytest.raises(ValueError, match="triangles"):
+        CollisionModel(np.zeros((0, 3, 3)), 0)
+    with pytest.raises(ValueError, match="transform"):
+        CollisionModel([[[0, 0, 0], [1, 0, 0], [0, 1, 0]]], 0, np.ones((4, 4)))
 
 
 def test_C9_ray_hits_only_models_above_its_level():

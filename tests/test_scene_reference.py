@@ -20,6 +20,7 @@ from game.collision.tolerances import RAY_EDGE_EPS, RAY_PARALLEL_EPS
 
 def _unit(directions):
     d = np.asarray(directions, dtype=np.float64).reshape(-1, 3)
+    d = d / np.abs(d).max(axis=1)[:, None]  # documented normalisation: scale by max |component| first
     n = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1] + d[:, 2] * d[:, 2])
     return d / n[:, None]
 

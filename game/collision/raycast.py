@@ -63,11 +63,13 @@ def normalize_rays(origins, directions) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"directions: expected shape {o.shape} like origins, got {d.shape}")
     if not (np.isfinite(o).all() and np.isfinite(d).all()):
         raise ValueError("origins/directions: contain NaN or inf")
+    scale = np.abs(d).max(axis=1) if d.size else np.zeros(0)
+    if (scale == 0.0).any():
+        bad = int(np.flatnonzero(scale == 0.0)[0])
+        raise ValueError(f"directions[{bad}]: zero direction; a ray needs a non-zero direction")
+    d = d / scale[:, None]  # largest component becomes +-1: no underflow/overflow in the norm
     dx, dy, dz = d[:, 0], d[:, 1], d[:, 2]
     norm = np.sqrt(dx * dx + dy * dy + dz * dz)
-    if (norm == 0.0).any():
-        bad = int(np.flatnonzero(norm == 0.0)[0])
-        raise ValueError(f"directions[{bad}]: zero direction; a ray needs a non-zero direction")
     return np.ascontiguousarray(o), d / norm[:, None]
 
 

@@ -94,7 +94,7 @@ class CollisionModel:
             raise ValueError(f"triangles: expected shape (t, 3, 3) with t >= 1, got {tris.shape}")
         if not np.isfinite(tris).all():
             raise ValueError("triangles: contain NaN or inf")
-        if isinstance(level, bool) or int(level) != level or int(level) not in _LEVELS:
+        if isinstance(level, bool) or not isinstance(level, (int, np.integer)) or int(level) not in _LEVELS:
             raise ValueError(f"level: must be 0 (low), 1 (medium) or 2 (high), got {level!r}")
         m = np.eye(4) if transform is None else np.array(transform, dtype=np.float64)
         if m.shape != (4, 4) or not np.isfinite(m).all():
@@ -421,10 +421,13 @@ class Scene:
     # ---- argument checks -----------------------------------------------------
     @staticmethod
     def _check_common(max_distance, level):
-        md = float(max_distance)
+        try:
+            md = float(max_distance)
+        except (TypeError, ValueError):
+            md = math.nan
         if not md >= 0.0:
-            raise ValueError(f"max_distance: must be >= 0, got {max_distance!r}")
-        if level is not None and (isinstance(level, bool) or int(level) != level):
+            raise ValueError(f"max_distance: must be a number >= 0, got {max_distance!r}")
+        if level is not None and (isinstance(level, bool) or not isinstance(level, (int, np.integer))):
             raise ValueError(f"level: must be None or an int logic level, got {level!r}")
         return md, (None if level is None else int(level))
 
@@ -439,9 +442,11 @@ class Scene:
             raise ValueError(f"origin/direction: expected 3 numbers each, got {origin!r} and {direction!r}") from None
         if not all(math.isfinite(v) for v in (ox, oy, oz, dx, dy, dz)):
             raise ValueError("origin/direction: contain NaN or inf")
-        n = math.sqrt(dx * dx + dy * dy + dz * dz)
-        if n == 0.0:
+        m = max(abs(dx), abs(dy), abs(dz))
+        if m == 0.0:
             raise ValueError("direction: zero direction; a ray needs a non-zero direction")
+        dx, dy, dz = dx / m, dy / m, dz / m  # same normalisation as raycast.normalize_rays
+        n = math.sqrt(dx * dx + dy * dy + dz * dz)
         return ox, oy, oz, dx / n, dy / n, dz / n
 
     # ---- single ray (scalar walker) --------------------------------------------
