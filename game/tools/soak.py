@@ -12,8 +12,8 @@ checked for:
 - no NaN/inf in positions, facings, velocities, poses, limb boxes, limb frames;
 - both fighters inside the arena bounds (pushbox circle inside ``match.bounds``);
 - no interpenetration: centre distance >= ``2 * pushbox_radius - TOL`` when both are grounded;
-- the arena's own checks (crate compounds) when the match has an arena with
-  ``validate()`` or ``check()``.
+- every crate's compound (``match.stage.crates[i].compound.validate()``, B9)
+  after each change, and the arena's own ``validate()``/``check()`` if it has one.
 
 Prints frames per second; exit 1 with one line naming the seed and frame that
 reproduce a violation, exit 2 on bad flags.  The library function
@@ -26,6 +26,7 @@ import argparse
 import math
 import sys
 import time
+import zlib
 
 import numpy as np
 
@@ -51,8 +52,13 @@ def _inputs(rng: np.random.Generator, n: int) -> np.ndarray:
     return np.take_along_axis(bits, idx, axis=0)
 
 
-def check_match(m: Match) -> str | None:
-    """The first broken invariant of ``m`` as text, or None."""
+def check_match(m: Match, seen: dict | None = None) -> str | None:
+    """The first broken invariant of ``m`` as text, or None.
+
+    ``seen`` (optional, kept by the caller between frames) remembers each crate
+    compound's last validated content, so ``Compound.validate()`` only runs on
+    a crate that changed (a strike), not every frame.
+    """
     r = m.data.pushbox_radius
     (x0, z0), (x1, z1) = m.bounds
     for f in m.fighters:
@@ -79,6 +85,23 @@ def check_match(m: Match) -> str | None:
         d = math.hypot(b.x - a.x, b.z - a.z)
         if d < 2 * r - TOL:
             return f"fighters interpenetrate: centre distance {d:.6f} < 2 * pushbox radius {2 * r:.6f}"
+    stage = getattr(m, "stage", None)
+    for i, crate in enumerate(getattr(stage, "crates", ()) or ()):
+        comp = getattr(crate, "compound", None)
+        validate = getattr(comp, "validate", None)
+        if not callable(validate):
+            continue
+        boxes = np.asarray(getattr(comp, "boxes", ()))
+        key = (boxes.shape, zlib.crc32(boxes.tobytes()))
+        if seen is not None and seen.get(("crate", i)) == key:
+            continue
+        try:
+            validate()                                  # B9 invariants of the crate's compound
+        except Exception as exc:
+            name = getattr(getattr(crate, "obj", None), "name", "?")
+            return f"crate {i} ({name}) compound invalid: {type(exc).__name__}: {exc}"
+        if seen is not None:
+            seen[("crate", i)] = key
     arena = getattr(m, "arena", None)
     if arena is not None:
         for name in ("validate", "check"):
@@ -94,11 +117,13 @@ def check_match(m: Match) -> str | None:
     return None
 
 
-def soak(frames: int, seed: int, *, make_match=None, on_frame=None, chunk: int = 4096) -> dict:
+def soak(frames: int, seed: int, *, make_match=None, on_frame=None, on_match=None, chunk: int = 4096) -> dict:
     """Run ``frames`` random-input frames over as many matches as needed, checking every frame.
 
     ``make_match(seed)`` builds each match (default ``Match.new(seed=...)``);
-    ``on_frame(global_frame)`` is called after each checked frame (e.g. memory
+    ``on_frame(global_frame)`` is called after each checked frame, and
+    ``on_match(global_frame, match, phase)`` with phase ``"end"`` just before an
+    ended match is dropped and ``"start"`` just after a new one is built (memory
     probes).  Returns ``{frames, matches, seconds}``; raises :class:`SoakViolation`.
     """
     make_match = make_match or (lambda s: Match.new(seed=s))
@@ -111,8 +136,14 @@ def soak(frames: int, seed: int, *, make_match=None, on_frame=None, chunk: int =
     j = 0
     while g < frames:
         if m is None or m.over:
+            if m is not None and on_match is not None:
+                on_match(g, m, "end")
+            m = None
             mseed = int(rng.integers(0, 2**31))
             m = make_match(mseed)
+            seen: dict = {}
+            if on_match is not None:
+                on_match(g, m, "start")
             matches += 1
         if j >= len(block):
             block, j = _inputs(rng, chunk), 0
@@ -120,7 +151,7 @@ def soak(frames: int, seed: int, *, make_match=None, on_frame=None, chunk: int =
         j += 1
         try:
             m.step(_DECODE[b1], _DECODE[b2])
-            problem = check_match(m)
+            problem = check_match(m, seen)
         except Exception as exc:
             problem = f"step raised {type(exc).__name__}: {exc}"
         if problem:
