@@ -133,3 +133,24 @@ def test_C1_C5_update_model_matches_fresh_build(seed):
     for k in range(0, 200, 20):
         h = scene.cast_nearest(o[k], d[k], 40)
         assert (h is None and np.isinf(ref[0][k])) or (h.model, h.triangle) == (ref[1][k], ref[2][k])
+
+
+def test_C1_C5_scene_copy_is_independent_of_update_model():
+    import copy
+    rng = np.random.default_rng(4)
+    models = _random_models(rng, 12)
+    scene = Scene.build(models, leaf_capacity=2, max_depth=4)
+    o = rng.uniform(-30, 30, (300, 3))
+    d = rng.normal(size=(300, 3))
+    before = scene.cast_nearest_many(o, d, 60)
+    for other in (scene.copy(), copy.deepcopy(scene)):
+        far = np.array([[[500.0, 0, 500], [501, 0, 500], [500, 1, 500]]])
+        for i in range(len(models)):
+            other.update_model(i, triangles=far)  # every model moves away in the copy
+        assert not other.cast_any_many(o, d, 60).any()
+        assert other.cast_nearest(o[0], d[0], 60) is None
+        after = scene.cast_nearest_many(o, d, 60)
+        for x, y in zip(before, after):
+            assert np.array_equal(x, y)
+        assert_c1_invariants(scene)
+        assert_c1_invariants(other)

@@ -132,6 +132,19 @@ class QuadTree:
         self._model_rect.pop(model, None)
         self._arrays = None
 
+    def copy(self) -> "QuadTree":
+        """An independent copy (node lists copied; the compiled arrays are immutable and shared)."""
+        qt = QuadTree.__new__(QuadTree)
+        qt.leaf_capacity, qt.max_depth = self.leaf_capacity, self.max_depth
+        qt.rect = list(self.rect)
+        qt.depth = list(self.depth)
+        qt.children = [None if c is None else list(c) for c in self.children]
+        qt.models = [list(m) for m in self.models]
+        qt._where = {k: set(v) for k, v in self._where.items()}
+        qt._model_rect = dict(self._model_rect)
+        qt._arrays = self._arrays
+        return qt
+
     def contains_rect(self, rect_xz) -> bool:
         """True iff ``rect_xz`` lies inside the root rect (so an insert reaches all of it)."""
         x0, z0, x1, z1 = self.rect[0]

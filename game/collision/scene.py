@@ -309,6 +309,21 @@ class Scene:
     def __len__(self) -> int:
         return len(self._models)
 
+    def copy(self) -> "Scene":
+        """An independent scene (e.g. one per match): ``update_model`` on the copy leaves this one unchanged.
+
+        Collision models are immutable and shared; the quadtree is copied; the
+        packed arrays (patched in place by ``update_model``) are rebuilt lazily.
+        ``copy.deepcopy(scene)`` does the same.
+        """
+        other = Scene(self._models, self._qt.copy())
+        other._scalar = list(self._scalar)
+        other._qcache = self._qcache
+        return other
+
+    def __deepcopy__(self, memo) -> "Scene":
+        return self.copy()
+
     # ---- dynamic geometry ----------------------------------------------------
     def update_model(self, index: int, triangles=None, transform=None, level=None) -> CollisionModel:
         """Replace model ``index``'s triangles and/or transform (and/or level); returns the new model.
