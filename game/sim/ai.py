@@ -19,12 +19,12 @@ from .inputs import BACK, DOWN, FORWARD, GUARD, HK, HP, LK, LP, SIDE_L, SIDE_R, 
 #: correctly once noticed, attack eagerness when in range, chance to throw an
 #: attack from out of range (a whiff), and how long a decision is held (frames).
 LEVELS = {
-    "easy":   dict(notice=0.10, guard=0.35, attack=0.30, whiff=0.25, hold=(14, 26), mix=0.2),
-    "normal": dict(notice=0.22, guard=0.60, attack=0.45, whiff=0.15, hold=(8, 16), mix=0.5),
-    "hard":   dict(notice=0.45, guard=0.85, attack=0.60, whiff=0.06, hold=(4, 9), mix=0.8),
+    "easy":   dict(notice=0.10, guard=0.35, attack=0.30, whiff=0.25, hold=(14, 26), mix=0.2, zone=0.02),
+    "normal": dict(notice=0.22, guard=0.60, attack=0.45, whiff=0.15, hold=(8, 16), mix=0.5, zone=0.05),
+    "hard":   dict(notice=0.45, guard=0.85, attack=0.60, whiff=0.06, hold=(4, 9), mix=0.8, zone=0.08),
 }
 
-_MOVE_BUTTON = {"lp": LP, "hp": HP, "lk": LK, "hk": HK, "hk_low": HK | DOWN}
+_MOVE_BUTTON = {"lp": LP, "hp": HP, "lk": LK, "hk": HK, "hk_low": HK | DOWN, "fireball": LP | HP}
 
 
 def initial_state() -> dict:
@@ -84,9 +84,12 @@ def decide(match, i: int, level: str) -> int:
         st.update(bits=me.input_bits & (GUARD | DOWN), hold=2, tap=0)
     elif dist > longest + 0.35:
         # Close the distance, now and then with a sidestep or a hop.
-        if r < 0.06:
+        if r < cfg["zone"] and match.stage is not None and "fireball" in match.data.moves:
+            st.update(bits=0, hold=int(rng.integers(lo, hi + 1)) + 20, tap=LP | HP)   # zone with a fireball
+            return _press(st)
+        if r < 0.06 + cfg["zone"]:
             plan = SIDE_L if rng.random() < 0.5 else SIDE_R
-        elif r < 0.08:
+        elif r < 0.08 + cfg["zone"]:
             plan = UP | FORWARD
         else:
             plan = FORWARD

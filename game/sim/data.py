@@ -26,6 +26,25 @@ class AssetError(ValueError):
 
 
 @dataclass(frozen=True)
+class ProjectileSpec:
+    """What a projectile move launches, and what it does when it lands."""
+
+    name: str
+    limb: int            # spawned at this limb's range-box centre
+    speed: float         # m / frame along the facing
+    lifetime: int        # frames
+    half: float          # half size of its range box
+    level: int           # C9: its rays hit only models of a higher level
+    damage: int
+    hitstun: int
+    blockstun: int
+    pushback: float
+    hitstop: int
+    height: str
+    heavy: bool = False
+
+
+@dataclass(frozen=True)
 class Move:
     """One move's frame data and compiled animation.
 
@@ -53,6 +72,7 @@ class Move:
     rot: np.ndarray
     advance: np.ndarray
     air: np.ndarray
+    projectile: ProjectileSpec | None = None
 
     @property
     def total(self) -> int:
@@ -175,6 +195,16 @@ def load_game_data(assets_dir: str | None = None) -> GameData:
                 t = (np.arange(total) - a0) / float(a1 - a0)
                 inside = (t > 0) & (t < 1)
                 air[inside] = 4.0 * height * t[inside] * (1.0 - t[inside])
+            proj = None
+            if "projectile" in m:
+                p = m["projectile"]
+                if p["limb"] not in names or p["height"] not in HEIGHTS:
+                    raise AssetError(f"moves.json: move {n}: projectile needs a known limb and height")
+                proj = ProjectileSpec(
+                    name=n, limb=names.index(p["limb"]), speed=float(p["speed"]), lifetime=int(p["lifetime"]),
+                    half=float(p["half"]), level=int(p["level"]), damage=int(p["damage"]),
+                    hitstun=int(p["hitstun"]), blockstun=int(p["blockstun"]), pushback=float(p["pushback"]),
+                    hitstop=int(p["hitstop"]), height=p["height"])
             moves[n] = Move(
                 name=n, label=m["label"], startup=int(m["startup"]), active=int(m["active"]),
                 recovery=int(m["recovery"]), hit_limbs=tuple(names.index(l) for l in m["hit_limbs"]),
@@ -182,7 +212,7 @@ def load_game_data(assets_dir: str | None = None) -> GameData:
                 blockstun=int(m["blockstun"]), pushback=float(m["pushback"]), hitstop=int(m["hitstop"]),
                 heavy=bool(m["heavy"]), crouching=bool(m.get("crouching", False)),
                 angles=(angles := _compile_keys(m["keys"], total, poses_src, names, f"move {n}")),
-                rot=euler_matrices(angles), advance=advance, air=air,
+                rot=euler_matrices(angles), advance=advance, air=air, projectile=proj,
             )
         pose_rot = {n: euler_matrices(a) for n, a in poses.items()}
         loop_rot = {n: euler_matrices(a) for n, a in loops.items()}

@@ -33,6 +33,46 @@ class Hit:
 
 
 @dataclass(frozen=True)
+class CrateStruck:
+    """A fist or foot struck a crate (method B): its compound was re-split.
+
+    ``point`` is the A7 collision point of the limb's range box and the struck
+    small box; ``removed`` the volume the strike removed; ``broke`` whether the
+    crate fell apart.
+    """
+
+    frame: int
+    fighter: int
+    crate: int
+    name: str
+    limb: str
+    point: np.ndarray
+    removed: float
+    broke: bool
+
+
+@dataclass(frozen=True)
+class ProjectileLaunched:
+    frame: int
+    owner: int
+    position: np.ndarray
+
+
+@dataclass(frozen=True)
+class ProjectileImpact:
+    """A projectile's path hit the scene (C8 any-hit) between ``start`` and ``end``.
+
+    The simulation only knows *that* it hit; presentation finds *where* with a
+    nearest-hit cast along the same segment (C7).
+    """
+
+    frame: int
+    owner: int
+    start: np.ndarray
+    end: np.ndarray
+
+
+@dataclass(frozen=True)
 class MoveStarted:
     frame: int
     fighter: int
@@ -86,4 +126,4 @@ class MatchOver:
     winner: int | None  # None: draw
 
 
-Event = Hit | MoveStarted | Whiff | RoundStart | Fight | KO | TimeOver | RoundEnd | MatchOver
+Event = Hit | CrateStruck | ProjectileLaunched | ProjectileImpact | MoveStarted | Whiff | RoundStart | Fight | KO | TimeOver | RoundEnd | MatchOver

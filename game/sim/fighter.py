@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 #: Scalar state, in hash order.  Everything a fighter is, besides ``pose``/``pose_from``.
@@ -12,6 +14,7 @@ SCALARS = (
     "stun", "stun_height", "hitstop", "guard", "combo",
     "loop_t", "pose_key", "blend_left",
     "prev_bits", "input_bits", "buf_move", "buf_left",
+    "crate_hit", "ground_y", "gx", "gz",
 )
 
 #: Values of ``Fighter.state``.
@@ -26,7 +29,8 @@ class Fighter:
     """
 
     def __init__(self, match, index: int, max_health: int, n_limbs: int):
-        self._match = match
+        # A weak link: no Match <-> Fighter cycle, so a finished match is freed at once.
+        self._match_ref = weakref.ref(match)
         self.index = index
         self.max_health = max_health
         self.pose = np.zeros((n_limbs, 3))
@@ -35,6 +39,10 @@ class Fighter:
         self.local = np.broadcast_to(np.eye(3), (n_limbs, 3, 3))
         for name in SCALARS:
             setattr(self, name, 0)
+
+    @property
+    def _match(self):
+        return self._match_ref()
 
     # ---- read-only views -------------------------------------------------
     @property
@@ -55,7 +63,7 @@ class Fighter:
     @property
     def position(self) -> np.ndarray:
         """Ground point ``(3,)``."""
-        return np.array([self.x, self._match.floor_y, self.z])
+        return np.array([self.x, self.ground_y, self.z])
 
     @property
     def facing(self) -> np.ndarray:

@@ -28,8 +28,9 @@ from game.collision import collision_point, judgement_points, verdict
 
 from . import ai
 from .data import GameData, load_game_data
+from .stage import GROUND_RECAST, Projectile, Stage
 from .debug import ROLE_GUARD, ROLE_HIT, ROLE_HURT
-from .events import KO, Fight, Hit, MatchOver, MoveStarted, RoundEnd, RoundStart, TimeOver, Whiff
+from .events import KO, CrateStruck, Fight, Hit, ProjectileImpact, ProjectileLaunched, MatchOver, MoveStarted, RoundEnd, RoundStart, TimeOver, Whiff
 from .fighter import NEUTRAL_STATES, SCALARS, Fighter
 from .skeleton import euler_matrices
 from .inputs import ATTACK_BUTTONS, DOWN, GUARD, HK, HP, LK, LP, UP, FrameInput, axes
@@ -50,6 +51,7 @@ SLIDE_DECAY = 0.8          # knockback velocity kept each frame (total travel = 
 BLEND_FRAMES = 4           # pose blend when the animation source changes
 BUFFER_FRAMES = 6          # an attack pressed this early is kept until the fighter can act
 DEFAULT_BOUNDS = ((-14.2, -14.2), (14.2, 14.2))
+CRATE_HITSTOP = 4          # the attacker's freeze when a fist or foot breaks through a crate wall
 
 #: Attack priority when several buttons are pressed on one frame.
 _ATTACK_ORDER = ((HK, "hk"), (HP, "hp"), (LK, "lk"), (LP, "lp"))
@@ -61,16 +63,16 @@ _LOOP_STATES = ("walk_fwd", "walk_back", "sidestep")
 class Match:
     """A best-of-three match between two fighters.  Create with :meth:`new`."""
 
-    def __init__(self, data: GameData, seed: int, cpu: tuple[str | None, str | None], arena=None):
+    def __init__(self, data: GameData, seed: int, cpu: tuple[str | None, str | None], stage: Stage | None = None):
         self.data = data
         self.seed = int(seed)
         self.cpu = tuple(cpu)
         for level in self.cpu:
             if level is not None and level not in ai.LEVELS:
                 raise ValueError(f"cpu level {level!r}: choose one of {', '.join(ai.LEVELS)}")
-        self.arena = arena
-        self.bounds = np.array(arena.bounds if arena is not None else DEFAULT_BOUNDS, dtype=float)
-        self.floor_y = 0.0
+        #: The live arena (method C scene, method B crates, projectiles), or None: a bare floor.
+        self.stage = stage
+        self.bounds = np.array(stage.bounds if stage is not None else DEFAULT_BOUNDS, dtype=float)
         n = len(data.skeleton.names)
         self.fighters = (Fighter(self, 0, data.max_health, n), Fighter(self, 1, data.max_health, n))
         self.rng = np.random.Generator(np.random.PCG64(self.seed))
@@ -89,23 +91,38 @@ class Match:
         #: This frame's overlapping (attacker, attack limb, struck limb) pairs with
         #: their judgement points and collision points, for the debug overlay.
         self.contacts: tuple = ()
+        #: This frame's limb-vs-crate and projectile-vs-limb contacts (A2-A4, A7), for the overlay.
+        self.crate_contacts: tuple = ()
+        self.projectile_contacts: tuple = ()
         self._pending: list = []
+        self._projectile_move = next((n for n, m in data.moves.items() if m.projectile is not None), "")
         self._start_round()
         self._update_range_boxes()
 
     # ------------------------------------------------------------------ API
     @classmethod
     def new(cls, seed: int = 0, *, p1_cpu: str | None = None, p2_cpu: str | None = None,
-            arena=None, assets_dir: str | None = None) -> "Match":
+            arena: bool = True, assets_dir: str | None = None) -> "Match":
         """A fresh match.  ``p1_cpu``/``p2_cpu``: None for a player, or a CPU level
         (``'easy'``, ``'normal'``, ``'hard'``); a CPU side ignores the input given
-        to :meth:`step` and plays its own (see ``last_inputs``)."""
-        return cls(load_game_data(assets_dir), seed, (p1_cpu, p2_cpu), arena)
+        to :meth:`step` and plays its own (see ``last_inputs``).  ``arena=False``
+        fights on a bare bounded floor (no scene, crates or projectiles' obstacles)."""
+        stage = Stage.load(assets_dir) if arena else None
+        return cls(load_game_data(assets_dir), seed, (p1_cpu, p2_cpu), stage)
+
+    @property
+    def arena(self):
+        """The static arena description (objects, bounds, the baked scene as loaded), or None.
+
+        The live scene, with struck crates, is ``match.stage.scene``."""
+        return None if self.stage is None else self.stage.arena
 
     def step(self, p1: FrameInput = FrameInput(), p2: FrameInput = FrameInput()) -> tuple:
         """Advance one frame (1/60 s) in the A8 order; return this frame's events."""
         events: list = self._pending
         self._pending = []
+        if self.stage is not None:
+            self.stage.begin_frame()
         bits = self._read_inputs(p1, p2)                      # 1. inputs
         self._advance_actions(bits, events)                    # 2. actions
         self._update_range_boxes()                             # 3. range boxes (A6)
@@ -137,6 +154,12 @@ class Match:
         live = self.phase == "fight"
         frozen = [self._advance_fighter(self.fighters[i], bits[i] if live else 0, events) for i in (0, 1)]
         self._resolve_pushboxes()
+        if self.stage is not None:
+            self._advance_projectiles(events)
+            for f in self.fighters:
+                if abs(f.x - f.gx) + abs(f.z - f.gz) > GROUND_RECAST:
+                    f.ground_y = self.stage.ground_height(f.x, f.z, f.ground_y)
+                    f.gx, f.gz = f.x, f.z
         for f, o in ((self.fighters[0], self.fighters[1]), (self.fighters[1], self.fighters[0])):
             if f.state in NEUTRAL_STATES and not frozen[f.index]:
                 self._face(f, o)
@@ -224,7 +247,7 @@ class Match:
         return False
 
     def _start_move(self, f: Fighter, move: str, events: list) -> None:
-        f.move, f.mframe, f.move_hit = move, 0, False
+        f.move, f.mframe, f.move_hit, f.crate_hit = move, 0, False, False
         f.state = "attack" if move != "jump" else "jump"
         f.buf_move, f.buf_left = "", 0
         events.append(MoveStarted(self.frame, f.index, move))
@@ -261,8 +284,8 @@ class Match:
                 b.x += dx * push
                 b.z += dz * push
             for f in self.fighters:
-                if self.arena is not None:
-                    f.x, f.z = self.arena.push_out(f.x, f.z, r)
+                if self.stage is not None:
+                    f.x, f.z = self.stage.push_out(f.x, f.z, r)
                 (x0, z0), (x1, z1) = self.bounds
                 f.x = min(max(f.x, x0 + r), x1 - r)
                 f.z = min(max(f.z, z0 + r), z1 - r)
@@ -305,7 +328,7 @@ class Match:
     def _update_range_boxes(self) -> None:
         """A6: every limb's range box from its rotated solid's eight corners."""
         a, b = self.fighters
-        ground = np.array([[a.x, self.floor_y, a.z], [b.x, self.floor_y, b.z]])
+        ground = np.array([[a.x, a.ground_y, a.z], [b.x, b.ground_y, b.z]])
         facing = np.array([[a.fx, a.fz], [b.fx, b.fz]])
         lift = np.array([self._lift(a), self._lift(b)])
         self._rot, self._origin, self._boxes = self.data.skeleton.pose(
@@ -314,64 +337,158 @@ class Match:
     def _lift(self, f: Fighter) -> float:
         return float(self.data.moves["jump"].air[f.mframe]) if f.move == "jump" else 0.0
 
+    def _advance_projectiles(self, events: list) -> None:
+        """Move each projectile one frame; its path is checked with an any-hit ray (C8)
+        at the projectile's level (C9), so low props let it through and pillars,
+        walls and crates (through their holes, B7) stop it."""
+        alive = []
+        for p in self.stage.projectiles:
+            spec = self.data.moves[self._projectile_move].projectile
+            start = np.array([p.x, p.y, p.z])
+            step = np.array([p.vx, 0.0, p.vz])
+            if self.stage.path_blocked(start, step, spec.level):
+                events.append(ProjectileImpact(self.frame, p.owner, start, start + step))
+            elif p.age + 1 < spec.lifetime:
+                alive.append(Projectile(p.owner, p.x + p.vx, p.y, p.z + p.vz, p.vx, p.vz, p.age + 1))
+        self.stage.projectiles = tuple(alive)
+
     # ------------------------------------------------------- 4. judge (A2-A4)
-    def _judge_collisions(self) -> list:
-        """For each attacker on an active frame whose move has not hit yet: its
-        hitting limbs against all of the defender's limbs, one batched call."""
-        contacts = []
+    def _judge_collisions(self) -> tuple[list, list, list]:
+        """A2-A4, one batched call per question:
+
+        * each attacker on an active frame whose move has not hit yet: its
+          hitting limbs against all of the defender's limbs;
+        * the same limbs against every standing crate's small boxes (B7), once
+          per move;
+        * each projectile's range box against the other fighter's limbs.
+        """
+        limb, crate, proj = [], [], []
         for f in self.fighters:
-            if not f.move or f.move_hit or f.hitstop:
+            if not f.move or f.hitstop:
                 continue
             mv = self.data.moves[f.move]
-            if not mv.is_active(f.mframe):
+            if not mv.hit_limbs or not mv.is_active(f.mframe):
                 continue
-            d = 1 - f.index
-            hit_boxes = self._boxes[f.index, list(mv.hit_limbs)]            # (K, 2, 3)
-            j1, j2 = judgement_points(hit_boxes[:, None], self._boxes[d][None])  # (K, L, 3)
-            ok = verdict(j1, j2)                                              # (K, L)
-            if ok.any():
-                k, l = np.nonzero(ok)
-                contacts.append((f.index, np.asarray(mv.hit_limbs)[k], l, j1[k, l], j2[k, l], mv, f.mframe))
-        return contacts
+            hit_boxes = self._boxes[f.index, list(mv.hit_limbs)]                # (K, 2, 3)
+            if not f.move_hit:
+                j1, j2 = judgement_points(hit_boxes[:, None], self._boxes[1 - f.index][None])  # (K, L, 3)
+                ok = verdict(j1, j2)                                                  # (K, L)
+                if ok.any():
+                    k, l = np.nonzero(ok)
+                    limb.append((f.index, np.asarray(mv.hit_limbs)[k], l, j1[k, l], j2[k, l], mv, f.mframe))
+            if self.stage is not None and not f.crate_hit and self.stage.crates:
+                boxes, owner = self.stage.crate_boxes()
+                ok = self.stage.group.overlaps(hit_boxes)                              # (K, N)
+                ok &= ~np.array([self.stage.crates[c].broken for c in owner.tolist()], bool)[None] \
+                    if any(c.broken for c in self.stage.crates) else True
+                if ok.any():
+                    k, n = np.nonzero(ok)
+                    j1, j2 = judgement_points(hit_boxes[k], boxes[n])
+                    best = int(np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1)))
+                    crate.append((f.index, mv.hit_limbs[int(k[best])], int(owner[n[best]]), boxes[n[best]]))
+        if self.stage is not None and self.stage.projectiles:
+            ps = self.stage.projectiles
+            half = self.data.moves[self._projectile_move].projectile.half
+            pbox = np.array([[[p.x - half, p.y - half, p.z - half], [p.x + half, p.y + half, p.z + half]]
+                             for p in ps])                                              # (P, 2, 3)
+            targets = self._boxes[[1 - p.owner for p in ps]]                          # (P, L, 2, 3)
+            j1, j2 = judgement_points(pbox[:, None], targets)                          # (P, L, 3)
+            ok = verdict(j1, j2)
+            for i in np.flatnonzero(ok.any(axis=1)).tolist():
+                l = np.flatnonzero(ok[i])
+                best = int(l[np.argmax(np.prod(np.maximum(j2[i, l] - j1[i, l], 0.0), axis=-1))])
+                proj.append((i, ps[i], best, pbox[i]))
+        return limb, crate, proj
 
     # ------------------------------------------------------- 5. points (A7)
-    def _collision_points(self, contacts: list) -> list:
-        pts = []
-        for atk, ks, ls, *_ in contacts:
-            pts.append(collision_point(self._boxes[atk, ks], self._boxes[1 - atk, ls]))
-        return pts
+    def _collision_points(self, contacts: tuple[list, list, list]) -> tuple[list, list, list]:
+        """A7 for every contact: limb pairs, limb vs crate small box, projectile vs limb."""
+        limb, crate, proj = contacts
+        lp = [collision_point(self._boxes[atk, ks], self._boxes[1 - atk, ls]) for atk, ks, ls, *_ in limb]
+        cp = [collision_point(self._boxes[atk, k], box) for atk, k, _c, box in crate]
+        pp = [collision_point(pbox, self._boxes[1 - p.owner, l]) for _i, p, l, pbox in proj]
+        return lp, cp, pp
 
     # ------------------------------------------------------- 6. apply hits
-    def _apply_hits(self, contacts: list, points: list, events: list) -> None:
-        self.contacts = tuple((c[0], c[1], c[2], c[3], c[4], p) for c, p in zip(contacts, points))
+    def _apply_hits(self, contacts: tuple[list, list, list], points: tuple[list, list, list], events: list) -> None:
+        limb, crate, proj = contacts
+        lpts, cpts, ppts = points
+        self.contacts = tuple((c[0], c[1], c[2], c[3], c[4], p) for c, p in zip(limb, lpts))
+        self.crate_contacts = tuple((atk, k, c, box, p) for (atk, k, c, box), p in zip(crate, cpts))
+        self.projectile_contacts = tuple((p.owner, pbox, l, pt) for (_i, p, l, pbox), pt in zip(proj, ppts))
         names = self.data.skeleton.names
-        # Both contacts were judged on this frame's poses, so a trade lands both ways.
-        for (atk, ks, ls, j1, j2, mv, mframe), pts in zip(contacts, points):
+        # Every contact was judged on this frame's poses, so a trade lands both ways.
+        for (atk, ks, ls, j1, j2, mv, mframe), pts in zip(limb, lpts):
             # The pair with the largest overlap volume is the one that lands.
-            vol = np.prod(np.maximum(j2 - j1, 0.0), axis=-1)
-            best = int(np.argmax(vol))
-            a, d = self.fighters[atk], self.fighters[1 - atk]
-            blocked = (d.guard == 1 and mv.height in ("high", "mid")) or (d.guard == 2 and mv.height == "low")
-            damage = 0 if blocked else mv.damage
-            d.health = max(0, d.health - damage)
-            was_stunned = d.state == "hitstun"
-            d.move, d.mframe, d.buf_move, d.buf_left = "", 0, "", 0
-            d.state = "blockstun" if blocked else "hitstun"
-            d.stun = mv.blockstun if blocked else mv.hitstun
-            d.stun_height = mv.height
-            d.combo = 0 if blocked else (d.combo + 1 if was_stunned else 1)
-            v0 = mv.pushback * (1.0 - SLIDE_DECAY)
-            d.vx, d.vz = a.fx * v0, a.fz * v0
-            a.hitstop = d.hitstop = mv.hitstop
+            best = int(np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1)))
+            a = self.fighters[atk]
             a.move_hit = True
-            point = np.array(pts[best])
+            advantage_of = (mv.total - mframe - 1) if a.move == mv.name else None
+            self._land(atk, mv, names[int(ks[best])], names[int(ls[best])], pts[best], advantage_of, events)
+        gone = set()
+        for (i, p, l, _box), pt in zip(proj, ppts):
+            spec = self.data.moves[self._projectile_move].projectile
+            self._land(p.owner, spec, spec.name, names[l], pt, None, events)
+            gone.add(i)
+        if gone:
+            self.stage.projectiles = tuple(p for i, p in enumerate(self.stage.projectiles) if i not in gone)
+        for (atk, k, c, _box), pt in zip(crate, cpts):
+            a = self.fighters[atk]
+            result, broke = self.stage.strike(c, self._boxes[atk, k])
+            a.crate_hit = True
+            if result is None:
+                continue
+            a.hitstop = max(a.hitstop, CRATE_HITSTOP)
+            point = np.array(pt)
             point.flags.writeable = False
-            events.append(Hit(
-                frame=self.frame, attacker=atk, defender=d.index, move=mv.name,
-                attack_limb=names[int(ks[best])], struck_limb=names[int(ls[best])], point=point,
-                damage=damage, blocked=blocked, height=mv.height, heavy=mv.heavy, hitstop=mv.hitstop,
-                advantage=d.stun - (mv.total - mframe - 1) if a.move == mv.name else 0,
-            ))
+            events.append(CrateStruck(self.frame, atk, c, self.stage.crates[c].obj.name, names[k], point,
+                                      float(result.removed_volume), broke))
+        self._spawn_projectiles(events)
+
+    def _land(self, atk: int, spec, attack_limb: str, struck_limb: str, pt, frames_left: int | None,
+              events: list) -> None:
+        """Apply one landed attack (a move or a projectile): damage or guard, stun, knockback, hitstop."""
+        a, d = self.fighters[atk], self.fighters[1 - atk]
+        blocked = (d.guard == 1 and spec.height in ("high", "mid")) or (d.guard == 2 and spec.height == "low")
+        damage = 0 if blocked else spec.damage
+        d.health = max(0, d.health - damage)
+        was_stunned = d.state == "hitstun"
+        d.move, d.mframe, d.buf_move, d.buf_left = "", 0, "", 0
+        d.state = "blockstun" if blocked else "hitstun"
+        d.stun = spec.blockstun if blocked else spec.hitstun
+        d.stun_height = spec.height
+        d.combo = 0 if blocked else (d.combo + 1 if was_stunned else 1)
+        v0 = spec.pushback * (1.0 - SLIDE_DECAY)
+        d.vx, d.vz = a.fx * v0, a.fz * v0
+        d.hitstop = spec.hitstop
+        if frames_left is not None:      # a projectile does not freeze its thrower
+            a.hitstop = spec.hitstop
+        point = np.array(pt)
+        point.flags.writeable = False
+        events.append(Hit(
+            frame=self.frame, attacker=atk, defender=d.index, move=spec.name,
+            attack_limb=attack_limb, struck_limb=struck_limb, point=point,
+            damage=damage, blocked=blocked, height=spec.height, heavy=spec.heavy, hitstop=spec.hitstop,
+            advantage=0 if frames_left is None else d.stun - frames_left,
+        ))
+
+    def _spawn_projectiles(self, events: list) -> None:
+        """A projectile move launches on its first active frame, from its limb's box centre."""
+        if self.stage is None:
+            return
+        for f in self.fighters:
+            if not f.move or f.hitstop:
+                continue
+            spec = self.data.moves[f.move].projectile
+            if spec is None or f.mframe != self.data.moves[f.move].startup:
+                continue
+            if any(p.owner == f.index for p in self.stage.projectiles):
+                continue   # one in flight per fighter
+            c = self._boxes[f.index, spec.limb].mean(axis=0)
+            p = Projectile(f.index, float(c[0] + f.fx * 0.2), float(c[1]), float(c[2] + f.fz * 0.2),
+                           f.fx * spec.speed, f.fz * spec.speed, 0)
+            self.stage.projectiles = self.stage.projectiles + (p,)
+            events.append(ProjectileLaunched(self.frame, f.index, np.array([p.x, p.y, p.z])))
 
     # ------------------------------------------------------- rounds
     def _start_round(self) -> None:
@@ -388,6 +505,12 @@ class Match:
             f.pose[:] = self.data.poses["stance"]
             f.pose_from[:] = f.pose
             f.local = self.data.pose_rot["stance"]
+            f.crate_hit = False
+            f.ground_y, f.gx, f.gz = 0.0, f.x, f.z
+            if self.stage is not None:
+                f.ground_y = self.stage.ground_height(f.x, f.z, 0.0)
+        if self.stage is not None:
+            self.stage.projectiles = ()
         self._pending.append(RoundStart(self.frame, self.round))
 
     def _advance_round(self, events: list) -> None:
@@ -458,8 +581,16 @@ class Match:
                 c2 = self._boxes[1 - atk, l].mean(axis=0)
                 draw.segment(c1, c2, "centres")
                 draw.point(p, "collision")
-        if self.arena is not None and hasattr(self.arena, "debug_draw"):
-            self.arena.debug_draw(draw)
+        for atk, k, c, box, p in self.crate_contacts:
+            draw.box(box, "overlap")
+            draw.point(p, "collision")
+        for owner, pbox, l, p in self.projectile_contacts:
+            draw.point(p, "collision")
+        if self.stage is not None:
+            for p in self.stage.projectiles:
+                h = self.data.moves[self._projectile_move].projectile.half
+                draw.box(np.array([[p.x - h, p.y - h, p.z - h], [p.x + h, p.y + h, p.z + h]]), ROLE_HIT)
+            self.stage.debug_draw(draw)
 
     # ------------------------------------------------------- state
     _MATCH_SCALARS = ("frame", "round", "phase", "phase_frame", "timer", "winner", "over")
@@ -475,7 +606,7 @@ class Match:
             tuple(dict(s) for s in self.ai_state),
             self.last_inputs,
             tuple(self._pending),
-            self.arena.snapshot() if self.arena is not None and hasattr(self.arena, "snapshot") else None,
+            self.stage.snapshot() if self.stage is not None else None,
             # The range boxes as stepped: after a round restart they still show the last
             # frame's poses, so rebuilding them on restore would change state_hash().
             (self._rot.copy(), self._origin.copy(), self._boxes.copy()),
@@ -496,7 +627,7 @@ class Match:
         self.last_inputs = last
         self._pending = list(pending)
         if arena is not None:
-            self.arena.restore(arena)
+            self.stage.restore(arena)
         self._rot, self._origin, self._boxes = (a.copy() for a in boxes)
         self.contacts = ()
 
@@ -513,14 +644,16 @@ class Match:
         h.update(struct.pack("<QQQQ", st["state"] & (2**64 - 1), st["state"] >> 64, st["inc"] & (2**64 - 1), st["inc"] >> 64))
         h.update(repr([sorted(s.items()) for s in self.ai_state]).encode())
         h.update(self._boxes.tobytes())
-        if self.arena is not None and hasattr(self.arena, "state_bytes"):
-            h.update(self.arena.state_bytes())
+        if self.stage is not None:
+            h.update(self.stage.state_bytes())
         return h.hexdigest()
 
 
 def _attack_from(pressed: int, bits: int) -> str:
     if not pressed & ATTACK_BUTTONS:
         return ""
+    if pressed & (LP | HP) and bits & LP and bits & HP:
+        return "fireball"
     for mask, name in _ATTACK_ORDER:
         if pressed & mask:
             return name

@@ -1,0 +1,251 @@
+"""The arena during a match: the method-C scene, crates as method-B compounds,
+projectiles, and the rays cast this frame.
+
+Roles (patent C, "client and server"): everything the simulation decides with
+a ray is an **any-hit** question (C8) — a projectile's path, line of sight —
+except the ground height under a fighter, which needs a distance and asks
+the nearest hit (C7).  Presentation (impact sparks, the camera) asks its own
+nearest-hit questions of ``stage.scene``; it never changes the stage.
+
+A stage belongs to one match: its scene is a private copy, because struck
+crates change their collision models (``Scene.update_model``).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import math
+import struct
+from dataclasses import dataclass
+
+import numpy as np
+
+from game.collision import CollisionModel, Compound, CompoundGroup, LEVEL_LOW, LEVEL_MEDIUM
+
+from .arena import Arena, load_arena
+
+#: Wall thickness of a crate's compound (B6), metres.
+CRATE_WALL = 0.08
+#: Growth of a strike's interaction region around the fist or foot (B3).
+STRIKE_MARGIN = 0.04
+#: A crate with less than this fraction of its walls left breaks apart.
+BREAK_FRACTION = 0.55
+#: Ground rays start this far above the fighter's last ground height and reach this far down.
+GROUND_RAY_UP, GROUND_RAY_DOWN = 2.0, 6.0
+#: Re-cast the ground ray once a fighter has moved this far (x–z) from the last cast.
+GROUND_RECAST = 0.04
+#: The ground ray sees only high models (floor, walls, pillars): level medium rays hit level > 1.
+GROUND_LEVEL = LEVEL_MEDIUM
+#: Kinds that block a fighter's pushbox (besides crates while they stand).
+SOLID_KINDS = ("pillar", "wall")
+
+
+@dataclass(frozen=True)
+class Projectile:
+    """A projectile in flight: plain values (hashable, snapshot by reference)."""
+
+    owner: int
+    x: float
+    y: float
+    z: float
+    vx: float
+    vz: float
+    age: int
+
+
+@dataclass(frozen=True)
+class RayRecord:
+    """One ray cast this frame, for the debug overlay."""
+
+    origin: np.ndarray
+    end: np.ndarray
+    kind: str                  # 'ray_any' (simulation) or 'ray_nearest'
+    hit: bool
+    point: np.ndarray | None   # nearest hits only
+    nodes: int                 # quadtree + tree nodes visited
+    triangles: int             # triangles tested
+
+
+class Crate:
+    """A breakable crate or barrel: its arena object, live compound and last strike."""
+
+    __slots__ = ("obj", "compound", "broken", "last_strike")
+
+    def __init__(self, obj, compound: Compound):
+        self.obj = obj
+        self.compound = compound
+        self.broken = False
+        self.last_strike = None  # StrikeResult of the latest strike, for the overlay only
+
+
+@functools.lru_cache(maxsize=2)
+def _cached_arena(assets_dir: str | None) -> Arena:
+    return load_arena(assets_dir)
+
+
+class Stage:
+    """Live arena state for one match.  Create with :meth:`load`."""
+
+    def __init__(self, arena: Arena):
+        self.arena = arena
+        self.scene = copy.deepcopy(arena.scene)
+        self.bounds = np.array(arena.bounds, dtype=float)
+        self.crates: list[Crate] = []
+        for o in arena.by_kind("crate", "barrel"):
+            if o.sphere_radius is not None:
+                comp = Compound.from_sphere(o.sphere_center, o.sphere_radius, CRATE_WALL)   # B8
+            else:
+                comp = Compound.from_box(o.aabb, CRATE_WALL)
+            self.crates.append(Crate(o, comp))
+            self._sync_model(self.crates[-1])
+        self.group = CompoundGroup([c.compound for c in self.crates])
+        solid = [o.aabb for o in arena.objects if o.kind in SOLID_KINDS]
+        self._solid_xz = np.array([[[b[0, 0], b[0, 2]], [b[1, 0], b[1, 2]]] for b in solid]).reshape(-1, 2, 2)
+        self._refresh_obstacles()
+        self.projectiles: tuple[Projectile, ...] = ()
+        self.rays: list[RayRecord] = []
+
+    @classmethod
+    def load(cls, assets_dir: str | None = None) -> "Stage":
+        """A fresh stage on the baked arena (files read once per process)."""
+        return cls(_cached_arena(None if assets_dir is None else str(assets_dir)))
+
+    # ------------------------------------------------------------ crates
+    def _sync_model(self, crate: Crate) -> None:
+        """B7 -> C: the crate's collision model becomes its compound's faces."""
+        if crate.broken or len(crate.compound.boxes) == 0:
+            tris = None
+        else:
+            tris, _normals, _kinds = crate.compound.triangles()
+        if tris is None or len(tris) == 0:
+            # A broken crate leaves no collision: a zero-area sliver that no ray can hit.
+            tris = np.zeros((1, 3, 3)) + crate.obj.aabb[0]
+        self.scene.update_model(crate.obj.model, triangles=tris, transform=np.eye(4))
+
+    def standing_crates(self) -> list[int]:
+        return [i for i, c in enumerate(self.crates) if not c.broken]
+
+    def strike(self, index: int, striker_box: np.ndarray):
+        """Strike crate ``index`` with a limb's range box (B1-B7); update its scene model.
+
+        Returns ``(result, broke)``; ``result`` is None when nothing was removed.
+        """
+        crate = self.crates[index]
+        result = crate.compound.strike(striker_box, margin=STRIKE_MARGIN)
+        if result is None:
+            return None, False
+        crate.last_strike = result
+        broke = crate.compound.solid_fraction() < BREAK_FRACTION
+        if broke:
+            crate.broken = True
+            self._refresh_obstacles()
+        self._sync_model(crate)
+        return result, broke
+
+    def crate_boxes(self):
+        """``(boxes (N, 2, 3), owner (N,))`` of all standing crates' small boxes."""
+        return self.group.boxes, self.group.owner
+
+    # ------------------------------------------------------------ fighters
+    def _refresh_obstacles(self) -> None:
+        """x–z rects ``(x0, z0, x1, z1)`` of pillars, walls and standing crates (plain floats)."""
+        live = [c.compound.bounds for c in self.crates if not c.broken]
+        self._obstacles = [tuple(r) for r in self._solid_xz.reshape(-1, 4).tolist()] + [
+            (float(b[0, 0]), float(b[0, 2]), float(b[1, 0]), float(b[1, 2])) for b in live]
+
+    def push_out(self, x: float, z: float, r: float) -> tuple[float, float]:
+        """Move a pushbox circle (centre x, z, radius r) out of pillars, walls and standing crates."""
+        for x0, z0, x1, z1 in self._obstacles:
+            if x + r <= x0 or x - r >= x1 or z + r <= z0 or z - r >= z1:
+                continue
+            cx, cz = min(max(x, x0), x1), min(max(z, z0), z1)
+            dx, dz = x - cx, z - cz
+            d2 = dx * dx + dz * dz
+            if d2 >= r * r:
+                continue
+            if d2 > 1e-18:
+                d = math.sqrt(d2)
+                x, z = cx + dx / d * r, cz + dz / d * r
+            else:  # centre inside the rect: leave by the nearest side
+                exits = ((x - x0 + r, -1, 0), (x1 - x + r, 1, 0), (z - z0 + r, 0, -1), (z1 - z + r, 0, 1))
+                dist, sx, sz = min(exits)
+                x, z = x + sx * dist, z + sz * dist
+        return x, z
+
+    def ground_height(self, x: float, z: float, y_hint: float) -> float:
+        """Floor height under (x, z) by a downward nearest-hit ray (C7) against high models."""
+        origin = np.array([x, y_hint + GROUND_RAY_UP, z])
+        direction = np.array([0.0, -1.0, 0.0])
+        hit = self.scene.cast_nearest(origin, direction, GROUND_RAY_DOWN, level=GROUND_LEVEL)
+        self._record(origin, origin + direction * GROUND_RAY_DOWN, "ray_nearest", hit is not None,
+                     None if hit is None else np.asarray(hit.point))
+        return y_hint if hit is None else float(hit.point[1])
+
+    # ------------------------------------------------------------ projectiles
+    def path_blocked(self, start: np.ndarray, step: np.ndarray, level: int) -> bool:
+        """C8: does the segment ``start -> start + step`` hit any model above ``level``?"""
+        length = float(np.linalg.norm(step))
+        hit = self.scene.cast_any(start, step, length, level=level)
+        self._record(start, start + step, "ray_any", hit, None)
+        return hit
+
+    # ------------------------------------------------------------ rays
+    def begin_frame(self) -> None:
+        self.rays = []
+
+    def _record(self, origin, end, kind, hit, point) -> None:
+        st = self.scene.stats
+        self.rays.append(RayRecord(np.asarray(origin, float), np.asarray(end, float), kind, bool(hit), point,
+                                   int(st.nodes_visited), int(st.triangles_tested)))
+
+    # ------------------------------------------------------------ state
+    def snapshot(self) -> tuple:
+        return (tuple((c.compound.snapshot(), c.broken) for c in self.crates), self.projectiles)
+
+    def restore(self, snap: tuple) -> None:
+        crates, self.projectiles = snap
+        changed = False
+        for c, (csnap, broken) in zip(self.crates, crates):
+            if c.compound.snapshot() != csnap or c.broken != broken:
+                c.compound = Compound.restore(csnap)
+                c.broken = broken
+                c.last_strike = None
+                self._sync_model(c)
+                changed = True
+        if changed:
+            self.group = CompoundGroup([c.compound for c in self.crates])
+            self._refresh_obstacles()
+        self.rays = []
+
+    def state_bytes(self) -> bytes:
+        parts = [c.compound.state_bytes() + struct.pack("<?", c.broken) for c in self.crates]
+        parts.append(repr(self.projectiles).encode())
+        return b"".join(parts)
+
+    # ------------------------------------------------------------ debug draw
+    def debug_draw(self, draw) -> None:
+        """Crate slabs and last strike (B2-B5), quadtree cells (C1) and this frame's rays (C6-C8)."""
+        for i, c in enumerate(self.crates):
+            if c.broken:
+                continue
+            for box in c.compound.boxes:
+                draw.box(box, "crate_slab")
+            s = c.last_strike
+            if s is not None:
+                for f in s.target_faces:
+                    draw.quad(f.vertices, "crate_target_face")
+                for f in s.regions:
+                    draw.quad(f.vertices, "crate_region")
+                for f in s.fill_faces:
+                    draw.quad(f.vertices, "crate_fill_face")
+        rects, depths = self.scene.quadtree_cells()
+        for rect, depth in zip(rects, depths):
+            draw.rect_xz(rect, 0.01 + 0.002 * float(depth), "quadtree")
+        for r in self.rays:
+            draw.segment(r.origin, r.end, r.kind)
+            if r.point is not None:
+                draw.point(r.point, "ray_hit_nearest")
+            elif r.hit:
+                draw.point(r.end, "ray_hit_any")
+            draw.text(r.origin, f"{r.nodes} nodes / {r.triangles} tris", "ray_stats")
