@@ -37,7 +37,6 @@ from .raycast import (
     inverse_directions,
     normalize_rays,
     ray_boxes_cm,
-    ray_rects_cm,
     ray_triangle_scalar,
     ray_triangles_cm,
 )
