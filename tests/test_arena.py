@@ -66,12 +66,14 @@ def test_C2_C9_arena_layout_kinds_levels_and_clear_start_area():
     floor = arena.object("floor")
     np.testing.assert_allclose(floor.aabb, [[-15, 0, -15], [15, 0, 15]])
     for crate in arena.by_kind("crate"):
-        np.testing.assert_allclose(crate.aabb[1] - crate.aabb[0], [1, 1, 1])
+        # chest-high, so that punches as well as kicks reach them
+        np.testing.assert_allclose(crate.aabb[1] - crate.aabb[0], [1, 1.5, 1])
         assert crate.aabb[0, 1] == 0.0  # resting on the floor
     barrel = arena.by_kind("barrel")[0]
-    assert barrel.sphere_radius == 0.5 and barrel.sphere_center is not None
+    r = barrel.sphere_radius
+    assert r is not None and barrel.sphere_center is not None
     w = arena.scene.models[barrel.model].world_triangles.reshape(-1, 3)
-    assert np.linalg.norm(w - barrel.sphere_center, axis=1).max() <= 0.5 + 1e-9  # the sphere bounds the barrel
+    assert np.linalg.norm(w - barrel.sphere_center, axis=1).max() <= r + 1e-9  # the sphere bounds the barrel
     np.testing.assert_allclose(arena.bounds, [[-15, -15], [15, 15]])
     np.testing.assert_allclose(arena.fighter_starts, [[-1.5, 0, 0], [1.5, 0, 0]])
     for o in arena.objects:
