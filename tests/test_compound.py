@@ -278,6 +278,10 @@ def test_B5_fill_faces_close_the_hole():
     # target vertices = the hole's four corners on the face plane
     corners = {(rect[i, 0], rect[j, 1], 0.0) for i in (0, 1) for j in (0, 1)}
     assert {tuple(v) for v in r.target_vertices.tolist()} == corners
+    # B5 as worded: vertices of the split faces that are vertices of no other face
+    split_v = {tuple(v) for f in r.split_faces for v in f.vertices.tolist()}
+    other_v = {tuple(v) for f in fresh().box_faces() if f.normal[2] != -1 for v in f.vertices.tolist()}
+    assert corners <= split_v and not (corners & other_v)
     # the compound's own faces show the same walls
     f = c.faces
     assert f.areas()[f.kinds == FILL].sum() == pytest.approx(2 * (wx + wy) * T)
