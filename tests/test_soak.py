@@ -179,3 +179,16 @@ def test_crate_compounds_are_validated_after_a_change():
     assert len(calls) == 1
     crate.compound.boxes = crate.compound.boxes - 1.0
     assert "crate 0 (crate_ne) compound invalid: RuntimeError: B9" in check_match(m, seen)
+
+
+def test_projectile_nan_is_caught():
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Proj:
+        x: float
+        y: float
+
+    m = Match.new(seed=0)
+    m.__dict__["stage"] = type("S", (), {"projectiles": (Proj(0.0, math.nan),), "crates": []})()
+    assert "projectile 0 y is nan" in check_match(m)

@@ -9,7 +9,7 @@ ends the next one starts with a seed drawn from the same stream, so
 checked for:
 
 - health within ``[0, max_health]``;
-- no NaN/inf in positions, facings, velocities, poses, limb boxes, limb frames;
+- no NaN/inf in positions, facings, velocities, poses, limb boxes, limb frames, projectiles;
 - both fighters inside the arena bounds (pushbox circle inside ``match.bounds``);
 - no interpenetration: centre distance >= ``2 * pushbox_radius - TOL`` when both are grounded;
 - every crate's compound (``match.stage.crates[i].compound.validate()``, B9)
@@ -31,11 +31,11 @@ import zlib
 import numpy as np
 
 from game.sim import FrameInput, Match
+from game.sim.fighter import SCALARS
 
 #: Tolerances of the checks (metres).
 TOL = 1e-6
 _DECODE = [FrameInput.from_bits(n) for n in range(1 << FrameInput.BITS)]
-_FLOAT_SCALARS = ("x", "z", "fx", "fz", "vx", "vz")
 
 
 class SoakViolation(AssertionError):
@@ -64,9 +64,9 @@ def check_match(m: Match, seen: dict | None = None) -> str | None:
     for f in m.fighters:
         if not 0 <= f.health <= f.max_health:
             return f"P{f.index + 1} health {f.health} outside [0, {f.max_health}]"
-        for name in _FLOAT_SCALARS:
-            if not math.isfinite(getattr(f, name)):
-                return f"P{f.index + 1} {name} is {getattr(f, name)}"
+        for name, v in zip(SCALARS, f.scalars()):       # every float: position, facing, velocity, ground
+            if isinstance(v, float) and not math.isfinite(v):
+                return f"P{f.index + 1} {name} is {v}"
         if not (np.isfinite(f.pose).all() and np.isfinite(f.pose_from).all()):
             return f"P{f.index + 1} pose has NaN/inf"
         if not (x0 + r - TOL <= f.x <= x1 - r + TOL and z0 + r - TOL <= f.z <= z1 - r + TOL):
@@ -86,6 +86,10 @@ def check_match(m: Match, seen: dict | None = None) -> str | None:
         if d < 2 * r - TOL:
             return f"fighters interpenetrate: centre distance {d:.6f} < 2 * pushbox radius {2 * r:.6f}"
     stage = getattr(m, "stage", None)
+    for k, pr in enumerate(getattr(stage, "projectiles", ()) or ()):
+        for name, v in vars(pr).items() if hasattr(pr, "__dict__") else ():
+            if isinstance(v, float) and not math.isfinite(v):
+                return f"projectile {k} {name} is {v}"
     for i, crate in enumerate(getattr(stage, "crates", ()) or ()):
         comp = getattr(crate, "compound", None)
         validate = getattr(comp, "validate", None)
