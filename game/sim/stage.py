@@ -28,9 +28,11 @@ from .arena import Arena, load_arena
 #: Wall thickness of a crate's compound (B6), metres.
 CRATE_WALL = 0.08
 #: Growth of a strike's interaction region around the fist or foot (B3).
-STRIKE_MARGIN = 0.04
-#: A crate with less than this fraction of its walls left breaks apart.
-BREAK_FRACTION = 0.55
+STRIKE_MARGIN = 0.05
+#: A crate breaks apart when one of its six walls keeps less than this fraction of
+#: its material, or the whole shell less than BREAK_TOTAL.
+BREAK_WALL = 0.6
+BREAK_TOTAL = 0.8
 #: Ground rays start this far above the fighter's last ground height and reach this far down.
 GROUND_RAY_UP, GROUND_RAY_DOWN = 2.0, 6.0
 #: Re-cast the ground ray once a fighter has moved this far (x–z) from the last cast.
@@ -70,13 +72,25 @@ class RayRecord:
 class Crate:
     """A breakable crate or barrel: its arena object, live compound and last strike."""
 
-    __slots__ = ("obj", "compound", "broken", "last_strike")
+    __slots__ = ("obj", "compound", "broken", "last_strike", "_wall0")
 
     def __init__(self, obj, compound: Compound):
         self.obj = obj
         self.compound = compound
         self.broken = False
         self.last_strike = None  # StrikeResult of the latest strike, for the overlay only
+        self._wall0 = self.wall_volumes()
+
+    def wall_volumes(self) -> np.ndarray:
+        """Material left in each of the six walls (layers ``2 * axis + side``), ``(6,)``."""
+        b = self.compound.boxes
+        vol = np.prod(b[:, 1] - b[:, 0], axis=-1)
+        return np.bincount(self.compound.layers.astype(np.int64), weights=vol, minlength=6)
+
+    def too_little_left(self) -> bool:
+        """True when a wall or the whole shell has lost too much to stand."""
+        left = self.wall_volumes() / self._wall0
+        return bool(left.min() < BREAK_WALL or self.compound.solid_fraction() < BREAK_TOTAL)
 
 
 @functools.lru_cache(maxsize=2)
@@ -136,7 +150,7 @@ class Stage:
         if result is None:
             return None, False
         crate.last_strike = result
-        broke = crate.compound.solid_fraction() < BREAK_FRACTION
+        broke = crate.too_little_left()
         if broke:
             crate.broken = True
             self._refresh_obstacles()
@@ -207,7 +221,7 @@ class Stage:
         crates, self.projectiles = snap
         changed = False
         for c, (csnap, broken) in zip(self.crates, crates):
-            if c.compound.snapshot() != csnap or c.broken != broken:
+            if c.compound.snapshot().boxes is not csnap.boxes or c.broken != broken:   # strikes replace, never mutate
                 c.compound = Compound.restore(csnap)
                 c.broken = broken
                 c.last_strike = None
