@@ -174,3 +174,29 @@ def test_dummy_module_has_no_pyglet():
     import game.training.dummy as mod
     src = open(mod.__file__).read()
     assert "pyglet" not in src.replace("no pyglet", "")
+
+
+@pytest.mark.parametrize("stance", ["stand", "crouch"])
+def test_block_all_blocks_a_fireball_in_flight(stance):
+    """The fireball (lp+hp, mid) outlives its throw: block-all guards it by the projectile's
+    height after the thrower has recovered (standing, also from the crouch stance, where
+    the old move-only rule stayed crouched)."""
+    m = fight_match()
+    if getattr(m, "stage", None) is None or "fireball" not in m.data.moves:
+        pytest.skip("no projectiles in this build")
+    d = DummyController(side=1)
+    d.stance, d.guard = stance, "all"
+    back = FrameInput(back=True)
+    for _ in range(100):                       # P1 backs off: the fireball lands after its move ends
+        m.step(back, d.next_input(m))
+    events = list(m.step(FrameInput(lp=True, hp=True), d.next_input(m)))
+    thrower_idle_at_hit = []
+    for _ in range(150):
+        ev = m.step(NEUTRAL, d.next_input(m))
+        events += ev
+        thrower_idle_at_hit += [not m.fighters[0].move for e in ev if isinstance(e, Hit)]
+    fire = [e for e in events if isinstance(e, Hit) and e.move == "fireball"]
+    assert fire, "the fireball must reach the dummy"
+    assert all(thrower_idle_at_hit), "the fireball should land after the throw's recovery"
+    assert all(h.blocked for h in fire)
+    assert m.fighters[1].health == m.fighters[1].max_health

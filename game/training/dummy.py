@@ -17,8 +17,10 @@ Settings (plain attributes, change any time):
 - ``guard``: ``"none"`` (never blocks) or ``"all"`` (guards every attack
   correctly: a standing guard against high and mid attacks, a crouching guard
   against low ones, chosen from the attacker's current move height
-  ``match.data.moves[f.move].height``; the guard is held all the time so
-  it is already up when the attack's first active frame arrives);
+  ``match.data.moves[f.move].height``, or, once the move is over, from the
+  height of its projectile still in flight (``match.stage.projectiles``);
+  the guard is held all the time so it is already up when the attack's
+  first active frame arrives);
 - ``mode`` sets both from one of :data:`MODES`: ``"stand"``, ``"crouch"``,
   ``"block_all"`` (guard all, stance kept), ``"block_none"`` (guard none).
 
@@ -146,10 +148,14 @@ class DummyController:
         return _CROUCH if self.stance == "crouch" else _NEUTRAL
 
     def _guard_for(self, match) -> FrameInput:
+        """The opponent's move decides the guard; if it is not attacking, its projectile
+        in flight does; otherwise the stance's guard."""
         op = match.fighters[1 - self.side]
-        if op.move:
-            height = match.data.moves[op.move].height
-            if op.move != "jump" and height == "low":
-                return _GUARD_LOW
-            return _GUARD_HIGH
+        if op.move and op.move != "jump":
+            return _GUARD_LOW if match.data.moves[op.move].height == "low" else _GUARD_HIGH
+        stage = getattr(match, "stage", None)
+        if stage is not None and any(pr.owner == op.index for pr in getattr(stage, "projectiles", ())):
+            heights = {mv.projectile.height for mv in match.data.moves.values()
+                       if getattr(mv, "projectile", None) is not None}
+            return _GUARD_LOW if heights == {"low"} else _GUARD_HIGH
         return _GUARD_LOW if self.stance == "crouch" else _GUARD_HIGH
