@@ -327,7 +327,8 @@ class ReplayPlayer:
         where = f"{r.path}: replay diverged at frame {i}"
         fix = (f"it was recorded with Rangebox {r.game_version}, this is {game.__version__}; "
                f"record it again with this version" if r.game_version != game.__version__ else
-               "the file was altered, or the simulation is not deterministic here (then report it with this file)")
+               f"the file was altered or recorded by another build of Rangebox {r.game_version}: record it again "
+               f"(if neither, the simulation is not deterministic: report it with this file)")
         for side, got in enumerate(match.last_inputs):
             want = int(r.inputs[i, side])
             if got.bits != want:
