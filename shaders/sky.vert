@@ -1,8 +1,12 @@
 #version 330 core
-// Full-screen triangle; the fragment shader reconstructs the view ray.
-out vec2 v_ndc;
+// Full-screen triangle at the far plane (drawn after the scene, depth-tested, so
+// only uncovered pixels are shaded).  The view ray is linear in screen
+// position, so it is computed per vertex and interpolated.
+uniform mat4 u_inv_view;          // camera -> world
+uniform vec2 u_proj_scale;        // (1 / P[0][0], 1 / P[1][1])
+out vec3 v_dir;
 void main() {
     vec2 p = vec2((gl_VertexID == 1) ? 3.0 : -1.0, (gl_VertexID == 2) ? 3.0 : -1.0);
-    v_ndc = p;
-    gl_Position = vec4(p, 0.9999, 1.0);
+    v_dir = mat3(u_inv_view) * vec3(p * u_proj_scale, -1.0);
+    gl_Position = vec4(p, 1.0, 1.0);
 }

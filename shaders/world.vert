@@ -1,24 +1,29 @@
 #version 330 core
-// Static arena geometry in world space, flat normals, a material id per vertex.
+// Static arena geometry in world space, flat normals, a material id per vertex;
+// lit per vertex (see lighting.glsl).
 layout(location = 0) in vec3 a_pos;
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec3 a_color;
 layout(location = 3) in float a_mat;
 
 uniform mat4 u_view_proj;
-uniform mat4 u_light_vp;
+uniform vec3 u_eye;
+uniform vec3 u_sun_dir;
 
 out vec3 v_world;
-out vec3 v_normal;
 out vec3 v_color;
-out float v_mat;
-out vec4 v_light;
+out float v_aa;
+uniform float u_pixel_angle;   // radians per pixel at the screen centre         // display colour, before the fragment's pattern
+
+#include lighting.glsl
 
 void main() {
+    int mat = int(a_mat + 0.5);
+    float spec_k = mat == 1 ? 0.25 : 0.04;
+    // darker towards the base of walls, pillars, crates and props (cheap ambient occlusion)
+    float ao = mat == 1 ? 1.0 : mix(mat == 3 ? 0.5 : 0.45, 1.0, clamp(a_pos.y * (mat == 3 ? 2.5 : 0.8), 0.0, 1.0));
+    v_color = finish(light_vertex(a_color, a_pos, a_normal, u_eye, u_sun_dir, spec_k, ao), a_pos, u_eye);
     v_world = a_pos;
-    v_normal = a_normal;
-    v_color = a_color;
-    v_mat = a_mat;
-    v_light = u_light_vp * vec4(a_pos, 1.0);
+    v_aa = max(length(u_eye - a_pos) * u_pixel_angle, 1e-4);
     gl_Position = u_view_proj * vec4(a_pos, 1.0);
 }

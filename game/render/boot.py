@@ -76,10 +76,10 @@ def _is_mac() -> bool:
 
 def make_window(pyglet, *, width: int = WIDTH, height: int = HEIGHT, visible: bool = True,
                 fullscreen: bool = False, caption: str = "Rangebox"):
-    """A resizable 8-bit RGBA + 24-bit depth, GL 3.3 core window (RenderUnavailable on failure)."""
+    """A resizable 8-bit RGBA + 24-bit depth + 8-bit stencil, GL 3.3 core window (RenderUnavailable on failure)."""
     from pyglet import gl
 
-    cfg = gl.Config(red_size=8, green_size=8, blue_size=8, alpha_size=8, depth_size=24,
+    cfg = gl.Config(red_size=8, green_size=8, blue_size=8, alpha_size=8, depth_size=24, stencil_size=8,
                     double_buffer=True, major_version=3, minor_version=3, forward_compatible=True)
     try:
         try:

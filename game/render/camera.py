@@ -23,6 +23,10 @@ DIST_PER_SEP = 1.05     # extra metres back per metre of separation
 SMOOTH_POS = 0.12       # fraction of the remaining error closed per frame
 SMOOTH_DIR = 0.08
 WALL = 14.6             # keep the eye inside the arena walls
+OBSTACLE_MARGIN = 0.35  # metres kept between the eye and an obstacle
+TALL = 2.0              # obstacles higher than this pull the eye in; lower ones lift it
+LIFT_REACH = 1.4        # a low obstacle this close (x-z) to the eye lifts it ...
+LIFT_CLEAR = 1.15       # ... to this height above the obstacle's top
 
 
 def perspective(fovy_deg: float, aspect: float, near: float = NEAR, far: float = FAR) -> np.ndarray:
@@ -66,10 +70,39 @@ def project(points, view_proj: np.ndarray, width: int, height: int) -> np.ndarra
     return np.stack([x, y], axis=-1)
 
 
-class FightCamera:
-    """Smoothed side-on camera.  ``update(p1, p2)`` once per sim frame; ``view_proj(alpha)``."""
+def first_blocker(origin, end, boxes: np.ndarray) -> float:
+    """Smallest t in (0, 1] where the segment ``origin + t (end - origin)`` enters one of
+    ``boxes (N, 2, 3)``; 1.0 if none does (boxes containing the origin are ignored)."""
+    if boxes is None or not len(boxes):
+        return 1.0
+    o = np.asarray(origin, dtype=float)
+    d = np.asarray(end, dtype=float) - o
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = np.where(np.abs(d) > 1e-12, 1.0 / np.where(np.abs(d) > 1e-12, d, 1.0), np.inf)
+        t1 = (boxes[:, 0] - o) * inv
+        t2 = (boxes[:, 1] - o) * inv
+    # an axis with d == 0: inside the slab -> (-inf, inf), outside -> empty
+    flat = np.abs(d) <= 1e-12
+    inside = (boxes[:, 0] <= o) & (o <= boxes[:, 1])
+    lo = np.where(flat, np.where(inside, -np.inf, np.inf), np.minimum(t1, t2))
+    hi = np.where(flat, np.where(inside, np.inf, -np.inf), np.maximum(t1, t2))
+    tmin, tmax = lo.max(axis=1), hi.min(axis=1)
+    hit = (tmin > 0.0) & (tmin <= 1.0) & (tmax >= tmin)
+    return float(tmin[hit].min()) if hit.any() else 1.0
 
-    def __init__(self, p1=(-1.5, 0, 0), p2=(1.5, 0, 0)):
+
+class FightCamera:
+    """Smoothed side-on camera.  ``update(p1, p2)`` once per sim frame; ``matrices(aspect, alpha)``.
+
+    ``obstacles`` ``(N, 2, 3)``: world boxes the eye must not be behind or inside.
+    """
+
+    def __init__(self, p1=(-1.5, 0, 0), p2=(1.5, 0, 0), obstacles=None):
+        boxes = np.zeros((0, 2, 3)) if obstacles is None else np.asarray(obstacles, dtype=float).reshape(-1, 2, 3)
+        tall = boxes[:, 1, 1] > TALL
+        self.obstacles = boxes[tall] + np.array([[-OBSTACLE_MARGIN] * 3, [OBSTACLE_MARGIN] * 3])
+        self.low = boxes[~tall]
+        self.eye_y = EYE_HEIGHT
         self.shake = 0.0
         self.shake_t = 0
         self.reset(p1, p2)
@@ -78,6 +111,8 @@ class FightCamera:
         self.side = None
         target, direction, dist = self._goal(np.asarray(p1, float), np.asarray(p2, float))
         self.target, self.dir, self.dist = target, direction, dist
+        self.eye_y = EYE_HEIGHT
+        self.eye_y = self._wanted_eye_y()
         self.prev = self.current = self._eye_target()
 
     def _goal(self, p1, p2):
@@ -93,12 +128,29 @@ class FightCamera:
         dist = min(max(2.4 + DIST_PER_SEP * sep, MIN_DIST), MAX_DIST)
         return target, n, dist
 
+    def _wanted_eye_y(self) -> float:
+        """Eye height that looks over every low obstacle near the eye (or under the line of sight)."""
+        if not len(self.low):
+            return EYE_HEIGHT
+        n = self.dir / max(np.linalg.norm(self.dir), 1e-9)
+        ex, ez = self.target[0] + n[0] * self.dist, self.target[2] + n[1] * self.dist
+        lo, hi = self.low[:, 0], self.low[:, 1]
+        dx = np.maximum(np.maximum(lo[:, 0] - ex, ex - hi[:, 0]), 0.0)
+        dz = np.maximum(np.maximum(lo[:, 2] - ez, ez - hi[:, 2]), 0.0)
+        near = np.hypot(dx, dz) < LIFT_REACH
+        return float(max(EYE_HEIGHT, (hi[near, 1] + LIFT_CLEAR).max())) if near.any() else EYE_HEIGHT
+
     def _eye_target(self):
         n = self.dir / max(np.linalg.norm(self.dir), 1e-9)
-        eye = np.array([self.target[0] + n[0] * self.dist, EYE_HEIGHT, self.target[2] + n[1] * self.dist])
+        eye = np.array([self.target[0] + n[0] * self.dist, self.eye_y, self.target[2] + n[1] * self.dist])
         eye[0] = min(max(eye[0], -WALL), WALL)
         eye[2] = min(max(eye[2], -WALL), WALL)
-        return eye, self.target.copy()
+        t = first_blocker(self.target, eye, self.obstacles)
+        if t < 1.0:
+            eye = self.target + (eye - self.target) * max(t - 0.02, 0.3)
+        tgt = self.target.copy()
+        tgt[1] += 0.35 * (self.eye_y - EYE_HEIGHT)     # a lifted eye also looks a little higher
+        return eye, tgt
 
     def kick(self, strength: float, frames: int = 12) -> None:
         """Start a camera shake (heavy hits)."""
@@ -111,6 +163,7 @@ class FightCamera:
         self.dir = self.dir + (direction - self.dir) * SMOOTH_DIR
         self.dir /= max(np.linalg.norm(self.dir), 1e-9)
         self.dist += (dist - self.dist) * SMOOTH_POS
+        self.eye_y += (self._wanted_eye_y() - self.eye_y) * SMOOTH_POS
         eye, tgt = self._eye_target()
         if self.shake_t > 0:
             k = self.shake * (self.shake_t / 12.0)

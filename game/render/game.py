@@ -20,9 +20,10 @@ from game.sim import FrameInput, Hit, Match
 
 from .camera import FightCamera, look_at, perspective
 from .controls import CONTROLS_TEXT, Gamepads, Keyboard, intents_to_input, merge
-from .geometry import load_scene_arena
+from .geometry import camera_obstacles, load_scene_arena
 from .hud import Hud
 from .overlay import DebugOverlay
+from .glutil import RenderTarget
 from .passes import LineRenderer, RectRenderer, SparkRenderer
 from .sparks import Sparks
 from .training import TrainingMode
@@ -37,7 +38,7 @@ class Game:
 
     def __init__(self, pyglet, window, *, p1: str = "human", p2: str = "cpu", level: str = "normal",
                  seed: int = 0, training: bool = False, debug: bool = False, title: bool = True,
-                 show_fps: bool = False):
+                 show_fps: bool = False, render_scale: float = 1.0, adaptive: bool = False):
         from pyglet.window import key
 
         self.pyglet, self.window, self.key = pyglet, window, key
@@ -54,7 +55,7 @@ class Game:
         self.overlay = DebugOverlay()
         self.overlay.enabled = debug
         self.sparks = Sparks()
-        self.camera = FightCamera()
+        self.camera = FightCamera()     # obstacles set once the arena is known (below)
         self.ticks = 0
         self.over_frames = 0
         self.quit = False
@@ -64,13 +65,20 @@ class Game:
         self.step_listeners: list = []
         self.last_events: tuple = ()
         self._frame_times: deque = deque(maxlen=60)
+        #: fraction of the window's resolution the 3D scene is rendered at (HUD always full)
+        self.render_scale = float(render_scale)
+        self.adaptive = adaptive
+        self._draw_times: deque = deque(maxlen=45)
         self.new_match()
         data = self.match.data
         self.arena = self.match.arena if self.match.arena is not None else load_scene_arena()
+        self.camera = FightCamera(obstacles=camera_obstacles(self.arena))
+        self.camera.reset(self.match.fighters[0].position, self.match.fighters[1].position)
         self.world = WorldRenderer(data.skeleton, list(data.fighters), self.arena)
         self.lines = LineRenderer()
         self.spark_gl = SparkRenderer()
         self.rects = RectRenderer()
+        self.target = RenderTarget()
         self.hud = Hud(pyglet, list(data.fighters))
         self._view_scale = None
 
@@ -165,7 +173,14 @@ class Game:
         now = time.perf_counter()
         self._frame_times.append(now)
         fw, fh = self.window.get_framebuffer_size()
-        viewport = (0, 0, fw, fh)
+        scale = self.render_scale
+        if scale < 0.999:          # 3D at a lower internal resolution, scaled up under a full-res HUD
+            self.target.ensure(max(int(fw * scale), 1), max(int(fh * scale), 1))
+            self.target.bind()
+            viewport, framebuffer = (0, 0, *self.target.size), self.target.fbo
+        else:
+            gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+            viewport, framebuffer = (0, 0, fw, fh), 0
         gl.glViewport(*viewport)
         (r0, o0, f0), (r1, o1, f1) = self._prev, self._cur
         rot = r0 + (r1 - r0) * alpha
@@ -176,13 +191,38 @@ class Game:
         view, proj, eye = self.matrices(alpha, fw / max(fh, 1))
         vp = proj @ view
         self.view_proj = vp
-        self.world.draw(vp, eye, limb_matrices(rot, origin), feet, viewport, self.sparks.flash)
+        self.world.draw(view, proj, eye, limb_matrices(rot, origin), feet, viewport, self.sparks.flash)
+        # the scene wrote alpha 1 everywhere; keep it so (saved PNGs match the screen) while blending on top
+        gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_FALSE)
         self.overlay.clear()
         if self.overlay.enabled and self.screen != "title":
             self.match.debug_draw(self.overlay)
-            self.lines.draw(vp, viewport, self.overlay.segments(), self.overlay.colors(), width=2.0)
+            self.lines.draw(vp, viewport, self.overlay.segments(), self.overlay.colors(),
+                            width=max(1.0, 2.0 * scale))
         self.spark_gl.draw(vp, proj, viewport, self.sparks.instances(alpha))
+        if framebuffer:
+            self.target.present(fw, fh)
+            gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_FALSE)
         self._draw_hud(vp)
+        self._adapt_scale(time.perf_counter() - now)
+
+    def _adapt_scale(self, draw_seconds: float) -> None:
+        """Dynamic resolution: a window whose frames run long lowers the 3D resolution a step
+        (1.0 -> 0.5), and raises it again when there is room."""
+        if not self.adaptive:
+            return
+        self._draw_times.append(draw_seconds)
+        if len(self._draw_times) < self._draw_times.maxlen:
+            return
+        med = sorted(self._draw_times)[len(self._draw_times) // 2]
+        steps = (1.0, 0.5)      # 0.75 gains nothing on llvmpipe: the upscale pass costs what it saves
+        i = steps.index(self.render_scale) if self.render_scale in steps else 0
+        if med > 0.012 and i < len(steps) - 1:
+            self.render_scale = steps[i + 1]
+            self._draw_times.clear()
+        elif med < 0.004 and i > 0:
+            self.render_scale = steps[i - 1]
+            self._draw_times.clear()
 
     def fps(self) -> float:
         t = self._frame_times
@@ -218,10 +258,6 @@ class Game:
             gl.glEnable(gl.GL_BLEND)
             gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
             self.hud.draw_menu()
-        # the frame is opaque: blending wrote coverage into alpha, reset it so saved PNGs match the screen
-        gl.glColorMask(gl.GL_FALSE, gl.GL_FALSE, gl.GL_FALSE, gl.GL_TRUE)
-        gl.glClearColor(0.0, 0.0, 0.0, 1.0)
-        gl.glClear(gl.GL_COLOR_BUFFER_BIT)
         gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE)
 
     # ------------------------------------------------------------------ keys

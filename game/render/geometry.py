@@ -36,6 +36,11 @@ KIND_STYLE = {  # kind -> (colour, material)
 DEFAULT_STYLE = ((0.6, 0.6, 0.6), MAT_PLAIN)
 
 
+def to_linear(srgb: np.ndarray) -> np.ndarray:
+    """sRGB-ish authored colours -> linear (gamma 2.2); the shaders light in linear space."""
+    return np.power(np.clip(srgb, 0.0, None), 2.2)
+
+
 def _edge_coords(h: float, r: float, m: int = 3) -> np.ndarray:
     """Grid coordinates along one axis of a rounded box: dense in the rounded rims."""
     t = np.linspace(0.0, np.pi / 2, m + 1)
@@ -97,7 +102,7 @@ def fighter_mesh(skeleton, fighters: list[dict]):
         for li, name in enumerate(skeleton.names):
             half = skeleton.half[li]
             radius = min(0.065, 0.75 * half.min())
-            p, n, idx = rounded_box(half, radius)
+            p, n, idx = rounded_box(half, radius, m=2)
             p = p + skeleton.center[li]
             col = np.tile(np.asarray(colors[limb_colors[name]], dtype=float), (len(p), 1))
             if name == "head":     # dark hair cap and a visor band in the accent colour
@@ -112,7 +117,7 @@ def fighter_mesh(skeleton, fighters: list[dict]):
                 local = p - skeleton.center[li]
                 col[local[:, 1] < -0.55 * half[1]] = (0.12, 0.11, 0.12)
             slot = np.full((len(p), 1), fi * n_limbs + li, dtype=float)
-            verts.append(np.hstack([p, n, col, slot]))
+            verts.append(np.hstack([p, n, to_linear(col), slot]))
             inds.append(idx + base)
             base += len(p)
     return np.vstack(verts).astype(np.float32), np.concatenate(inds).astype(np.uint32)
@@ -195,13 +200,27 @@ def arena_parts(arena=None):
     return parts
 
 
+def camera_obstacles(arena) -> np.ndarray:
+    """World boxes ``(N, 2, 3)`` the camera must keep clear of: every arena object taller
+    than 0.3 m except the floor (the built-in arena's boxes when ``arena`` is None)."""
+    parts = arena_parts(arena)
+    boxes = []
+    for _name, kind, tris in parts:
+        pts = np.asarray(tris, dtype=float).reshape(-1, 3)
+        box = np.stack([pts.min(axis=0), pts.max(axis=0)])
+        if kind != "floor" and box[1, 1] - box[0, 1] > 0.3:
+            boxes.append(box)
+    return np.array(boxes).reshape(-1, 2, 3)
+
+
 def arena_version(arena) -> tuple:
     """Changes whenever a model of ``arena`` is replaced (``Scene.update_model``)."""
     return () if arena is None else tuple(id(m) for m in arena.scene.models)
 
 
 def world_mesh(parts) -> np.ndarray:
-    """Flat-shaded vertices ``(V, 10)`` for ``[(name, kind, triangles (T, 3, 3)), ...]``."""
+    """Flat-shaded vertices ``(V, 10)`` for ``[(name, kind, triangles (T, 3, 3)), ...]``,
+    grouped by material (column 9, ascending) so each material is one contiguous range."""
     chunks = []
     for _name, kind, tris in parts:
         tris = np.asarray(tris, dtype=float).reshape(-1, 3, 3)
@@ -211,7 +230,21 @@ def world_mesh(parts) -> np.ndarray:
         v = np.zeros((len(tris), 3, 10))
         v[..., :3] = tris
         v[..., 3:6] = n[:, None, :]
-        v[..., 6:9] = colour
+        v[..., 6:9] = to_linear(np.asarray(colour, dtype=float))
+        if kind == "floor":   # a tint per 1 m tile (the floor is a grid of tile-sized triangles)
+            cell = np.floor(tris.mean(axis=1)[:, [0, 2]]).astype(np.int64)
+            h = (cell[:, 0] * 73856093 ^ cell[:, 1] * 19349663) % 1000 / 1000.0
+            v[..., 6:9] *= (0.80 + 0.35 * h)[:, None, None]
         v[..., 9] = mat
         chunks.append(v.reshape(-1, 10))
-    return np.vstack(chunks).astype(np.float32)
+    out = np.vstack(chunks).astype(np.float32)
+    return out[np.argsort(out[:, 9], kind="stable")]
+
+
+def material_ranges(vertices: np.ndarray) -> list[tuple[int, int, int]]:
+    """``[(material, first, count), ...]`` of a :func:`world_mesh`."""
+    mats = vertices[:, 9].astype(int)
+    change = np.flatnonzero(np.diff(mats)) + 1
+    starts = np.concatenate([[0], change])
+    ends = np.concatenate([change, [len(mats)]])
+    return [(int(mats[a]), int(a), int(b - a)) for a, b in zip(starts, ends) if b > a]

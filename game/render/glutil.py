@@ -31,8 +31,19 @@ def _log(obj, getiv, getlog) -> str:
     return buf.value.decode(errors="replace")
 
 
-def _compile(path: Path) -> int:
+def _compile(path: Path, defines: dict | None = None) -> int:
     src = path.read_bytes()
+    while b"\n#include " in src:      # textual include of another file in shaders/
+        a = src.index(b"\n#include ") + 1
+        b = src.index(b"\n", a)
+        name = src[a + 9:b].strip().decode()
+        inc = SHADERS / name
+        if not inc.is_file():
+            raise ShaderError(f"{path}: #include {name}: no such file in shaders/")
+        src = src[:a] + inc.read_bytes() + src[b:]
+    if defines:     # after the #version line
+        head, _, rest = src.partition(b"\n")
+        src = head + b"\n" + b"".join(f"#define {k} {v}\n".encode() for k, v in defines.items()) + rest
     sh = gl.glCreateShader(_KIND[path.suffix])
     arr = ctypes.c_char_p(src)
     gl.glShaderSource(sh, 1, ctypes.cast(ctypes.pointer(arr), ctypes.POINTER(ctypes.POINTER(ctypes.c_char))), None)
@@ -47,13 +58,13 @@ def _compile(path: Path) -> int:
 class Program:
     """A GLSL 330 core program built from files in ``shaders/``; raw uniform setters."""
 
-    def __init__(self, *names: str):
+    def __init__(self, *names: str, defines: dict | None = None):
         shaders = []
         for name in names:
             path = SHADERS / name
             if not path.is_file():
                 raise ShaderError(f"shader {path} is missing (expected in shaders/)")
-            shaders.append(_compile(path))
+            shaders.append(_compile(path, defines))
         self.id = gl.glCreateProgram()
         for sh in shaders:
             gl.glAttachShader(self.id, sh)
@@ -157,6 +168,13 @@ class VertexArray:
         self._upload(gl.GL_ARRAY_BUFFER, self.inst, data, gl.GL_STREAM_DRAW)
         self.instances = data.shape[0] if data.ndim > 1 else 0
 
+    def draw_range(self, first: int, count: int, mode=gl.GL_TRIANGLES) -> None:
+        """Non-indexed, non-instanced: vertices ``first .. first + count``."""
+        if count:
+            gl.glBindVertexArray(self.vao)
+            gl.glDrawArrays(mode, first, count)
+            gl.glBindVertexArray(0)
+
     def draw(self, mode=gl.GL_TRIANGLES) -> None:
         if self.count == 0 or (self.inst is not None and self.instances == 0):
             return
@@ -173,46 +191,67 @@ class VertexArray:
         gl.glBindVertexArray(0)
 
 
-class ShadowMap:
-    """A depth texture + framebuffer for a directional light's shadow pass."""
-
-    def __init__(self, size: int = 1024):
-        self.size = size
-        self.tex = gl.GLuint()
-        gl.glGenTextures(1, ctypes.byref(self.tex))
-        gl.glBindTexture(gl.GL_TEXTURE_2D, self.tex)
-        gl.glTexImage2D(gl.GL_TEXTURE_2D, 0, gl.GL_DEPTH_COMPONENT24, size, size, 0,
-                        gl.GL_DEPTH_COMPONENT, gl.GL_FLOAT, None)
-        for p, v in ((gl.GL_TEXTURE_MIN_FILTER, gl.GL_LINEAR), (gl.GL_TEXTURE_MAG_FILTER, gl.GL_LINEAR),
-                     (gl.GL_TEXTURE_WRAP_S, gl.GL_CLAMP_TO_BORDER), (gl.GL_TEXTURE_WRAP_T, gl.GL_CLAMP_TO_BORDER),
-                     (gl.GL_TEXTURE_COMPARE_MODE, gl.GL_COMPARE_REF_TO_TEXTURE),
-                     (gl.GL_TEXTURE_COMPARE_FUNC, gl.GL_LEQUAL)):
-            gl.glTexParameteri(gl.GL_TEXTURE_2D, p, v)
-        border = (gl.GLfloat * 4)(1, 1, 1, 1)
-        gl.glTexParameterfv(gl.GL_TEXTURE_2D, gl.GL_TEXTURE_BORDER_COLOR, border)
-        gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
-        self.fbo = gl.GLuint()
-        gl.glGenFramebuffers(1, ctypes.byref(self.fbo))
-        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, self.fbo)
-        gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_DEPTH_ATTACHMENT, gl.GL_TEXTURE_2D, self.tex, 0)
-        gl.glDrawBuffer(gl.GL_NONE)
-        gl.glReadBuffer(gl.GL_NONE)
-        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
-
-    def begin(self) -> None:
-        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, self.fbo)
-        gl.glViewport(0, 0, self.size, self.size)
-        gl.glClear(gl.GL_DEPTH_BUFFER_BIT)
-
-    @staticmethod
-    def end(viewport) -> None:
-        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
-        gl.glViewport(*viewport)
-
-
 def read_pixels(width: int, height: int) -> np.ndarray:
     """The current colour buffer as ``(height, width, 3) uint8``, top row first."""
     buf = np.empty((height, width, 4), dtype=np.uint8)
     gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
     gl.glReadPixels(0, 0, width, height, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, buf.ctypes.data_as(ctypes.c_void_p))
     return buf[::-1, :, :3].copy()
+
+
+class RenderTarget:
+    """An offscreen colour texture + depth/stencil framebuffer for rendering the 3D scene at
+    a lower internal resolution; ``present`` draws it over the window with bilinear filtering
+    (a textured triangle: on llvmpipe ``glBlitFramebuffer`` with GL_LINEAR cost ~3x more)."""
+
+    def __init__(self):
+        self.fbo = gl.GLuint()
+        gl.glGenFramebuffers(1, ctypes.byref(self.fbo))
+        self.color = gl.GLuint()
+        gl.glGenTextures(1, ctypes.byref(self.color))
+        self.depth = gl.GLuint()
+        gl.glGenRenderbuffers(1, ctypes.byref(self.depth))
+        self.size = (0, 0)
+        self.prog = None
+        self.vao = None
+
+    def ensure(self, width: int, height: int) -> None:
+        if (width, height) == self.size:
+            return
+        self.size = (width, height)
+        gl.glBindTexture(gl.GL_TEXTURE_2D, self.color)
+        gl.glTexImage2D(gl.GL_TEXTURE_2D, 0, gl.GL_RGBA8, width, height, 0, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, None)
+        for p, v in ((gl.GL_TEXTURE_MIN_FILTER, gl.GL_LINEAR), (gl.GL_TEXTURE_MAG_FILTER, gl.GL_LINEAR),
+                     (gl.GL_TEXTURE_WRAP_S, gl.GL_CLAMP_TO_EDGE), (gl.GL_TEXTURE_WRAP_T, gl.GL_CLAMP_TO_EDGE)):
+            gl.glTexParameteri(gl.GL_TEXTURE_2D, p, v)
+        gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
+        gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, self.depth)
+        gl.glRenderbufferStorage(gl.GL_RENDERBUFFER, gl.GL_DEPTH24_STENCIL8, width, height)
+        gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, 0)
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, self.fbo)
+        gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_TEXTURE_2D, self.color, 0)
+        gl.glFramebufferRenderbuffer(gl.GL_FRAMEBUFFER, gl.GL_DEPTH_STENCIL_ATTACHMENT, gl.GL_RENDERBUFFER, self.depth)
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+
+    def bind(self) -> None:
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, self.fbo)
+        gl.glViewport(0, 0, *self.size)
+
+    def present(self, width: int, height: int) -> None:
+        """Draw the target scaled over the whole default framebuffer, and leave that bound."""
+        if self.prog is None:
+            self.prog = Program("upscale.vert", "upscale.frag")
+            self.vao = VertexArray([(0, 1)])
+            self.vao.count = 3
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+        gl.glViewport(0, 0, width, height)
+        gl.glDisable(gl.GL_DEPTH_TEST)
+        gl.glDisable(gl.GL_BLEND)
+        gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE)
+        self.prog.use()
+        self.prog.int("u_scene", 0)
+        gl.glActiveTexture(gl.GL_TEXTURE0)
+        gl.glBindTexture(gl.GL_TEXTURE_2D, self.color)
+        self.vao.draw()
+        gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
+        gl.glUseProgram(0)

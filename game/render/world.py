@@ -1,8 +1,13 @@
-"""The 3D scene: sky, arena, fighters drawn limb by limb, and a sun shadow map.
+"""The 3D scene: arena, fighters drawn limb by limb, their shadows, and the sky.
 
 Both fighters are one static indexed mesh (every limb a rounded box in its
 own frame); each frame only the limb matrices ``(2 L, 4, 4)`` are uploaded and
-the fighters cost one draw call (plus one in the shadow pass).
+the fighters cost one draw call, plus one for their shadows.
+
+Shadows are planar projections of the limbs along the sun onto the floor,
+drawn with a stencil test so overlapping limbs darken once.  (A shadow map
+was measured first: on llvmpipe its depth pass and per-pixel lookups cost
+~25-40 ms a frame at 1280x720, far over the frame budget.)
 """
 
 from __future__ import annotations
@@ -12,14 +17,12 @@ import ctypes
 import numpy as np
 from pyglet import gl
 
-from .camera import look_at, ortho
-from .geometry import arena_parts, arena_version, fighter_mesh, world_mesh
-from .glutil import Program, ShadowMap, VertexArray
+from .geometry import KIND_STYLE, MAT_FLOOR, arena_parts, arena_version, fighter_mesh, material_ranges, world_mesh
+from .glutil import Program, VertexArray
 
 SUN_DIR = np.array([0.42, 0.80, 0.43])
 SUN_DIR = SUN_DIR / np.linalg.norm(SUN_DIR)
-SHADOW_SIZE = 1024
-SHADOW_HALF = 4.5          # metres covered either side of the fighters' midpoint
+SHADOW_STRENGTH = 0.55
 
 
 def limb_matrices(rot: np.ndarray, origin: np.ndarray) -> np.ndarray:
@@ -36,10 +39,10 @@ class WorldRenderer:
 
     def __init__(self, skeleton, fighters: list[dict], arena=None):
         self.n_limbs = len(skeleton.names)
-        self.lit_fighter = Program("fighter.vert", "lit.frag")
-        self.lit_world = Program("world.vert", "lit.frag")
-        self.shadow_fighter = Program("fighter.vert", "shadow.frag")
-        self.shadow_world = Program("world.vert", "shadow.frag")
+        self.lit_fighter = Program("fighter.vert", "lit.frag", defines={"MATERIAL": 10})  # no pattern
+        mats = sorted({int(m) for _, m in KIND_STYLE.values()} | {0})
+        self.lit_world = {m: Program("world.vert", "lit.frag", defines={"MATERIAL": m}) for m in mats}
+        self.shadow = Program("planar_shadow.vert", "planar_shadow.frag")
         self.sky = Program("sky.vert", "sky.frag")
         layout = [(0, 3), (1, 3), (2, 3), (3, 1)]
         verts, idx = fighter_mesh(skeleton, fighters)
@@ -51,72 +54,73 @@ class WorldRenderer:
         self.sync_arena(arena)
         self.sky_vao = VertexArray([(0, 1)])
         self.sky_vao.count = 3
-        self.shadow = ShadowMap(SHADOW_SIZE)
 
     def sync_arena(self, arena) -> None:
         """Rebuild the arena mesh if ``arena``'s models changed (a struck crate); None: built-in arena."""
         version = (id(arena), arena_version(arena))
         if version != self._arena_version:
             self._arena_version = version
-            self.world.set_vertices(world_mesh(arena_parts(arena)))
+            verts = world_mesh(arena_parts(arena))
+            self.world.set_vertices(verts)
+            self.ranges = material_ranges(verts)
 
-    def light_matrix(self, centre) -> np.ndarray:
-        c = np.array([centre[0], 0.8, centre[2]])
-        view = look_at(c + SUN_DIR * 20.0, c, up=(0.0, 0.0, -1.0) if abs(SUN_DIR[1]) > 0.99 else (0.0, 1.0, 0.0))
-        # snap to whole shadow texels so the shadow edges do not crawl as the camera follows
-        texel = 2 * SHADOW_HALF / SHADOW_SIZE
-        view[0, 3] = np.round(view[0, 3] / texel) * texel
-        view[1, 3] = np.round(view[1, 3] / texel) * texel
-        return ortho(-SHADOW_HALF, SHADOW_HALF, -SHADOW_HALF, SHADOW_HALF, 1.0, 45.0) @ view
-
-    def draw(self, view_proj, eye, limbs: np.ndarray, feet: np.ndarray, viewport, flash=None) -> None:
-        """``limbs`` ``(2 L, 4, 4)`` world matrices; ``feet`` ``(2, 3)`` ground points."""
+    def draw(self, view, proj, eye, limbs: np.ndarray, feet: np.ndarray, viewport, flash=None,
+             framebuffer=0) -> None:
+        """``limbs`` ``(2 L, 4, 4)`` world matrices; ``feet`` ``(2, 3)`` ground points;
+        ``flash`` ``(2, 4)`` per-fighter additive tint (rgb, amount)."""
+        view_proj = proj @ view
         if flash is None:
             flash = np.zeros((2, 4))
-        light_vp = self.light_matrix(feet.mean(axis=0))
-        # 1. shadow pass
         gl.glEnable(gl.GL_DEPTH_TEST)
         gl.glDepthMask(gl.GL_TRUE)
+        gl.glDepthFunc(gl.GL_LESS)
         gl.glDisable(gl.GL_BLEND)
         gl.glDisable(gl.GL_CULL_FACE)
-        self.shadow.begin()
-        gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)
-        gl.glPolygonOffset(1.5, 2.0)
-        for prog, vao in ((self.shadow_fighter, self.fighters), (self.shadow_world, self.world)):
+        gl.glClearStencil(0)
+        gl.glClearColor(0.0, 0.0, 0.0, 1.0)
+        gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE)
+        gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT | gl.GL_STENCIL_BUFFER_BIT)
+        # 1. fighters, then the arena (early depth test skips the floor behind them), one program per material
+        flash32 = np.ascontiguousarray(flash, dtype=np.float32)
+        draws = [(self.lit_fighter, None)] + [(self.lit_world.get(m, self.lit_world[0]), (first, count))
+                                               for m, first, count in self.ranges]
+        for prog, rng in draws:
             prog.use()
-            prog.mat4("u_view_proj", light_vp)
-            prog.mat4("u_light_vp", light_vp)
-            if vao is self.fighters:
+            prog.mat4("u_view_proj", view_proj)
+            prog.vec("u_eye", eye)
+            prog.vec("u_sun_dir", SUN_DIR)
+            prog.vec("u_pixel_angle", 2.0 / (proj[1, 1] * viewport[3]))
+            if rng is None:
+                gl.glUniform4fv(prog.loc("u_flash"), 2, flash32.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
                 prog.vec("u_n_limbs", float(self.n_limbs))
                 prog.mat4("u_limb", limbs)
-            vao.draw()
-        gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
-        self.shadow.end(viewport)
-        # 2. sky
-        gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT)
+                self.fighters.draw()
+            else:
+                prog.vec3_array("u_feet", feet)
+                self.world.draw_range(*rng)
+        # 2. the fighters' shadows on the floor: blended once per pixel (stencil), depth-tested
+        gl.glEnable(gl.GL_BLEND)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         gl.glDepthMask(gl.GL_FALSE)
+        gl.glEnable(gl.GL_STENCIL_TEST)
+        gl.glStencilFunc(gl.GL_EQUAL, 0, 0xFF)
+        gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_INCR)
+        self.shadow.use()
+        self.shadow.mat4("u_view_proj", view_proj)
+        self.shadow.vec("u_sun_dir", SUN_DIR)
+        self.shadow.vec("u_floor_y", float(feet[:, 1].min()))
+        self.shadow.vec("u_strength", SHADOW_STRENGTH)
+        self.shadow.mat4("u_limb", limbs)
+        self.fighters.draw()
+        gl.glDisable(gl.GL_STENCIL_TEST)
+        gl.glDisable(gl.GL_BLEND)
+        # 3. sky last, only where nothing was drawn (depth still at the clear value)
+        gl.glDepthFunc(gl.GL_LEQUAL)
         self.sky.use()
-        self.sky.mat4("u_inv_view_proj", np.linalg.inv(view_proj))
+        self.sky.mat4("u_inv_view", np.linalg.inv(view))
+        self.sky.vec("u_proj_scale", (1.0 / proj[0, 0], 1.0 / proj[1, 1]))
         self.sky.vec("u_sun_dir", SUN_DIR)
         self.sky_vao.draw()
         gl.glDepthMask(gl.GL_TRUE)
-        # 3. lit arena and fighters
-        gl.glActiveTexture(gl.GL_TEXTURE0)
-        gl.glBindTexture(gl.GL_TEXTURE_2D, self.shadow.tex)
-        for prog, vao in ((self.lit_world, self.world), (self.lit_fighter, self.fighters)):
-            prog.use()
-            prog.mat4("u_view_proj", view_proj)
-            prog.mat4("u_light_vp", light_vp)
-            prog.vec("u_eye", eye)
-            prog.vec("u_sun_dir", SUN_DIR)
-            prog.int("u_shadow", 0)
-            prog.vec("u_shadow_texel", 1.0 / SHADOW_SIZE)
-            prog.vec3_array("u_feet", feet)
-            gl.glUniform4fv(prog.loc("u_flash"), 2, np.ascontiguousarray(flash, dtype=np.float32).ctypes.data_as(
-                ctypes.POINTER(gl.GLfloat)))
-            if vao is self.fighters:
-                prog.vec("u_n_limbs", float(self.n_limbs))
-                prog.mat4("u_limb", limbs)
-            vao.draw()
-        gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
+        gl.glDepthFunc(gl.GL_LESS)
         gl.glUseProgram(0)
