@@ -111,8 +111,14 @@ def _tiny_quadtree_bytes(children_of_root, depth_of=None, models_of=None):
 def test_C4_bad_relations_cycle_double_child_bad_depth_index_range():
     model = CollisionModel([[[0, 0, 0], [1, 0, 0], [0, 0, 1]]], 0)
     mb, _ = scene_to_bytes(Scene.build([model]))
-    ok = _tiny_quadtree_bytes({0: [1, 2, 3, 4]}, models_of={1: [0]})
+    everywhere = {1: [0], 2: [0], 3: [0], 4: [0]}  # the model touches all four quadrants at (0, 0)
+    ok = _tiny_quadtree_bytes({0: [1, 2, 3, 4]}, models_of=everywhere)
     assert len(scene_from_bytes(mb, ok)) == 1
+    _bad(mb, _tiny_quadtree_bytes({0: [1, 2, 3, 4]}, models_of={1: [0], 2: [0], 3: [0]}),
+         r"node_models\[4\] .*leaf 4 misses model 0 whose AABB overlaps it")
+    far = CollisionModel([[[50, 0, 50], [51, 0, 50], [50, 0, 51]]], 0)
+    mb_far, _ = scene_to_bytes(Scene.build([far]))
+    _bad(mb_far, ok, r"nodes\[0\]\.rect .*does not cover model 0")
     _bad(mb, _tiny_quadtree_bytes({0: [1, 2, 3, 3]}), r"Q\.bin: field relations\[0\]\.children\[3\] .*cycle")
     _bad(mb, _tiny_quadtree_bytes({0: [1, 2, 3, 0]}), r"children\[3\] .*cycle")
     _bad(mb, _tiny_quadtree_bytes({0: [1, 2, 3, 9]}), r"children\[3\] .*out of range")

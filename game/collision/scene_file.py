@@ -294,9 +294,39 @@ def _read_quadtree(data: bytes, name: str, model_rects: list) -> QuadTree:
         rd.fail("relations", f"{len(rd.data) - rd.pos} unexpected trailing bytes")
     orphan = np.flatnonzero(parent[1:] < 0)
     if orphan.size:
-        rd.fail(f"relations", f"node {orphan[0] + 1} is not reachable from the root (cycle among children)")
+        rd.fail("relations", f"node {orphan[0] + 1} is not reachable from the root (cycle among children)")
+    _check_membership(rd, rects, children, models, model_rects, nodes_at)
     return QuadTree.from_nodes([tuple(r) for r in rects.tolist()], depths.tolist(), children, models,
                                model_rects, leaf_capacity, max_depth)
+
+
+def _check_membership(rd: _Reader, rects: np.ndarray, children, models, model_rects, nodes_at: int) -> None:
+    """C1 on load: the root covers every model, and each leaf holds exactly the models overlapping it.
+
+    Without this a damaged rect or index list would load and silently make rays
+    miss models.  ``model_rects`` are the models' padded x–z rects, as at insertion.
+    """
+    if not model_rects:
+        return
+    mr = np.asarray(model_rects, dtype=np.float64)
+    root = rects[0]
+    out = np.flatnonzero((mr[:, 0] < root[0]) | (mr[:, 1] < root[1]) | (mr[:, 2] > root[2]) | (mr[:, 3] > root[3]))
+    if out.size:
+        rd.fail("nodes[0].rect", f"root rect {root.tolist()} does not cover model {out[0]}'s AABB", nodes_at)
+    leaves = np.array([i for i, c in enumerate(children) if c is None])
+    lr = rects[leaves]
+    want = ((mr[None, :, 0] <= lr[:, None, 2]) & (lr[:, None, 0] <= mr[None, :, 2])
+            & (mr[None, :, 1] <= lr[:, None, 3]) & (lr[:, None, 1] <= mr[None, :, 3]))
+    have = np.zeros_like(want)
+    for row, n in enumerate(leaves.tolist()):
+        have[row, models[n]] = True
+    bad = np.argwhere(want != have)
+    if bad.size:
+        row, m = (int(v) for v in bad[0])
+        n = int(leaves[row])
+        what = "misses model" if want[row, m] else "holds model"
+        why = "whose AABB overlaps it" if want[row, m] else "whose AABB does not overlap it"
+        rd.fail(f"node_models[{n}]", f"leaf {n} {what} {m} {why} (C1)")
 
 
 def scene_from_bytes(models_bytes: bytes, quadtree_bytes: bytes, *, models_name: str = "<models>",
