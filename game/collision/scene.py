@@ -203,11 +203,12 @@ def _pack(models: Sequence[CollisionModel]) -> _Pack:
 class _ScalarModel:
     """Python-list copy of one model's tree for the scalar single-ray walker."""
 
-    __slots__ = ("box", "child", "leaf", "tris", "ids", "level")
+    __slots__ = ("box", "root", "child", "leaf", "tris", "ids", "level")
 
     def __init__(self, model: CollisionModel):
         t = model.tree
         self.box = [tuple(r) for r in t.box.reshape(-1, 6).tolist()]
+        self.root = self.box[0]
         self.child = [tuple(c) for c in t.child.tolist()]
         self.leaf = t.leaf.tolist()
         flat = np.concatenate([t.v0, t.e1, t.e2], axis=1).tolist()
@@ -450,11 +451,13 @@ class Scene:
         o = origin.tolist() if isinstance(origin, np.ndarray) else origin
         d = direction.tolist() if isinstance(direction, np.ndarray) else direction
         try:
-            ox, oy, oz = (float(v) for v in o)
-            dx, dy, dz = (float(v) for v in d)
+            ox, oy, oz = o
+            dx, dy, dz = d
+            ox, oy, oz, dx, dy, dz = float(ox), float(oy), float(oz), float(dx), float(dy), float(dz)
         except (TypeError, ValueError):
             raise ValueError(f"origin/direction: expected 3 numbers each, got {origin!r} and {direction!r}") from None
-        if not all(math.isfinite(v) for v in (ox, oy, oz, dx, dy, dz)):
+        if not math.isfinite(ox + oy + oz + dx + dy + dz) and not all(
+                math.isfinite(v) for v in (ox, oy, oz, dx, dy, dz)):
             raise ValueError("origin/direction: contain NaN or inf")
         m = max(abs(dx), abs(dy), abs(dz))
         if m == 0.0:
@@ -572,7 +575,7 @@ class Scene:
                 if lv is not None and sm.level <= lv:
                     continue
                 nodes += 1
-                tn = box_test(sm.box[0], ox, oy, oz, ix, iy, iz, best)
+                tn = box_test(sm.root, ox, oy, oz, ix, iy, iz, best)
                 if tn >= 0.0:
                     order.append((tn, m))
             if nearest and len(order) > 1:
