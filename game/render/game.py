@@ -16,7 +16,7 @@ from collections import deque
 import numpy as np
 from pyglet import gl
 
-from game.sim import FrameInput, Hit, Match
+from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileImpact
 
 from .camera import FightCamera, look_at, perspective
 from .controls import CONTROLS_TEXT, Gamepads, Keyboard, intents_to_input, merge
@@ -25,7 +25,7 @@ from .hud import Hud
 from .overlay import DebugOverlay
 from .glutil import RenderTarget
 from .passes import LineRenderer, RectRenderer, SparkRenderer
-from .sparks import Sparks
+from .sparks import Sparks, projectile_rows
 from .training import TrainingMode
 from .world import WorldRenderer, limb_matrices
 
@@ -147,6 +147,12 @@ class Game:
                 self.sparks.spawn(e)
                 if e.heavy:
                     self.camera.kick(0.02 if e.blocked else 0.055)
+            elif isinstance(e, CrateStruck):
+                self.sparks.burst(e.point, e.frame, "crate", big=e.broke)
+                if e.broke:
+                    self.camera.kick(0.03)
+            elif isinstance(e, ProjectileImpact):
+                self.sparks.burst(self._impact_point(e), e.frame, "impact")
         self.sparks.step()
         self.hud.step(self.match)
         f1, f2 = self.match.fighters
@@ -160,6 +166,26 @@ class Game:
             self.over_frames += 1
             if self.p1 == "cpu" and self.p2 == "cpu" and self.over_frames >= ATTRACT_RESTART:
                 self.new_match(self.seed + 1)
+
+    def _impact_point(self, e) -> np.ndarray:
+        """Where a projectile's blocked path meets the scene: presentation asks the
+        nearest hit (C7) along the segment the sim found blocked (C8 any-hit)."""
+        start, end = np.asarray(e.start, float), np.asarray(e.end, float)
+        stage = getattr(self.match, "stage", None)
+        d = end - start
+        length = float(np.linalg.norm(d))
+        if stage is not None and length > 1e-9:
+            hit = stage.scene.cast_nearest(start, d / length, length)
+            if hit is not None:
+                return np.asarray(hit.point, float)
+        return end
+
+    def _projectiles(self, alpha: float) -> np.ndarray:
+        stage = getattr(self.match, "stage", None)
+        if stage is None or not stage.projectiles:
+            return np.zeros((0, 11), np.float32)
+        colors = [np.asarray(fd["colors"].get("accent", (1, 1, 1)), float) for fd in self.match.data.fighters]
+        return projectile_rows(stage.projectiles, colors, alpha)
 
     # ------------------------------------------------------------------ drawing
     def matrices(self, alpha: float, aspect: float):
@@ -186,8 +212,9 @@ class Game:
         rot = r0 + (r1 - r0) * alpha
         origin = o0 + (o1 - o0) * alpha
         feet = f0 + (f1 - f0) * alpha
-        if self.match.arena is not None:
-            self.world.sync_arena(self.match.arena)
+        stage = getattr(self.match, "stage", None)
+        if stage is not None:
+            self.world.sync_arena(self.match.arena, stage.scene)
         view, proj, eye = self.matrices(alpha, fw / max(fh, 1))
         vp = proj @ view
         self.view_proj = vp
@@ -199,7 +226,11 @@ class Game:
             self.match.debug_draw(self.overlay)
             self.lines.draw(vp, viewport, self.overlay.segments(), self.overlay.colors(),
                             width=max(1.0, 2.0 * scale))
-        self.spark_gl.draw(vp, proj, viewport, self.sparks.instances(alpha))
+        rows = self.sparks.instances(alpha)
+        proj_rows = self._projectiles(alpha)
+        if len(proj_rows):
+            rows = np.concatenate([rows, proj_rows])
+        self.spark_gl.draw(vp, proj, viewport, rows)
         if framebuffer:
             self.target.present(fw, fh)
             gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_FALSE)

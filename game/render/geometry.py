@@ -88,7 +88,7 @@ def rounded_box(half, radius: float, m: int = 3):
     return np.concatenate(pos), np.concatenate(nrm), np.concatenate(idx).astype(np.uint32)
 
 
-def fighter_mesh(skeleton, fighters: list[dict]):
+def fighter_mesh(skeleton, fighters: list[dict], detail: int = 2):
     """One static mesh holding every limb of every fighter, ``(vertices (V, 10), indices)``.
 
     Limb slot ``s = fighter * L + limb`` selects the limb's world matrix in the
@@ -102,7 +102,7 @@ def fighter_mesh(skeleton, fighters: list[dict]):
         for li, name in enumerate(skeleton.names):
             half = skeleton.half[li]
             radius = min(0.065, 0.75 * half.min())
-            p, n, idx = rounded_box(half, radius, m=2)
+            p, n, idx = rounded_box(half, radius, m=detail)
             p = p + skeleton.center[li]
             col = np.tile(np.asarray(colors[limb_colors[name]], dtype=float), (len(p), 1))
             if name == "head":     # dark hair cap and a visor band in the accent colour
@@ -184,20 +184,31 @@ def load_scene_arena():
         return None
 
 
-def arena_parts(arena=None):
-    """Arena geometry ``[(name, kind, triangles (T, 3, 3)), ...]``: the live triangles of
-    ``arena`` (an :class:`game.sim.arena.Arena`; struck crates included), else the constants."""
+def arena_parts(arena=None, scene=None):
+    """Arena geometry ``[(name, kind, triangles (T, 3, 3)), ...]``: each object of
+    ``arena`` (a :class:`game.sim.arena.Arena`) with the live triangles of ``scene``
+    (a match's ``stage.scene``: struck crates re-split, broken ones gone), else the
+    arena's own scene; the built-in constants when ``arena`` is None."""
     if arena is None:
         return default_arena()
+    scene = arena.scene if scene is None else scene
     parts = []
     has_floor = False
     for obj in arena.objects:
-        tris = arena.scene.models[obj.model].world_triangles
-        parts.append((obj.name, obj.kind, np.asarray(tris, dtype=float)))
+        tris = np.asarray(scene.models[obj.model].world_triangles, dtype=float)
+        area = np.linalg.norm(np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0]), axis=-1).sum()
+        if area < 1e-9:          # a broken crate is left as a zero-area sliver: nothing to draw
+            continue
+        parts.append((obj.name, obj.kind, tris))
         has_floor |= obj.kind == "floor"
     if not has_floor:
         parts.insert(0, default_arena()[0])
     return parts
+
+
+def arena_version(scene) -> tuple:
+    """Changes whenever a model of ``scene`` is replaced (``Scene.update_model``)."""
+    return () if scene is None else tuple(id(m) for m in scene.models)
 
 
 def camera_obstacles(arena) -> np.ndarray:
@@ -211,11 +222,6 @@ def camera_obstacles(arena) -> np.ndarray:
         if kind != "floor" and box[1, 1] - box[0, 1] > 0.3:
             boxes.append(box)
     return np.array(boxes).reshape(-1, 2, 3)
-
-
-def arena_version(arena) -> tuple:
-    """Changes whenever a model of ``arena`` is replaced (``Scene.update_model``)."""
-    return () if arena is None else tuple(id(m) for m in arena.scene.models)
 
 
 def world_mesh(parts) -> np.ndarray:

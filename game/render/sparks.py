@@ -23,6 +23,8 @@ FLASH_FRAMES = 6            # the struck body's flash fades over this many frame
 HIT_COLORS = np.array([[1.0, 0.78, 0.30], [1.0, 0.52, 0.12], [1.0, 0.92, 0.60]])
 HEAVY_COLORS = np.array([[1.0, 0.55, 0.12], [1.0, 0.30, 0.08], [1.0, 0.85, 0.40]])
 BLOCK_COLORS = np.array([[0.55, 0.80, 1.0], [0.85, 0.95, 1.0], [0.35, 0.60, 1.0]])
+CRATE_COLORS = np.array([[0.80, 0.55, 0.28], [0.55, 0.36, 0.18], [1.0, 0.80, 0.50]])
+IMPACT_COLORS = np.array([[1.0, 0.95, 0.70], [0.70, 0.90, 1.0], [1.0, 0.70, 0.35]])
 
 # columns of the particle table
 _P, _V, _SIZE, _COL, _LIFE, _AGE, _DELAY, _KIND, _DELAY0 = (slice(0, 3), slice(3, 6), 6, slice(7, 10), 10, 11, 12, 13, 14)
@@ -83,11 +85,35 @@ class Sparks:
         rows[n + 1, _KIND] = KIND_RING
         rows[:, _DELAY0] = stop
         self.p = np.vstack([self.p, rows])[-MAX_PARTICLES:]
-        self.prev_pos = self.p[:, _P].copy()
+        self.prev_pos = np.vstack([self.prev_pos, rows[:, _P]])[-MAX_PARTICLES:]
         f = int(hit.defender)
         self.flash[f] = (0.25, 0.45, 0.9, 0.22) if blocked else (1.0, 0.80, 0.6, 0.28 if heavy else 0.18)
         self._flash_base[f] = self.flash[f, 3]
         self._flash_left[f] = FLASH_FRAMES
+
+    def burst(self, point, frame: int, style: str, big: bool = False) -> None:
+        """A burst without a fighter: ``'crate'`` (wood chips; ``big`` when it broke) or
+        ``'impact'`` (a projectile meeting the scene)."""
+        rng = np.random.default_rng(int(frame) * 104729 + (7 if style == "crate" else 3))
+        point = np.asarray(point, dtype=float)
+        n = (40 if big else 16) if style == "crate" else 18
+        colors = CRATE_COLORS if style == "crate" else IMPACT_COLORS
+        d = rng.normal(size=(n, 3))
+        d /= np.linalg.norm(d, axis=1, keepdims=True)
+        d[:, 1] = np.abs(d[:, 1]) * 0.9 + 0.1
+        rows = np.zeros((n + 1, _WIDTH))
+        rows[:n, _P] = point
+        rows[:n, _V] = d * rng.uniform(0.04, 0.12 if not big else 0.16, size=(n, 1))
+        rows[:n, _SIZE] = rng.uniform(0.012, 0.03 if style == "crate" else 0.016, size=n)
+        rows[:n, _COL] = colors[rng.integers(0, len(colors), size=n)] * (0.9 if style == "crate" else 1.5)
+        rows[:n, _LIFE] = rng.uniform(10, 18, size=n)
+        rows[n, _P] = point
+        rows[n, _SIZE] = 0.18 if style == "impact" else (0.22 if big else 0.1)
+        rows[n, _COL] = (1.0, 0.85, 0.55) if style == "impact" else (0.6, 0.45, 0.3)
+        rows[n, _LIFE] = 8
+        rows[n, _KIND] = KIND_FLASH
+        self.p = np.vstack([self.p, rows])[-MAX_PARTICLES:]
+        self.prev_pos = np.vstack([self.prev_pos, rows[:, _P]])[-MAX_PARTICLES:]
 
     def step(self) -> None:
         """Advance one simulation frame."""
@@ -141,3 +167,25 @@ class Sparks:
         out[:, 7:10] = p[:, _COL]
         out[:, 10] = intensity
         return out
+
+
+def projectile_rows(projectiles, colors, alpha: float = 1.0) -> np.ndarray:
+    """Spark-shader rows ``(2 n, 11)`` for projectiles in flight: a glowing core and a
+    streak behind it, in the owner's colour, interpolated by ``alpha`` between the
+    last two simulation frames (a projectile moves by its velocity each frame)."""
+    out = np.zeros((2 * len(projectiles), 11), dtype=np.float32)
+    for i, p in enumerate(projectiles):
+        v = np.array([p.vx, 0.0, p.vz])
+        pos = np.array([p.x, p.y, p.z]) + v * (alpha - 1.0)
+        c = np.asarray(colors[p.owner], dtype=float)
+        flicker = 0.85 + 0.15 * np.sin(p.age * 1.7)
+        out[2 * i, :3] = pos
+        out[2 * i, 6] = 0.16 * flicker
+        out[2 * i, 7:10] = c * 0.8 + 0.4
+        out[2 * i, 10] = 1.0
+        out[2 * i + 1, :3] = pos
+        out[2 * i + 1, 3:6] = v * 5.0
+        out[2 * i + 1, 6] = 0.06
+        out[2 * i + 1, 7:10] = c * 1.4
+        out[2 * i + 1, 10] = 0.9
+    return out

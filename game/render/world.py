@@ -52,15 +52,21 @@ class WorldRenderer:
         self.world = VertexArray(layout)
         self._arena_version = None
         self.sync_arena(arena)
+        # a coarser copy of the fighters for their shadows (the outline is all that shows)
+        sverts, sidx = fighter_mesh(skeleton, fighters, detail=1)
+        self.shadow_mesh = VertexArray(layout, indexed=True)
+        self.shadow_mesh.set_vertices(sverts)
+        self.shadow_mesh.set_indices(sidx)
         self.sky_vao = VertexArray([(0, 1)])
         self.sky_vao.count = 3
 
-    def sync_arena(self, arena) -> None:
-        """Rebuild the arena mesh if ``arena``'s models changed (a struck crate); None: built-in arena."""
-        version = (id(arena), arena_version(arena))
+    def sync_arena(self, arena, scene=None) -> None:
+        """Rebuild the arena mesh when the live ``scene``'s models changed (a crate struck
+        or broken); ``arena`` None: the built-in arena."""
+        version = (id(arena), arena_version(scene if scene is not None else getattr(arena, "scene", None)))
         if version != self._arena_version:
             self._arena_version = version
-            verts = world_mesh(arena_parts(arena))
+            verts = world_mesh(arena_parts(arena, scene))
             self.world.set_vertices(verts)
             self.ranges = material_ranges(verts)
 
@@ -79,7 +85,7 @@ class WorldRenderer:
         gl.glClearStencil(0)
         gl.glClearColor(0.0, 0.0, 0.0, 1.0)
         gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE)
-        gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT | gl.GL_STENCIL_BUFFER_BIT)
+        gl.glClear(gl.GL_DEPTH_BUFFER_BIT | gl.GL_STENCIL_BUFFER_BIT)   # colour: every pixel is drawn
         # 1. fighters, then the arena (early depth test skips the floor behind them), one program per material
         flash32 = np.ascontiguousarray(flash, dtype=np.float32)
         draws = [(self.lit_fighter, None)] + [(self.lit_world.get(m, self.lit_world[0]), (first, count))
@@ -111,7 +117,7 @@ class WorldRenderer:
         self.shadow.vec("u_floor_y", float(feet[:, 1].min()))
         self.shadow.vec("u_strength", SHADOW_STRENGTH)
         self.shadow.mat4("u_limb", limbs)
-        self.fighters.draw()
+        self.shadow_mesh.draw()
         gl.glDisable(gl.GL_STENCIL_TEST)
         gl.glDisable(gl.GL_BLEND)
         # 3. sky last, only where nothing was drawn (depth still at the clear value)
