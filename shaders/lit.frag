@@ -7,8 +7,6 @@ in vec3 v_world;
 in vec3 v_color;          // display colour
 in float v_aa;            // world size of a pixel here (per vertex): anti-aliasing width without derivatives
 
-uniform vec3 u_feet[2];   // fighters' ground points, for contact shadows on the floor
-
 out vec4 frag;
 
 const vec3 GOLD = vec3(1.65, 1.30, 0.45);     // paint, as a multiplier of the lit colour
@@ -26,12 +24,8 @@ void main() {
     vec2 xz = v_world.xz;
     k *= 1.0 - 0.45 * max(grid_line(xz.x, 0.015, 1.0), grid_line(xz.y, 0.015, 1.0));
     float r = length(xz);
-    float ring = max(clamp((0.05 + v_aa - abs(r - 5.0)) / (2.0 * v_aa), 0.0, 1.0),
-                     clamp((0.025 + v_aa - abs(r - 5.25)) / (2.0 * v_aa), 0.0, 1.0));
+    float ring = clamp((0.06 + v_aa - abs(r - 5.0)) / (2.0 * v_aa), 0.0, 1.0);
     k *= mix(vec3(1.0), GOLD, ring * 0.85);
-    vec2 d0 = xz - u_feet[0].xz, d1 = xz - u_feet[1].xz;
-    float c0 = max(1.0 - dot(d0, d0) * 3.0, 0.0), c1 = max(1.0 - dot(d1, d1) * 3.0, 0.0);
-    k *= (1.0 - 0.4 * c0 * c0) * (1.0 - 0.4 * c1 * c1);
 #elif MATERIAL == 2          // walls: stone courses
     float along = (abs(v_world.x) > 14.9 ? v_world.z : v_world.x) + 0.5 * floor(v_world.y * 2.0);
     k *= 1.0 - 0.5 * max(grid_line(v_world.y * 2.0, 0.03, 2.0), grid_line(along, 0.015, 1.0));

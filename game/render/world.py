@@ -51,6 +51,7 @@ class WorldRenderer:
         self.fighters.set_indices(idx)
         self.world = VertexArray(layout)
         self._arena_version = None
+        self._rim = None
         self.sync_arena(arena)
         # a coarser copy of the fighters for their shadows (the outline is all that shows)
         sverts, sidx = fighter_mesh(skeleton, fighters, detail=1)
@@ -58,7 +59,7 @@ class WorldRenderer:
         self.shadow_mesh.set_vertices(sverts)
         self.shadow_mesh.set_indices(sidx)
         self.sky_vao = VertexArray([(0, 1)])
-        self.sky_vao.count = 3
+        self.sky_vao.count = 4
 
     def sync_arena(self, arena, scene=None) -> None:
         """Rebuild the arena mesh when the live ``scene``'s models changed (a crate struck
@@ -66,9 +67,34 @@ class WorldRenderer:
         version = (id(arena), arena_version(scene if scene is not None else getattr(arena, "scene", None)))
         if version != self._arena_version:
             self._arena_version = version
-            verts = world_mesh(arena_parts(arena, scene))
+            parts = arena_parts(arena, scene)
+            walls = [np.asarray(t).reshape(-1, 3) for _n, kind, t in parts if kind == "wall"]
+            self._rim = None
+            if walls:            # points along the wall tops, for the sky band
+                pts = np.concatenate(walls)
+                lo, hi = pts.min(axis=0), pts.max(axis=0)
+                s = np.linspace(0.0, 1.0, 33)
+                top = hi[1]
+                edges = [np.stack([lo[0] + (hi[0] - lo[0]) * s, np.full_like(s, top), np.full_like(s, z)], axis=1)
+                         for z in (lo[2], hi[2])]
+                edges += [np.stack([np.full_like(s, x), np.full_like(s, top), lo[2] + (hi[2] - lo[2]) * s], axis=1)
+                          for x in (lo[0], hi[0])]
+                self._rim = np.concatenate(edges)
+            verts = world_mesh(parts)
             self.world.set_vertices(verts)
             self.ranges = material_ranges(verts)
+
+    def sky_bottom(self, view_proj) -> float:
+        """NDC y below which no sky can show: the lowest projected point of the arena's
+        wall tops in front of the camera (-1: the whole screen when there are none)."""
+        if self._rim is None:
+            return -1.0
+        h = np.concatenate([self._rim, np.ones((len(self._rim), 1))], axis=1) @ view_proj.T
+        front = h[:, 3] > 0.1        # wall tops (above the eye) only rise on screen toward the eye
+        if not front.any():
+            return -1.0
+        y = h[front, 1] / h[front, 3]
+        return float(max(min(y.min(), 1.0) - 0.02, -1.0))
 
     def draw(self, view, proj, eye, limbs: np.ndarray, feet: np.ndarray, viewport, flash=None,
              framebuffer=0) -> None:
@@ -102,7 +128,6 @@ class WorldRenderer:
                 prog.mat4("u_limb", limbs)
                 self.fighters.draw()
             else:
-                prog.vec3_array("u_feet", feet)
                 self.world.draw_range(*rng)
         # 2. the fighters' shadows on the floor: blended once per pixel (stencil), depth-tested
         gl.glEnable(gl.GL_BLEND)
@@ -126,7 +151,8 @@ class WorldRenderer:
         self.sky.mat4("u_inv_view", np.linalg.inv(view))
         self.sky.vec("u_proj_scale", (1.0 / proj[0, 0], 1.0 / proj[1, 1]))
         self.sky.vec("u_sun_dir", SUN_DIR)
-        self.sky_vao.draw()
+        self.sky.vec("u_y0", self.sky_bottom(view_proj))
+        self.sky_vao.draw(gl.GL_TRIANGLE_STRIP)
         gl.glDepthMask(gl.GL_TRUE)
         gl.glDepthFunc(gl.GL_LESS)
         gl.glUseProgram(0)
