@@ -161,3 +161,19 @@ def test_bad_shapes_raise_clear_error():
         overlaps(np.zeros((3, 3)), np.zeros((2, 3)))
     with pytest.raises(ValueError, match="D = 2 or 3"):
         overlaps(np.zeros((2, 4)), np.zeros((2, 4)))
+
+
+def test_B7_box_triangles_cover_each_box_surface_outward():
+    from game.collision import box_triangles
+    rng = np.random.default_rng(4)
+    lo = rng.uniform(-3, 3, (20, 3))
+    boxes = np.stack((lo, lo + rng.uniform(0.01, 2, (20, 3))), axis=1)
+    tris = box_triangles(boxes).reshape(20, 12, 3, 3)
+    for b, t in zip(boxes, tris):
+        n = np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0])
+        outward = np.einsum("ij,ij->i", n, t.mean(axis=1) - b.mean(axis=0))
+        assert np.all(outward > 0)                                          # counter-clockwise from outside
+        area = 0.5 * np.linalg.norm(n, axis=1).sum()
+        e = b[1] - b[0]
+        assert area == pytest.approx(2 * (e[0] * e[1] + e[1] * e[2] + e[0] * e[2]))   # whole surface, once
+        assert np.array_equal(range_box_of(t.reshape(-1, 3)), b)

@@ -8,6 +8,7 @@ from .range_box import (
     box_diagonals,
     box_from_center_half,
     box_from_sphere,
+    box_triangles,
     collision_point,
     endpoints_by_coordinate_sum,
     judgement_points,
@@ -27,6 +28,7 @@ __all__ = [
     "box_from_sphere",
     "box_centers",
     "box_diagonals",
+    "box_triangles",
 ]
 
 # --- Method B: compounds of small boxes, re-split by strikes ---

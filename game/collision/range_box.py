@@ -22,7 +22,17 @@ __all__ = [
     "box_from_sphere",
     "box_centers",
     "box_diagonals",
+    "box_triangles",
 ]
+
+# Corner index = 4*ix + 2*iy + iz (i = 0 for min, 1 for max); two triangles per face,
+# counter-clockwise seen from outside.
+_BOX_TRI_CORNERS = np.array([
+    (0, 1, 3), (0, 3, 2), (4, 6, 7), (4, 7, 5),      # -x, +x
+    (0, 4, 5), (0, 5, 1), (2, 3, 7), (2, 7, 6),      # -y, +y
+    (0, 2, 6), (0, 6, 4), (1, 5, 7), (1, 7, 3),      # -z, +z
+])
+_CORNER_PICK = np.array([[(i >> 2) & 1, (i >> 1) & 1, i & 1] for i in range(8)])   # (8, 3): 0 = min, 1 = max
 
 
 def _boxes(x, name: str) -> np.ndarray:
@@ -175,3 +185,17 @@ def box_from_sphere(center, radius) -> np.ndarray:
     c = np.asarray(center, dtype=float)
     r = np.abs(np.asarray(radius, dtype=float))[..., None]
     return np.stack(np.broadcast_arrays(c - r, c + r), axis=-2)
+
+
+def box_triangles(boxes) -> np.ndarray:
+    """The 12 surface triangles of each box: ``(N, 2, 3) -> (N * 12, 3, 3)``.
+
+    Used to give a method-B compound of small boxes to method C as one
+    triangle mesh (B7: rays see exactly the union of the small boxes).
+    """
+    b = _boxes(boxes, "boxes")
+    if b.shape[-1] != 3:
+        raise ValueError(f"boxes: box_triangles needs 3D boxes, got shape {b.shape}")
+    b = b.reshape(-1, 2, 3)
+    corners = b[:, _CORNER_PICK, np.arange(3)]          # (N, 8, 3)
+    return corners[:, _BOX_TRI_CORNERS].reshape(-1, 3, 3)

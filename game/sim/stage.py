@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from game.collision import CollisionModel, Compound, CompoundGroup, LEVEL_LOW, LEVEL_MEDIUM
+from game.collision import Compound, CompoundGroup, LEVEL_MEDIUM, box_triangles
 
 from .arena import Arena, load_arena
 
@@ -127,11 +127,13 @@ class Stage:
 
     # ------------------------------------------------------------ crates
     def _sync_model(self, crate: Crate) -> None:
-        """B7 -> C: the crate's collision model becomes its compound's faces."""
-        if crate.broken or len(crate.compound.boxes) == 0:
-            tris = None
-        else:
-            tris, _normals, _kinds = crate.compound.triangles()
+        """B7 -> C: the crate's collision model becomes the surfaces of its small boxes.
+
+        Rays meet exactly the union of the small boxes (the first surface a ray
+        enters is on the union's boundary); the exact boundary faces
+        (``compound.faces``) are for drawing, and cost far more to build.
+        """
+        tris = None if crate.broken else box_triangles(crate.compound.boxes)
         if tris is None or len(tris) == 0:
             # A broken crate leaves no collision: a zero-area sliver that no ray can hit.
             tris = np.zeros((1, 3, 3)) + crate.obj.aabb[0]
