@@ -177,7 +177,8 @@ def decode(data: bytes, path: str = "<bytes>") -> Replay:
     except UnicodeDecodeError:
         raise err("game_version", f"not ASCII: {gv!r}") from None
     if c1 not in _CPU_NAMES or c2 not in _CPU_NAMES:
-        raise err("p1_cpu" if c1 not in _CPU_NAMES else "p2_cpu", f"unknown CPU code {c1 if c1 not in _CPU_NAMES else c2}")
+        bad = "p1_cpu" if c1 not in _CPU_NAMES else "p2_cpu"
+        raise err(bad, f"unknown CPU code {c1 if bad == 'p1_cpu' else c2}")
     if interval == 0:
         raise err("interval", "checkpoint interval is 0")
     if nchk != frames // interval:

@@ -10,7 +10,8 @@ checked for:
 
 - health within ``[0, max_health]``;
 - no NaN/inf in positions, facings, velocities, poses, limb boxes, limb frames, projectiles;
-- both fighters inside the arena bounds (pushbox circle inside ``match.bounds``);
+- both fighters inside the arena bounds (pushbox circle inside ``match.bounds``)
+  and out of its obstacles (``match.stage.push_out`` leaves them where they are);
 - no interpenetration: centre distance >= ``2 * pushbox_radius - TOL`` when both are grounded;
 - every crate's compound (``match.stage.crates[i].compound.validate()``, B9)
   after each change, and the arena's own ``validate()``/``check()`` if it has one.
@@ -86,6 +87,13 @@ def check_match(m: Match, seen: dict | None = None) -> str | None:
         if d < 2 * r - TOL:
             return f"fighters interpenetrate: centre distance {d:.6f} < 2 * pushbox radius {2 * r:.6f}"
     stage = getattr(m, "stage", None)
+    push_out = getattr(stage, "push_out", None)
+    if callable(push_out):                              # not inside a pillar, wall or standing crate
+        for f in m.fighters:
+            x, z = push_out(f.x, f.z, r)
+            if math.hypot(x - f.x, z - f.z) > TOL:
+                return (f"P{f.index + 1} at ({f.x:.6f}, {f.z:.6f}) is inside an obstacle "
+                        f"(pushed out to ({x:.6f}, {z:.6f}))")
     for k, pr in enumerate(getattr(stage, "projectiles", ()) or ()):
         for name, v in vars(pr).items() if hasattr(pr, "__dict__") else ():
             if isinstance(v, float) and not math.isfinite(v):
