@@ -48,7 +48,7 @@ def brute_distances(models, origins, directions, max_distance, level=None):
     py = dz * b[..., 0] - dx * b[..., 2]
     pz = dx * b[..., 1] - dy * b[..., 0]
     det = a[..., 0] * px + a[..., 1] * py + a[..., 2] * pz
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         inv = 1.0 / det
         sx = o[:, 0:1] - v0[..., 0]
         sy = o[:, 1:2] - v0[..., 1]
