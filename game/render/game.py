@@ -277,7 +277,8 @@ class Game:
                       "controls": CONTROLS_TEXT}
         rects, menu_rects = self.hud.build(size, self.match, screen=self.screen, fps=self.fps() if self.show_fps else None,
                                training=self.training, menu=menu, overlay_texts=self.overlay.texts,
-                               view_proj=vp, title_info=title_info, blink=self.ticks)
+                               view_proj=vp, title_info=title_info, blink=self.ticks,
+                               attract=self.p1 == "cpu" and self.p2 == "cpu")
         gl.glDisable(gl.GL_DEPTH_TEST)
         gl.glViewport(0, 0, *self.window.get_framebuffer_size())
         self.rects.draw((W, H), rects.array())

@@ -119,7 +119,8 @@ class Hud:
         return size[0] / s, CANVAS_H, s
 
     def build(self, size, match, *, screen: str, fps: float | None, training=None, menu=None,
-              overlay_texts=(), view_proj=None, frame_size=None, title_info=None, blink: int = 0) -> Rects:
+              overlay_texts=(), view_proj=None, frame_size=None, title_info=None, blink: int = 0,
+              attract: bool = False):
         """Lay everything out; return ``(rects, menu_rects)``: rectangles under the HUD labels,
         and the pause menu's, drawn over the HUD and under the menu's labels."""
         W, H, _s = self.canvas(size)
@@ -141,7 +142,7 @@ class Hud:
             for lbl in self.lines:
                 lbl.hide()
             self._bars(r, W, H, match)
-            self._banners(W, H, match)
+            self._banners(W, H, match, attract)
             if training is not None:
                 self._training(r, W, H, training)
             else:
@@ -208,7 +209,7 @@ class Hud:
         secs = int(math.ceil(max(match.timer, 0) / 60))
         self.timer_lbl.set(f"{secs:02d}", cx, top - 22, (255, 90, 70, 255) if secs <= 10 else (255, 255, 255, 255))
 
-    def _banners(self, W, H, match) -> None:
+    def _banners(self, W, H, match, attract: bool = False) -> None:
         text, sub, color = "", "", (255, 255, 255, 255)
         ph, pf = match.phase, match.phase_frame
         gold = _rgba255(GOLD)
@@ -235,7 +236,7 @@ class Hud:
                 if ph == "over":
                     w = match.winner
                     text = "DRAW" if w is None else f"P{w + 1} WINS"
-                    sub = "the match  ·  Enter: rematch  ·  Esc: menu"
+                    sub = "" if attract else "Enter: rematch   ·   Esc: menu"
                 else:
                     w = None if (a.health <= 0) == (b.health <= 0) and a.health == b.health else \
                         (0 if a.health > b.health else 1)

@@ -72,6 +72,8 @@ class DebugOverlay:
         self._segs: list[np.ndarray] = []
         self._cols: list[tuple] = []
         self._counts: list[int] = []
+        self._boxes: list = []           # boxes are the bulk: their edges are built in one batch
+        self._box_cols: list[tuple] = []
         self.texts: list[tuple[np.ndarray, str, tuple]] = []
 
     def wants(self, kind: str) -> bool:
@@ -83,13 +85,16 @@ class DebugOverlay:
     def _add(self, segs: np.ndarray, kind: str) -> None:
         if not self.wants(kind):
             return
-        self._segs.append(np.asarray(segs, dtype=float).reshape(-1, 2, 3))
+        segs = np.asarray(segs, dtype=float).reshape(-1, 2, 3)
+        self._segs.append(segs)
         self._cols.append(color_of(kind))
-        self._counts.append(len(self._segs[-1]))
+        self._counts.append(len(segs))
 
     # ---- DebugDraw protocol -------------------------------------------------
     def box(self, box, kind: str) -> None:
-        self._add(box_edges(box), kind)
+        if self.wants(kind):
+            self._boxes.append(box)
+            self._box_cols.append(color_of(kind))
 
     def point(self, p, kind: str) -> None:
         p = np.asarray(p, dtype=float)
@@ -120,9 +125,20 @@ class DebugOverlay:
 
     # ---- output ---------------------------------------------------------------
     def segments(self) -> np.ndarray:
-        return np.concatenate(self._segs) if self._segs else np.zeros((0, 2, 3))
+        """All segments ``(n, 2, 3)``: every box's 12 edges first, then the rest."""
+        parts = []
+        if self._boxes:
+            b = np.asarray(self._boxes, dtype=float).reshape(-1, 2, 3)
+            corners = np.where(_CORNERS[None] == 1, b[:, 1:2], b[:, 0:1])       # (B, 8, 3)
+            parts.append(corners[:, _BOX_EDGES].reshape(-1, 2, 3))
+        parts += self._segs
+        return np.concatenate(parts) if parts else np.zeros((0, 2, 3))
 
     def colors(self) -> np.ndarray:
-        if not self._cols:
-            return np.zeros((0, 4))
-        return np.repeat(np.array(self._cols, dtype=float), self._counts, axis=0)
+        """Colours ``(n, 4)`` matching :meth:`segments`."""
+        parts = []
+        if self._box_cols:
+            parts.append(np.repeat(np.array(self._box_cols, dtype=float), 12, axis=0))
+        if self._cols:
+            parts.append(np.repeat(np.array(self._cols, dtype=float), self._counts, axis=0))
+        return np.concatenate(parts) if parts else np.zeros((0, 4))
