@@ -139,3 +139,25 @@ def test_two_processes_end_on_the_same_hash():
     for a, b in bits.tolist():
         m.step(FrameInput.from_bits(a), FrameInput.from_bits(b))
     assert outs[0] == [str(m.frame), m.state_hash()]
+
+
+def test_range_boxes_follow_the_round_restart():
+    """On the frame a new round starts, limb boxes are at the fighters' start positions
+    (they were left at the previous frame's poses, which also broke restore's hash)."""
+    rng = np.random.default_rng(2)
+    m = Match.new(seed=2)
+    for p1, p2 in held_inputs(rng, 6000):
+        ev = m.step(p1, p2)
+        if any(type(e).__name__ == "RoundStart" and e.round >= 2 for e in ev):
+            break
+    else:
+        pytest.fail("no second round within 6000 frames")
+    assert m.round == 2
+    for f in m.fighters:
+        centre = f.limb_boxes()[0].mean(axis=0)          # the root limb
+        assert abs(centre[0] - f.x) < 0.5 and abs(centre[2] - f.z) < 0.5
+    fresh = m.snapshot()
+    m.restore(fresh)
+    boxes = np.stack([f.limb_boxes() for f in m.fighters])
+    m._update_range_boxes()                              # rebuilt from the state: the same boxes
+    assert np.array_equal(boxes, np.stack([f.limb_boxes() for f in m.fighters]))

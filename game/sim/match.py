@@ -552,6 +552,7 @@ class Match:
                     events.append(MatchOver(self.frame, self.winner))
                 else:
                     self._start_round()
+                    self._update_range_boxes()     # the boxes follow the fighters back to their start
                     events.extend(self._pending)
                     self._pending = []
 
