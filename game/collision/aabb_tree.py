@@ -97,34 +97,36 @@ def build_aabb_tree(triangles: np.ndarray, leaf_size: int = LEAF_SIZE) -> AABBTr
     seg_hi = np.array([t])
     seg_node = np.array([0])
     n_nodes = 1
-    leaves: list[tuple[int, int, int]] = []  # (node, lo, hi) in perm order of the final perm
     box_arr = np.empty((max(2 * t, 1), 2, 3))
     child = np.full((max(2 * t, 1), 2), -1, dtype=np.int32)
+    leaf_node, leaf_lo, leaf_hi = [], [], []
     while seg_lo.size:
-        # node boxes of this level: reduceat over the concatenation of the live segments
+        # node boxes of this level: reduceat over the live segments' members (segments ascend)
         lens = seg_hi - seg_lo
-        idx = np.concatenate([perm[a:b] for a, b in zip(seg_lo.tolist(), seg_hi.tolist())]) \
-            if seg_lo.size > 1 else perm[seg_lo[0]:seg_hi[0]]
         starts = np.concatenate(([0], np.cumsum(lens)[:-1]))
+        pos = np.arange(int(lens.sum())) + np.repeat(seg_lo - starts, lens)
+        idx = perm[pos]
         bmin = np.minimum.reduceat(tmin[idx], starts, axis=0)
         bmax = np.maximum.reduceat(tmax[idx], starts, axis=0)
         box_arr[seg_node, 0] = bmin
         box_arr[seg_node, 1] = bmax
         split = lens > leaf_size
-        for node, lo, hi in zip(seg_node[~split].tolist(), seg_lo[~split].tolist(), seg_hi[~split].tolist()):
-            leaves.append((node, lo, hi))
+        leaf_node.append(seg_node[~split])
+        leaf_lo.append(seg_lo[~split])
+        leaf_hi.append(seg_hi[~split])
         if not split.any():
             break
         s_lo, s_hi, s_node = seg_lo[split], seg_hi[split], seg_node[split]
         axis = np.argmax(bmax[split] - bmin[split], axis=1)
-        # sort each split segment's triangles along its longest axis
+        # sort each split segment's triangles along its box's longest axis (C5)
         s_len = s_hi - s_lo
         seg_id = np.repeat(np.arange(s_lo.size), s_len)
-        pos = np.concatenate([np.arange(a, b) for a, b in zip(s_lo.tolist(), s_hi.tolist())])
-        members = perm[pos]
+        s_starts = np.concatenate(([0], np.cumsum(s_len)[:-1]))
+        spos = np.arange(int(s_len.sum())) + np.repeat(s_lo - s_starts, s_len)
+        members = perm[spos]
         key = cent[members, axis[seg_id]]
         order = np.lexsort((key, seg_id))
-        perm[pos] = members[order]
+        perm[spos] = members[order]
         mid = s_lo + s_len // 2
         left = n_nodes + 2 * np.arange(s_lo.size)
         right = left + 1
@@ -136,12 +138,16 @@ def build_aabb_tree(triangles: np.ndarray, leaf_size: int = LEAF_SIZE) -> AABBTr
         seg_node = np.stack([left, right], axis=1).ravel()
     box_arr = pad_boxes(box_arr[:n_nodes])
     child = child[:n_nodes]
+    leaf_node = np.concatenate(leaf_node)
+    leaf_lo = np.concatenate(leaf_lo)
+    leaf_hi = np.concatenate(leaf_hi)
+    n_leaves = leaf_node.size
     leaf = np.full(n_nodes, -1, dtype=np.int32)
-    n_leaves = len(leaves)
+    leaf[leaf_node] = np.arange(n_leaves)
     slot_tri = np.full(n_leaves * leaf_size, -1, dtype=np.int32)
-    for k, (node, lo, hi) in enumerate(leaves):
-        leaf[node] = k
-        slot_tri[k * leaf_size:k * leaf_size + (hi - lo)] = perm[lo:hi]
+    lens = leaf_hi - leaf_lo
+    offs = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
+    slot_tri[np.repeat(np.arange(n_leaves) * leaf_size, lens) + offs] = perm[np.repeat(leaf_lo, lens) + offs]
     used = slot_tri >= 0
     v0 = np.zeros((slot_tri.size, 3))
     e1 = np.zeros((slot_tri.size, 3))

@@ -211,9 +211,11 @@ class _ScalarModel:
         self.root = self.box[0]
         self.child = [tuple(c) for c in t.child.tolist()]
         self.leaf = t.leaf.tolist()
-        flat = np.concatenate([t.v0, t.e1, t.e2], axis=1).tolist()
         ids = t.slot_tri.tolist()
-        self.tris = [tuple(flat[s]) if ids[s] >= 0 else None for s in range(len(ids))]
+        tris = list(map(tuple, np.concatenate([t.v0, t.e1, t.e2], axis=1).tolist()))
+        for s in np.flatnonzero(t.slot_tri < 0).tolist():
+            tris[s] = None
+        self.tris = tris
         self.ids = ids
         self.level = model.level
 
