@@ -178,3 +178,38 @@ def test_render_key_presses_move_p1_through_the_real_input_path(env):
     window.dispatch_events()
     game.step()
     assert game.match.last_inputs[0] == FrameInput()
+
+
+def test_render_training_freeze_and_frame_step(env):
+    """Training: P freezes the match (frames identical whatever the loop's alpha), '.' steps one frame."""
+    from pyglet.window import key
+
+    from game.render.offscreen import frame_pixels
+    from game.render.training import TrainingMode
+
+    pyglet, window, game = env
+    _fresh(game)
+    game.training = TrainingMode()
+    game.new_match(0)
+    assert game.match.phase == "fight"        # training starts at FIGHT, at the start positions
+    game.input_source = lambda: (FrameInput(forward=True), FrameInput())   # moving: alpha would matter
+    for _ in range(5):
+        game.step()
+    game.on_key_press(key.P, 0)
+    frame = game.match.frame
+    game.step()
+    game.step()
+    assert game.match.frame == frame
+    a = frame_pixels(game, 0.1)
+    b = frame_pixels(game, 0.9)
+    assert np.array_equal(a, b)
+    game.on_key_press(key.PERIOD, 0)
+    game.step()
+    game.step()
+    assert game.match.frame == frame + 1
+    game.on_key_press(key.P, 0)
+    game.step()
+    assert game.match.frame == frame + 2
+    assert not np.array_equal(frame_pixels(game, 0.1), frame_pixels(game, 0.9)), "running: alpha interpolates"
+    game.training = None
+    game.input_source = None

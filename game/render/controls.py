@@ -98,9 +98,11 @@ class Gamepads:
             return {}
         c = self.pads[index]
         g = lambda name, default=0.0: getattr(c, name, default) or default  # noqa: E731
-        x, y = g("leftx"), g("lefty")
-        return {"left": bool(g("dpleft", False)) or x < -self.DEAD, "right": bool(g("dpright", False)) or x > self.DEAD,
-                "up": bool(g("dpup", False)) or y > self.DEAD, "down": bool(g("dpdown", False)) or y < -self.DEAD,
+        stick = getattr(c, "left_analog", None)          # pyglet 2.1: Vec2, y up
+        dpad = getattr(c, "dpad", None)                  # Vec2 of -1/0/1
+        x = (stick.x if stick is not None else 0.0) + (dpad.x if dpad is not None else 0.0)
+        y = (stick.y if stick is not None else 0.0) + (dpad.y if dpad is not None else 0.0)
+        return {"left": x < -self.DEAD, "right": x > self.DEAD, "up": y > self.DEAD, "down": y < -self.DEAD,
                 "in": bool(g("leftshoulder", False)), "out": g("lefttrigger") > 0.5,
                 "lp": bool(g("x", False)), "hp": bool(g("y", False)), "lk": bool(g("a", False)),
                 "hk": bool(g("b", False)), "guard": bool(g("rightshoulder", False)) or g("righttrigger") > 0.5}

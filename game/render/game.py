@@ -64,6 +64,7 @@ class Game:
         #: called as ``listener(match, events)`` after every simulation step (e.g. a replay recorder)
         self.step_listeners: list = []
         self.last_events: tuple = ()
+        self._held = False
         self._frame_times: deque = deque(maxlen=60)
         #: fraction of the window's resolution the 3D scene is rendered at (HUD always full)
         self.render_scale = float(render_scale)
@@ -135,10 +136,11 @@ class Game:
     def step(self) -> None:
         """One 1/60 s tick of the game: at most one ``match.step``."""
         self.ticks += 1
-        if self.screen == "title" or self.menu_sel is not None:
+        if self.screen == "title" or self.menu_sel is not None or \
+                (self.training is not None and not self.training.wants_step()):
+            self._hold()
             return
-        if self.training is not None and not self.training.wants_step():
-            return
+        self._held = False
         p1, p2 = self.input_source() if self.input_source is not None else self.player_inputs()
         events = self.match.step(p1, p2)
         self.last_events = events
@@ -166,6 +168,13 @@ class Game:
             self.over_frames += 1
             if self.p1 == "cpu" and self.p2 == "cpu" and self.over_frames >= ATTRACT_RESTART:
                 self.new_match(self.seed + 1)
+
+    def _hold(self) -> None:
+        """No simulation step this tick: render the current state still (no interpolation drift)."""
+        self._prev = self._cur
+        self.camera.prev = self.camera.current
+        self.sparks.prev_pos = self.sparks.p[:, :3].copy()
+        self._held = True
 
     def _impact_point(self, e) -> np.ndarray:
         """Where a projectile's blocked path meets the scene: presentation asks the
@@ -198,6 +207,8 @@ class Game:
     def draw(self, alpha: float = 1.0) -> None:
         now = time.perf_counter()
         self._frame_times.append(now)
+        if self._held:              # paused / frozen: no state to interpolate toward
+            alpha = 1.0
         fw, fh = self.window.get_framebuffer_size()
         scale = self.render_scale
         if scale < 0.999:          # 3D at a lower internal resolution, scaled up under a full-res HUD
