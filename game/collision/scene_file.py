@@ -239,8 +239,10 @@ def _read_quadtree(data: bytes, name: str, model_rects: list) -> QuadTree:
     if depths[0] != 0:
         rd.fail("nodes[0].depth", f"the root must have depth 0, got {depths[0]}", nodes_at + 32)
     models: list[list[int]] = []
+    models_at: list[int] = []
     for i in range(node_count):
         at = rd.pos
+        models_at.append(at)
         (cnt,) = rd.unpack(_U32, f"node_models[{i}].count")
         if 4 * cnt > len(rd.data) - rd.pos:
             rd.fail(f"node_models[{i}].count", f"{cnt} indices need {4 * cnt} bytes, only "
@@ -256,6 +258,7 @@ def _read_quadtree(data: bytes, name: str, model_rects: list) -> QuadTree:
         models.append(idx.astype(np.int64).tolist())
     children: list[list[int] | None] = []
     parent = np.full(node_count, -1, dtype=np.int64)
+    rel_at = rd.pos
     for i in range(node_count):
         at = rd.pos
         index, has, cnt = rd.unpack(_REL, f"relations[{i}]")
@@ -285,22 +288,24 @@ def _read_quadtree(data: bytes, name: str, model_rects: list) -> QuadTree:
                         at + 4 * k)
             parent[c] = i
         if has and models[i]:
-            rd.fail(f"node_models[{i}]", "an inner node holds models (only leaves do, C1)")
+            rd.fail(f"node_models[{i}]", "an inner node holds models (only leaves do, C1)", models_at[i])
         if not has and depths[i] < max_depth and len(models[i]) > leaf_capacity:
             rd.fail(f"node_models[{i}].count", f"{len(models[i])} models exceed leaf_capacity {leaf_capacity} "
-                    "above max_depth (C1)")
+                    "above max_depth (C1)", models_at[i])
         children.append(None if not has else kids.tolist())
     if rd.pos != len(rd.data):
         rd.fail("relations", f"{len(rd.data) - rd.pos} unexpected trailing bytes")
     orphan = np.flatnonzero(parent[1:] < 0)
     if orphan.size:
-        rd.fail("relations", f"node {orphan[0] + 1} is not reachable from the root (cycle among children)")
-    _check_membership(rd, rects, children, models, model_rects, nodes_at)
+        rd.fail("relations", f"node {orphan[0] + 1} is not reachable from the root (cycle among children)",
+                rel_at)
+    _check_membership(rd, rects, children, models, model_rects, nodes_at, models_at)
     return QuadTree.from_nodes([tuple(r) for r in rects.tolist()], depths.tolist(), children, models,
                                model_rects, leaf_capacity, max_depth)
 
 
-def _check_membership(rd: _Reader, rects: np.ndarray, children, models, model_rects, nodes_at: int) -> None:
+def _check_membership(rd: _Reader, rects: np.ndarray, children, models, model_rects, nodes_at: int,
+                      models_at: list[int]) -> None:
     """C1 on load: the root covers every model, and each leaf holds exactly the models overlapping it.
 
     Without this a damaged rect or index list would load and silently make rays
@@ -326,7 +331,7 @@ def _check_membership(rd: _Reader, rects: np.ndarray, children, models, model_re
         n = int(leaves[row])
         what = "misses model" if want[row, m] else "holds model"
         why = "whose AABB overlaps it" if want[row, m] else "whose AABB does not overlap it"
-        rd.fail(f"node_models[{n}]", f"leaf {n} {what} {m} {why} (C1)")
+        rd.fail(f"node_models[{n}]", f"leaf {n} {what} {m} {why} (C1)", models_at[n])
 
 
 def scene_from_bytes(models_bytes: bytes, quadtree_bytes: bytes, *, models_name: str = "<models>",
