@@ -191,7 +191,20 @@ def run(args) -> None:
     mp, qp = assets / "arena.models.bin", assets / "arena.quadtree.bin"
     if mp.exists() and qp.exists():
         arena_load = median_seconds(lambda: load_scene(mp, qp), number=1, repeat=rep)
-        n = load_scene(mp, qp)
-        report(f"load_scene baked arena ({len(n)} models)", arena_load * 1e3, "ms")
+        arena = load_scene(mp, qp)
+        report(f"load_scene baked arena ({len(arena)} models)", arena_load * 1e3, "ms")
+        rng = np.random.default_rng(11)
+        ao = np.column_stack([rng.uniform(-14, 14, k), rng.uniform(0.1, 2.0, k), rng.uniform(-14, 14, k)])
+        ad = rng.normal(size=(k, 3))
+        def arena_nearest():
+            for i in idx:
+                arena.cast_nearest(ao[i], ad[i], 20.0)
+        def arena_any():
+            for i in idx:
+                arena.cast_any(ao[i], ad[i], 20.0)
+        report("arena cast_nearest single ray (max 20 m)", median_seconds(arena_nearest, number=1, repeat=rep) / k * 1e6,
+               "us", target="<= 30")
+        report("arena cast_any single ray (max 20 m)", median_seconds(arena_any, number=1, repeat=rep) / k * 1e6,
+               "us", target="<= 30")
     else:
         print("  baked arena not found (run python -m game.tools.bake)")
