@@ -198,10 +198,10 @@ class Game:
 
     # ------------------------------------------------------------------ drawing
     def matrices(self, alpha: float, aspect: float):
-        if self.screen == "title":
-            a = self.ticks * 0.004
-            eye = np.array([math.sin(a) * 5.8, 1.6, math.cos(a) * 5.8])
-            return look_at(eye, (0, 1.0, 0)), perspective(38.0, aspect), eye
+        if self.screen == "title":      # a slow sway in front of the fighters, inside the ring of crates
+            a = 0.5 * math.sin(self.ticks * 0.008)
+            eye = np.array([math.sin(a) * 4.1, 1.45, math.cos(a) * 4.1])
+            return look_at(eye, (0, 1.05, 0)), perspective(42.0, aspect), eye
         return self.camera.matrices(aspect, alpha)
 
     def draw(self, alpha: float = 1.0) -> None:
