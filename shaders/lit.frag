@@ -22,10 +22,10 @@ void main() {
     vec3 k = vec3(1.0);
 #if MATERIAL == 1            // floor: tiles (a tint per tile is baked in the vertices), grout, a painted ring
     vec2 xz = v_world.xz;
-    k *= 1.0 - 0.45 * max(grid_line(xz.x, 0.015, 1.0), grid_line(xz.y, 0.015, 1.0));
-    float r = length(xz);
-    float ring = clamp((0.06 + v_aa - abs(r - 5.0)) / (2.0 * v_aa), 0.0, 1.0);
-    k *= mix(vec3(1.0), GOLD, ring * 0.85);
+    vec2 d = abs(fract(xz - 0.5) - 0.5);                          // both grout directions at once
+    k *= 1.0 - 0.45 * clamp((0.015 + v_aa - min(d.x, d.y)) / (2.0 * v_aa), 0.0, 1.0);
+    float r2 = dot(xz, xz);                                       // ring r = 5 m: |r - 5| ~ |r2 - 25| / 10
+    k *= mix(vec3(1.0), GOLD, 0.85 * clamp((0.6 + 10.0 * v_aa - abs(r2 - 25.0)) / (20.0 * v_aa), 0.0, 1.0));
 #elif MATERIAL == 2          // walls: stone courses
     float along = (abs(v_world.x) > 14.9 ? v_world.z : v_world.x) + 0.5 * floor(v_world.y * 2.0);
     k *= 1.0 - 0.5 * max(grid_line(v_world.y * 2.0, 0.03, 2.0), grid_line(along, 0.015, 1.0));

@@ -41,6 +41,19 @@ class SparkRenderer:
         gl.glUseProgram(0)
 
 
+def cull_segments(segments: np.ndarray, colors: np.ndarray, view_proj: np.ndarray):
+    """Drop segments entirely outside one clip plane of the view (both ends beyond it):
+    crate slabs and quadtree cells behind or beside the camera cost llvmpipe triangles."""
+    if not len(segments):
+        return segments, colors
+    h = np.concatenate([segments, np.ones(segments.shape[:-1] + (1,))], axis=-1) @ view_proj.T   # (n, 2, 4)
+    x, y, w = h[..., 0], h[..., 1], h[..., 3]
+    out = ((x < -w).all(axis=1) | (x > w).all(axis=1) | (y < -w).all(axis=1) | (y > w).all(axis=1)
+           | (w < 0.05).all(axis=1))
+    keep = ~out
+    return segments[keep], colors[keep]
+
+
 class LineRenderer:
     """World-space segments ``(n, 2, 3)`` with colours ``(n, 4)``: one instanced quad per
     segment, widened in screen space by the vertex shader.
@@ -55,6 +68,7 @@ class LineRenderer:
         self.vao.set_vertices(np.array([[0, -1], [1, -1], [0, 1], [1, 1]], dtype=np.float32))
 
     def draw(self, view_proj, viewport, segments: np.ndarray, colors: np.ndarray, width: float = 2.0) -> None:
+        segments, colors = cull_segments(segments, colors, view_proj)
         n = len(segments)
         if not n:
             return
