@@ -171,6 +171,18 @@ class _Pack:
     tri: np.ndarray           # (9, s) rows v0xyz, e1xyz, e2xyz of every slot
     key: np.ndarray           # (s,) int64 model << 32 | triangle, _NO_KEY for empty slots
     level: np.ndarray         # (m,) int64
+    cbox: np.ndarray          # (6, 2, g) boxes of each node's two children (garbage for leaves)
+    cidx: np.ndarray          # (2, g) child indices (= child.T)
+
+
+def _child_blocks(box: np.ndarray, child: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per node, its children's boxes side by side: ``(6, 2, g)``, and ``child.T`` ``(2, g)``.
+
+    One gather per (ray, node) pair then fetches both children, and the ray's
+    data is gathered once and broadcast over the two (Jolt-style node step).
+    """
+    safe = np.where(child >= 0, child, 0)
+    return np.ascontiguousarray(box[:, safe.T]), np.ascontiguousarray(child.T)
 
 
 def _tree_parts(t: AABBTree, index: int, node0: int, slot0: int):
@@ -189,15 +201,18 @@ def _pack(models: Sequence[CollisionModel]) -> _Pack:
     slot_off = np.concatenate(([0], np.cumsum(scount))).astype(np.int64)
     if not trees:
         return _Pack(node_off, slot_off, np.zeros((6, 0)), np.zeros((0, 2), np.int64), np.zeros(0, np.int64),
-                     np.zeros((9, 0)), np.zeros(0, np.int64), np.zeros(0, np.int64))
+                     np.zeros((9, 0)), np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((6, 2, 0)),
+                     np.zeros((2, 0), np.int64))
     parts = [_tree_parts(t, i, int(node_off[i]), int(slot_off[i])) for i, t in enumerate(trees)]
     box = np.concatenate([q[0] for q in parts], axis=1)
     child = np.concatenate([q[1] for q in parts])
     leaf = np.concatenate([q[2] for q in parts])
     tri = np.concatenate([q[3] for q in parts], axis=1)
     key = np.concatenate([q[4] for q in parts])
-    return _Pack(node_off, slot_off, np.ascontiguousarray(box), child, leaf, np.ascontiguousarray(tri), key,
-                 np.array([m.level for m in models], dtype=np.int64))
+    box = np.ascontiguousarray(box)
+    cbox, cidx = _child_blocks(box, child)
+    return _Pack(node_off, slot_off, box, child, leaf, np.ascontiguousarray(tri), key,
+                 np.array([m.level for m in models], dtype=np.int64), cbox, cidx)
 
 
 class _ScalarModel:
@@ -370,6 +385,9 @@ class Scene:
         box, child, leaf, tri, key = _tree_parts(t, index, a, sa)
         p.box[:, a:b] = box
         p.child[a:b] = child
+        cb, ci = _child_blocks(p.box, child)
+        p.cbox[:, :, a:b] = cb
+        p.cidx[:, a:b] = ci
         p.leaf[a:b] = leaf
         p.tri[:, sa:sb] = tri
         p.key[sa:sb] = key
@@ -421,7 +439,10 @@ class Scene:
             for k in kids:
                 f += [k, yl0[k], yl1[k]]
             fast.append(tuple(f))
-        self._qcache = (qa, box, [tuple(b) for b in box.T.tolist()], fast)
+        safe = np.where(qa.child >= 0, qa.child, 0)
+        cbox = np.ascontiguousarray(box[:, safe.T])  # (6, 4, q) the four children's boxes per node
+        cidx = np.ascontiguousarray(qa.child.T)  # (4, q)
+        self._qcache = (qa, box, [tuple(b) for b in box.T.tolist()], fast, cbox, cidx)
         return self._qcache
 
     def _get_pack(self) -> _Pack:
@@ -508,7 +529,7 @@ class Scene:
         """
         ox, oy, oz, dx, dy, dz = ray
         ix, iy, iz = _inv(dx), _inv(dy), _inv(dz)
-        _, _, qboxes, qfast = self._quad_boxes()
+        _, _, qboxes, qfast, _, _ = self._quad_boxes()
         qt = self._qt
         kids_of, models_of = qt.children, qt.models
         scal = self._scalar
@@ -654,7 +675,8 @@ class Scene:
         Gathers use ``np.take`` / ``np.compress`` (several times faster than
         fancy indexing on these shapes).
         """
-        qa, qbox, _, _ = self._quad_boxes()
+        qa, qbox, _, _, qcbox, qcidx = self._quad_boxes()
+        qleaf = qa.child[:, 0] < 0
         n_models = len(self._models)
         n_rays = RAY.shape[1]
         r = np.flatnonzero(ray_boxes_cm(RAY[:3], RAY[3:], qbox[:, :1], md)[0])
@@ -662,8 +684,7 @@ class Scene:
         tested = n_rays
         out_r, out_m = [], []
         while r.size:
-            kids = np.take(qa.child, nd, axis=0)
-            leafm = kids[:, 0] < 0
+            leafm = np.take(qleaf, nd)
             if leafm.any():
                 lr, ln = np.compress(leafm, r), np.compress(leafm, nd)
                 cnt = np.take(qa.leaf_count, ln)
@@ -674,16 +695,14 @@ class Scene:
                     out_r.append(np.repeat(lr, cnt))
                     out_m.append(np.take(qa.leaf_models, idx))
                 inner = ~leafm
-                r, kids = np.compress(inner, r), np.compress(inner, kids, axis=0)
+                r, nd = np.compress(inner, r), np.compress(inner, nd)
             if not r.size:
                 break
-            c = kids.ravel()
-            rr = np.repeat(r, 4)
-            g = np.take(RAY, rr, axis=1)
-            hit = ray_boxes_cm(g[:3], g[3:], np.take(qbox, c, axis=1), md)[0]
-            tested += c.size
-            r = np.compress(hit, rr)
-            nd = np.compress(hit, c)
+            g = np.take(RAY, r, axis=1)[:, None, :]  # (6, 1, p): broadcast over the four children
+            hit = ray_boxes_cm(g[:3], g[3:], np.take(qcbox, nd, axis=2), md)[0].ravel()  # (4 * p,)
+            tested += hit.size
+            nd = np.compress(hit, np.take(qcidx, nd, axis=1).ravel())
+            r = np.compress(hit, np.tile(r, 4))
         if not out_r:
             e = np.zeros(0, dtype=np.int64)
             return e, e, tested
@@ -764,14 +783,14 @@ class Scene:
                 r, nd = np.compress(inner, r), np.compress(inner, nd)
                 if not r.size:
                     break
-            c = np.take(p.child, nd, axis=0).ravel()
-            rr = np.repeat(r, 2)
-            g = np.take(RAY, rr, axis=1)
-            hit, tnk = ray_boxes_cm(g[:3], g[3:], np.take(p.box, c, axis=1), np.take(best, rr) if nearest else md)
-            tested += c.size
-            r = np.compress(hit, rr)
-            nd = np.compress(hit, c)
-            tn = np.compress(hit, tnk)
+            g = np.take(RAY, r, axis=1)[:, None, :]  # (6, 1, p): broadcast over both children
+            hit, tnk = ray_boxes_cm(g[:3], g[3:], np.take(p.cbox, nd, axis=2),
+                                    np.take(best, r) if nearest else md)  # (2, p)
+            tested += hit.size
+            hit = hit.ravel()
+            nd = np.compress(hit, np.take(p.cidx, nd, axis=1).ravel())
+            r = np.compress(hit, np.tile(r, 2))
+            tn = np.compress(hit, tnk.ravel())
         self._stats = QueryStats(n_rays, int(tested), int(tri_tested))
         if not nearest:
             return done
