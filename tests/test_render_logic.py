@@ -281,3 +281,26 @@ def test_render_overlay_culling_keeps_every_visible_segment():
         if inside.any():
             assert s.tobytes() in kept_set
     assert len(kept) < len(segs) and len(kcols) == len(kept)
+
+
+def test_render_camera_collision_ray_keeps_a_pillar_out_of_the_view():
+    """C7 camera collision: with the fighters beside a pillar, the eye is pulled in front of it,
+    and no scene triangle (nearest-hit reference over the whole scene) lies between eye and target."""
+    from game.render.camera import FightCamera
+    from game.render.geometry import camera_ray
+    from game.sim.arena import load_arena
+
+    scene = load_arena().scene
+    pillar = next(o for o in load_arena().objects if o.kind == "pillar").aabb
+    cx, cz = (pillar[0, 0] + pillar[1, 0]) / 2, (pillar[0, 2] + pillar[1, 2]) / 2
+    # fighters side by side along x, 2.5 m in front (-z side) of the pillar: the free camera sits behind it
+    p1, p2 = np.array([cx - 1.5, 0, cz - 2.6]), np.array([cx + 1.5, 0, cz - 2.6])
+    free = FightCamera(p1, p2)              # looks from +z (the fighters' line runs along +x)
+    eye_free, tgt = free.eye_target()
+    d = eye_free - tgt
+    assert scene.cast_nearest(tgt, d / np.linalg.norm(d), np.linalg.norm(d), level=1) is not None
+    cam = FightCamera(p1, p2, ray=camera_ray(scene))
+    eye, tgt = cam.eye_target()
+    d = eye - tgt
+    assert np.linalg.norm(d) < np.linalg.norm(eye_free - tgt)
+    assert scene.cast_nearest(tgt, d / np.linalg.norm(d), np.linalg.norm(d), level=1) is None

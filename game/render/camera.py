@@ -94,10 +94,14 @@ def first_blocker(origin, end, boxes: np.ndarray) -> float:
 class FightCamera:
     """Smoothed side-on camera.  ``update(p1, p2)`` once per sim frame; ``matrices(aspect, alpha)``.
 
-    ``obstacles`` ``(N, 2, 3)``: world boxes the eye must not be behind or inside.
+    ``obstacles`` ``(N, 2, 3)``: world boxes the eye must not be behind or inside (the
+    tall ones are used only without ``ray``).  ``ray``: optional
+    ``(origin (3,), unit direction (3,), max_distance) -> distance | None``, the
+    scene's nearest hit (C7) for camera collision.
     """
 
-    def __init__(self, p1=(-1.5, 0, 0), p2=(1.5, 0, 0), obstacles=None):
+    def __init__(self, p1=(-1.5, 0, 0), p2=(1.5, 0, 0), obstacles=None, ray=None):
+        self.ray = ray
         boxes = np.zeros((0, 2, 3)) if obstacles is None else np.asarray(obstacles, dtype=float).reshape(-1, 2, 3)
         tall = boxes[:, 1, 1] > TALL
         self.obstacles = boxes[tall] + np.array([[-OBSTACLE_MARGIN] * 3, [OBSTACLE_MARGIN] * 3])
@@ -140,14 +144,26 @@ class FightCamera:
         near = np.hypot(dx, dz) < LIFT_REACH
         return float(max(EYE_HEIGHT, (hi[near, 1] + LIFT_CLEAR).max())) if near.any() else EYE_HEIGHT
 
+    def _collide(self, eye: np.ndarray) -> np.ndarray:
+        """Pull the eye toward the target, in front of the first tall obstacle between them."""
+        d = eye - self.target
+        length = float(np.linalg.norm(d))
+        if length < 1e-9:
+            return eye
+        if self.ray is not None:
+            hit = self.ray(self.target, d / length, length + OBSTACLE_MARGIN)
+            if hit is None:
+                return eye
+            return self.target + d / length * min(length, max(hit - OBSTACLE_MARGIN, 0.3 * length))
+        t = first_blocker(self.target, eye, self.obstacles)
+        return eye if t >= 1.0 else self.target + d * max(t - 0.02, 0.3)
+
     def _eye_target(self):
         n = self.dir / max(np.linalg.norm(self.dir), 1e-9)
         eye = np.array([self.target[0] + n[0] * self.dist, self.eye_y, self.target[2] + n[1] * self.dist])
         eye[0] = min(max(eye[0], -WALL), WALL)
         eye[2] = min(max(eye[2], -WALL), WALL)
-        t = first_blocker(self.target, eye, self.obstacles)
-        if t < 1.0:
-            eye = self.target + (eye - self.target) * max(t - 0.02, 0.3)
+        eye = self._collide(eye)
         tgt = self.target.copy()
         tgt[1] += 0.35 * (self.eye_y - EYE_HEIGHT)     # a lifted eye also looks a little higher
         return eye, tgt

@@ -20,7 +20,7 @@ from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileImpact
 
 from .camera import FightCamera, look_at, perspective
 from .controls import CONTROLS_TEXT, Gamepads, Keyboard, intents_to_input, merge
-from .geometry import camera_obstacles, load_scene_arena
+from .geometry import camera_obstacles, camera_ray, load_scene_arena
 from .hud import Hud
 from .overlay import DebugOverlay
 from .glutil import RenderTarget
@@ -73,7 +73,7 @@ class Game:
         self.new_match()
         data = self.match.data
         self.arena = self.match.arena if self.match.arena is not None else load_scene_arena()
-        self.camera = FightCamera(obstacles=camera_obstacles(self.arena))
+        self.camera = FightCamera(obstacles=camera_obstacles(self.arena), ray=self.camera.ray)
         self.camera.reset(self.match.fighters[0].position, self.match.fighters[1].position)
         self.world = WorldRenderer(data.skeleton, list(data.fighters), self.arena)
         self.lines = LineRenderer()
@@ -95,6 +95,8 @@ class Game:
         self.sparks.clear()
         self.over_frames = 0
         f1, f2 = self.match.fighters
+        stage = getattr(self.match, "stage", None)
+        self.camera.ray = camera_ray(stage.scene) if stage is not None else None
         self.camera.reset(f1.position, f2.position)
         if hasattr(self, "hud"):
             self.hud.reset()

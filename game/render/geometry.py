@@ -206,6 +206,16 @@ def arena_parts(arena=None, scene=None):
     return parts
 
 
+def camera_ray(scene, level: int = 1):
+    """Camera collision through the method C scene: ``(origin, unit dir, max_distance) ->
+    distance | None``, a nearest-hit cast (C7) that sees only models above ``level`` (C9;
+    1: floor, walls and pillars, not crates, barrels or props)."""
+    def cast(origin, direction, max_distance):
+        hit = scene.cast_nearest(origin, direction, max_distance, level=level)
+        return None if hit is None else float(hit.distance)
+    return cast
+
+
 def arena_version(scene) -> tuple:
     """Changes whenever a model of ``scene`` is replaced (``Scene.update_model``)."""
     return () if scene is None else tuple(id(m) for m in scene.models)
