@@ -74,7 +74,7 @@ def test_render_frame_not_blank_and_shows_both_fighters_colours(env):
         assert tinted.mean() > 0.2, f"fighter {fi + 1}'s torso colour not found at ({x}, {y})"
 
 
-def test_render_overlay_draws_along_a_limb_box_edge(env):
+def test_render_A6_overlay_draws_along_a_limb_range_box_edge(env):
     from game.render.offscreen import frame_pixels
     from game.render.overlay import box_edges
 
@@ -125,7 +125,7 @@ def _script_punch(game):
     raise AssertionError("the scripted punch never connected")
 
 
-def test_render_hit_spark_appears_at_the_collision_point(env):
+def test_render_A8_hit_spark_appears_at_the_A7_collision_point(env):
     from game.render.offscreen import frame_pixels
 
     _, _, game = env

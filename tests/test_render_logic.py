@@ -237,7 +237,7 @@ def test_render_overlay_implements_the_debug_draw_protocol_and_filters_by_prefix
     assert len(ov.segments()) == 12
 
 
-def test_render_overlay_draws_what_the_match_describes():
+def test_render_A4_A7_overlay_draws_what_the_match_describes():
     from game.render.overlay import DebugOverlay
     from game.sim.debug import RecordingDraw
 
@@ -283,7 +283,7 @@ def test_render_overlay_culling_keeps_every_visible_segment():
     assert len(kept) < len(segs) and len(kcols) == len(kept)
 
 
-def test_render_camera_collision_ray_keeps_a_pillar_out_of_the_view():
+def test_render_C7_camera_collision_ray_keeps_a_pillar_out_of_the_view():
     """C7 camera collision: with the fighters beside a pillar, the eye is pulled in front of it,
     and no scene triangle (nearest-hit reference over the whole scene) lies between eye and target."""
     from game.render.camera import FightCamera

@@ -1,6 +1,10 @@
 """The debug overlay: a :class:`game.sim.debug.DebugDraw` that turns the sim's
 description into coloured line segments (pure numpy; ``passes.LineRenderer``
-draws them).
+draws them).  It shows method A at work -- every limb's range box (A6) by role,
+and for each colliding pair the judgement points j1 / j2 (A2, A3), their
+overlap box (A4), the centre-to-centre segment and the collision point (A7) --
+plus method B's crate slabs (B6, B7) and method C's quadtree cells (C1) and
+rays (C6-C8) as the stage describes them.
 
 Every method of the protocol is implemented and any kind is accepted: known
 kinds get their role colour (matched by the longest known prefix, so

@@ -1,6 +1,7 @@
 """Hit sparks as a small numpy particle system (no GL here; see ``passes.SparkRenderer``).
 
-A :class:`~game.sim.Hit` event makes a burst at its collision point: a glow
+A8's "show the effect at the collision point": a :class:`~game.sim.Hit` event
+makes a burst at its A7 collision point: a glow
 flash that holds for the hitstop (the sim freezes the fighters; the flash and
 the slowed sparks make that freeze read as impact), then streaks that fly,
 fall and fade over about ten frames.  Heavy hits are bigger and hotter;
