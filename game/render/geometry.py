@@ -105,11 +105,9 @@ def fighter_mesh(skeleton, fighters: list[dict], detail: int = 2):
             p, n, idx = rounded_box(half, radius, m=detail)
             p = p + skeleton.center[li]
             col = np.tile(np.asarray(colors[limb_colors[name]], dtype=float), (len(p), 1))
-            if name == "head":     # dark hair cap and a visor band in the accent colour
+            if name == "head":     # dark hair cap
                 local = p - skeleton.center[li]
                 col[local[:, 1] > 0.55 * half[1]] = np.asarray(colors.get("secondary", (0.1, 0.1, 0.1))) * 0.35
-                band = (np.abs(local[:, 1] - 0.15 * half[1]) < 0.22 * half[1]) & (local[:, 0] > 0.5 * half[0])
-                col[band] = (0.08, 0.08, 0.1)
             if name.startswith("forearm"):   # gloves
                 local = p - skeleton.center[li]
                 col[local[:, 1] < -0.45 * half[1]] = np.asarray(colors.get("accent", col[0])) * 0.9
@@ -120,6 +118,19 @@ def fighter_mesh(skeleton, fighters: list[dict], detail: int = 2):
             verts.append(np.hstack([p, n, to_linear(col), slot]))
             inds.append(idx + base)
             base += len(p)
+            if name == "head":     # two eyes and a headband in the accent colour, riding on the head's frame
+                c, h = skeleton.center[li], half
+                extras = [((c[0] + h[0] * 0.93, c[1] + h[1] * 0.12, c[2] + s * h[2] * 0.42), (0.012, 0.02, 0.014),
+                           (0.05, 0.05, 0.07)) for s in (-1.0, 1.0)]
+                extras.append(((c[0], c[1] + h[1] * 0.42, c[2]), (h[0] * 1.04, h[1] * 0.12, h[2] * 1.05),
+                               colors.get("accent", (0.9, 0.9, 0.9))))
+                for centre, ext, colour in extras:
+                    ep, en, eidx = rounded_box(ext, min(ext) * 0.6, m=1)
+                    ep = ep + np.asarray(centre)
+                    ecol = np.tile(to_linear(np.asarray(colour, dtype=float)), (len(ep), 1))
+                    verts.append(np.hstack([ep, en, ecol, np.full((len(ep), 1), fi * n_limbs + li, dtype=float)]))
+                    inds.append(eidx + base)
+                    base += len(ep)
     return np.vstack(verts).astype(np.float32), np.concatenate(inds).astype(np.uint32)
 
 
