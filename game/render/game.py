@@ -234,16 +234,17 @@ class Game:
         self.world.draw(view, proj, eye, limb_matrices(rot, origin), feet, viewport, self.sparks.flash)
         # the scene wrote alpha 1 everywhere; keep it so (saved PNGs match the screen) while blending on top
         gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_FALSE)
-        self.overlay.clear()
-        if self.overlay.enabled and self.screen != "title":
-            self.match.debug_draw(self.overlay)
-            self.lines.draw(vp, viewport, self.overlay.segments(), self.overlay.colors(),
-                            width=max(1.0, 2.0 * scale))
         rows = self.sparks.instances(alpha)
         proj_rows = self._projectiles(alpha)
         if len(proj_rows):
             rows = np.concatenate([rows, proj_rows])
         self.spark_gl.draw(vp, proj, viewport, rows)
+        # the overlay over the sparks: the collision point must stay readable through the flash
+        self.overlay.clear()
+        if self.overlay.enabled and self.screen != "title":
+            self.match.debug_draw(self.overlay)
+            self.lines.draw(vp, viewport, self.overlay.segments(), self.overlay.colors(),
+                            width=max(1.0, 2.0 * scale))
         if framebuffer:
             self.target.present(fw, fh)
             gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_FALSE)
