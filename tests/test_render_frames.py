@@ -213,3 +213,22 @@ def test_render_training_freeze_and_frame_step(env):
     assert not np.array_equal(frame_pixels(game, 0.1), frame_pixels(game, 0.9)), "running: alpha interpolates"
     game.training = None
     game.input_source = None
+
+
+def test_render_A7_overlay_marks_the_collision_point_of_a_contact(env):
+    """On the contact frame the overlay draws the A7 collision point (white diamond) where it projects."""
+    from game.render.offscreen import frame_pixels
+
+    _, _, game = env
+    _fresh(game, p2="human")
+    hit = _script_punch(game)
+    assert game.match.contacts, "the Hit frame has its contact recorded for the overlay"
+    game.sparks.p, game.sparks.prev_pos = game.sparks.p[:0], game.sparks.prev_pos[:0]
+    game.overlay.enabled = True
+    on = frame_pixels(game).astype(int)
+    game.overlay.enabled = False
+    off = frame_pixels(game).astype(int)
+    x, y = _project(game, hit.point).round().astype(int)
+    patch_on, patch_off = on[y - 4:y + 5, x - 4:x + 5], off[y - 4:y + 5, x - 4:x + 5]
+    white = (patch_on.min(axis=-1) > 200) & (np.abs(patch_on - patch_off).sum(axis=-1) > 60)
+    assert white.sum() >= 3, f"no collision marker drawn at ({x}, {y})"
