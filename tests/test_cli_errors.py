@@ -145,8 +145,8 @@ def test_tree_copy_runs(tree):
 def test_missing_assets_folder(tree):
     main, assets = tree
     shutil.rmtree(assets)
-    # names the first asset file it looked for (the sim's or the arena's) inside the missing folder
-    assert_usage_error(run(["--headless", "--frames", "5"], main=main), str(assets))
+    # names the first asset file it looked for (the sim's or the arena's) inside the missing folder, and the fix
+    assert_usage_error(run(["--headless", "--frames", "5"], main=main), str(assets), "restore")
 
 
 @pytest.mark.parametrize("name", ["fighters.json", "moves.json"])

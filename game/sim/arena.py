@@ -250,7 +250,8 @@ def read_description(path=None) -> Description:
     try:
         raw = json.loads(path.read_text())
     except OSError as exc:
-        ctx.fail("file", f"cannot read ({exc.strerror or exc})")
+        ctx.fail("file", f"cannot read ({exc.strerror or exc}); restore the assets/ folder from the "
+                         "repository (git checkout -- assets)")
     except json.JSONDecodeError as exc:
         ctx.fail(f"line {exc.lineno} column {exc.colno}", f"invalid JSON ({exc.msg})")
     if not isinstance(raw, dict):
