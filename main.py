@@ -229,7 +229,8 @@ def _open_game(args, *, headless):
 
     game = Game(pyglet, window, p1=args.p1, p2=args.p2, level=args.level, seed=args.seed,
                 training=args.training, debug=args.debug, show_fps=args.fps,
-                title=args.screenshot is None and args.frames is None)
+                title=args.screenshot is None and args.frames is None,
+                adaptive=args.screenshot is None)      # a window may drop the 3D to half resolution
     return pyglet, window, game
 
 
