@@ -69,7 +69,6 @@ class Game:
         #: fraction of the window's resolution the 3D scene is rendered at (HUD always full)
         self.render_scale = float(render_scale)
         self.adaptive = adaptive
-        self._draw_times: deque = deque(maxlen=45)
         self.new_match()
         data = self.match.data
         self.arena = self.match.arena if self.match.arena is not None else load_scene_arena()
@@ -249,25 +248,19 @@ class Game:
             self.target.present(fw, fh)
             gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_FALSE)
         self._draw_hud(vp)
-        self._adapt_scale(time.perf_counter() - now)
+        self._adapt_scale()
 
-    def _adapt_scale(self, draw_seconds: float) -> None:
-        """Dynamic resolution: a window whose frames run long lowers the 3D resolution a step
-        (1.0 -> 0.5), and raises it again when there is room."""
-        if not self.adaptive:
+    def _adapt_scale(self) -> None:
+        """Dynamic resolution: when displayed frames keep coming slower than ~45 fps (median
+        period over 45 frames; vsync holds a healthy window at 16.7 ms), render the 3D scene
+        at half resolution from then on.  One step, down only: on a machine that slow, going
+        back up would only make it stutter again."""
+        if not self.adaptive or self.render_scale < 1.0 or len(self._frame_times) < 46:
             return
-        self._draw_times.append(draw_seconds)
-        if len(self._draw_times) < self._draw_times.maxlen:
-            return
-        med = sorted(self._draw_times)[len(self._draw_times) // 2]
-        steps = (1.0, 0.5)      # 0.75 gains nothing on llvmpipe: the upscale pass costs what it saves
-        i = steps.index(self.render_scale) if self.render_scale in steps else 0
-        if med > 0.012 and i < len(steps) - 1:
-            self.render_scale = steps[i + 1]
-            self._draw_times.clear()
-        elif med < 0.004 and i > 0:
-            self.render_scale = steps[i - 1]
-            self._draw_times.clear()
+        t = list(self._frame_times)[-46:]
+        periods = sorted(b - a for a, b in zip(t, t[1:]))
+        if periods[len(periods) // 2] > 0.022:
+            self.render_scale = 0.5
 
     def fps(self) -> float:
         t = self._frame_times
