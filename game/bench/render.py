@@ -45,6 +45,48 @@ def _frames(game, gl, n: int, overlay: bool, step: bool = True) -> tuple[list[fl
     return wall, cpu
 
 
+def _fighter_pass(game, gl, n: int, per_limb: bool) -> list[float]:
+    """CPU seconds of the lit fighter pass alone: the batched single draw (ours) or the
+    reference, one uniform upload + one draw call per limb (22 draws)."""
+    import ctypes
+
+    import numpy as np
+
+    from game.render.geometry import fighter_mesh
+    from game.render.world import SUN_DIR, limb_matrices
+
+    w = game.world
+    data = game.match.data
+    verts, idx = fighter_mesh(data.skeleton, list(data.fighters))
+    slot_of_index = verts[idx, 9].astype(int)
+    starts = np.flatnonzero(np.diff(slot_of_index, prepend=-1))
+    runs = list(zip(slot_of_index[starts], starts, np.diff(np.append(starts, len(idx)))))
+    rot, origin, _ = game._cur
+    limbs = limb_matrices(rot, origin)
+    view_proj = game.view_proj
+    prog = w.lit_fighter
+    times = []
+    for _ in range(n):
+        c0 = time.process_time()
+        prog.use()
+        prog.mat4("u_view_proj", view_proj)
+        prog.vec("u_eye", (0.0, 1.5, 5.0))
+        prog.vec("u_sun_dir", SUN_DIR)
+        prog.vec("u_n_limbs", float(w.n_limbs))
+        if per_limb:
+            gl.glBindVertexArray(w.fighters.vao)
+            for slot, first, count in runs:
+                prog.mat4(f"u_limb[{slot}]", limbs[slot])
+                gl.glDrawElements(gl.GL_TRIANGLES, int(count), gl.GL_UNSIGNED_INT, ctypes.c_void_p(int(first) * 4))
+            gl.glBindVertexArray(0)
+        else:
+            prog.mat4("u_limb", limbs)
+            w.fighters.draw()
+        gl.glFinish()
+        times.append(time.process_time() - c0)
+    return times
+
+
 def run(args) -> None:
     os.environ["PYGLET_HEADLESS"] = "1"
     from game.render.offscreen import open_game
@@ -64,6 +106,9 @@ def run(args) -> None:
         report(f"ms per frame (step + draw + glFinish), {label}", med(wall), "ms", target="<= 16.7 ms")
         report(f"  90th percentile, {label}", statistics.quantiles(wall, n=10)[-1] * 1e3, "ms")
         report(f"  CPU ms per frame, all threads, {label}", med(cpu), "ms")
+    ours = _fighter_pass(game, gl, n // 2, per_limb=False)
+    ref = _fighter_pass(game, gl, n // 2, per_limb=True)
+    report("fighters pass, CPU ms: 1 draw vs 1 draw per limb (ref)", med(ours), "ms", ref=med(ref))
     game.render_scale = 0.5
     wall, cpu = _frames(game, gl, n, True)
     report("ms per frame, overlay on, 3D at half resolution", med(wall), "ms", target="(dynamic fallback)")
