@@ -17,7 +17,7 @@ import ctypes
 import numpy as np
 from pyglet import gl
 
-from .geometry import KIND_STYLE, MAT_FLOOR, arena_parts, arena_version, fighter_mesh, material_ranges, world_mesh
+from .geometry import KIND_STYLE, arena_parts, arena_version, fighter_mesh, material_ranges, world_mesh
 from .glutil import Program, VertexArray
 
 SUN_DIR = np.array([0.42, 0.80, 0.43])
