@@ -308,3 +308,30 @@ def test_headless_cli_bad_flag_exits_2_with_one_line():
         assert r.returncode == 2
         lines = r.stderr.strip().splitlines()
         assert len(lines) == 1 and argv[0].lstrip("-").split("-")[0] in lines[0] or "unrecognized" in lines[0]
+
+
+@pytest.mark.parametrize("button,guard", [("lp", NEUTRAL), ("lp", FrameInput(guard=True)),
+                                          ("hp", NEUTRAL), ("hp", FrameInput(guard=True))])
+def test_hit_advantage_matches_who_acts_first_when_both_mash(button, guard):
+    """Hit.advantage against the truth: after the hit both players mash a buffered move
+    (the fireball: its 14-frame startup cannot interrupt the other side); the difference
+    of the frames their next moves start is the frame advantage."""
+    from game.sim import MoveStarted
+    m = Match.new(seed=0)
+    to_fight(m)
+    walk_to(m, 0.8)
+    run(m, NEUTRAL, guard, 3)
+    ev = list(m.step(FrameInput(**{button: True}), guard))
+    while not any(isinstance(e, Hit) for e in ev):
+        ev = list(m.step(NEUTRAL, guard))
+    hit = next(e for e in ev if isinstance(e, Hit))
+    starts = {}
+    mash = (FrameInput(lp=True, hp=True), FrameInput())
+    for i in range(80):
+        both = mash[i % 2]
+        for e in m.step(both, both):
+            if isinstance(e, MoveStarted) and e.fighter not in starts:
+                starts[e.fighter] = e.frame
+        if len(starts) == 2:
+            break
+    assert starts[1] - starts[0] == hit.advantage

@@ -423,7 +423,9 @@ class Match:
             best = int(np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1)))
             a = self.fighters[atk]
             a.move_hit = True
-            advantage_of = (mv.total - mframe - 1) if a.move == mv.name else None
+            # The attacker acts again when its move ends, (total - mframe) steps from now;
+            # the defender when its stun runs out; the hitstop delays both alike.
+            advantage_of = (mv.total - mframe) if a.move == mv.name else None
             self._land(atk, mv, names[int(ks[best])], names[int(ls[best])], pts[best], advantage_of, events)
         gone = set()
         for (i, p, l, _box), pt in zip(proj, ppts):
