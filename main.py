@@ -44,10 +44,12 @@ def _positive_int(name: str):
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python main.py", description="Rangebox: a 3D fighting-game demo.")
-    p.add_argument("--p1", choices=("human", "cpu"), default="human", help="who controls player 1 (default human)")
-    p.add_argument("--p2", choices=("human", "cpu"), default="cpu", help="who controls player 2 (default cpu)")
-    p.add_argument("--level", choices=("easy", "normal", "hard"), default="normal", help="CPU difficulty")
-    p.add_argument("--seed", type=_positive_int("--seed"), default=0, help="match seed (default 0)")
+    # The match settings default to None so that a conflict with --replay (which takes them
+    # from the file) can be told from a default; apply_defaults fills them in.
+    p.add_argument("--p1", choices=("human", "cpu"), default=None, help="who controls player 1 (default human)")
+    p.add_argument("--p2", choices=("human", "cpu"), default=None, help="who controls player 2 (default cpu)")
+    p.add_argument("--level", choices=("easy", "normal", "hard"), default=None, help="CPU difficulty (default normal)")
+    p.add_argument("--seed", type=_positive_int("--seed"), default=None, help="match seed (default 0)")
     p.add_argument("--frames", type=_positive_int("--frames"), default=None,
                    help="headless: frames to run (default: until the match is over); "
                         "with --screenshot: the frame to capture")
@@ -66,9 +68,24 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+MATCH_DEFAULTS = {"p1": "human", "p2": "cpu", "level": "normal", "seed": 0}
+
+
+def apply_defaults(args) -> None:
+    """Fill in the match settings the user did not give."""
+    for name, value in MATCH_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+
+
 def check_replay_flags(args) -> None:
     """Flag combinations for --record/--replay, checked before anything runs (exit 2)."""
     import os
+
+    if args.replay is not None:
+        given = [f"--{name}" for name in MATCH_DEFAULTS if getattr(args, name) is not None]
+        if given:
+            raise UsageError(f"--replay takes the seed and both sides from the file; drop {' and '.join(given)}")
 
     if args.record is not None and args.replay is not None:
         raise UsageError("--record and --replay cannot be used together; pick one")
@@ -281,6 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         check_replay_flags(args)
+        apply_defaults(args)
         if args.headless and args.replay is not None:
             from game.replay import ReplayMismatch
             try:

@@ -223,3 +223,12 @@ def test_no_gl_libraries_names_the_headless_option(args, env, tmp_path):
     # the shim does not get in the way of the headless game
     q = run(["--headless", "--frames", "5"], cwd=tmp_path, env=env)
     assert q.returncode == 0, q.stderr
+
+
+@pytest.mark.parametrize("extra", [["--seed", "0"], ["--p1", "cpu"], ["--level", "hard", "--p2", "human"]])
+def test_replay_refuses_match_settings_it_would_ignore(tmp_path, extra):
+    rec = tmp_path / "r.rpl"
+    ok = run(["--headless", "--frames", "30", "--record", str(rec)])
+    assert ok.returncode == 0, ok.stderr
+    p = run(["--headless", "--replay", str(rec), *extra])
+    assert_usage_error(p, "--replay", extra[0])
