@@ -97,6 +97,7 @@ def test_B9_crates_break_after_enough_strikes_and_stop_blocking(at_crate):
             break
     assert c.broken and any(e.broke for e in struck)
     assert not m.stage.scene.cast_any([0, 0.75, 3.0], [0, 0, 1], 4.0, level=0)
+    assert m.stage.touch(c.obj.aabb[None].copy()) is None                 # limbs pass where it stood
     place(m, (0.0, 4.2), (0.0, 8.0))                            # stand where the crate was
     assert m.fighters[0].z == pytest.approx(4.2)
 

@@ -376,16 +376,11 @@ class Match:
                 if ok.any():
                     k, l = np.nonzero(ok)
                     limb.append((f.index, np.asarray(mv.hit_limbs)[k], l, j1[k, l], j2[k, l], mv, f.mframe))
-            if self.stage is not None and not f.crate_hit and self.stage.crates:
-                boxes, owner = self.stage.crate_boxes()
-                ok = self.stage.group.overlaps(hit_boxes)                              # (K, N)
-                ok &= ~np.array([self.stage.crates[c].broken for c in owner.tolist()], bool)[None] \
-                    if any(c.broken for c in self.stage.crates) else True
-                if ok.any():
-                    k, n = np.nonzero(ok)
-                    j1, j2 = judgement_points(hit_boxes[k], boxes[n])
-                    best = int(np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1)))
-                    crate.append((f.index, mv.hit_limbs[int(k[best])], int(owner[n[best]]), boxes[n[best]]))
+            if self.stage is not None and not f.crate_hit:
+                touch = self.stage.touch(hit_boxes)
+                if touch is not None:
+                    k, c, box = touch
+                    crate.append((f.index, mv.hit_limbs[k], c, box))
         if self.stage is not None and self.stage.projectiles:
             ps = self.stage.projectiles
             half = self.data.moves[self._projectile_move].projectile.half

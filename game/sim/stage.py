@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from game.collision import Compound, CompoundGroup, LEVEL_MEDIUM, box_triangles
+from game.collision import Compound, CompoundGroup, LEVEL_MEDIUM, box_triangles, judgement_points
 
 from .arena import Arena, load_arena
 
@@ -113,7 +113,7 @@ class Stage:
                 comp = Compound.from_box(o.aabb, CRATE_WALL)
             self.crates.append(Crate(o, comp))
             self._sync_model(self.crates[-1])
-        self.group = CompoundGroup([c.compound for c in self.crates])
+        self._rebuild_group()
         solid = [o.aabb for o in arena.objects if o.kind in SOLID_KINDS]
         self._solid_xz = np.array([[[b[0, 0], b[0, 2]], [b[1, 0], b[1, 2]]] for b in solid]).reshape(-1, 2, 2)
         self._refresh_obstacles()
@@ -139,8 +139,35 @@ class Stage:
             tris = np.zeros((1, 3, 3)) + crate.obj.aabb[0]
         self.scene.update_model(crate.obj.model, triangles=tris, transform=np.eye(4))
 
-    def standing_crates(self) -> list[int]:
-        return [i for i, c in enumerate(self.crates) if not c.broken]
+    def _rebuild_group(self) -> None:
+        """One method-A batch over the small boxes of every standing crate."""
+        standing = [i for i, c in enumerate(self.crates) if not c.broken]
+        self.group = CompoundGroup([self.crates[i].compound for i in standing])
+        self._group_crate = np.array(standing, dtype=np.int64)
+
+    def touch(self, limb_boxes: np.ndarray):
+        """A2-A4: which standing crate do these limbs touch, one batched test.
+
+        Parameters
+        ----------
+        limb_boxes : (K, 2, 3) float
+
+        Returns
+        -------
+        None, or ``(k, crate, box)``: the limb and crate of the touching pair with
+        the largest overlap volume, and that crate's small box ``(2, 3)``.
+        """
+        if not len(self._group_crate):
+            return None
+        ok = self.group.overlaps(limb_boxes)                       # (K, N)
+        if not ok.any():
+            return None
+        k, n = np.nonzero(ok)
+        boxes = self.group.boxes
+        j1, j2 = judgement_points(limb_boxes[k], boxes[n])
+        best = int(np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1)))
+        crate = int(self._group_crate[self.group.owner[n[best]]])
+        return int(k[best]), crate, boxes[n[best]]
 
     def strike(self, index: int, striker_box: np.ndarray):
         """Strike crate ``index`` with a limb's range box (B1-B7); update its scene model.
@@ -156,12 +183,9 @@ class Stage:
         if broke:
             crate.broken = True
             self._refresh_obstacles()
+            self._rebuild_group()
         self._sync_model(crate)
         return result, broke
-
-    def crate_boxes(self):
-        """``(boxes (N, 2, 3), owner (N,))`` of all standing crates' small boxes."""
-        return self.group.boxes, self.group.owner
 
     # ------------------------------------------------------------ fighters
     def _refresh_obstacles(self) -> None:
@@ -230,7 +254,7 @@ class Stage:
                 self._sync_model(c)
                 changed = True
         if changed:
-            self.group = CompoundGroup([c.compound for c in self.crates])
+            self._rebuild_group()
             self._refresh_obstacles()
         self.rays = []
 
