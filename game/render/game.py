@@ -19,6 +19,7 @@ from pyglet import gl
 from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileImpact
 
 from .camera import FightCamera, look_at, perspective
+from .crates import Debris
 from .controls import CONTROLS_TEXT, Gamepads, Keyboard, intents_to_input, merge
 from .geometry import camera_obstacles, camera_ray, load_scene_arena
 from .hud import Hud
@@ -55,6 +56,7 @@ class Game:
         self.overlay = DebugOverlay()
         self.overlay.enabled = debug
         self.sparks = Sparks()
+        self.debris = Debris()
         self.camera = FightCamera()     # obstacles set once the arena is known (below)
         self.ticks = 0
         self.over_frames = 0
@@ -92,6 +94,7 @@ class Game:
         if self.training:
             self.training.attach(self.match)
         self.sparks.clear()
+        self.debris.clear()
         self.over_frames = 0
         f1, f2 = self.match.fighters
         stage = getattr(self.match, "stage", None)
@@ -152,11 +155,13 @@ class Game:
                     self.camera.kick(0.02 if e.blocked else 0.055)
             elif isinstance(e, CrateStruck):
                 self.sparks.burst(e.point, e.frame, "crate", big=e.broke)
+                self.debris.strike(e, self.match.stage.crates[e.crate], self.match.fighters[e.fighter].position)
                 if e.broke:
                     self.camera.kick(0.03)
             elif isinstance(e, ProjectileImpact):
                 self.sparks.burst(self._impact_point(e), e.frame, "impact")
         self.sparks.step()
+        self.debris.step()
         self.hud.step(self.match)
         f1, f2 = self.match.fighters
         self.camera.update(f1.position, f2.position, self.match.frame)
@@ -175,6 +180,7 @@ class Game:
         self._prev = self._cur
         self.camera.prev = self.camera.current
         self.sparks.prev_pos = self.sparks.p[:, :3].copy()
+        self.debris.hold()
         self._held = True
 
     def _impact_point(self, e) -> np.ndarray:
@@ -225,12 +231,13 @@ class Game:
         origin = o0 + (o1 - o0) * alpha
         feet = f0 + (f1 - f0) * alpha
         stage = getattr(self.match, "stage", None)
-        if stage is not None:
-            self.world.sync_arena(self.match.arena, stage.scene)
+        self.world.sync_arena(self.arena)
+        self.world.sync_crates(stage)
         view, proj, eye = self.matrices(alpha, fw / max(fh, 1))
         vp = proj @ view
         self.view_proj = vp
-        self.world.draw(view, proj, eye, limb_matrices(rot, origin), feet, viewport, self.sparks.flash)
+        self.world.draw(view, proj, eye, limb_matrices(rot, origin), feet, viewport, self.sparks.flash,
+                        debris=self.debris.instances(alpha))
         # the scene wrote alpha 1 everywhere; keep it so (saved PNGs match the screen) while blending on top
         gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_FALSE)
         rows = self.sparks.instances(alpha)

@@ -4,6 +4,11 @@ Both fighters are one static indexed mesh (every limb a rounded box in its
 own frame); each frame only the limb matrices ``(2 L, 4, 4)`` are uploaded and
 the fighters cost one draw call, plus one for their shadows.
 
+Crates and the barrel are not part of the arena mesh: each is drawn from its
+method-B compound's faces (:class:`CrateMeshes`, rebuilt only for the crate a
+strike changed), so the arena mesh is built once and never changes.  Crate
+debris (:class:`DebrisRenderer`) is one instanced draw of lit boxes.
+
 Shadows are planar projections of the limbs along the sun onto the floor,
 drawn with a stencil test so overlapping limbs darken once.  (A shadow map
 was measured first: on llvmpipe its depth pass and per-pixel lookups cost
@@ -17,12 +22,103 @@ import ctypes
 import numpy as np
 from pyglet import gl
 
-from .geometry import KIND_STYLE, arena_parts, arena_version, fighter_mesh, material_ranges, world_mesh
+from .crates import crate_vertices, draw_map, triangle_vertices
+from .geometry import KIND_STYLE, arena_parts, fighter_mesh, material_ranges, world_mesh
 from .glutil import Program, VertexArray
 
 SUN_DIR = np.array([0.42, 0.80, 0.43])
 SUN_DIR = SUN_DIR / np.linalg.norm(SUN_DIR)
 SHADOW_STRENGTH = 0.55
+#: kinds drawn from their compounds (:class:`CrateMeshes`), not in the static arena mesh
+CRATE_KINDS = ("crate", "barrel")
+
+_CUBE_FACES = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+
+
+def unit_cube() -> np.ndarray:
+    """36 vertices ``(36, 6)`` (position in -1..1, flat normal) of a cube, outward wound."""
+    c = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float)
+    out = []
+    for a, b, cc, d in _CUBE_FACES:
+        n = np.cross(c[b] - c[a], c[cc] - c[a])
+        n /= np.linalg.norm(n)
+        for i in (a, b, cc, a, cc, d):
+            out.append(np.concatenate([c[i], n]))
+    return np.array(out, dtype=np.float32)
+
+
+class CrateMeshes:
+    """Render meshes of the stage's crates and barrel, each built from its compound's
+    boundary faces (B4/B5: outer, fill and inner faces) and rebuilt only when that
+    compound's box array was replaced (a strike) or the crate broke.  All crates share
+    one vertex buffer (re-concatenated from cached per-crate arrays on a change) drawn
+    in one range per material."""
+
+    def __init__(self):
+        self.vao = VertexArray([(0, 3), (1, 3), (2, 3), (3, 1)])
+        self.ranges: list[tuple[int, int, int]] = []
+        self._stage = None
+        self._keys: list = []
+        self._verts: list[np.ndarray] = []
+        self.builds = 0            # per-crate mesh builds so far (tests, benchmarks)
+
+    def _crate_mesh(self, stage, crate) -> np.ndarray:
+        if crate.broken or len(crate.compound.boxes) == 0:
+            return np.zeros((0, 10), np.float32)
+        kind = crate.obj.kind
+        if kind == "barrel" and crate.compound.version == 0:   # intact: the barrel's own cylinder
+            tris = stage.arena.scene.models[crate.obj.model].world_triangles
+            return triangle_vertices(tris, kind)
+        scale, offset = draw_map(crate)
+        return crate_vertices(crate.compound.faces, kind, scale, offset)
+
+    def sync(self, stage) -> bool:
+        """Bring the meshes up to date with ``stage.crates`` (reads only); True if rebuilt."""
+        crates = stage.crates if stage is not None else []
+        if stage is not self._stage or len(self._keys) != len(crates):
+            self._stage = stage
+            self._keys = [None] * len(crates)
+            self._verts = [np.zeros((0, 10), np.float32)] * len(crates)
+        changed = False
+        for i, c in enumerate(crates):
+            key = self._keys[i]
+            if key is None or key[0] is not c.compound.boxes or key[1] != c.broken:
+                self._keys[i] = (c.compound.boxes, c.broken)
+                self._verts[i] = self._crate_mesh(stage, c)
+                self.builds += 1
+                changed = True
+        if changed:
+            verts = np.concatenate(self._verts) if self._verts else np.zeros((0, 10), np.float32)
+            verts = verts[np.argsort(verts[:, 9], kind="stable")]
+            self.vao.set_vertices(verts)
+            self.ranges = material_ranges(verts) if len(verts) else []
+        return changed
+
+
+class DebrisRenderer:
+    """Crate chips and chunks (``crates.Debris.instances`` rows): one instanced draw of a
+    lit unit cube, alpha-blended (their fade) without touching the framebuffer's alpha."""
+
+    def __init__(self):
+        self.prog = Program("debris.vert", "debris.frag")
+        self.vao = VertexArray([(0, 3), (1, 3)], [(2, 3), (3, 3), (4, 3), (5, 3), (6, 3), (7, 4)])
+        self.vao.set_vertices(unit_cube())
+
+    def draw(self, view_proj, eye, rows: np.ndarray) -> None:
+        if rows is None or not len(rows):
+            return
+        self.vao.set_instances(rows)
+        gl.glEnable(gl.GL_DEPTH_TEST)
+        gl.glDepthMask(gl.GL_TRUE)
+        gl.glEnable(gl.GL_BLEND)
+        gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ZERO, gl.GL_ONE)
+        self.prog.use()
+        self.prog.mat4("u_view_proj", view_proj)
+        self.prog.vec("u_eye", eye)
+        self.prog.vec("u_sun_dir", SUN_DIR)
+        self.vao.draw()
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        gl.glDisable(gl.GL_BLEND)
 
 
 def limb_matrices(rot: np.ndarray, origin: np.ndarray) -> np.ndarray:
@@ -50,6 +146,8 @@ class WorldRenderer:
         self.fighters.set_vertices(verts)
         self.fighters.set_indices(idx)
         self.world = VertexArray(layout)
+        self.crates = CrateMeshes()
+        self.debris = DebrisRenderer()
         self._arena_version = None
         self._rim = None
         self.sync_arena(arena)
@@ -62,12 +160,16 @@ class WorldRenderer:
         self.sky_vao.count = 4
 
     def sync_arena(self, arena, scene=None) -> None:
-        """Rebuild the arena mesh when the live ``scene``'s models changed (a crate struck
-        or broken); ``arena`` None: the built-in arena."""
-        version = (id(arena), arena_version(scene if scene is not None else getattr(arena, "scene", None)))
+        """Build the static arena mesh once per arena (``None``: the built-in arena).  With a
+        baked arena, crates and the barrel are left out: :meth:`sync_crates` draws them from
+        their compounds, so a strike never rebuilds the arena.  ``scene`` is ignored (kept for
+        callers of the earlier live-scene version)."""
+        version = id(arena)
         if version != self._arena_version:
             self._arena_version = version
-            parts = arena_parts(arena, scene)
+            parts = arena_parts(arena)
+            if arena is not None:
+                parts = [p for p in parts if p[1] not in CRATE_KINDS]
             walls = [np.asarray(t).reshape(-1, 3) for _n, kind, t in parts if kind == "wall"]
             self._rim = None
             if walls:            # points along the wall tops, for the sky band
@@ -84,6 +186,10 @@ class WorldRenderer:
             self.world.set_vertices(verts)
             self.ranges = material_ranges(verts)
 
+    def sync_crates(self, stage) -> bool:
+        """Crate meshes from ``stage.crates``' compounds (only changed crates rebuilt)."""
+        return self.crates.sync(stage)
+
     def sky_bottom(self, view_proj) -> float:
         """NDC y below which no sky can show: the lowest projected point of the arena's
         wall tops in front of the camera (-1: the whole screen when there are none)."""
@@ -97,9 +203,10 @@ class WorldRenderer:
         return float(max(min(y.min(), 1.0) - 0.02, -1.0))
 
     def draw(self, view, proj, eye, limbs: np.ndarray, feet: np.ndarray, viewport, flash=None,
-             framebuffer=0) -> None:
+             framebuffer=0, debris=None) -> None:
         """``limbs`` ``(2 L, 4, 4)`` world matrices; ``feet`` ``(2, 3)`` ground points;
-        ``flash`` ``(2, 4)`` per-fighter additive tint (rgb, amount)."""
+        ``flash`` ``(2, 4)`` per-fighter additive tint (rgb, amount); ``debris`` rows of
+        ``crates.Debris.instances``."""
         view_proj = proj @ view
         if flash is None:
             flash = np.zeros((2, 4))
@@ -114,9 +221,12 @@ class WorldRenderer:
         gl.glClear(gl.GL_DEPTH_BUFFER_BIT | gl.GL_STENCIL_BUFFER_BIT)   # colour: every pixel is drawn
         # 1. fighters, then the arena (early depth test skips the floor behind them), one program per material
         flash32 = np.ascontiguousarray(flash, dtype=np.float32)
-        draws = [(self.lit_fighter, None)] + [(self.lit_world.get(m, self.lit_world[0]), (first, count))
-                                               for m, first, count in self.ranges]
-        for prog, rng in draws:
+        draws = [(self.lit_fighter, None, None)]
+        draws += [(self.lit_world.get(m, self.lit_world[0]), self.crates.vao, (first, count))
+                  for m, first, count in self.crates.ranges]
+        draws += [(self.lit_world.get(m, self.lit_world[0]), self.world, (first, count))
+                  for m, first, count in self.ranges]
+        for prog, vao, rng in draws:
             prog.use()
             prog.mat4("u_view_proj", view_proj)
             prog.vec("u_eye", eye)
@@ -128,7 +238,7 @@ class WorldRenderer:
                 prog.mat4("u_limb", limbs)
                 self.fighters.draw()
             else:
-                self.world.draw_range(*rng)
+                vao.draw_range(*rng)
         # 2. the fighters' shadows on the floor: blended once per pixel (stencil), depth-tested
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
@@ -155,4 +265,6 @@ class WorldRenderer:
         self.sky_vao.draw(gl.GL_TRIANGLE_STRIP)
         gl.glDepthMask(gl.GL_TRUE)
         gl.glDepthFunc(gl.GL_LESS)
+        # 4. crate debris after the sky, so a fading chip in front of the sky blends over it
+        self.debris.draw(view_proj, eye, debris)
         gl.glUseProgram(0)

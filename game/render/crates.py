@@ -1,0 +1,272 @@
+"""Destructible crates as players see them (pure numpy, no GL; see ``world.CrateMeshes``
+and ``passes.DebrisRenderer``).
+
+* :func:`crate_vertices`: a crate's render mesh from its method-B compound's
+  boundary faces (``compound.faces``, B4/B5 face data): ``OUTER`` faces in the
+  crate's planked wood, ``FILL`` faces (the hole's walls, B5) as raw, lighter
+  splintered wood, ``INNER`` faces (the shell's inside seen through a hole)
+  darker.  Built once per strike (the compound's box array is replaced by every
+  strike; the faces are cached per version), never per frame.
+* :class:`Debris`: wood chips thrown out of the struck face on every
+  :class:`~game.sim.CrateStruck`, and the crate's remaining small boxes as
+  tumbling chunks when it breaks.  Advanced once per simulation frame, drawn
+  interpolated by alpha as instanced lit boxes.  Random spread comes from a
+  generator seeded by the event, so a given match always looks the same.
+
+The barrel's compound is the cube around its bounding sphere (B8), larger than
+the barrel and reaching under the floor; while intact the barrel is drawn as
+its cylinder, and once struck its compound is drawn squeezed into the barrel's
+own box (:func:`draw_map`), so the hole shows where it was punched without the
+barrel growing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game.collision.compound import FILL, INNER, OUTER
+
+from .geometry import KIND_STYLE, MAT_CRATE, MAT_PLAIN, to_linear
+
+#: per crate kind: (outer, fill, inner) colours (sRGB-ish, authored)
+WOOD = {
+    "crate": ((0.66, 0.46, 0.26), (0.93, 0.78, 0.52), (0.30, 0.19, 0.10)),
+    "barrel": ((0.55, 0.18, 0.14), (0.90, 0.74, 0.50), (0.24, 0.10, 0.07)),
+}
+#: materials (shaders/lit.frag) per face kind: planks outside and inside, plain splinters
+KIND_MATERIAL = {OUTER: MAT_CRATE, FILL: MAT_PLAIN, INNER: MAT_CRATE}
+
+GRAVITY = -9.81 / 3600.0      # m / frame^2 at 60 Hz
+CHIPS_PER_STRIKE = 22
+CHIPS_PER_BREAK = 36
+CHIP_LIFE = (40, 62)          # frames; all gone well before 2 s
+CHUNK_LIFE = (80, 96)
+FADE_FRAMES = 24              # the last frames of a piece's life: it shrinks and fades
+RESTITUTION = 0.28
+FRICTION = 0.55               # horizontal speed kept per floor contact
+MAX_PIECES = 600
+
+
+def wood(kind: str) -> np.ndarray:
+    """``(3, 3)`` linear colours (outer, fill, inner) of a crate kind."""
+    return to_linear(np.asarray(WOOD.get(kind, WOOD["crate"]), dtype=float))
+
+
+def draw_map(crate) -> tuple[np.ndarray, np.ndarray]:
+    """``(scale (3,), offset (3,))`` taking compound coordinates to drawn ones: identity
+    for crates; for a barrel (its compound is the cube around its sphere, B8) the map of
+    the compound's bounds onto the barrel's own box."""
+    if crate.obj.kind != "barrel":
+        return np.ones(3), np.zeros(3)
+    b = np.asarray(crate.compound.bounds, dtype=float)
+    a = np.asarray(crate.obj.aabb, dtype=float)
+    scale = (a[1] - a[0]) / np.maximum(b[1] - b[0], 1e-9)
+    return scale, a[0] - b[0] * scale
+
+
+def crate_vertices(faces, kind: str = "crate", scale=None, offset=None) -> np.ndarray:
+    """Flat-shaded world-layout vertices ``(6 F, 10)`` float32 of a compound's face set.
+
+    ``faces``: a :class:`~game.collision.compound.FaceSet` (``vertices (F, 4, 3)`` CCW
+    from outside, ``normals (F, 3)``, ``kinds (F,)``).  Two triangles per quad, colour
+    by kind (:data:`WOOD`), material per kind; sorted by material (column 9) with
+    outer faces first within a material, so the inside is mostly depth-rejected.
+    Fill faces get a per-face tint so the splinters do not read as one flat slab.
+    """
+    q = np.asarray(faces.vertices, dtype=float)
+    if scale is not None:
+        q = q * scale + offset
+    kinds = np.asarray(faces.kinds, dtype=np.int64)
+    n = len(q)
+    out = np.zeros((n, 6, 10), dtype=np.float32)
+    out[:, :, :3] = q[:, [0, 1, 2, 0, 2, 3]]
+    out[:, :, 3:6] = np.asarray(faces.normals, dtype=float)[:, None, :]
+    cols = wood(kind)[kinds]                                        # (F, 3)
+    fill = kinds == FILL
+    if fill.any():                                                  # splinters: a tint per face
+        c = q[fill].mean(axis=1)
+        h = np.abs(np.sin(c @ np.array([127.1, 311.7, 74.7]))) % 1.0
+        cols[fill] *= (0.82 + 0.3 * h)[:, None]
+    out[:, :, 6:9] = cols[:, None, :]
+    mats = np.array([KIND_MATERIAL[k] for k in (OUTER, FILL, INNER)], dtype=float)[kinds]
+    out[:, :, 9] = mats[:, None]
+    order = np.lexsort((kinds, mats))
+    return out[order].reshape(-1, 10)
+
+
+def triangle_vertices(tris, kind: str) -> np.ndarray:
+    """World-layout vertices ``(3 T, 10)`` of plain triangles (the intact barrel's cylinder)."""
+    tris = np.asarray(tris, dtype=float).reshape(-1, 3, 3)
+    colour, mat = KIND_STYLE.get(kind, KIND_STYLE["crate"])
+    nrm = np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0])
+    nrm /= np.maximum(np.linalg.norm(nrm, axis=-1, keepdims=True), 1e-12)
+    v = np.zeros((len(tris), 3, 10), dtype=np.float32)
+    v[..., :3] = tris
+    v[..., 3:6] = nrm[:, None, :]
+    v[..., 6:9] = to_linear(np.asarray(colour, dtype=float))
+    v[..., 9] = mat
+    return v.reshape(-1, 10)
+
+
+def rotations(axis: np.ndarray, angle: np.ndarray) -> np.ndarray:
+    """Rodrigues: ``(n, 3, 3)`` rotations about unit ``axis (n, 3)`` by ``angle (n,)``."""
+    c, s = np.cos(angle)[:, None, None], np.sin(angle)[:, None, None]
+    x, y, z = axis[:, 0], axis[:, 1], axis[:, 2]
+    zero = np.zeros_like(x)
+    k = np.stack([np.stack([zero, -z, y], -1), np.stack([z, zero, -x], -1), np.stack([-y, x, zero], -1)], 1)
+    return c * np.eye(3) + s * k + (1.0 - c) * axis[:, :, None] * axis[:, None, :]
+
+
+# columns of the piece table
+_P, _V, _AX, _ANG, _OM, _HALF, _COL, _AGE, _LIFE = (slice(0, 3), slice(3, 6), slice(6, 9), 9, 10, slice(11, 14),
+                                                    slice(14, 17), 17, 18)
+_WIDTH = 19
+
+
+class Debris:
+    """Wood chips and break chunks: rows ``(n, 19)`` of pos, vel, spin axis, angle,
+    spin rate, half extents, linear rgb, age, life (frames).  Presentation state only."""
+
+    def __init__(self, floor_y: float = 0.0):
+        self.floor_y = float(floor_y)
+        self.p = np.zeros((0, _WIDTH))
+        self.prev_pos = np.zeros((0, 3))
+        self.prev_angle = np.zeros(0)
+
+    def __len__(self) -> int:
+        return len(self.p)
+
+    def clear(self) -> None:
+        self.__init__(self.floor_y)
+
+    def positions(self) -> np.ndarray:
+        """``(n, 3)`` centres of the pieces now."""
+        return self.p[:, _P].copy()
+
+    def hold(self) -> None:
+        """No simulation step this tick: draw the pieces still (no interpolation drift)."""
+        self.prev_pos = self.p[:, _P].copy()
+        self.prev_angle = self.p[:, _ANG].copy()
+
+    def _add(self, rows: np.ndarray) -> None:
+        self.p = np.vstack([self.p, rows])[-MAX_PIECES:]
+        self.prev_pos = np.vstack([self.prev_pos, rows[:, _P]])[-MAX_PIECES:]
+        self.prev_angle = np.concatenate([self.prev_angle, rows[:, _ANG]])[-MAX_PIECES:]
+
+    def strike(self, event, crate, attacker_pos=None) -> None:
+        """Chips for one ``CrateStruck`` on ``crate`` (a ``game.sim.stage.Crate``, read only):
+        thrown from the collision point out of the struck face (its outward normal, else
+        away from ``attacker_pos``), and the crate's remaining boxes as chunks when it broke."""
+        rng = np.random.default_rng(int(event.frame) * 7877 + int(event.crate) * 31 + int(event.fighter))
+        scale, offset = draw_map(crate)
+        point = np.asarray(event.point, dtype=float) * scale + offset
+        normal = None
+        strike = crate.last_strike
+        if strike is not None and len(strike.target_faces):
+            normal = np.asarray(strike.target_faces[0].normal, dtype=float)
+        if normal is None and attacker_pos is not None:
+            d = np.asarray(attacker_pos, dtype=float) - point
+            d[1] = 0.0
+            normal = d / max(np.linalg.norm(d), 1e-9)
+        if normal is None:
+            normal = np.array([0.0, 1.0, 0.0])
+        cols = wood(crate.obj.kind)
+        self._add(self._chips(rng, point, normal, CHIPS_PER_BREAK if event.broke else CHIPS_PER_STRIKE, cols))
+        if event.broke:
+            self._add(self._chunks(rng, crate, normal, scale, offset, cols))
+
+    @staticmethod
+    def _chips(rng, point, normal, n, cols) -> np.ndarray:
+        rows = np.zeros((n, _WIDTH))
+        # a tangent frame of the face; chips fan out of it, biased up
+        t1 = np.cross(normal, [0.0, 1.0, 0.0] if abs(normal[1]) < 0.9 else [1.0, 0.0, 0.0])
+        t1 /= np.linalg.norm(t1)
+        t2 = np.cross(normal, t1)
+        spread = rng.normal(size=(n, 2)) * 0.45
+        d = normal + spread[:, :1] * t1 + spread[:, 1:] * t2
+        d /= np.linalg.norm(d, axis=1, keepdims=True)
+        speed = rng.uniform(0.025, 0.075, size=(n, 1))          # 1.5 - 4.5 m/s
+        rows[:, _P] = point + rng.normal(size=(n, 3)) * 0.02
+        rows[:, _V] = d * speed + [0.0, 1.0, 0.0] * rng.uniform(0.01, 0.045, size=(n, 1))
+        ax = rng.normal(size=(n, 3))
+        rows[:, _AX] = ax / np.linalg.norm(ax, axis=1, keepdims=True)
+        rows[:, _ANG] = rng.uniform(0, 2 * np.pi, size=n)
+        rows[:, _OM] = rng.uniform(0.15, 0.5, size=n) * rng.choice([-1.0, 1.0], size=n)
+        # splinters: long, narrow and thin
+        rows[:, _HALF] = np.stack([rng.uniform(0.012, 0.035, n), rng.uniform(0.004, 0.009, n),
+                                   rng.uniform(0.006, 0.016, n)], axis=1)
+        pick = rng.choice([0, 1, 1, 2], size=n)                  # mostly fresh splinter colour
+        rows[:, _COL] = cols[pick] * rng.uniform(0.8, 1.15, size=(n, 1))
+        rows[:, _LIFE] = rng.uniform(*CHIP_LIFE, size=n)
+        return rows
+
+    @staticmethod
+    def _chunks(rng, crate, normal, scale, offset, cols) -> np.ndarray:
+        boxes = np.asarray(crate.compound.boxes, dtype=float) * scale + offset   # (K, 2, 3)
+        k = len(boxes)
+        rows = np.zeros((k, _WIDTH))
+        if not k:
+            return rows
+        b = np.asarray(crate.obj.aabb, dtype=float)
+        centre = b.mean(axis=0)
+        c = boxes.mean(axis=1)
+        out = c - centre
+        out[:, 1] = 0.0
+        out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)
+        rows[:, _P] = c
+        rows[:, _V] = (out * rng.uniform(0.006, 0.022, size=(k, 1)) - normal * 0.012
+                       + [0.0, 1.0, 0.0] * rng.uniform(0.0, 0.03, size=(k, 1)))
+        ax = rng.normal(size=(k, 3))
+        rows[:, _AX] = ax / np.linalg.norm(ax, axis=1, keepdims=True)
+        rows[:, _OM] = rng.uniform(0.02, 0.07, size=k) * rng.choice([-1.0, 1.0], size=k)
+        rows[:, _HALF] = (boxes[:, 1] - boxes[:, 0]) * 0.5
+        rows[:, _COL] = cols[0] * rng.uniform(0.85, 1.1, size=(k, 1))
+        rows[:, _LIFE] = rng.uniform(*CHUNK_LIFE, size=k)
+        return rows
+
+    def step(self) -> None:
+        """Advance one simulation frame: gravity, spin, floor bounce and friction, ageing."""
+        if not len(self.p):
+            return
+        p = self.p
+        self.prev_pos = p[:, _P].copy()
+        self.prev_angle = p[:, _ANG].copy()
+        p[:, 4] += GRAVITY
+        p[:, _P] += p[:, _V]
+        p[:, _ANG] += p[:, _OM]
+        # lowest point of each rotated box above the floor: sum_j |R[1, j]| half_j
+        r = rotations(p[:, _AX], p[:, _ANG])
+        low = p[:, 1] - (np.abs(r[:, 1, :]) * p[:, _HALF]).sum(axis=1)
+        hit = low < self.floor_y
+        if hit.any():
+            p[hit, 1] += self.floor_y - low[hit]
+            vy = p[hit, 4]
+            p[hit, 4] = np.where(vy < -0.01, -vy * RESTITUTION, 0.0)
+            p[hit, 3] *= FRICTION
+            p[hit, 5] *= FRICTION
+            p[hit, _OM] *= 0.6
+        p[:, _AGE] += 1
+        alive = p[:, _AGE] < p[:, _LIFE]
+        self.p = p[alive]
+        self.prev_pos = self.prev_pos[alive]
+        self.prev_angle = self.prev_angle[alive]
+
+    def instances(self, alpha: float = 1.0) -> np.ndarray:
+        """Per-instance rows for ``shaders/debris.vert`` ``(n, 19)`` float32: centre, the
+        rotation's three columns, half extents, rgb, opacity."""
+        p = self.p
+        n = len(p)
+        out = np.zeros((n, 19), dtype=np.float32)
+        if not n:
+            return out
+        pos = self.prev_pos + (p[:, _P] - self.prev_pos) * alpha
+        ang = self.prev_angle + (p[:, _ANG] - self.prev_angle) * alpha
+        left = p[:, _LIFE] - p[:, _AGE] - alpha
+        fade = np.clip(left / FADE_FRAMES, 0.0, 1.0)
+        r = rotations(p[:, _AX], ang)
+        out[:, 0:3] = pos
+        out[:, 3:12] = r.transpose(0, 2, 1).reshape(n, 9)          # columns
+        out[:, 12:15] = p[:, _HALF] * (0.55 + 0.45 * fade)[:, None]
+        out[:, 15:18] = p[:, _COL]
+        out[:, 18] = fade
+        return out
