@@ -952,6 +952,19 @@ def _subtract_coverers(boxes: np.ndarray, sides: np.ndarray, crow: np.ndarray, c
     return row[order], pcs[order]
 
 
+def _face_set(axes: list, signs: list, planes: list, rects: list, kinds: list, owners: list) -> FaceSet:
+    """Assemble a read-only :class:`FaceSet` from per-batch lists of face parameters."""
+    if not axes:
+        return FaceSet(_readonly(np.zeros((0, 4, 3))), _readonly(np.zeros((0, 3))),
+                       _readonly(np.zeros(0, np.int8)), _readonly(np.zeros(0, np.int64)))
+    axis = np.concatenate(axes).astype(np.int64)
+    sign = np.concatenate(signs)
+    verts = _quads(axis, sign, np.concatenate(planes), np.concatenate(rects))
+    return FaceSet(_readonly(verts), _readonly(_normals(axis, sign)),
+                   _readonly(np.concatenate(kinds).astype(np.int8)),
+                   _readonly(np.concatenate(owners).astype(np.int64)))
+
+
 def _boundary_faces(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -> FaceSet:
     """The boundary of the union of disjoint boxes as quads, classified by kind."""
     k = boxes.shape[0]
@@ -1015,17 +1028,7 @@ def _boundary_faces(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -
                 rects.append(rr)
                 kinds.append(kind[owner])
                 owners.append(owner)
-    if axes:
-        axis = np.concatenate(axes).astype(np.int64)
-        sign = np.concatenate(signs)
-        verts = _quads(axis, sign, np.concatenate(planes), np.concatenate(rects))
-        nrm = _normals(axis, sign)
-        kinds_a = np.concatenate(kinds).astype(np.int8)
-        own = np.concatenate(owners).astype(np.int64)
-    else:
-        verts, nrm = np.zeros((0, 4, 3)), np.zeros((0, 3))
-        kinds_a, own = np.zeros(0, np.int8), np.zeros(0, np.int64)
-    return FaceSet(_readonly(verts), _readonly(nrm), _readonly(kinds_a), _readonly(own))
+    return _face_set(axes, signs, planes, rects, kinds, owners)
 
 
 # --------------------------------------------------------------------------
@@ -1276,14 +1279,4 @@ def reference_faces(compound: Compound) -> FaceSet:
                 rects.append(rr)
                 kinds.append(np.full(n, kind[i], dtype=np.int8))
                 owners.append(np.full(n, i))
-    if axes:
-        axis = np.concatenate(axes).astype(np.int64)
-        sign = np.concatenate(signs)
-        verts = _quads(axis, sign, np.concatenate(planes), np.concatenate(rects))
-        nrm = _normals(axis, sign)
-        kinds_a = np.concatenate(kinds).astype(np.int8)
-        own = np.concatenate(owners).astype(np.int64)
-    else:
-        verts, nrm = np.zeros((0, 4, 3)), np.zeros((0, 3))
-        kinds_a, own = np.zeros(0, np.int8), np.zeros(0, np.int64)
-    return FaceSet(_readonly(verts), _readonly(nrm), _readonly(kinds_a), _readonly(own))
+    return _face_set(axes, signs, planes, rects, kinds, owners)

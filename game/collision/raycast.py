@@ -146,28 +146,8 @@ def ray_triangles(o: np.ndarray, d: np.ndarray, v0: np.ndarray, e1: np.ndarray, 
     t : (p,) float
         Hit distance, ``inf`` where the pair misses (see the module conventions).
     """
-    ox, oy, oz = o[:, 0], o[:, 1], o[:, 2]
-    dx, dy, dz = d[:, 0], d[:, 1], d[:, 2]
-    ax, ay, az = e1[:, 0], e1[:, 1], e1[:, 2]
-    bx, by, bz = e2[:, 0], e2[:, 1], e2[:, 2]
-    px = dy * bz - dz * by
-    py = dz * bx - dx * bz
-    pz = dx * by - dy * bx
-    det = ax * px + ay * py + az * pz
-    ok = np.abs(det) >= RAY_PARALLEL_EPS
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        inv = 1.0 / det
-        sx = ox - v0[:, 0]
-        sy = oy - v0[:, 1]
-        sz = oz - v0[:, 2]
-        u = (sx * px + sy * py + sz * pz) * inv
-        qx = sy * az - sz * ay
-        qy = sz * ax - sx * az
-        qz = sx * ay - sy * ax
-        v = (dx * qx + dy * qy + dz * qz) * inv
-        t = (bx * qx + by * qy + bz * qz) * inv
-        ok &= (u >= _LO) & (v >= _LO) & (u + v <= _HI) & (t >= 0.0) & (t <= limit)
-    return np.where(ok, t, np.inf)
+    # One kernel: the component-major form on the transposed (view) arrays.
+    return ray_triangles_cm(o.T, d.T, np.concatenate((v0.T, e1.T, e2.T)), limit)
 
 
 def ray_triangle_scalar(ox, oy, oz, dx, dy, dz, tri, limit) -> float:
@@ -244,7 +224,7 @@ def ray_rects_cm(o: np.ndarray, inv: np.ndarray, rect: np.ndarray, limit) -> np.
 
 def ray_triangles_cm(o: np.ndarray, d: np.ndarray, tri: np.ndarray, limit) -> np.ndarray:
     """Möller–Trumbore, component-major: ``o, d`` (3, n), ``tri`` (9, n) rows
-    ``v0xyz, e1xyz, e2xyz``.  Same expressions and order as :func:`ray_triangles`; (n,) t or inf."""
+    ``v0xyz, e1xyz, e2xyz``.  The kernel behind :func:`ray_triangles`; (n,) t or inf."""
     ox, oy, oz = o
     dx, dy, dz = d
     vx, vy, vz, ax, ay, az, bx, by, bz = tri
