@@ -193,8 +193,8 @@ class Debris:
         rows[:, _ANG] = rng.uniform(0, 2 * np.pi, size=n)
         rows[:, _OM] = rng.uniform(0.15, 0.5, size=n) * rng.choice([-1.0, 1.0], size=n)
         # splinters: long, narrow and thin
-        rows[:, _HALF] = np.stack([rng.uniform(0.012, 0.035, n), rng.uniform(0.004, 0.009, n),
-                                   rng.uniform(0.006, 0.016, n)], axis=1)
+        rows[:, _HALF] = np.stack([rng.uniform(0.018, 0.05, n), rng.uniform(0.006, 0.012, n),
+                                   rng.uniform(0.01, 0.024, n)], axis=1)
         pick = rng.choice([0, 1, 1, 2], size=n)                  # mostly fresh splinter colour
         rows[:, _COL] = cols[pick] * rng.uniform(0.8, 1.15, size=(n, 1))
         rows[:, _LIFE] = rng.uniform(*CHIP_LIFE, size=n)
