@@ -179,6 +179,12 @@ def test_render_crate_strike_throws_chips_that_are_gone_within_two_seconds(game)
         if struck:
             break
     assert struck
+    builds = g.world.crates.builds
+    pixels(g)                         # the strike's frame: its mesh waits (the sim paid for the strike)
+    assert g.world.crates.builds == builds
+    pixels(g)                         # the next frame builds it, once
+    pixels(g)
+    assert g.world.crates.builds == builds + 1
     e = struck[0]
     n = len(g.debris)
     assert n >= 10, "a strike throws wood chips"

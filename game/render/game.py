@@ -57,6 +57,7 @@ class Game:
         self.overlay.enabled = debug
         self.sparks = Sparks()
         self.debris = Debris()
+        self._defer_crates = False     # a crate was struck this step: build its mesh next frame
         self.camera = FightCamera()     # obstacles set once the arena is known (below)
         self.ticks = 0
         self.over_frames = 0
@@ -148,6 +149,7 @@ class Game:
         p1, p2 = self.input_source() if self.input_source is not None else self.player_inputs()
         events = self.match.step(p1, p2)
         self.last_events = events
+        self._defer_crates = False
         for e in events:
             if isinstance(e, Hit):
                 self.sparks.spawn(e)
@@ -156,6 +158,7 @@ class Game:
             elif isinstance(e, CrateStruck):
                 self.sparks.burst(e.point, e.frame, "crate", big=e.broke)
                 self.debris.strike(e, self.match.stage.crates[e.crate], self.match.fighters[e.fighter].position)
+                self._defer_crates = not e.broke
                 if e.broke:
                     self.camera.kick(0.03)
             elif isinstance(e, ProjectileImpact):
@@ -232,7 +235,8 @@ class Game:
         feet = f0 + (f1 - f0) * alpha
         stage = getattr(self.match, "stage", None)
         self.world.sync_arena(self.arena)
-        self.world.sync_crates(stage)
+        self.world.sync_crates(stage, defer=self._defer_crates)
+        self._defer_crates = False
         view, proj, eye = self.matrices(alpha, fw / max(fh, 1))
         vp = proj @ view
         self.view_proj = vp

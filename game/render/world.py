@@ -72,8 +72,13 @@ class CrateMeshes:
         scale, offset = draw_map(crate)
         return crate_vertices(crate.compound.faces, kind, scale, offset)
 
-    def sync(self, stage) -> bool:
-        """Bring the meshes up to date with ``stage.crates`` (reads only); True if rebuilt."""
+    def sync(self, stage, defer: bool = False) -> bool:
+        """Bring the meshes up to date with ``stage.crates`` (reads only); True if rebuilt.
+
+        ``defer``: leave a crate that already has a mesh (struck, not broken) for the next
+        call.  The game passes it on the frame of a strike, which already pays for the
+        compound's strike in the simulation: building the faces (1-4 ms) then moves to the
+        next frame, and the hole shows one frame (16 ms) late, under the strike's flash."""
         crates = stage.crates if stage is not None else []
         if stage is not self._stage or len(self._keys) != len(crates):
             self._stage = stage
@@ -83,6 +88,8 @@ class CrateMeshes:
         for i, c in enumerate(crates):
             key = self._keys[i]
             if key is None or key[0] is not c.compound.boxes or key[1] != c.broken:
+                if defer and key is not None and not c.broken and not key[1]:
+                    continue
                 self._keys[i] = (c.compound.boxes, c.broken)
                 self._verts[i] = self._crate_mesh(stage, c)
                 self.builds += 1
@@ -186,9 +193,10 @@ class WorldRenderer:
             self.world.set_vertices(verts)
             self.ranges = material_ranges(verts)
 
-    def sync_crates(self, stage) -> bool:
-        """Crate meshes from ``stage.crates``' compounds (only changed crates rebuilt)."""
-        return self.crates.sync(stage)
+    def sync_crates(self, stage, defer: bool = False) -> bool:
+        """Crate meshes from ``stage.crates``' compounds (only changed crates rebuilt;
+        ``defer``: see :meth:`CrateMeshes.sync`)."""
+        return self.crates.sync(stage, defer)
 
     def sky_bottom(self, view_proj) -> float:
         """NDC y below which no sky can show: the lowest projected point of the arena's
