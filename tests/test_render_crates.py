@@ -170,6 +170,7 @@ def test_render_B5_crate_mesh_is_built_from_compound_faces_and_only_the_struck_c
 def test_render_crate_strike_throws_chips_that_are_gone_within_two_seconds(game):
     g = game
     place(g, AT_CRATE)
+    pixels(g)                         # every crate's mesh built for this match
     g.script[0] = FrameInput(hp=True)
     g.step()
     g.script[0] = NEUTRAL
