@@ -31,6 +31,8 @@ void main() {
     k *= 1.0 - 0.5 * max(grid_line(v_world.y * 2.0, 0.03, 2.0), grid_line(along, 0.015, 1.0));
 #elif MATERIAL == 3          // crates: planks
     k *= 1.0 - 0.55 * grid_line(v_world.y * 4.0, 0.04, 4.0);
+#elif MATERIAL == 8          // splintered wood (the walls of a hole in a crate): streaks of grain
+    k *= 0.84 + 0.16 * sin((v_world.x + v_world.z) * 90.0 + 2.0 * sin(v_world.y * 37.0));
 #elif MATERIAL == 4          // pillars: banded stone
     k *= 1.0 - 0.45 * grid_line(v_world.y * 0.8, 0.03, 0.8);
 #elif MATERIAL == 6          // banners: cloth with a gold stripe near the bottom

@@ -26,16 +26,19 @@ import numpy as np
 
 from game.collision.compound import FILL, INNER, OUTER
 
-from .geometry import KIND_STYLE, MAT_CRATE, MAT_PLAIN, to_linear
+from .geometry import KIND_STYLE, MAT_CRATE, to_linear
 
 #: per crate kind: (outer, fill, inner) colours (sRGB-ish, authored)
 WOOD = {
     "crate": ((0.66, 0.46, 0.26), (0.93, 0.78, 0.52), (0.30, 0.19, 0.10)),
     "barrel": ((0.55, 0.18, 0.14), (0.90, 0.74, 0.50), (0.24, 0.10, 0.07)),
 }
-#: materials (shaders/lit.frag) per face kind: planks outside and inside, plain splinters
-KIND_MATERIAL = {OUTER: MAT_CRATE, FILL: MAT_PLAIN, INNER: MAT_CRATE}
+#: shaders/lit.frag material of a hole's walls: raw wood with fine streaks of grain
+MAT_SPLINTER = 8.0
+#: materials per face kind: planks outside and inside, splintered grain on the hole's walls
+KIND_MATERIAL = {OUTER: MAT_CRATE, FILL: MAT_SPLINTER, INNER: MAT_CRATE}
 
+SEAM = 0.001                  # metres each face is grown in its plane (no pinholes at T-junctions)
 GRAVITY = -9.81 / 3600.0      # m / frame^2 at 60 Hz
 CHIPS_PER_STRIKE = 22
 CHIPS_PER_BREAK = 36
@@ -71,11 +74,15 @@ def crate_vertices(faces, kind: str = "crate", scale=None, offset=None) -> np.nd
     from outside, ``normals (F, 3)``, ``kinds (F,)``).  Two triangles per quad, colour
     by kind (:data:`WOOD`), material per kind; sorted by material (column 9) with
     outer faces first within a material, so the inside is mostly depth-rejected.
-    Fill faces get a per-face tint so the splinters do not read as one flat slab.
+    Fill faces get a per-face tint so the splinters do not read as one flat slab.  Every
+    quad is grown by :data:`SEAM` in its plane (see there).
     """
     q = np.asarray(faces.vertices, dtype=float)
     if scale is not None:
         q = q * scale + offset
+    # grow every quad by SEAM in its plane: faces split at T-junctions then overlap instead
+    # of leaving pinholes where the rasteriser rounds the shared edge differently
+    q = q + np.sign(q - q.mean(axis=1, keepdims=True)) * SEAM
     kinds = np.asarray(faces.kinds, dtype=np.int64)
     n = len(q)
     out = np.zeros((n, 6, 10), dtype=np.float32)

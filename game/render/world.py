@@ -22,7 +22,7 @@ import ctypes
 import numpy as np
 from pyglet import gl
 
-from .crates import crate_vertices, draw_map, triangle_vertices
+from .crates import MAT_SPLINTER, crate_vertices, draw_map, triangle_vertices
 from .geometry import KIND_STYLE, arena_parts, fighter_mesh, material_ranges, world_mesh
 from .glutil import Program, VertexArray
 
@@ -143,7 +143,7 @@ class WorldRenderer:
     def __init__(self, skeleton, fighters: list[dict], arena=None):
         self.n_limbs = len(skeleton.names)
         self.lit_fighter = Program("fighter.vert", "lit.frag", defines={"MATERIAL": 10})  # no pattern
-        mats = sorted({int(m) for _, m in KIND_STYLE.values()} | {0})
+        mats = sorted({int(m) for _, m in KIND_STYLE.values()} | {0, int(MAT_SPLINTER)})
         self.lit_world = {m: Program("world.vert", "lit.frag", defines={"MATERIAL": m}) for m in mats}
         self.shadow = Program("planar_shadow.vert", "planar_shadow.frag")
         self.sky = Program("sky.vert", "sky.frag")
