@@ -27,6 +27,21 @@ def loop_reference(a: list, b: list) -> list:
     return out
 
 
+def loop_reference_points(a: list, b: list) -> list:
+    """A2-A4 and, for each colliding pair, A7 per axis in plain Python (the reference)."""
+    out = []
+    for amin, amax in a:
+        for bmin, bmax in b:
+            if all((amax[k] if amax[k] < bmax[k] else bmax[k]) >= (amin[k] if amin[k] > bmin[k] else bmin[k])
+                   for k in range(3)):
+                d1 = sum((amax[k] - amin[k]) ** 2 for k in range(3)) ** 0.5
+                d2 = sum((bmax[k] - bmin[k]) ** 2 for k in range(3)) ** 0.5
+                t = 0.5 if d1 + d2 == 0 else d1 / (d1 + d2)
+                out.append([(amin[k] + amax[k]) / 2 + ((bmin[k] + bmax[k]) / 2 - (amin[k] + amax[k]) / 2) * t
+                            for k in range(3)])
+    return out
+
+
 def run(args) -> None:
     rng = np.random.default_rng(0)
     lo = rng.uniform(-1, 1, (2, 10, 3))
@@ -48,4 +63,11 @@ def run(args) -> None:
             k, l = np.nonzero(ok)
             collision_point(a[k], b[l])
     t_match = median_seconds(match_path, number=number // 2, repeat=repeat)
-    report("10x10 check + A7 points, as the match does", t_match * 1e6, "us", ref=t_ref * 1e6)
+    t_ref_pts = median_seconds(lambda: loop_reference_points(a_list, b_list), number=number // 8, repeat=repeat)
+    n_hit = int(overlaps(a[:, None], b[None]).sum())
+    report(f"10x10 check + A7 points ({n_hit} colliding pairs)", t_match * 1e6, "us", ref=t_ref_pts * 1e6)
+    # The match's own case: one active hitting limb against the defender's 11 limbs.
+    one = a[:1]
+    t_one = median_seconds(lambda: overlaps(one[:, None], b[None]), number=number, repeat=repeat)
+    t_one_ref = median_seconds(lambda: loop_reference(a_list[:1], b_list), number=number, repeat=repeat)
+    report("1x10 check (one active limb, as in a frame)", t_one * 1e6, "us", ref=t_one_ref * 1e6)

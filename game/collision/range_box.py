@@ -124,14 +124,15 @@ def collision_point(a, b) -> np.ndarray:
     """
     a = _boxes(a, "a")
     b = _boxes(b, "b")
-    c1 = 0.5 * (a[..., 0, :] + a[..., 1, :])
-    c2 = 0.5 * (b[..., 0, :] + b[..., 1, :])
-    d1 = box_diagonals(a)
-    d2 = box_diagonals(b)
+    sa = a[..., 0, :] + a[..., 1, :]            # 2 * c1
+    ea = a[..., 1, :] - a[..., 0, :]
+    eb = b[..., 1, :] - b[..., 0, :]
+    d1 = np.sqrt((ea * ea).sum(axis=-1))
+    d2 = np.sqrt((eb * eb).sum(axis=-1))
     total = d1 + d2
-    safe = np.where(total > 0.0, total, 1.0)
-    t = np.where(total > 0.0, d1 / safe, 0.5)
-    return c1 + (c2 - c1) * t[..., None]
+    t = np.divide(d1, total, out=np.full(np.shape(total), 0.5), where=total > 0.0)
+    half_t = 0.5 * t[..., None]
+    return 0.5 * sa + ((b[..., 0, :] + b[..., 1, :]) - sa) * half_t
 
 
 def range_box_of(points) -> np.ndarray:
