@@ -239,3 +239,27 @@ def test_render_B9_broken_crate_falls_apart_in_pieces_that_fall_and_vanish(game)
     for _ in range(60):
         g.step()
     assert len(g.debris) == 0, "the pieces fade out within ~1.7 s"
+
+
+def test_render_rollback_restores_the_drawn_crate_with_or_without_its_hole(game):
+    """A rollback installs restored compounds (version 0 again even when struck): the drawn
+    mesh follows the restored boxes, never the intact-crate cache."""
+    g = game
+    m = g.match
+    i = crate(g)
+    pixels(g)
+    intact_mesh = g.world.crates._verts[i]
+    before = m.snapshot()
+    place(g, AT_CRATE)
+    assert punch(g)
+    struck = m.snapshot()
+    pixels(g)
+    holed = g.world.crates._verts[i]
+    assert len(holed) > len(intact_mesh)
+    m.restore(before)
+    pixels(g)
+    assert np.array_equal(g.world.crates._verts[i], intact_mesh)
+    m.restore(struck)
+    assert m.stage.crates[i].compound.version == 0            # restored: the counter starts over
+    pixels(g)
+    assert np.array_equal(g.world.crates._verts[i], holed)

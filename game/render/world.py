@@ -60,17 +60,27 @@ class CrateMeshes:
         self._stage = None
         self._keys: list = []
         self._verts: list[np.ndarray] = []
+        self._intact: dict = {}     # (arena id, crate name) -> mesh of the intact crate
         self.builds = 0            # per-crate mesh builds so far (tests, benchmarks)
 
     def _crate_mesh(self, stage, crate) -> np.ndarray:
         if crate.broken or len(crate.compound.boxes) == 0:
             return np.zeros((0, 10), np.float32)
         kind = crate.obj.kind
-        if kind == "barrel" and crate.compound.version == 0:   # intact: the barrel's own cylinder
+        # (not ``version == 0``: a compound restored by a rollback starts again at version 0)
+        intact = len(crate.compound.boxes) == 6 and crate.compound.solid_fraction() > 1.0 - 1e-9
+        key = (id(stage.arena), crate.obj.name)
+        if intact and key in self._intact:      # every match starts with the same crates
+            return self._intact[key]
+        if kind == "barrel" and intact:         # intact: the barrel's own cylinder
             tris = stage.arena.scene.models[crate.obj.model].world_triangles
-            return triangle_vertices(tris, kind)
-        scale, offset = draw_map(crate)
-        return crate_vertices(crate.compound.faces, kind, scale, offset)
+            verts = triangle_vertices(tris, kind)
+        else:
+            scale, offset = draw_map(crate)
+            verts = crate_vertices(crate.compound.faces, kind, scale, offset)
+        if intact:
+            self._intact[key] = verts
+        return verts
 
     def sync(self, stage, defer: bool = False) -> bool:
         """Bring the meshes up to date with ``stage.crates`` (reads only); True if rebuilt.
