@@ -223,9 +223,9 @@ class Debris:
         rows[:, _P] = c
         rows[:, _V] = (out * rng.uniform(0.006, 0.022, size=(k, 1)) - normal * 0.012
                        + [0.0, 1.0, 0.0] * rng.uniform(0.0, 0.03, size=(k, 1)))
-        ax = rng.normal(size=(k, 3))
+        ax = rng.normal(size=(k, 3)) * [1.0, 0.3, 1.0]        # mostly tipping over, little spinning
         rows[:, _AX] = ax / np.linalg.norm(ax, axis=1, keepdims=True)
-        rows[:, _OM] = rng.uniform(0.02, 0.07, size=k) * rng.choice([-1.0, 1.0], size=k)
+        rows[:, _OM] = rng.uniform(0.03, 0.08, size=k) * rng.choice([-1.0, 1.0], size=k)
         rows[:, _HALF] = (boxes[:, 1] - boxes[:, 0]) * 0.5
         rows[:, _COL] = cols[0] * rng.uniform(0.85, 1.1, size=(k, 1))
         rows[:, _LIFE] = rng.uniform(*CHUNK_LIFE, size=k)
@@ -251,7 +251,9 @@ class Debris:
             p[hit, 4] = np.where(vy < -0.01, -vy * RESTITUTION, 0.0)
             p[hit, 3] *= FRICTION
             p[hit, 5] *= FRICTION
-            p[hit, _OM] *= 0.6
+            # a piece standing on the floor keeps tipping over; once it lies flat it stops turning
+            lying = p[hit, 1] - self.floor_y < 1.5 * p[hit, _HALF].min(axis=1)
+            p[hit, _OM] *= np.where(lying, 0.5, 1.0)
         p[:, _AGE] += 1
         alive = p[:, _AGE] < p[:, _LIFE]
         self.p = p[alive]
