@@ -263,3 +263,53 @@ def test_render_rollback_restores_the_drawn_crate_with_or_without_its_hole(game)
     assert m.stage.crates[i].compound.version == 0            # restored: the counter starts over
     pixels(g)
     assert np.array_equal(g.world.crates._verts[i], holed)
+
+
+# ---------------------------------------------------------------- debris logic (no GL)
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.floats(-1, 1), st.floats(-1, 1), st.floats(-1, 1), st.floats(-7, 7)),
+                min_size=1, max_size=8))
+def test_render_debris_rotations_match_pyrr_per_element(rows):
+    import pyrr
+
+    from game.render.crates import rotations
+
+    ax = np.array([r[:3] for r in rows], dtype=float)
+    ax[np.linalg.norm(ax, axis=1) < 1e-3] = (0.0, 1.0, 0.0)
+    ax /= np.linalg.norm(ax, axis=1, keepdims=True)
+    ang = np.array([r[3] for r in rows])
+    got = rotations(ax, ang)
+    for a, t, r in zip(ax, ang, got):
+        ref = pyrr.matrix33.create_from_axis_rotation(a, t).T      # pyrr is row-vector
+        assert np.allclose(r, ref, atol=1e-9)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.booleans())
+def test_render_debris_pieces_never_sink_into_the_floor_and_all_expire(seed, broke):
+    """Every corner of every piece (brute force: its 8 rotated corners) stays above the floor."""
+    from types import SimpleNamespace
+
+    from game.render.crates import CHUNK_LIFE, Debris, rotations
+    from game.sim import Match
+
+    m = Match.new(seed=0)
+    c = m.stage.crates[seed % len(m.stage.crates)]
+    b = c.compound.bounds
+    point = np.array([b.mean(axis=0)[0], 0.9, b[0, 2]])
+    e = SimpleNamespace(frame=seed, crate=0, fighter=0, point=point, broke=broke)
+    d = Debris()
+    d.strike(e, c, attacker_pos=point - [0, 0, 0.8])
+    assert len(d) > 0
+    signs = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float)
+    for _ in range(int(CHUNK_LIFE[1]) + 1):
+        d.step()
+        if not len(d):
+            break
+        r = rotations(d.p[:, 6:9], d.p[:, 9])
+        corners = d.p[:, None, 0:3] + np.einsum("nij,nkj->nki", r, signs * d.p[:, None, 11:14])
+        assert corners[..., 1].min() > -1e-9
+    assert len(d) == 0
