@@ -51,6 +51,7 @@ def test_B1_B7_punch_leaves_a_hole_at_the_collision_point_and_a_second_punch_pas
     assert len(struck) == 1 and struck[0].name == "crate_north" and struck[0].limb == "forearm_r"
     p = struck[0].point
     assert struck[0].removed > 0 and not struck[0].broke
+    assert struck[0].normal.tolist() == [0.0, 0.0, -1.0]          # the south face, toward the puncher
     # The hole is where the fist met the wall: a thin rod through the south wall at the
     # collision point's (x, y) meets no small box, and one 20 cm to the side does.
     wall_z = c.obj.aabb[0, 2]

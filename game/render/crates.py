@@ -162,16 +162,15 @@ class Debris:
 
     def strike(self, event, crate, attacker_pos=None) -> None:
         """Chips for one ``CrateStruck`` on ``crate`` (a ``game.sim.stage.Crate``, read only):
-        thrown from the collision point out of the struck face (its outward normal, else
-        away from ``attacker_pos``), and the crate's remaining boxes as chunks when it broke."""
+        thrown from the collision point out of the struck face (the event's outward normal,
+        else away from ``attacker_pos``), and the crate's remaining boxes as chunks when it broke."""
         rng = np.random.default_rng(int(event.frame) * 7877 + int(event.crate) * 31 + int(event.fighter))
         scale, offset = draw_map(crate)
         point = np.asarray(event.point, dtype=float) * scale + offset
-        normal = None
-        strike = crate.last_strike
-        if strike is not None and len(strike.target_faces):
-            normal = np.asarray(strike.target_faces[0].normal, dtype=float)
-        if normal is None and attacker_pos is not None:
+        normal = getattr(event, "normal", None)
+        if normal is not None:
+            normal = np.asarray(normal, dtype=float)
+        elif attacker_pos is not None:
             d = np.asarray(attacker_pos, dtype=float) - point
             d[1] = 0.0
             normal = d / max(np.linalg.norm(d), 1e-9)

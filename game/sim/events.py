@@ -37,7 +37,8 @@ class CrateStruck:
     """A fist or foot struck a crate (method B): its compound was re-split.
 
     ``point`` is the A7 collision point of the limb's range box and the struck
-    small box; ``removed`` the volume the strike removed; ``broke`` whether the
+    small box; ``normal`` ``(3,)`` the outward normal of the (first) target
+    face (B2); ``removed`` the volume the strike removed; ``broke`` whether the
     crate fell apart.
     """
 
@@ -49,6 +50,7 @@ class CrateStruck:
     point: np.ndarray
     removed: float
     broke: bool
+    normal: np.ndarray
 
 
 @dataclass(frozen=True)

@@ -438,8 +438,12 @@ class Match:
             a.hitstop = max(a.hitstop, CRATE_HITSTOP)
             point = np.array(pt)
             point.flags.writeable = False
+            layer = int(result.layers[0])                  # 2 * axis + side: the target face's normal
+            normal = np.zeros(3)
+            normal[layer // 2] = 1.0 if layer % 2 else -1.0
+            normal.flags.writeable = False
             events.append(CrateStruck(self.frame, atk, c, self.stage.crates[c].obj.name, names[k], point,
-                                      float(result.removed_volume), broke))
+                                      float(result.removed_volume), broke, normal))
         self._spawn_projectiles(events)
 
     def _land(self, atk: int, spec, attack_limb: str, struck_limb: str, pt, frames_left: int | None,
