@@ -28,12 +28,13 @@ from game.collision import collision_point, judgement_points, verdict
 
 from . import ai
 from .data import GameData, load_game_data
-from .stage import GROUND_RECAST, Projectile, Stage
 from .debug import ROLE_GUARD, ROLE_HIT, ROLE_HURT
-from .events import KO, CrateStruck, Fight, Hit, ProjectileImpact, ProjectileLaunched, MatchOver, MoveStarted, RoundEnd, RoundStart, TimeOver, Whiff
+from .events import (KO, CrateStruck, Fight, Hit, MatchOver, MoveStarted, ProjectileImpact, ProjectileLaunched,
+                     RoundEnd, RoundStart, TimeOver, Whiff)
 from .fighter import NEUTRAL_STATES, SCALARS, Fighter
-from .skeleton import euler_matrices
 from .inputs import ATTACK_BUTTONS, DOWN, GUARD, HK, HP, LK, LP, UP, FrameInput, axes
+from .skeleton import euler_matrices
+from .stage import GROUND_RECAST, Projectile, Stage
 
 FPS = 60
 INTRO_FRAMES = 90          # "ROUND n" then "FIGHT"; inputs are ignored
@@ -84,6 +85,7 @@ class Match:
         self.timer = ROUND_FRAMES
         self.winner: int | None = None
         self.over = False
+        self._round_winner: int | None = None    # of the round being closed (for the win pose)
         self.last_inputs = (FrameInput(), FrameInput())
         self._boxes = np.zeros((2, n, 2, 3))
         self._rot = np.zeros((2, n, 3, 3))
@@ -542,7 +544,7 @@ class Match:
                 self.phase, self.phase_frame = "ko", 0
         elif self.phase == "ko":
             if self.phase_frame == 60:
-                w = getattr(self, "_round_winner", None)
+                w = self._round_winner
                 if w is not None and self.fighters[w].state in NEUTRAL_STATES:
                     self.fighters[w].state = "win"
             if self.phase_frame >= KO_FRAMES:
@@ -601,7 +603,7 @@ class Match:
         """Everything that determines the future: restore with :meth:`restore`."""
         return (
             tuple(getattr(self, n) for n in self._MATCH_SCALARS),
-            getattr(self, "_round_winner", None),
+            self._round_winner,
             tuple(f.scalars() for f in self.fighters),
             tuple((f.pose.copy(), f.pose_from.copy(), f.local) for f in self.fighters),
             self.rng.bit_generator.state,
@@ -615,6 +617,7 @@ class Match:
         )
 
     def restore(self, snap: tuple) -> None:
+        """Put the match back in the state of ``snap`` (from :meth:`snapshot`)."""
         scal, rw, fsc, poses, rng, ais, last, pending, arena, boxes = snap
         for n, v in zip(self._MATCH_SCALARS, scal):
             setattr(self, n, v)
@@ -631,13 +634,13 @@ class Match:
         if arena is not None:
             self.stage.restore(arena)
         self._rot, self._origin, self._boxes = (a.copy() for a in boxes)
-        self.contacts = ()
+        self.contacts = self.crate_contacts = self.projectile_contacts = ()
 
     def state_hash(self) -> str:
         """SHA-256 of the whole state, identical for the same seed and inputs in any process."""
         h = hashlib.sha256()
         h.update(repr(tuple(getattr(self, n) for n in self._MATCH_SCALARS)).encode())
-        h.update(repr(getattr(self, "_round_winner", None)).encode())
+        h.update(repr(self._round_winner).encode())
         for f in self.fighters:
             h.update(repr(f.scalars()).encode())
             h.update(f.pose.tobytes())
@@ -652,6 +655,7 @@ class Match:
 
 
 def _attack_from(pressed: int, bits: int) -> str:
+    """The attack a press asks for: lp + hp together is the fireball, else by priority."""
     if not pressed & ATTACK_BUTTONS:
         return ""
     if pressed & (LP | HP) and bits & LP and bits & HP:
