@@ -70,6 +70,14 @@ def decide(match, i: int, level: str) -> int:
                 guard = GUARD | (0 if mv.height == "low" else DOWN)
             st.update(bits=guard, hold=mv.startup + mv.active - op.mframe + 2, tap=0)
 
+    # A fireball on its way in: stand and guard it (a mid), if noticed in time.
+    if match.stage is not None and me.state not in ("attack", "hitstun") and not (st["bits"] & GUARD):
+        for p in match.stage.projectiles:
+            if p.owner != i and math.hypot(p.x - me.x, p.z - me.z) < 2.5 and rng.random() < cfg["notice"]:
+                if rng.random() < cfg["guard"]:
+                    st.update(bits=GUARD, hold=24, tap=0)
+                break
+
     if st["hold"] > 0:
         st["hold"] -= 1
         bits = st["bits"] | st["tap"]
