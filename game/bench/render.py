@@ -33,16 +33,15 @@ from .common import report
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _frames(game, gl, n: int, overlay: bool, step: bool = True) -> tuple[list[float], list[float]]:
+def _frames(game, gl, n: int, overlay: bool) -> tuple[list[float], list[float]]:
     """Wall and CPU seconds (all threads of this process: llvmpipe rasterises on worker
     threads) of ``n`` frames."""
     game.overlay.enabled = overlay
     wall, cpu = [], []
     for _ in range(n):
         t0, c0 = time.perf_counter(), time.process_time()
-        if step:
-            game.step()
-        game.draw(1.0 if step else 0.5)
+        game.step()
+        game.draw(1.0)
         gl.glFinish()
         wall.append(time.perf_counter() - t0)
         cpu.append(time.process_time() - c0)

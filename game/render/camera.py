@@ -53,13 +53,6 @@ def look_at(eye, target, up=(0.0, 1.0, 0.0)) -> np.ndarray:
     return m
 
 
-def ortho(l, r, b, t, n, f) -> np.ndarray:
-    m = np.eye(4)
-    m[0, 0], m[1, 1], m[2, 2] = 2 / (r - l), 2 / (t - b), -2 / (f - n)
-    m[0, 3], m[1, 3], m[2, 3] = -(r + l) / (r - l), -(t + b) / (t - b), -(f + n) / (f - n)
-    return m
-
-
 def project(points, view_proj: np.ndarray, width: int, height: int) -> np.ndarray:
     """World points ``(..., 3)`` -> window pixels ``(..., 2)``, origin top-left (image rows)."""
     p = np.asarray(points, dtype=float)

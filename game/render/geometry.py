@@ -195,14 +195,13 @@ def load_scene_arena():
         return None
 
 
-def arena_parts(arena=None, scene=None):
+def arena_parts(arena=None):
     """Arena geometry ``[(name, kind, triangles (T, 3, 3)), ...]``: each object of
-    ``arena`` (a :class:`game.sim.arena.Arena`) with the live triangles of ``scene``
-    (a match's ``stage.scene``: struck crates re-split, broken ones gone), else the
-    arena's own scene; the built-in constants when ``arena`` is None."""
+    ``arena`` (a :class:`game.sim.arena.Arena`) with the triangles of the arena's own
+    scene; the built-in constants when ``arena`` is None."""
     if arena is None:
         return default_arena()
-    scene = arena.scene if scene is None else scene
+    scene = arena.scene
     parts = []
     has_floor = False
     for obj in arena.objects:
@@ -225,11 +224,6 @@ def camera_ray(scene, level: int = 1):
         hit = scene.cast_nearest(origin, direction, max_distance, level=level)
         return None if hit is None else float(hit.distance)
     return cast
-
-
-def arena_version(scene) -> tuple:
-    """Changes whenever a model of ``scene`` is replaced (``Scene.update_model``)."""
-    return () if scene is None else tuple(id(m) for m in scene.models)
 
 
 def camera_obstacles(arena) -> np.ndarray:

@@ -97,10 +97,6 @@ class Program:
         fn = {1: gl.glUniform1fv, 2: gl.glUniform2fv, 3: gl.glUniform3fv, 4: gl.glUniform4fv}[a.size]
         fn(self.loc(name), 1, a.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
 
-    def vec3_array(self, name: str, v: np.ndarray) -> None:
-        a = np.ascontiguousarray(v, dtype=np.float32)
-        gl.glUniform3fv(self.loc(name), a.size // 3, a.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
-
     def int(self, name: str, i: int) -> None:
         gl.glUniform1i(self.loc(name), int(i))
 
@@ -149,10 +145,10 @@ class VertexArray:
         gl.glBindBuffer(target, buf)
         gl.glBufferData(target, data.nbytes, data.ctypes.data_as(ctypes.c_void_p) if data.size else None, usage)
 
-    def set_vertices(self, data: np.ndarray, dynamic: bool = False) -> None:
+    def set_vertices(self, data: np.ndarray) -> None:
         data = np.ascontiguousarray(data, dtype=np.float32)
         gl.glBindVertexArray(0)
-        self._upload(gl.GL_ARRAY_BUFFER, self.vbo, data, gl.GL_DYNAMIC_DRAW if dynamic else gl.GL_STATIC_DRAW)
+        self._upload(gl.GL_ARRAY_BUFFER, self.vbo, data, gl.GL_STATIC_DRAW)
         if self.ibo is None:
             self.count = data.shape[0]
 

@@ -119,7 +119,7 @@ class Hud:
         return size[0] / s, CANVAS_H, s
 
     def build(self, size, match, *, screen: str, fps: float | None, training=None, menu=None,
-              overlay_texts=(), view_proj=None, frame_size=None, title_info=None, blink: int = 0,
+              overlay_texts=(), view_proj=None, title_info=None, blink: int = 0,
               attract: bool = False):
         """Lay everything out; return ``(rects, menu_rects)``: rectangles under the HUD labels,
         and the pause menu's, drawn over the HUD and under the menu's labels."""
@@ -181,12 +181,8 @@ class Hud:
                 return (x0 + bw - w if i == 1 else x0), w
             # P1 drains toward its outer (left) edge, P2 toward its outer (right) edge
             tx, tw = span(trail)
-            if i == 0:
-                tx = x0
             r.add(tx, y, tw, bh, (0.85, 0.12, 0.08), (1.0, 0.45, 0.30))
             fx, fw = span(frac)
-            if i == 0:
-                fx = x0
             low = frac < 0.3
             bottom, topc = ((0.95, 0.30, 0.08), (1.0, 0.55, 0.2)) if low else ((0.95, 0.62, 0.08), (1.0, 0.92, 0.40))
             r.add(fx, y, fw, bh, bottom, topc)

@@ -161,12 +161,11 @@ class Sparks:
         # ring: expands over its whole life; negative size tells the shader to draw a ring
         grow = np.clip(age / life, 0, 1)
         size[ring] = -(size[ring] * (1.0 + 2.2 * grow[ring]))
-        intensity = fade * np.where(flash, 1.0, 1.0)
         out[:, 0:3] = pos
         out[:, 3:6] = tail
         out[:, 6] = size
         out[:, 7:10] = p[:, _COL]
-        out[:, 10] = intensity
+        out[:, 10] = fade
         return out
 
 

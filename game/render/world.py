@@ -176,11 +176,10 @@ class WorldRenderer:
         self.sky_vao = VertexArray([(0, 1)])
         self.sky_vao.count = 4
 
-    def sync_arena(self, arena, scene=None) -> None:
+    def sync_arena(self, arena) -> None:
         """Build the static arena mesh once per arena (``None``: the built-in arena).  With a
         baked arena, crates and the barrel are left out: :meth:`sync_crates` draws them from
-        their compounds, so a strike never rebuilds the arena.  ``scene`` is ignored (kept for
-        callers of the earlier live-scene version)."""
+        their compounds, so a strike never rebuilds the arena."""
         version = id(arena)
         if version != self._arena_version:
             self._arena_version = version
@@ -221,7 +220,7 @@ class WorldRenderer:
         return float(max(min(y.min(), 1.0) - 0.02, -1.0))
 
     def draw(self, view, proj, eye, limbs: np.ndarray, feet: np.ndarray, viewport, flash=None,
-             framebuffer=0, debris=None) -> None:
+             debris=None) -> None:
         """``limbs`` ``(2 L, 4, 4)`` world matrices; ``feet`` ``(2, 3)`` ground points;
         ``flash`` ``(2, 4)`` per-fighter additive tint (rgb, amount); ``debris`` rows of
         ``crates.Debris.instances``."""
