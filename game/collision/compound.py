@@ -920,7 +920,7 @@ def _subtract_coverers(boxes: np.ndarray, sides: np.ndarray, crow: np.ndarray, c
     rank = np.arange(crow.shape[0]) - first[crow]
     row = np.arange(n_side)
     pcs = np.stack((boxes[sides, 0, v], boxes[sides, 1, v], boxes[sides, 0, w], boxes[sides, 1, w]), axis=1)
-    eps = 0.0  # exact: pieces thinner than PLANE_EPS are real geometry (a tiny margin)
+    # exact comparisons: pieces thinner than PLANE_EPS are real geometry (a tiny margin)
     for rnd in range(int(rank.max()) + 1 if rank.size else 0):
         sel = rank == rnd
         has = np.zeros(n_side, dtype=bool)
@@ -929,8 +929,8 @@ def _subtract_coverers(boxes: np.ndarray, sides: np.ndarray, crow: np.ndarray, c
         j = cj[sel]
         crect[crow[sel]] = np.stack((boxes[j, 0, v], boxes[j, 1, v], boxes[j, 0, w], boxes[j, 1, w]), axis=1)
         c = crect[row]
-        hit = has[row] & (np.minimum(pcs[:, 1], c[:, 1]) - np.maximum(pcs[:, 0], c[:, 0]) > eps) & (
-            np.minimum(pcs[:, 3], c[:, 3]) - np.maximum(pcs[:, 2], c[:, 2]) > eps
+        hit = has[row] & (np.minimum(pcs[:, 1], c[:, 1]) - np.maximum(pcs[:, 0], c[:, 0]) > 0.0) & (
+            np.minimum(pcs[:, 3], c[:, 3]) - np.maximum(pcs[:, 2], c[:, 2]) > 0.0
         )
         if not hit.any():
             continue
@@ -938,10 +938,10 @@ def _subtract_coverers(boxes: np.ndarray, sides: np.ndarray, crow: np.ndarray, c
         mv0 = np.maximum(p[:, 0], c[:, 0])
         mv1 = np.minimum(p[:, 1], c[:, 1])
         parts = [
-            (p[:, 0] < c[:, 0] - eps, np.stack((p[:, 0], c[:, 0], p[:, 2], p[:, 3]), axis=1)),  # left
-            (c[:, 1] < p[:, 1] - eps, np.stack((c[:, 1], p[:, 1], p[:, 2], p[:, 3]), axis=1)),  # right
-            (p[:, 2] < c[:, 2] - eps, np.stack((mv0, mv1, p[:, 2], c[:, 2]), axis=1)),  # bottom
-            (c[:, 3] < p[:, 3] - eps, np.stack((mv0, mv1, c[:, 3], p[:, 3]), axis=1)),  # top
+            (p[:, 0] < c[:, 0], np.stack((p[:, 0], c[:, 0], p[:, 2], p[:, 3]), axis=1)),  # left
+            (c[:, 1] < p[:, 1], np.stack((c[:, 1], p[:, 1], p[:, 2], p[:, 3]), axis=1)),  # right
+            (p[:, 2] < c[:, 2], np.stack((mv0, mv1, p[:, 2], c[:, 2]), axis=1)),  # bottom
+            (c[:, 3] < p[:, 3], np.stack((mv0, mv1, c[:, 3], p[:, 3]), axis=1)),  # top
         ]
         pcs = np.concatenate([pcs[~hit]] + [q[m] for m, q in parts])
         row = np.concatenate([row[~hit]] + [r[m] for m, _ in parts])
@@ -1214,7 +1214,6 @@ def reference_faces(compound: Compound) -> FaceSet:
     into quads), built the simple way: dense K x K side matching and, per
     partly covered side, a Python-loop grid subtraction of its coverers."""
     boxes, layers, bounds = compound.boxes, compound.layers, compound.bounds
-    k = boxes.shape[0]
     lay = layers.astype(np.int64)
     baxis = lay // 2
     bside = lay % 2

@@ -28,8 +28,6 @@ from .tolerances import INV_DIR_HUGE, RAY_EDGE_EPS, RAY_PARALLEL_EPS
 __all__ = [
     "normalize_rays",
     "inverse_directions",
-    "ray_boxes",
-    "ray_rects_xz",
     "ray_triangles",
     "ray_triangle_scalar",
 ]
@@ -84,48 +82,6 @@ def inverse_directions(d: np.ndarray) -> np.ndarray:
     if tiny.any():
         inv[tiny] = np.copysign(INV_DIR_HUGE, d[tiny])
     return inv
-
-
-def ray_boxes(o: np.ndarray, inv: np.ndarray, boxes: np.ndarray, limit) -> tuple[np.ndarray, np.ndarray]:
-    """Slab test of rays against boxes (C6), broadcast over leading axes.
-
-    Parameters
-    ----------
-    o, inv : (..., 3) float
-        Ray origins and inverse unit directions (:func:`inverse_directions`).
-    boxes : (..., 2, 3) float
-        ``[min, max]`` boxes.
-    limit : (...) float or float
-        Largest distance still of interest (max distance, or best hit so far).
-
-    Returns
-    -------
-    hit : (...) bool, tnear : (...) float
-        ``hit`` iff the ray meets the box at some ``s`` in ``[0, limit]``;
-        ``tnear`` is the entry distance (0 if the origin is inside).
-    """
-    with np.errstate(over="ignore"):
-        t = (boxes - o[..., None, :]) * inv[..., None, :]
-    tmin = np.minimum(t[..., 0, :], t[..., 1, :])
-    tmax = np.maximum(t[..., 0, :], t[..., 1, :])
-    tnear = np.maximum(np.maximum(tmin[..., 0], tmin[..., 1]), np.maximum(tmin[..., 2], 0.0))
-    tfar = np.minimum(np.minimum(tmax[..., 0], tmax[..., 1]), np.minimum(tmax[..., 2], limit))
-    return tnear <= tfar, tnear
-
-
-def ray_rects_xz(o_xz: np.ndarray, inv_xz: np.ndarray, rects: np.ndarray, limit) -> np.ndarray:
-    """Slab test of rays against x–z rectangles (infinite in y), for the quadtree (C1, C6).
-
-    ``o_xz, inv_xz`` : (..., 2); ``rects`` : (..., 2, 2) ``[[xmin, zmin], [xmax, zmax]]``.
-    Returns (...) bool.
-    """
-    with np.errstate(over="ignore"):
-        t = (rects - o_xz[..., None, :]) * inv_xz[..., None, :]
-    tmin = np.minimum(t[..., 0, :], t[..., 1, :])
-    tmax = np.maximum(t[..., 0, :], t[..., 1, :])
-    tnear = np.maximum(np.maximum(tmin[..., 0], tmin[..., 1]), 0.0)
-    tfar = np.minimum(np.minimum(tmax[..., 0], tmax[..., 1]), limit)
-    return tnear <= tfar
 
 
 def ray_triangles(o: np.ndarray, d: np.ndarray, v0: np.ndarray, e1: np.ndarray, e2: np.ndarray,
@@ -203,23 +159,6 @@ def ray_boxes_cm(o: np.ndarray, inv: np.ndarray, box: np.ndarray, limit) -> tupl
     np.minimum(tfar, t1[2], out=tfar)
     np.minimum(tfar, limit, out=tfar)
     return tnear <= tfar, tnear
-
-
-def ray_rects_cm(o: np.ndarray, inv: np.ndarray, rect: np.ndarray, limit) -> np.ndarray:
-    """x–z slab test, component-major: ``o, inv`` (2, n) x and z rows, ``rect`` (4, n) rows
-    ``xmin, zmin, xmax, zmax``.  Returns hit (n,) bool."""
-    t0 = rect[:2] - o
-    t1 = rect[2:] - o
-    with np.errstate(over="ignore"):
-        t0 *= inv
-        t1 *= inv
-    tmin = np.minimum(t0, t1)
-    np.maximum(t0, t1, out=t1)
-    tnear = np.maximum(tmin[0], tmin[1])
-    np.maximum(tnear, 0.0, out=tnear)
-    tfar = np.minimum(t1[0], t1[1])
-    np.minimum(tfar, limit, out=tfar)
-    return tnear <= tfar
 
 
 def ray_triangles_cm(o: np.ndarray, d: np.ndarray, tri: np.ndarray, limit) -> np.ndarray:

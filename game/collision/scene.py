@@ -530,8 +530,7 @@ class Scene:
         ox, oy, oz, dx, dy, dz = ray
         ix, iy, iz = _inv(dx), _inv(dy), _inv(dz)
         _, _, qboxes, qfast, _, _ = self._quad_boxes()
-        qt = self._qt
-        kids_of, models_of = qt.children, qt.models
+        models_of = self._qt.models
         scal = self._scalar
         box_test = _box_scalar
         tri_test = ray_triangle_scalar
