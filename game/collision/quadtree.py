@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["QuadTree", "QuadArrays"]
+__all__ = ["QuadTree", "QuadArrays", "quadrants"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,6 +38,17 @@ class QuadArrays:
 def _overlap(a, b) -> bool:
     """Closed overlap of two x–z rects ``(xmin, zmin, xmax, zmax)`` (touching counts, as A4)."""
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def quadrants(rect) -> tuple[tuple[float, float, float, float], ...]:
+    """The four children of x–z rect ``(xmin, zmin, xmax, zmax)``, in child order (C1, C4).
+
+    ``(-x, -z), (+x, -z), (-x, +z), (+x, +z)``, split at the midpoints.  The scene
+    file loader checks stored child rects against exactly these values.
+    """
+    x0, z0, x1, z1 = rect
+    xm, zm = 0.5 * (x0 + x1), 0.5 * (z0 + z1)
+    return (x0, z0, xm, zm), (xm, z0, x1, zm), (x0, zm, xm, z1), (xm, zm, x1, z1)
 
 
 class QuadTree:
@@ -106,11 +117,8 @@ class QuadTree:
 
     def _split(self, n: int) -> list[int]:
         """Give leaf ``n`` four children (quadrants) and push its models down (A6–A9)."""
-        x0, z0, x1, z1 = self.rect[n]
-        xm, zm = 0.5 * (x0 + x1), 0.5 * (z0 + z1)
-        quads = [(x0, z0, xm, zm), (xm, z0, x1, zm), (x0, zm, xm, z1), (xm, zm, x1, z1)]
         kids = []
-        for q in quads:
+        for q in quadrants(self.rect[n]):
             kids.append(len(self.rect))
             self.rect.append(q)
             self.depth.append(self.depth[n] + 1)

@@ -176,7 +176,8 @@ class _Pack:
 
 
 def _child_blocks(box: np.ndarray, child: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per node, its children's boxes side by side: ``(6, 2, g)``, and ``child.T`` ``(2, g)``.
+    """Per node, its children's boxes side by side: ``box`` (6, g), ``child`` (g, c) int
+    -> ``(6, c, g)`` float and ``child.T`` ``(c, g)`` (c = 2 for AABB trees, 4 for the quadtree).
 
     One gather per (ray, node) pair then fetches both children, and the ray's
     data is gathered once and broadcast over the two (Jolt-style node step).
@@ -236,7 +237,13 @@ class _ScalarModel:
 
 
 def _box_scalar(b, ox, oy, oz, ix, iy, iz, limit):
-    """Slab test of one ray against one box ``(x0, y0, z0, x1, y1, z1)``; entry distance or -1."""
+    """Slab test of one ray against one box ``(x0, y0, z0, x1, y1, z1)``; entry distance or -1.
+
+    Deliberately unrolled per axis on Python floats: the single-ray walker calls
+    it for every box it visits, and a loop or a numpy call per box costs several
+    times more.  Its batched twin is ``raycast.ray_boxes_cm``; the single and the
+    batched casts are tested against each other and against brute force.
+    """
     t1 = (b[0] - ox) * ix
     t2 = (b[3] - ox) * ix
     if t1 > t2:
@@ -398,10 +405,15 @@ class Scene:
 
         C1 places models by their x–z rect only; the y range is derived data that
         lets a walker skip a node a ray passes above or below.  Empty nodes get
-        an unreachable box.  Returns ``(QuadArrays, (6, q) float, list of 6-tuples,
-        fast)`` where ``fast[n]`` (inner nodes) is ``(x0, xm, x1, z0, zm, z1, k0, y0, y1,
-        ... k3, y0, y1)``: the split lines shared by the four quadrant children, so
-        the scalar walker tests all four with 6 + 8 products instead of 24.
+        an unreachable box.  Returns ``(QuadArrays, box, boxes, fast, cbox, cidx)``:
+
+        * ``box`` : (6, q) float rows ``xmin, ymin, zmin, xmax, ymax, zmax``;
+          ``boxes`` the same as a list of 6-tuples (scalar walker);
+        * ``fast[n]`` (inner nodes, None for leaves) is ``(x0, xm, x1, z0, zm, z1,
+          k0, y0, y1, ... k3, y0, y1)``: the split lines shared by the four quadrant
+          children, so the scalar walker tests all four with 6 + 8 products instead of 24;
+        * ``cbox`` : (6, 4, q) float and ``cidx`` : (4, q) int64, each node's four
+          children side by side (:func:`_child_blocks`, batched walker).
         """
         qa = self._qt.arrays()
         c = self._qcache
@@ -439,9 +451,7 @@ class Scene:
             for k in kids:
                 f += [k, yl0[k], yl1[k]]
             fast.append(tuple(f))
-        safe = np.where(qa.child >= 0, qa.child, 0)
-        cbox = np.ascontiguousarray(box[:, safe.T])  # (6, 4, q) the four children's boxes per node
-        cidx = np.ascontiguousarray(qa.child.T)  # (4, q)
+        cbox, cidx = _child_blocks(box, qa.child)  # (6, 4, q) the four children's boxes per node, (4, q)
         self._qcache = (qa, box, [tuple(b) for b in box.T.tolist()], fast, cbox, cidx)
         return self._qcache
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .quadtree import QuadTree
+from .quadtree import QuadTree, quadrants
 from .scene import CollisionModel, Scene
 from .tolerances import FILE_AABB_REL
 
@@ -280,9 +280,7 @@ def _read_quadtree(data: bytes, name: str, model_rects: list) -> QuadTree:
                         f"{parent[c] if parent[c] >= 0 else i} (cycle among children)", at + 4 * k)
             if depths[c] != depths[i] + 1:
                 rd.fail(f, f"child {c} has depth {depths[c]}, expected {depths[i] + 1} (bad depth)", at + 4 * k)
-            x0, z0, x1, z1 = rects[i].tolist()
-            xm, zm = 0.5 * (x0 + x1), 0.5 * (z0 + z1)
-            quad = ((x0, z0, xm, zm), (xm, z0, x1, zm), (x0, zm, xm, z1), (xm, zm, x1, z1))[k]
+            quad = quadrants(rects[i].tolist())[k]
             if tuple(rects[c].tolist()) != quad:
                 rd.fail(f, f"child {c}'s rect {rects[c].tolist()} is not quadrant {k} {list(quad)} of node {i}",
                         at + 4 * k)
