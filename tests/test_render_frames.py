@@ -232,3 +232,37 @@ def test_render_A7_overlay_marks_the_collision_point_of_a_contact(env):
     patch_on, patch_off = on[y - 4:y + 5, x - 4:x + 5], off[y - 4:y + 5, x - 4:x + 5]
     white = (patch_on.min(axis=-1) > 200) & (np.abs(patch_on - patch_off).sum(axis=-1) > 60)
     assert white.sum() >= 3, f"no collision marker drawn at ({x}, {y})"
+
+
+@pytest.mark.parametrize("pattern", ["jittery", "stalls"])
+def test_render_game_loop_at_irregular_frame_times_matches_fixed_stepping(env, pattern):
+    """main.py's loop with the real Game: FixedStep turns irregular frame times into
+    ``game.step()`` calls, and every displayed frame is drawn at its alpha with the debug
+    overlay on (``match.debug_draw``, crate meshes, sparks, HUD).  Each tick is one match
+    step, and the match ends in the same ``state_hash`` as a bare match stepped as often."""
+    from game.sim import Match
+    from main import FixedStep
+
+    _pyglet, _window, game = env
+    _fresh(game, p1="cpu", p2="cpu", seed=5)
+    game.screen = "fight"
+    game.overlay.enabled = True
+    rng = np.random.default_rng(11)
+    elapsed = {"jittery": rng.uniform(0.001, 0.05, 150),
+               "stalls": np.where(rng.random(150) < 0.1, 0.3, 0.006)}[pattern]
+    ticks = [0]
+
+    def tick():
+        ticks[0] += 1
+        game.step()
+
+    loop = FixedStep(tick)
+    for e in elapsed:
+        game.draw(loop.advance(e))
+    m = game.match
+    assert not m.over and m.frame == ticks[0] > 60
+    ref = Match.new(seed=5, p1_cpu=game.level, p2_cpu=game.level)
+    for _ in range(m.frame):
+        ref.step()
+    assert m.state_hash() == ref.state_hash()
+    game.overlay.enabled = False

@@ -9,6 +9,8 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.sim import FrameInput, Hit, Match
 
@@ -43,6 +45,31 @@ def test_render_fixed_step_caps_catch_up():
     assert n[0] == MAX_CATCH_UP
     loop.advance(1 / 60)
     assert n[0] <= MAX_CATCH_UP + 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(0.0, 0.3, allow_nan=False), min_size=1, max_size=120))
+def test_render_fixed_step_counts_and_alpha_against_a_per_frame_reference(elapsed):
+    """FixedStep with a fake step counter against the plain bookkeeping of real time: after
+    every displayed frame, steps done + alpha (in steps) = all time so far, less what the
+    catch-up cap dropped; a frame runs at most MAX_CATCH_UP steps, and whole steps only
+    go missing on a frame that hit the cap (then less than one step is kept)."""
+    from main import MAX_CATCH_UP, SIM_STEP, FixedStep
+
+    n = [0]
+    loop = FixedStep(lambda: n.__setitem__(0, n[0] + 1))
+    owed = 0.0                                   # reference: steps of real time not yet run
+    for e in elapsed:
+        before = n[0]
+        alpha = loop.advance(e)
+        ran = n[0] - before
+        owed += e / SIM_STEP
+        assert 0 <= ran <= MAX_CATCH_UP and 0.0 <= alpha < 1.0
+        if ran < MAX_CATCH_UP:                   # no cap: every whole step owed was run
+            assert owed - ran == pytest.approx(alpha, abs=1e-6)
+        else:                                    # the cap: the rest is dropped, never run later
+            assert owed - ran >= alpha - 1e-6
+        owed = alpha
 
 
 # ---------------------------------------------------------------- camera
