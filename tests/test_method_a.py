@@ -9,6 +9,10 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from game.collision import (
+    box_centers,
+    box_diagonals,
+    box_from_center_half,
+    box_from_sphere,
     collision_point,
     endpoints_by_coordinate_sum,
     judgement_points,
@@ -156,11 +160,48 @@ def test_A6_rotated_box_corners_give_enclosing_range_box():
     assert np.allclose(box[0], world.min(0)) and np.allclose(box[1], world.max(0))
 
 
-def test_bad_shapes_raise_clear_error():
+def test_A1_A5_bad_shapes_raise_clear_error():
     with pytest.raises(ValueError, match=r"\(\.\.\., 2, D\)"):
         overlaps(np.zeros((3, 3)), np.zeros((2, 3)))
     with pytest.raises(ValueError, match="D = 2 or 3"):
         overlaps(np.zeros((2, 4)), np.zeros((2, 4)))
+
+
+@pytest.mark.parametrize("call, word", [
+    (lambda: overlaps(np.zeros((2, 2)), np.zeros((2, 3))), "same D"),              # a 2D box against a 3D box
+    (lambda: judgement_points(np.zeros((4, 2, 3)), np.zeros((3, 2, 3))), "broadcast"),
+    (lambda: collision_point(np.zeros((4, 2, 3)), np.zeros((3, 2, 3))), "a\\[:, None\\]"),
+    (lambda: overlaps("ab", np.zeros((2, 3))), "a: expected an array of numbers"),
+    (lambda: range_box_of(np.zeros((0, 3))), "points: .*P >= 1"),
+    (lambda: endpoints_by_coordinate_sum(np.zeros((0, 3))), "corners: .*P >= 1"),
+    (lambda: endpoints_by_coordinate_sum(np.zeros(3)), "corners: expected shape"),
+    (lambda: endpoints_by_coordinate_sum([["x", 1, 2]]), "corners: expected an array of numbers"),
+    (lambda: box_from_center_half([0, 0, 0], [1, 1]), "center, half"),
+    (lambda: box_from_center_half(1.0, 1.0), "center, half"),
+    (lambda: box_from_sphere([0, 0, 0, 0], 1.0), "center, radius"),
+])
+def test_A1_A5_A6_bad_input_is_a_value_error_naming_the_argument(call, word):
+    """Never numpy's own broadcast / argmin / axis message (DEVELOPERS.md: bad input)."""
+    with pytest.raises(ValueError, match=word) as info:
+        call()
+    assert type(info.value) is ValueError
+    assert "operands could not be broadcast" not in str(info.value)
+
+
+@pytest.mark.parametrize("d", [2, 3])
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_A6_A7_conversions_centres_and_diagonals_match_reference(d, data):
+    b = data.draw(box_strategy(d))
+    c = [(b[0][k] + b[1][k]) / 2 for k in range(d)]
+    h = [(b[1][k] - b[0][k]) / 2 for k in range(d)]
+    assert np.allclose(box_from_center_half(c, h), b)                       # A6 centre + half size
+    assert np.allclose(box_from_center_half(c, [-x for x in h]), b)         # sign of the half size ignored
+    assert np.allclose(box_centers(np.array(b)), c)                         # A7 centroid
+    diag = math.sqrt(sum((b[1][k] - b[0][k]) ** 2 for k in range(d)))
+    assert box_diagonals(np.array(b)) == pytest.approx(diag)                # A7 longest diagonal
+    r = data.draw(coord.map(abs))
+    assert np.allclose(box_from_sphere(c, r), [[x - r for x in c], [x + r for x in c]])   # A6/B8 cube
 
 
 def test_B7_box_triangles_cover_each_box_surface_outward():

@@ -35,15 +35,52 @@ _BOX_TRI_CORNERS = np.array([
 _CORNER_PICK = np.array([[(i >> 2) & 1, (i >> 1) & 1, i & 1] for i in range(8)])   # (8, 3): 0 = min, 1 = max
 
 
+def _floats(x, name: str) -> np.ndarray:
+    """``x`` as a float array, or ValueError naming ``name`` (never numpy's own message)."""
+    try:
+        return np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}: expected an array of numbers, got {x!r:.80}") from None
+
+
 def _boxes(x, name: str) -> np.ndarray:
     """Return ``x`` as a float array shaped ``(..., 2, D)`` or raise ValueError."""
-    arr = np.asarray(x, dtype=float)
+    arr = _floats(x, name)
     if arr.ndim < 2 or arr.shape[-2] != 2 or arr.shape[-1] not in (2, 3):
         raise ValueError(
             f"{name}: expected boxes shaped (..., 2, D) with D = 2 or 3 "
             f"([min, max] rows), got shape {arr.shape}"
         )
     return arr
+
+
+def _box_pair(a, b) -> tuple[np.ndarray, np.ndarray]:
+    """Both arguments of a pairwise function as boxes of the same D whose leading axes broadcast."""
+    a = _boxes(a, "a")
+    b = _boxes(b, "b")
+    if a.shape[-1] != b.shape[-1] or (a.shape[:-2] != b.shape[:-2] and not _broadcasts(a.shape[:-2], b.shape[:-2])):
+        raise ValueError(
+            f"a, b: boxes of shapes {a.shape} and {b.shape} do not pair up; both need the same D "
+            f"and leading axes that broadcast (e.g. a[:, None] against b[None, :] for N x M)"
+        )
+    return a, b
+
+
+def _broadcasts(sa: tuple, sb: tuple) -> bool:
+    """True iff shapes ``sa`` and ``sb`` broadcast together."""
+    try:
+        np.broadcast_shapes(sa, sb)
+    except ValueError:
+        return False
+    return True
+
+
+def _points(x, name: str) -> np.ndarray:
+    """Return ``x`` as a float array shaped ``(..., P, D)``, P >= 1, D = 2 or 3, or raise ValueError."""
+    pts = _floats(x, name)
+    if pts.ndim < 2 or pts.shape[-2] < 1 or pts.shape[-1] not in (2, 3):
+        raise ValueError(f"{name}: expected shape (..., P, D) with P >= 1 and D = 2 or 3, got {pts.shape}")
+    return pts
 
 
 def judgement_points(a, b) -> tuple[np.ndarray, np.ndarray]:
@@ -61,8 +98,7 @@ def judgement_points(a, b) -> tuple[np.ndarray, np.ndarray]:
     j2 : (..., D) float
         A3, per-axis smaller of the two *max* endpoints.
     """
-    a = _boxes(a, "a")
-    b = _boxes(b, "b")
+    a, b = _box_pair(a, b)
     return np.maximum(a[..., 0, :], b[..., 0, :]), np.minimum(a[..., 1, :], b[..., 1, :])
 
 
@@ -122,8 +158,7 @@ def collision_point(a, b) -> np.ndarray:
     -------
     (..., D) float
     """
-    a = _boxes(a, "a")
-    b = _boxes(b, "b")
+    a, b = _box_pair(a, b)
     sa = a[..., 0, :] + a[..., 1, :]            # 2 * c1
     ea = a[..., 1, :] - a[..., 0, :]
     eb = b[..., 1, :] - b[..., 0, :]
@@ -146,9 +181,7 @@ def range_box_of(points) -> np.ndarray:
     -------
     (..., 2, D) float
     """
-    pts = np.asarray(points, dtype=float)
-    if pts.ndim < 2 or pts.shape[-2] < 1 or pts.shape[-1] not in (2, 3):
-        raise ValueError(f"points: expected shape (..., P, D) with P >= 1 and D = 2 or 3, got {pts.shape}")
+    pts = _points(points, "points")
     return np.stack((pts.min(axis=-2), pts.max(axis=-2)), axis=-2)
 
 
@@ -161,13 +194,13 @@ def endpoints_by_coordinate_sum(corners) -> np.ndarray:
 
     Parameters
     ----------
-    corners : (..., P, D) float
+    corners : (..., P, D) float, P >= 1
 
     Returns
     -------
     (..., 2, D) float
     """
-    pts = np.asarray(corners, dtype=float)
+    pts = _points(corners, "corners")
     s = pts.sum(axis=-1)
     lo = np.take_along_axis(pts, s.argmin(axis=-1)[..., None, None], axis=-2)
     hi = np.take_along_axis(pts, s.argmax(axis=-1)[..., None, None], axis=-2)
@@ -176,15 +209,24 @@ def endpoints_by_coordinate_sum(corners) -> np.ndarray:
 
 def box_from_center_half(center, half) -> np.ndarray:
     """A6 conversion: centre ``(..., D)`` + half size ``(..., D)`` -> ``(..., 2, D)``."""
-    c = np.asarray(center, dtype=float)
-    h = np.abs(np.asarray(half, dtype=float))
+    c = _floats(center, "center")
+    h = np.abs(_floats(half, "half"))
+    if c.ndim < 1 or c.shape[-1] not in (2, 3) or not _broadcasts(c.shape, h.shape):
+        raise ValueError(f"center, half: expected (..., D) arrays with D = 2 or 3 that broadcast, "
+                         f"got shapes {c.shape} and {h.shape}")
     return np.stack(np.broadcast_arrays(c - h, c + h), axis=-2)
 
 
 def box_from_sphere(center, radius) -> np.ndarray:
-    """A6/B8 conversion: a sphere's circumscribed cube, ``(..., 2, D)``."""
-    c = np.asarray(center, dtype=float)
-    r = np.abs(np.asarray(radius, dtype=float))[..., None]
+    """A6/B8 conversion: a sphere's circumscribed cube, ``(..., 2, D)``.
+
+    center : (..., D) float, D = 2 or 3; radius : (...) float (its absolute value is used).
+    """
+    c = _floats(center, "center")
+    r = np.abs(_floats(radius, "radius"))[..., None]
+    if c.ndim < 1 or c.shape[-1] not in (2, 3) or not _broadcasts(c.shape, r.shape):
+        raise ValueError(f"center, radius: expected center (..., D) with D = 2 or 3 and radius (...) "
+                         f"that broadcast, got shapes {c.shape} and {r.shape[:-1]}")
     return np.stack(np.broadcast_arrays(c - r, c + r), axis=-2)
 
 
