@@ -15,6 +15,8 @@ Toggles: the whole overlay (F1), and sub-toggles by kind prefix: crate slabs
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 COLORS = {
@@ -43,8 +45,10 @@ FILTERS = {"crates": "crate", "quadtree": "quadtree", "rays": "ray"}
 _BOX_EDGES = np.array([[0, 1], [2, 3], [4, 5], [6, 7], [0, 2], [1, 3], [4, 6], [5, 7],
                        [0, 4], [1, 5], [2, 6], [3, 7]])
 _CORNERS = np.array([[i >> 2 & 1, i >> 1 & 1, i & 1] for i in range(8)])
+_RING_EDGES = np.array([[0, 1], [1, 2], [2, 3], [3, 0]])     # a quad's outline, corner to next corner
 
 
+@lru_cache(maxsize=None)       # a frame asks for the same few kinds ~100 times
 def color_of(kind: str) -> tuple:
     """The role colour of ``kind``: exact, else the longest known prefix, else the default."""
     c = COLORS.get(kind)
@@ -107,21 +111,20 @@ class DebugOverlay:
         segs = np.stack([p - axes, p + axes], axis=1)
         if kind == "collision":   # a diamond around the cross so it reads at a glance
             ring = p + np.array([[s, 0, 0], [0, s, 0], [-s, 0, 0], [0, -s, 0]]) * 1.4
-            segs = np.concatenate([segs, np.stack([ring, np.roll(ring, -1, axis=0)], axis=1)])
+            segs = np.concatenate([segs, ring[_RING_EDGES]])
         self._add(segs, kind)
 
     def segment(self, a, b, kind: str) -> None:
         self._add(np.stack([np.asarray(a, float), np.asarray(b, float)])[None], kind)
 
     def quad(self, corners, kind: str) -> None:
-        c = np.asarray(corners, dtype=float).reshape(4, 3)
-        self._add(np.stack([c, np.roll(c, -1, axis=0)], axis=1), kind)
+        self._add(np.asarray(corners, dtype=float).reshape(4, 3)[_RING_EDGES], kind)
 
     def rect_xz(self, rect, y, kind: str) -> None:
         (x0, z0), (x1, z1) = np.asarray(rect, dtype=float)
         y = float(y)
         c = np.array([[x0, y, z0], [x1, y, z0], [x1, y, z1], [x0, y, z1]])
-        self._add(np.stack([c, np.roll(c, -1, axis=0)], axis=1), kind)
+        self._add(c[_RING_EDGES], kind)
 
     def text(self, p, s, kind: str) -> None:
         if self.wants(kind):
