@@ -171,6 +171,10 @@ def test_B8_bad_sphere_input():
         Compound.from_sphere([0, 0, 0], 0.0, 0.1)
     with pytest.raises(CompoundError, match="center"):
         Compound.from_sphere([0, 0], 1.0, 0.1)
+    with pytest.raises(CompoundError, match="center: coordinates must be finite"):  # not "box"
+        Compound.from_sphere([np.nan, 0, 0], 1.0, 0.1)
+    with pytest.raises(CompoundError, match="center: expected 3 numbers"):
+        Compound.from_sphere("abc", 1.0, 0.1)
 
 
 def test_B1_bad_striker_and_margin():

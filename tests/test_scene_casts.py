@@ -189,6 +189,12 @@ def test_C6_zero_direction_and_bad_arguments_raise_value_error():
         CollisionModel(np.zeros((0, 3, 3)), 0)
     with pytest.raises(ValueError, match="transform"):
         CollisionModel([[[0, 0, 0], [1, 0, 0], [0, 1, 0]]], 0, np.ones((4, 4)))
+    with pytest.raises(ValueError, match="triangles: expected a"):
+        CollisionModel("abc", 0)
+    with pytest.raises(ValueError, match="transform: expected a"):
+        CollisionModel([[[0, 0, 0], [1, 0, 0], [0, 1, 0]]], 0, "abc")
+    with pytest.raises(ValueError, match="origins/directions: expected"):
+        sc.cast_any_many("ab", "cd", 5)
 
 
 def test_C9_ray_hits_only_models_above_its_level():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -154,3 +155,16 @@ def test_C1_C5_scene_copy_is_independent_of_update_model():
             assert np.array_equal(x, y)
         assert_c1_invariants(scene)
         assert_c1_invariants(other)
+
+
+def test_C1_C5_bad_rects_and_empty_meshes_raise_value_error_naming_the_argument():
+    with pytest.raises(ValueError, match="root_rect"):
+        QuadTree((0.0, 0.0, 1.0))
+    with pytest.raises(ValueError, match="root_rect"):
+        QuadTree((1.0, 0.0, 0.0, 1.0))                      # xmin > xmax
+    qt = QuadTree((0.0, 0.0, 1.0, 1.0))
+    with pytest.raises(ValueError, match="rect_xz"):
+        qt.insert(0, (float("nan"), 0.0, 1.0, 1.0))          # would silently be in no node
+    assert qt.node_count == 1 and qt.models == [[]]
+    with pytest.raises(ValueError, match="triangles"):
+        build_aabb_tree(np.zeros((0, 3, 3)))                # not numpy's reduceat IndexError

@@ -87,6 +87,8 @@ def build_aabb_tree(triangles: np.ndarray, leaf_size: int = LEAF_SIZE) -> AABBTr
     if leaf_size != LEAF_SIZE:
         raise ValueError(f"leaf_size: only {LEAF_SIZE} is supported")
     tris = np.asarray(triangles, dtype=np.float64)
+    if tris.ndim != 3 or tris.shape[1:] != (3, 3) or tris.shape[0] < 1:
+        raise ValueError(f"triangles: expected shape (t, 3, 3) with t >= 1, got {tris.shape}")
     t = tris.shape[0]
     tmin = tris.min(axis=1)
     tmax = tris.max(axis=1)

@@ -519,9 +519,14 @@ class Compound:
     @classmethod
     def from_sphere(cls, center, radius: float, thickness: float) -> "Compound":
         """B8: a spherical bounding volume becomes its circumscribed cube."""
-        c = np.array(center, dtype=float)
+        try:
+            c = np.array(center, dtype=float)
+        except (TypeError, ValueError):
+            raise CompoundError(f"center: expected 3 numbers, got {center!r:.80}") from None
         if c.shape != (3,):
             raise CompoundError(f"center: expected 3 coordinates, got shape {c.shape}")
+        if not np.isfinite(c).all():
+            raise CompoundError(f"center: coordinates must be finite, got {c.tolist()}")
         r = _as_scalar(radius, "radius")
         if r <= 0:
             raise CompoundError(f"radius: must be > 0, got {r}")

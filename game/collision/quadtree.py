@@ -9,6 +9,7 @@ for the ray walkers.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,6 +41,17 @@ def _overlap(a, b) -> bool:
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
+def _rect(x, name: str) -> tuple[float, float, float, float]:
+    """``x`` as a finite x–z rect ``(xmin, zmin, xmax, zmax)`` with min <= max, or ValueError."""
+    try:
+        r = tuple(float(v) for v in x)
+    except (TypeError, ValueError):
+        r = ()
+    if len(r) != 4 or not all(math.isfinite(v) for v in r) or r[0] > r[2] or r[1] > r[3]:
+        raise ValueError(f"{name}: expected 4 finite numbers (xmin, zmin, xmax, zmax) with min <= max, got {x!r:.80}")
+    return r
+
+
 def quadrants(rect) -> tuple[tuple[float, float, float, float], ...]:
     """The four children of x–z rect ``(xmin, zmin, xmax, zmax)``, in child order (C1, C4).
 
@@ -68,9 +80,10 @@ class QuadTree:
             raise ValueError(f"leaf_capacity: must be >= 1, got {leaf_capacity}")
         if not 0 <= int(max_depth) <= 16:
             raise ValueError(f"max_depth: must be in 0..16, got {max_depth}")
+        root = _rect(root_rect, "root_rect")
         self.leaf_capacity = int(leaf_capacity)
         self.max_depth = int(max_depth)
-        self.rect: list[tuple[float, float, float, float]] = [tuple(float(v) for v in root_rect)]
+        self.rect: list[tuple[float, float, float, float]] = [root]
         self.depth: list[int] = [0]
         self.children: list[list[int] | None] = [None]
         self.models: list[list[int]] = [[]]
@@ -91,7 +104,7 @@ class QuadTree:
         deepest level → A5 store the model index; otherwise A6–A10 visit the
         four children (splitting a full leaf first and pushing its models down).
         """
-        r = tuple(float(v) for v in rect_xz)
+        r = _rect(rect_xz, "rect_xz")
         self._model_rect[model] = r
         self._where.setdefault(model, set())
         self._insert_from(model, r, 0)

@@ -53,8 +53,11 @@ def normalize_rays(origins, directions) -> tuple[np.ndarray, np.ndarray]:
     ValueError
         On a wrong shape, a non-finite value or a zero direction.
     """
-    o = np.asarray(origins, dtype=np.float64)
-    d = np.asarray(directions, dtype=np.float64)
+    try:
+        o = np.asarray(origins, dtype=np.float64)
+        d = np.asarray(directions, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("origins/directions: expected (n, 3) arrays of numbers") from None
     if o.ndim != 2 or o.shape[1] != 3:
         raise ValueError(f"origins: expected shape (n, 3), got {o.shape}")
     if d.shape != o.shape:

@@ -88,14 +88,20 @@ class CollisionModel:
     __slots__ = ("triangles", "level", "transform", "world_triangles", "aabb", "tree")
 
     def __init__(self, triangles, level: int, transform=None):
-        tris = np.array(triangles, dtype=np.float64)
+        try:
+            tris = np.array(triangles, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"triangles: expected a (t, 3, 3) array of numbers, got {triangles!r:.80}") from None
         if tris.ndim != 3 or tris.shape[1:] != (3, 3) or tris.shape[0] < 1:
             raise ValueError(f"triangles: expected shape (t, 3, 3) with t >= 1, got {tris.shape}")
         if not np.isfinite(tris).all():
             raise ValueError("triangles: contain NaN or inf")
         if isinstance(level, bool) or not isinstance(level, (int, np.integer)) or int(level) not in _LEVELS:
             raise ValueError(f"level: must be 0 (low), 1 (medium) or 2 (high), got {level!r}")
-        m = np.eye(4) if transform is None else np.array(transform, dtype=np.float64)
+        try:
+            m = np.eye(4) if transform is None else np.array(transform, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"transform: expected a (4, 4) matrix of numbers, got {transform!r:.80}") from None
         if m.shape != (4, 4) or not np.isfinite(m).all():
             raise ValueError(f"transform: expected a finite (4, 4) matrix, got shape {m.shape}")
         if not (np.array_equal(m[:3, 3], np.zeros(3)) and m[3, 3] == 1.0):
