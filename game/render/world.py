@@ -120,6 +120,7 @@ class DebrisRenderer:
         self.prog = Program("debris.vert", "debris.frag")
         self.vao = VertexArray([(0, 3), (1, 3)], [(2, 3), (3, 3), (4, 3), (5, 3), (6, 3), (7, 4)])
         self.vao.set_vertices(unit_cube())
+        _set_constants(self.prog, u_sun_dir=SUN_DIR)
 
     def draw(self, view_proj, eye, rows: np.ndarray) -> None:
         if rows is None or not len(rows):
@@ -132,10 +133,17 @@ class DebrisRenderer:
         self.prog.use()
         self.prog.mat4("u_view_proj", view_proj)
         self.prog.vec("u_eye", eye)
-        self.prog.vec("u_sun_dir", SUN_DIR)
         self.vao.draw()
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         gl.glDisable(gl.GL_BLEND)
+
+
+def _set_constants(prog, **uniforms) -> None:
+    """Uniforms that never change, set once: a program keeps its uniform values."""
+    prog.use()
+    for name, value in uniforms.items():
+        prog.vec(name, value)
+    gl.glUseProgram(0)
 
 
 def limb_matrices(rot: np.ndarray, origin: np.ndarray) -> np.ndarray:
@@ -157,6 +165,10 @@ class WorldRenderer:
         self.lit_world = {m: Program("world.vert", "lit.frag", defines={"MATERIAL": m}) for m in mats}
         self.shadow = Program("planar_shadow.vert", "planar_shadow.frag")
         self.sky = Program("sky.vert", "sky.frag")
+        _set_constants(self.lit_fighter, u_sun_dir=SUN_DIR, u_n_limbs=float(self.n_limbs))
+        for prog in (*self.lit_world.values(), self.sky):
+            _set_constants(prog, u_sun_dir=SUN_DIR)
+        _set_constants(self.shadow, u_sun_dir=SUN_DIR, u_strength=SHADOW_STRENGTH)
         layout = [(0, 3), (1, 3), (2, 3), (3, 1)]
         verts, idx = fighter_mesh(skeleton, fighters)
         self.fighters = VertexArray(layout, indexed=True)
@@ -243,15 +255,14 @@ class WorldRenderer:
                   for m, first, count in self.crates.ranges]
         draws += [(self.lit_world.get(m, self.lit_world[0]), self.world, (first, count))
                   for m, first, count in self.ranges]
+        pixel_angle = 2.0 / (proj[1, 1] * viewport[3])
         for prog, vao, rng in draws:
             prog.use()
             prog.mat4("u_view_proj", view_proj)
             prog.vec("u_eye", eye)
-            prog.vec("u_sun_dir", SUN_DIR)
-            prog.vec("u_pixel_angle", 2.0 / (proj[1, 1] * viewport[3]))
+            prog.vec("u_pixel_angle", pixel_angle)
             if rng is None:
                 gl.glUniform4fv(prog.loc("u_flash"), 2, flash32.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
-                prog.vec("u_n_limbs", float(self.n_limbs))
                 prog.mat4("u_limb", limbs)
                 self.fighters.draw()
             else:
@@ -265,9 +276,7 @@ class WorldRenderer:
         gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_INCR)
         self.shadow.use()
         self.shadow.mat4("u_view_proj", view_proj)
-        self.shadow.vec("u_sun_dir", SUN_DIR)
         self.shadow.vec("u_floor_y", float(feet[:, 1].min()))
-        self.shadow.vec("u_strength", SHADOW_STRENGTH)
         self.shadow.mat4("u_limb", limbs)
         self.shadow_mesh.draw()
         gl.glDisable(gl.GL_STENCIL_TEST)
@@ -277,7 +286,6 @@ class WorldRenderer:
         self.sky.use()
         self.sky.mat4("u_inv_view", np.linalg.inv(view))
         self.sky.vec("u_proj_scale", (1.0 / proj[0, 0], 1.0 / proj[1, 1]))
-        self.sky.vec("u_sun_dir", SUN_DIR)
         self.sky.vec("u_y0", self.sky_bottom(view_proj))
         self.sky_vao.draw(gl.GL_TRIANGLE_STRIP)
         gl.glDepthMask(gl.GL_TRUE)
