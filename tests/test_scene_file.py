@@ -81,6 +81,10 @@ def test_C3_C4_specific_errors_name_file_field_and_offset():
     big = bytearray(mb)
     struct.pack_into("<I", big, 12, 100)
     _bad(bytes(big), qb, r"M\.bin: field (meshes|model_count)")
+    # model count larger than the records: reported at model_count's own offset (16), not file_size's (20)
+    more = bytearray(mb)
+    struct.pack_into("<I", more, 16, 99)
+    _bad(bytes(more), qb, r"M\.bin: field model_count at byte 16: 99 model records")
     # model count in the quadtree file does not match the model file
     q2 = bytearray(qb)
     struct.pack_into("<I", q2, 12, 99)

@@ -167,7 +167,7 @@ def _read_models(data: bytes, name: str) -> list[CollisionModel]:
     rec_at = rd.pos
     if model_count * _MODEL_DT.itemsize != len(rd.data) - rd.pos:
         rd.fail("model_count", f"{model_count} model records need {model_count * _MODEL_DT.itemsize} bytes, "
-                f"{len(rd.data) - rd.pos} remain (count does not match file size)", 20)
+                f"{len(rd.data) - rd.pos} remain (count does not match file size)", 16)
     recs = rd.array(_MODEL_DT, model_count, "models")
     models = []
     for j in range(model_count):
