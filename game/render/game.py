@@ -182,7 +182,7 @@ class Game:
         """No simulation step this tick: render the current state still (no interpolation drift)."""
         self._prev = self._cur
         self.camera.prev = self.camera.current
-        self.sparks.prev_pos = self.sparks.p[:, :3].copy()
+        self.sparks.hold()
         self.debris.hold()
         self._held = True
 

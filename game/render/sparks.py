@@ -50,6 +50,14 @@ class Sparks:
     def clear(self) -> None:
         self.__init__()
 
+    def hold(self) -> None:
+        """No simulation step this tick: draw the particles still (no interpolation drift)."""
+        self.prev_pos = self.p[:, _P].copy()
+
+    def _add(self, rows: np.ndarray) -> None:
+        self.p = np.vstack([self.p, rows])[-MAX_PARTICLES:]
+        self.prev_pos = np.vstack([self.prev_pos, rows[:, _P]])[-MAX_PARTICLES:]
+
     def spawn(self, hit) -> None:
         """A burst for one Hit event (reads its point, heavy, blocked, hitstop, frame)."""
         rng = np.random.default_rng(int(hit.frame) * 7919 + int(hit.attacker))
@@ -85,8 +93,7 @@ class Sparks:
         rows[n + 1, _DELAY] = stop
         rows[n + 1, _KIND] = KIND_RING
         rows[:, _DELAY0] = stop
-        self.p = np.vstack([self.p, rows])[-MAX_PARTICLES:]
-        self.prev_pos = np.vstack([self.prev_pos, rows[:, _P]])[-MAX_PARTICLES:]
+        self._add(rows)
         f = int(hit.defender)
         self.flash[f] = (0.25, 0.45, 0.9, 0.22) if blocked else (1.0, 0.80, 0.6, 0.28 if heavy else 0.18)
         self._flash_base[f] = self.flash[f, 3]
@@ -113,8 +120,7 @@ class Sparks:
         rows[n, _COL] = (1.0, 0.85, 0.55) if style == "impact" else (0.6, 0.45, 0.3)
         rows[n, _LIFE] = 8
         rows[n, _KIND] = KIND_FLASH
-        self.p = np.vstack([self.p, rows])[-MAX_PARTICLES:]
-        self.prev_pos = np.vstack([self.prev_pos, rows[:, _P]])[-MAX_PARTICLES:]
+        self._add(rows)
 
     def step(self) -> None:
         """Advance one simulation frame."""
