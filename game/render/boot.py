@@ -51,7 +51,7 @@ def load_pyglet(headless: bool | None = None):
         pyglet.options["headless"] = True
     pyglet.options["shadow_window"] = False
     pyglet.options["debug_gl"] = False
-    if not pyglet.options["headless"] and os.environ.get("PYGLET_HEADLESS", "") not in ("", "0") :
+    if not pyglet.options["headless"] and os.environ.get("PYGLET_HEADLESS", "") not in ("", "0"):
         pyglet.options["headless"] = True
     if not pyglet.options["headless"] and not os.environ.get("DISPLAY") and os.name == "posix" \
             and not os.environ.get("WAYLAND_DISPLAY") and not _is_mac():
@@ -85,8 +85,7 @@ def make_window(pyglet, *, width: int = WIDTH, height: int = HEIGHT, visible: bo
         try:
             win = pyglet.window.Window(width, height, caption=caption, resizable=True, config=cfg,
                                        visible=visible, fullscreen=fullscreen, vsync=visible)
-        except pyglet.window.NoSuchConfigException:
-            cfg.sample_buffers = 0
+        except pyglet.window.NoSuchConfigException:    # that config refused: pyglet's default one
             win = pyglet.window.Window(width, height, caption=caption, resizable=True,
                                        visible=visible, fullscreen=fullscreen)
     except Exception as exc:  # noqa: BLE001
