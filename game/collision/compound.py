@@ -831,7 +831,8 @@ class Compound:
 
 
 def _slabs(b: np.ndarray, t: float) -> np.ndarray:
-    """(6, 2, 3) the six wall slabs of box ``b`` (layer order, ownership as documented)."""
+    """B6: the six wall slabs ``(6, 2, 3)`` float of box ``b`` ``(2, 3)`` extruded inward by
+    thickness ``t`` (layer order, ownership as in the module docstring)."""
     lo, hi = b[0], b[1]
     slabs = np.empty((6, 2, 3))
     slabs[:] = b
@@ -845,7 +846,7 @@ def _slabs(b: np.ndarray, t: float) -> np.ndarray:
 
 
 def _snap(x: float, coords: np.ndarray) -> float:
-    """``x`` moved onto the nearest of ``coords`` if within SNAP_EPS."""
+    """B3/B9: region edge ``x`` moved onto the nearest of ``coords`` (k,) float if within SNAP_EPS."""
     d = np.abs(coords - x)
     i = int(d.argmin())
     return float(coords[i]) if d[i] < tol.SNAP_EPS else x
@@ -971,7 +972,12 @@ def _face_set(axes: list, signs: list, planes: list, rects: list, kinds: list, o
 
 
 def _boundary_faces(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -> FaceSet:
-    """The boundary of the union of disjoint boxes as quads, classified by kind."""
+    """B5, B7: the boundary of the union of disjoint boxes as quads, classified by kind.
+
+    boxes : (K, 2, 3) float, layers : (K,) int (``2 * axis + side``), bounds : (2, 3) float.
+    Returns a :class:`FaceSet`: every box side not covered by a touching box (partly
+    covered sides are cut into their exposed rectangles by :func:`_subtract_coverers`).
+    """
     k = boxes.shape[0]
     lay = layers.astype(np.int64)
     baxis = lay // 2

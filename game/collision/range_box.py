@@ -127,7 +127,7 @@ def overlaps(a, b) -> np.ndarray:
 
 
 def box_centers(boxes) -> np.ndarray:
-    """Centroids ``(..., D)`` of boxes ``(..., 2, D)``."""
+    """A7 centres: centroids ``(..., D)`` float of boxes ``(..., 2, D)`` float."""
     boxes = _boxes(boxes, "boxes")
     return 0.5 * (boxes[..., 0, :] + boxes[..., 1, :])
 

@@ -146,7 +146,7 @@ def ray_triangle_scalar(ox, oy, oz, dx, dy, dz, tri, limit) -> float:
 # one long inner loop instead of many length-3 ones.
 
 def ray_boxes_cm(o: np.ndarray, inv: np.ndarray, box: np.ndarray, limit) -> tuple[np.ndarray, np.ndarray]:
-    """Slab test, component-major: ``o, inv`` (3, n), ``box`` (6, n) rows
+    """C6 slab test, component-major: ``o, inv`` (3, n) float, ``box`` (6, n) rows
     ``xmin, ymin, zmin, xmax, ymax, zmax``; ``limit`` float or (n,).  Returns ``hit, tnear`` (n,)."""
     t0 = box[:3] - o
     t1 = box[3:] - o
@@ -165,7 +165,7 @@ def ray_boxes_cm(o: np.ndarray, inv: np.ndarray, box: np.ndarray, limit) -> tupl
 
 
 def ray_triangles_cm(o: np.ndarray, d: np.ndarray, tri: np.ndarray, limit) -> np.ndarray:
-    """Möller–Trumbore, component-major: ``o, d`` (3, n), ``tri`` (9, n) rows
+    """C6 two-sided Möller–Trumbore, component-major: ``o, d`` (3, n) float, ``tri`` (9, n) rows
     ``v0xyz, e1xyz, e2xyz``.  The kernel behind :func:`ray_triangles`; (n,) t or inf."""
     ox, oy, oz = o
     dx, dy, dz = d

@@ -193,6 +193,11 @@ def _child_blocks(box: np.ndarray, child: np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 def _tree_parts(t: AABBTree, index: int, node0: int, slot0: int):
+    """One model's tree in the packed layout, offset to global node ``node0`` and slot ``slot0``.
+
+    Returns ``box`` (6, n) float, ``child`` (n, 2) int64, ``leaf`` (n,) int64,
+    ``tri`` (9, s) float and ``key`` (s,) int64 (see :class:`_Pack`).
+    """
     child = np.where(t.child >= 0, t.child.astype(np.int64) + node0, -1)
     leaf = np.where(t.leaf >= 0, t.leaf.astype(np.int64) + slot0 // LEAF_SIZE, -1)
     key = np.where(t.slot_tri >= 0, (np.int64(index) << 32) | t.slot_tri.astype(np.int64), _NO_KEY)
@@ -201,6 +206,7 @@ def _tree_parts(t: AABBTree, index: int, node0: int, slot0: int):
 
 
 def _pack(models: Sequence[CollisionModel]) -> _Pack:
+    """C5, C6: every model's AABB tree concatenated into one :class:`_Pack` for the batched walker."""
     trees = [m.tree for m in models]
     ncount = np.array([t.node_count for t in trees], dtype=np.int64)
     scount = np.array([t.slot_tri.size for t in trees], dtype=np.int64)
@@ -278,6 +284,7 @@ def _box_scalar(b, ox, oy, oz, ix, iy, iz, limit):
 
 
 def _inv(c: float) -> float:
+    """Scalar twin of :func:`raycast.inverse_directions` for one direction component."""
     return 1.0 / c if abs(c) >= 1.0 / INV_DIR_HUGE else math.copysign(INV_DIR_HUGE, c)
 
 
