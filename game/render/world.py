@@ -23,7 +23,7 @@ import numpy as np
 from pyglet import gl
 
 from .crates import MAT_SPLINTER, crate_vertices, draw_map, triangle_vertices
-from .geometry import KIND_STYLE, arena_parts, fighter_mesh, material_ranges, world_mesh
+from .geometry import KIND_STYLE, arena_parts, box_triangles, fighter_mesh, material_ranges, world_mesh
 from .glutil import Program, VertexArray
 
 SUN_DIR = np.array([0.42, 0.80, 0.43])
@@ -32,19 +32,12 @@ SHADOW_STRENGTH = 0.55
 #: kinds drawn from their compounds (:class:`CrateMeshes`), not in the static arena mesh
 CRATE_KINDS = ("crate", "barrel")
 
-_CUBE_FACES = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
-
-
 def unit_cube() -> np.ndarray:
     """36 vertices ``(36, 6)`` (position in -1..1, flat normal) of a cube, outward wound."""
-    c = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float)
-    out = []
-    for a, b, cc, d in _CUBE_FACES:
-        n = np.cross(c[b] - c[a], c[cc] - c[a])
-        n /= np.linalg.norm(n)
-        for i in (a, b, cc, a, cc, d):
-            out.append(np.concatenate([c[i], n]))
-    return np.array(out, dtype=np.float32)
+    tris = box_triangles([(-1.0, -1.0, -1.0), (1.0, 1.0, 1.0)])                  # (12, 3, 3)
+    n = np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0])
+    n /= np.linalg.norm(n, axis=1, keepdims=True)
+    return np.concatenate([tris, np.repeat(n[:, None], 3, axis=1)], axis=2).reshape(-1, 6).astype(np.float32)
 
 
 class CrateMeshes:
