@@ -77,15 +77,13 @@ class AABBTree:
         return int(self.slot_tri.shape[0] // LEAF_SIZE)
 
 
-def build_aabb_tree(triangles: np.ndarray, leaf_size: int = LEAF_SIZE) -> AABBTree:
+def build_aabb_tree(triangles: np.ndarray) -> AABBTree:
     """C5: build the AABB tree of ``triangles`` (t, 3, 3) float (world space, t >= 1).
 
     Every level: compute each node's box, sort the triangles of the nodes that
-    hold more than ``leaf_size`` along their box's longest axis (centroid key),
+    hold more than ``LEAF_SIZE`` along their box's longest axis (centroid key),
     split at the median.  Returns an :class:`AABBTree`.
     """
-    if leaf_size != LEAF_SIZE:
-        raise ValueError(f"leaf_size: only {LEAF_SIZE} is supported")
     tris = np.asarray(triangles, dtype=np.float64)
     if tris.ndim != 3 or tris.shape[1:] != (3, 3) or tris.shape[0] < 1:
         raise ValueError(f"triangles: expected shape (t, 3, 3) with t >= 1, got {tris.shape}")
@@ -112,7 +110,7 @@ def build_aabb_tree(triangles: np.ndarray, leaf_size: int = LEAF_SIZE) -> AABBTr
         bmax = np.maximum.reduceat(tmax[idx], starts, axis=0)
         box_arr[seg_node, 0] = bmin
         box_arr[seg_node, 1] = bmax
-        split = lens > leaf_size
+        split = lens > LEAF_SIZE
         leaf_node.append(seg_node[~split])
         leaf_lo.append(seg_lo[~split])
         leaf_hi.append(seg_hi[~split])
@@ -146,10 +144,10 @@ def build_aabb_tree(triangles: np.ndarray, leaf_size: int = LEAF_SIZE) -> AABBTr
     n_leaves = leaf_node.size
     leaf = np.full(n_nodes, -1, dtype=np.int32)
     leaf[leaf_node] = np.arange(n_leaves)
-    slot_tri = np.full(n_leaves * leaf_size, -1, dtype=np.int32)
+    slot_tri = np.full(n_leaves * LEAF_SIZE, -1, dtype=np.int32)
     lens = leaf_hi - leaf_lo
     offs = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
-    slot_tri[np.repeat(np.arange(n_leaves) * leaf_size, lens) + offs] = perm[np.repeat(leaf_lo, lens) + offs]
+    slot_tri[np.repeat(np.arange(n_leaves) * LEAF_SIZE, lens) + offs] = perm[np.repeat(leaf_lo, lens) + offs]
     used = slot_tri >= 0
     v0 = np.zeros((slot_tri.size, 3))
     e1 = np.zeros((slot_tri.size, 3))
