@@ -16,8 +16,7 @@ uniform vec4 u_flash[2];         // per fighter: rgb tint (linear), amount (hit 
 
 out vec3 v_world;
 out vec3 v_color;
-out float v_aa;
-uniform float u_pixel_angle;   // radians per pixel at the screen centre
+out float v_aa;                  // 1: fighters have no pattern to anti-alias
 
 #include lighting.glsl
 

@@ -13,7 +13,7 @@ uniform vec3 u_sun_dir;
 out vec3 v_world;
 out vec3 v_color;
 out float v_aa;
-uniform float u_pixel_angle;   // radians per pixel at the screen centre         // display colour, before the fragment's pattern
+uniform float u_pixel_angle;   // radians per pixel at the screen centre
 
 #include lighting.glsl
 

@@ -253,12 +253,12 @@ class WorldRenderer:
             prog.use()
             prog.mat4("u_view_proj", view_proj)
             prog.vec("u_eye", eye)
-            prog.vec("u_pixel_angle", pixel_angle)
             if rng is None:
                 gl.glUniform4fv(prog.loc("u_flash"), 2, flash32.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
                 prog.mat4("u_limb", limbs)
                 self.fighters.draw()
             else:
+                prog.vec("u_pixel_angle", pixel_angle)
                 vao.draw_range(*rng)
         # 2. the fighters' shadows on the floor: blended once per pixel (stencil), depth-tested
         gl.glEnable(gl.GL_BLEND)
