@@ -177,6 +177,11 @@ def test_B8_bad_sphere_input():
         Compound.from_sphere("abc", 1.0, 0.1)
 
 
+def test_B7_group_of_non_compounds_names_the_entry():
+    with pytest.raises(CompoundError, match=r"compounds\[1\]: expected a Compound, got int"):
+        CompoundGroup([fresh(), 1])
+
+
 def test_B1_bad_striker_and_margin():
     c = fresh()
     with pytest.raises(CompoundError, match="striker_box"):

@@ -168,3 +168,10 @@ def test_C1_C5_bad_rects_and_empty_meshes_raise_value_error_naming_the_argument(
     assert qt.node_count == 1 and qt.models == [[]]
     with pytest.raises(ValueError, match="triangles"):
         build_aabb_tree(np.zeros((0, 3, 3)))                # not numpy's reduceat IndexError
+    with pytest.raises(ValueError, match="leaf_capacity"):
+        QuadTree((0.0, 0.0, 1.0, 1.0), leaf_capacity="a")   # not int()'s "invalid literal"
+    with pytest.raises(ValueError, match="max_depth"):
+        QuadTree((0.0, 0.0, 1.0, 1.0), max_depth=None)
+    scene = Scene.build(_random_models(np.random.default_rng(0), 2))
+    with pytest.raises(TypeError, match="index"):
+        scene.update_model("a")                             # not a str/int comparison error

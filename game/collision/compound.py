@@ -1066,6 +1066,9 @@ class CompoundGroup:
 
     def __init__(self, compounds: Sequence[Compound]):
         self.compounds = list(compounds)
+        for i, c in enumerate(self.compounds):
+            if not isinstance(c, Compound):
+                raise CompoundError(f"compounds[{i}]: expected a Compound, got {type(c).__name__}")
         self._key: list | None = None
         self._refresh()
 

@@ -76,10 +76,10 @@ class QuadTree:
     """
 
     def __init__(self, root_rect, leaf_capacity: int = 8, max_depth: int = 6):
-        if int(leaf_capacity) < 1:
-            raise ValueError(f"leaf_capacity: must be >= 1, got {leaf_capacity}")
-        if not 0 <= int(max_depth) <= 16:
-            raise ValueError(f"max_depth: must be in 0..16, got {max_depth}")
+        if not isinstance(leaf_capacity, (int, np.integer)) or leaf_capacity < 1:
+            raise ValueError(f"leaf_capacity: must be an int >= 1, got {leaf_capacity!r}")
+        if not isinstance(max_depth, (int, np.integer)) or not 0 <= max_depth <= 16:
+            raise ValueError(f"max_depth: must be an int in 0..16, got {max_depth!r}")
         root = _rect(root_rect, "root_rect")
         self.leaf_capacity = int(leaf_capacity)
         self.max_depth = int(max_depth)

@@ -371,6 +371,8 @@ class Scene:
         rect the quadtree is rebuilt with a larger root (all models re-inserted).
         The model keeps its index.  ``None`` keeps the old value.
         """
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise TypeError(f"index: expected an int model index, got {index!r}")
         if not 0 <= index < len(self._models):
             raise IndexError(f"index: model {index} out of range 0..{len(self._models) - 1}")
         old = self._models[index]
