@@ -50,7 +50,7 @@ class Game:
         self.keyboard = Keyboard(key, self.keys)
         self.pads = Gamepads(pyglet, enabled=not pyglet.options["headless"])
         self.training = TrainingMode() if training else None
-        self.screen = "title" if title and not (p1 == "cpu" and p2 == "cpu") and not training else "fight"
+        self.screen = "title" if title and not self.attract and not training else "fight"
         self.menu_sel: int | None = None
         self.show_fps = show_fps
         self.overlay = DebugOverlay()
@@ -84,6 +84,11 @@ class Game:
         self.target = RenderTarget()
         self.hud = Hud(pyglet, list(data.fighters))
         self._view_scale = None
+
+    @property
+    def attract(self) -> bool:
+        """CPU vs CPU: no title screen, and a new match some time after each one ends."""
+        return self.p1 == "cpu" and self.p2 == "cpu"
 
     # ------------------------------------------------------------------ match
     def new_match(self, seed: int | None = None) -> None:
@@ -175,7 +180,7 @@ class Game:
             listener(self.match, events)
         if self.match.over:
             self.over_frames += 1
-            if self.p1 == "cpu" and self.p2 == "cpu" and self.over_frames >= ATTRACT_RESTART:
+            if self.attract and self.over_frames >= ATTRACT_RESTART:
                 self.new_match(self.seed + 1)
 
     def _hold(self) -> None:
@@ -296,7 +301,7 @@ class Game:
         rects, menu_rects = self.hud.build(size, self.match, screen=self.screen, fps=self.fps() if self.show_fps else None,
                                training=self.training, menu=menu, overlay_texts=self.overlay.texts,
                                view_proj=vp, title_info=title_info, blink=self.ticks,
-                               attract=self.p1 == "cpu" and self.p2 == "cpu")
+                               attract=self.attract)
         gl.glDisable(gl.GL_DEPTH_TEST)
         gl.glViewport(0, 0, *self.window.get_framebuffer_size())
         self.rects.draw((W, H), rects.array())
