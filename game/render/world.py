@@ -202,7 +202,8 @@ class WorldRenderer:
                          for z in (lo[2], hi[2])]
                 edges += [np.stack([np.full_like(s, x), np.full_like(s, top), lo[2] + (hi[2] - lo[2]) * s], axis=1)
                           for x in (lo[0], hi[0])]
-                self._rim = np.concatenate(edges)
+                rim = np.concatenate(edges)
+                self._rim = np.concatenate([rim, np.ones((len(rim), 1))], axis=1)     # homogeneous
             verts = world_mesh(parts)
             self.world.set_vertices(verts)
             self.ranges = material_ranges(verts)
@@ -217,7 +218,7 @@ class WorldRenderer:
         wall tops in front of the camera (-1: the whole screen when there are none)."""
         if self._rim is None:
             return -1.0
-        h = np.concatenate([self._rim, np.ones((len(self._rim), 1))], axis=1) @ view_proj.T
+        h = self._rim @ view_proj.T
         front = h[:, 3] > 0.1        # wall tops (above the eye) only rise on screen toward the eye
         if not front.any():
             return -1.0
