@@ -504,6 +504,8 @@ class Scene:
             ox, oy, oz, dx, dy, dz = float(ox), float(oy), float(oz), float(dx), float(dy), float(dz)
         except (TypeError, ValueError):
             raise ValueError(f"origin/direction: expected 3 numbers each, got {origin!r} and {direction!r}") from None
+        # one addition is the fast check (NaN/inf propagate); only a non-finite sum, which may
+        # also be an overflow of finite values, needs the per-value test
         if not math.isfinite(ox + oy + oz + dx + dy + dz) and not all(
                 math.isfinite(v) for v in (ox, oy, oz, dx, dy, dz)):
             raise ValueError("origin/direction: contain NaN or inf")
