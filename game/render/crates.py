@@ -26,7 +26,7 @@ import numpy as np
 
 from game.collision.compound import FILL, INNER, OUTER
 
-from .geometry import KIND_STYLE, MAT_CRATE, to_linear
+from .geometry import KIND_STYLE, MAT_CRATE, to_linear, world_mesh
 
 #: per crate kind: (outer, fill, inner) colours (sRGB-ish, authored)
 WOOD = {
@@ -102,17 +102,9 @@ def crate_vertices(faces, kind: str = "crate", scale=None, offset=None) -> np.nd
 
 
 def triangle_vertices(tris, kind: str) -> np.ndarray:
-    """World-layout vertices ``(3 T, 10)`` of plain triangles (the intact barrel's cylinder)."""
-    tris = np.asarray(tris, dtype=float).reshape(-1, 3, 3)
-    colour, mat = KIND_STYLE.get(kind, KIND_STYLE["crate"])
-    nrm = np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0])
-    nrm /= np.maximum(np.linalg.norm(nrm, axis=-1, keepdims=True), 1e-12)
-    v = np.zeros((len(tris), 3, 10), dtype=np.float32)
-    v[..., :3] = tris
-    v[..., 3:6] = nrm[:, None, :]
-    v[..., 6:9] = to_linear(np.asarray(colour, dtype=float))
-    v[..., 9] = mat
-    return v.reshape(-1, 10)
+    """World-layout vertices ``(3 T, 10)`` of plain triangles (the intact barrel's cylinder),
+    coloured like the arena's ``kind`` (crate style for a kind the arena does not know)."""
+    return world_mesh([(kind, kind if kind in KIND_STYLE else "crate", tris)])
 
 
 def rotations(axis: np.ndarray, angle: np.ndarray) -> np.ndarray:
