@@ -229,3 +229,11 @@ def test_replay_refuses_match_settings_it_would_ignore(tmp_path, extra):
     assert ok.returncode == 0, ok.stderr
     p = run(["--headless", "--replay", str(rec), *extra])
     assert_usage_error(p, "--replay", extra[0])
+
+
+def test_projectile_level_outside_the_three_logic_levels(tree):
+    main, assets = tree
+    doc = json.loads((assets / "moves.json").read_text())
+    doc["moves"]["fireball"]["projectile"]["level"] = 7
+    (assets / "moves.json").write_text(json.dumps(doc))
+    assert_usage_error(run(["--headless", "--frames", "5"], main=main), "moves.json", "level")

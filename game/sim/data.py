@@ -200,6 +200,9 @@ def load_game_data(assets_dir: str | None = None) -> GameData:
                 p = m["projectile"]
                 if p["limb"] not in names or p["height"] not in HEIGHTS:
                     raise AssetError(f"moves.json: move {n}: projectile needs a known limb and height")
+                if p["level"] not in (0, 1, 2) or isinstance(p["level"], bool):
+                    raise AssetError(f"moves.json: move {n}: projectile level must be 0 (low), 1 (medium) "
+                                     f"or 2 (high), got {p['level']!r}")
                 proj = ProjectileSpec(
                     name=n, limb=names.index(p["limb"]), speed=float(p["speed"]), lifetime=int(p["lifetime"]),
                     half=float(p["half"]), level=int(p["level"]), damage=int(p["damage"]),
