@@ -7,6 +7,7 @@ the file removed or damaged, so the shared tree is never touched.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import struct
