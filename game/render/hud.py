@@ -14,13 +14,17 @@ import numpy as np
 
 from .camera import project
 from .passes import Rects
-from .training import PHASE_COLORS, HISTORY_LEN, InputHistory
+from .training import HISTORY_LEN, METER_LEN, PHASE_COLORS, InputHistory
 
 CANVAS_H = 720.0
 FONT = ("DejaVu Sans", "Arial", "Helvetica")
 GOLD = (1.0, 0.80, 0.25)
 TRAIL_HOLD = 36          # frames the damage trail waits before draining
 TRAIL_RATE = 0.9         # health points per frame it then drains
+
+
+#: frame meter cells: a darker bottom under each phase colour
+_METER_BOTTOM = {ph: tuple(v * 0.75 for v in c) for ph, c in PHASE_COLORS.items()}
 
 
 def _rgba255(c, a=1.0):
@@ -249,8 +253,7 @@ class Hud:
 
     def _training(self, r: Rects, W, H, tr) -> None:
         cell, gap_ = 10, 2
-        n = 80
-        total = n * (cell + gap_)
+        total = METER_LEN * (cell + gap_)
         x0 = W / 2 - total / 2
         for i in range(2):
             y = 62 - i * (cell + 8)
@@ -258,7 +261,7 @@ class Hud:
             row = tr.meter.rows[i]
             for k, ph in enumerate(row):
                 c = PHASE_COLORS.get(ph, PHASE_COLORS["neutral"])
-                r.add(x0 + k * (cell + gap_), y, cell, cell + 1, tuple(v * 0.75 for v in c), c)
+                r.add(x0 + k * (cell + gap_), y, cell, cell + 1, _METER_BOTTOM.get(ph, _METER_BOTTOM["neutral"]), c)
             self.meter_lbl[i].set(f"P{i + 1}", x0 - 10, y + cell / 2)
         adv = tr.meter.advantage
         if adv is not None:
