@@ -11,6 +11,7 @@ import platform
 import sys
 
 from . import SECTIONS
+from .common import machine_gauge_us
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,7 +23,8 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
     chosen = args.sections or list(SECTIONS)
-    print(f"# python {platform.python_version()} on {platform.machine()}, {platform.processor() or 'cpu'}")
+    print(f"# python {platform.python_version()} on {platform.machine()}, {platform.processor() or 'cpu'}; "
+          f"machine gauge sum(range(1000)) = {machine_gauge_us():.1f} us")
     for name in chosen:
         try:
             mod = importlib.import_module(f"game.bench.{SECTIONS[name]}")

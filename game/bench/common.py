@@ -22,6 +22,31 @@ def median_seconds(fn: Callable[[], object], *, number: int, repeat: int = 7) ->
     return statistics.median(runs)
 
 
+def interleaved_medians(fns: list[Callable[[], object]], *, numbers: list[int], repeat: int = 9) -> list[float]:
+    """Median seconds per call of each of ``fns``, measured round-robin.
+
+    Each round runs every function ``numbers[i]`` times back to back, so a fast
+    path and its reference see the same machine noise (this VM's speed drifts
+    by 2-3x over minutes); returns one median per function.
+    """
+    for fn in fns:
+        fn()
+    runs: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeat):
+        for i, fn in enumerate(fns):
+            t0 = time.perf_counter()
+            for _ in range(numbers[i]):
+                fn()
+            runs[i].append((time.perf_counter() - t0) / numbers[i])
+    return [statistics.median(r) for r in runs]
+
+
+def machine_gauge_us() -> float:
+    """Median µs of a fixed pure-Python workload (``sum(range(1000))``), printed with
+    every benchmark run so that figures from machines of different speed compare."""
+    return median_seconds(lambda: sum(range(1000)), number=2000, repeat=9) * 1e6
+
+
 def report(label: str, value: float, unit: str, *, target: str = "", ref: float | None = None) -> None:
     """Print one figure as an aligned line: label, value, unit, ratio to reference, target."""
     line = f"  {label:<46} {value:>12.3f} {unit:<8}"

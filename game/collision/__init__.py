@@ -13,12 +13,18 @@ from .range_box import (
     endpoints_by_coordinate_sum,
     judgement_points,
     overlaps,
+    overlaps_packed,
+    pack_boxes,
+    PACKED_WIDTH,
     range_box_of,
     verdict,
 )
 
 __all__ = [
     "overlaps",
+    "pack_boxes",
+    "overlaps_packed",
+    "PACKED_WIDTH",
     "judgement_points",
     "verdict",
     "collision_point",

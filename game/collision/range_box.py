@@ -15,6 +15,9 @@ __all__ = [
     "judgement_points",
     "verdict",
     "overlaps",
+    "pack_boxes",
+    "overlaps_packed",
+    "PACKED_WIDTH",
     "collision_point",
     "range_box_of",
     "endpoints_by_coordinate_sum",
@@ -55,15 +58,24 @@ def _boxes(x, name: str) -> np.ndarray:
 
 
 def _box_pair(a, b) -> tuple[np.ndarray, np.ndarray]:
-    """Both arguments of a pairwise function as boxes of the same D whose leading axes broadcast."""
+    """Both arguments of a pairwise function as boxes of the same D.
+
+    Whether their leading axes broadcast is left to the ufunc that pairs them
+    (checking first costs more than the check itself); callers wrap that call
+    in :func:`_paired`, which turns numpy's broadcast error into ours.
+    """
     a = _boxes(a, "a")
     b = _boxes(b, "b")
-    if a.shape[-1] != b.shape[-1] or (a.shape[:-2] != b.shape[:-2] and not _broadcasts(a.shape[:-2], b.shape[:-2])):
-        raise ValueError(
-            f"a, b: boxes of shapes {a.shape} and {b.shape} do not pair up; both need the same D "
-            f"and leading axes that broadcast (e.g. a[:, None] against b[None, :] for N x M)"
-        )
+    if a.shape[-1] != b.shape[-1]:
+        raise _pair_error(a, b)
     return a, b
+
+
+def _pair_error(a: np.ndarray, b: np.ndarray) -> ValueError:
+    return ValueError(
+        f"a, b: boxes of shapes {a.shape} and {b.shape} do not pair up; both need the same D "
+        f"and leading axes that broadcast (e.g. a[:, None] against b[None, :] for N x M)"
+    )
 
 
 def _broadcasts(sa: tuple, sb: tuple) -> bool:
@@ -99,7 +111,10 @@ def judgement_points(a, b) -> tuple[np.ndarray, np.ndarray]:
         A3, per-axis smaller of the two *max* endpoints.
     """
     a, b = _box_pair(a, b)
-    return np.maximum(a[..., 0, :], b[..., 0, :]), np.minimum(a[..., 1, :], b[..., 1, :])
+    try:
+        return np.maximum(a[..., 0, :], b[..., 0, :]), np.minimum(a[..., 1, :], b[..., 1, :])
+    except ValueError:
+        raise _pair_error(a, b) from None
 
 
 def verdict(j1: np.ndarray, j2: np.ndarray) -> np.ndarray:
@@ -124,6 +139,66 @@ def overlaps(a, b) -> np.ndarray:
     (...,) bool, the broadcast shape of the leading axes.
     """
     return verdict(*judgement_points(a, b))
+
+
+#: Width of a packed box row (:func:`pack_boxes`): 4 min lanes, then 4 negated max lanes.
+PACKED_WIDTH = 8
+_PACK_HALF = PACKED_WIDTH // 2
+#: The four bool bytes (1, 1, 1, 1) of a packed pair's per-axis verdicts, read as one uint32
+#: (the same in either byte order).
+_ALL_AXES = np.uint32(0x01010101)
+
+
+def pack_boxes(boxes) -> np.ndarray:
+    """A1 storage for batched checks: boxes ``(..., 2, D)`` -> packed rows ``(..., 8)`` float.
+
+    Each row is ``[min_x, min_y, (min_z | -inf), -inf, -max_x, -max_y, (-max_z | -inf), -inf]``:
+    the min endpoint and the *negated* max endpoint, each padded to 4 lanes
+    with ``-inf``.  With the max side negated, one ``np.maximum`` of two rows
+    yields both judgement points (see :func:`overlaps_packed`); the pad lanes
+    always pass the verdict (``-inf <= inf``), so D = 2 and D = 3 share a layout.
+    The match packs every limb box once per frame, when it rebuilds them (A6).
+    """
+    b = _boxes(boxes, "boxes")
+    d = b.shape[-1]
+    out = np.full(b.shape[:-2] + (PACKED_WIDTH,), -np.inf)
+    out[..., :d] = b[..., 0, :]
+    np.negative(b[..., 1, :], out=out[..., _PACK_HALF:_PACK_HALF + d])
+    return out
+
+
+def overlaps_packed(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+    """A2-A4 on packed rows: the same verdict as :func:`overlaps`, in three ufunc calls.
+
+    Parameters
+    ----------
+    pa, pb : (..., 8) float
+        Rows from :func:`pack_boxes`; leading axes broadcast
+        (``pa[:, None]`` against ``pb[None]`` for N x M).
+
+    Returns
+    -------
+    (...,) bool, the broadcast shape of the leading axes.
+
+    Lanes 0-3 of ``max(pa, pb)`` are the larger min endpoints, the first
+    judgement point j1 (A2); lanes 4-7 are ``max(-a.max, -b.max) = -j2``, the
+    second judgement point negated (A3).  A4: collision iff ``j1 <= j2`` on
+    every axis, touching included; the four per-axis bools of a pair are
+    contiguous bytes, so "every axis" is one uint32 comparison instead of a
+    reduction.
+    """
+    pa = np.asarray(pa, dtype=float)
+    pb = np.asarray(pb, dtype=float)
+    if pa.shape[-1:] != (PACKED_WIDTH,) or pb.shape[-1:] != (PACKED_WIDTH,):
+        raise ValueError(f"pa, pb: expected packed rows (..., {PACKED_WIDTH}) from pack_boxes(), "
+                         f"got shapes {pa.shape} and {pb.shape}")
+    try:
+        j = np.maximum(pa, pb)                                   # A2 | -A3
+    except ValueError:
+        raise ValueError(f"pa, pb: leading axes of {pa.shape} and {pb.shape} do not broadcast "
+                         f"(e.g. pa[:, None] against pb[None] for N x M)") from None
+    ok = np.less_equal(j[..., :_PACK_HALF], np.negative(j[..., _PACK_HALF:]), order="C")   # A4 per axis
+    return ok.view(np.uint32)[..., 0] == _ALL_AXES              # A4 on every axis
 
 
 def box_centers(boxes) -> np.ndarray:
@@ -159,6 +234,8 @@ def collision_point(a, b) -> np.ndarray:
     (..., D) float
     """
     a, b = _box_pair(a, b)
+    if not _broadcasts(a.shape[:-2], b.shape[:-2]):
+        raise _pair_error(a, b)
     sa = a[..., 0, :] + a[..., 1, :]            # 2 * c1
     ea = a[..., 1, :] - a[..., 0, :]
     eb = b[..., 1, :] - b[..., 0, :]

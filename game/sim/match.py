@@ -24,7 +24,7 @@ import struct
 
 import numpy as np
 
-from game.collision import collision_point, judgement_points, verdict
+from game.collision import collision_point, judgement_points, overlaps_packed, pack_boxes
 
 from . import ai
 from .data import GameData, load_game_data
@@ -88,6 +88,7 @@ class Match:
         self._round_winner: int | None = None    # of the round being closed (for the win pose)
         self.last_inputs = (FrameInput(), FrameInput())
         self._boxes = np.zeros((2, n, 2, 3))
+        self._packed = pack_boxes(self._boxes)   # (2, n, 8): the same boxes packed for A2-A4
         self._rot = np.zeros((2, n, 3, 3))
         self._origin = np.zeros((2, n, 3))
         #: This frame's overlapping (attacker, attack limb, struck limb) pairs with
@@ -335,6 +336,7 @@ class Match:
         lift = np.array([self._lift(a), self._lift(b)])
         self._rot, self._origin, self._boxes = self.data.skeleton.pose(
             ground, facing, np.stack((a.local, b.local)), lift)
+        self._packed = pack_boxes(self._boxes)
 
     def _lift(self, f: Fighter) -> float:
         return float(self.data.moves["jump"].air[f.mframe]) if f.move == "jump" else 0.0
@@ -371,13 +373,14 @@ class Match:
             mv = self.data.moves[f.move]
             if not mv.hit_limbs or not mv.is_active(f.mframe):
                 continue
-            hit_boxes = self._boxes[f.index, list(mv.hit_limbs)]                # (K, 2, 3)
+            hits = list(mv.hit_limbs)
+            hit_boxes = self._boxes[f.index, hits]                                # (K, 2, 3)
             if not f.move_hit:
-                j1, j2 = judgement_points(hit_boxes[:, None], self._boxes[1 - f.index][None])  # (K, L, 3)
-                ok = verdict(j1, j2)                                                  # (K, L)
+                ok = overlaps_packed(self._packed[f.index, hits][:, None], self._packed[1 - f.index][None])  # (K, L)
                 if ok.any():
                     k, l = np.nonzero(ok)
-                    limb.append((f.index, np.asarray(mv.hit_limbs)[k], l, j1[k, l], j2[k, l], mv, f.mframe))
+                    j1, j2 = judgement_points(hit_boxes[k], self._boxes[1 - f.index, l])   # (n, 3) each
+                    limb.append((f.index, np.asarray(hits)[k], l, j1, j2, mv, f.mframe))
             if self.stage is not None and not f.crate_hit:
                 touch = self.stage.touch(hit_boxes)
                 if touch is not None:
@@ -388,12 +391,12 @@ class Match:
             half = self.data.moves[self._projectile_move].projectile.half
             pbox = np.array([[[p.x - half, p.y - half, p.z - half], [p.x + half, p.y + half, p.z + half]]
                              for p in ps])                                              # (P, 2, 3)
-            targets = self._boxes[[1 - p.owner for p in ps]]                          # (P, L, 2, 3)
-            j1, j2 = judgement_points(pbox[:, None], targets)                          # (P, L, 3)
-            ok = verdict(j1, j2)
+            victims = [1 - p.owner for p in ps]
+            ok = overlaps_packed(pack_boxes(pbox)[:, None], self._packed[victims])     # (P, L)
             for i in np.flatnonzero(ok.any(axis=1)).tolist():
                 l = np.flatnonzero(ok[i])
-                best = int(l[np.argmax(np.prod(np.maximum(j2[i, l] - j1[i, l], 0.0), axis=-1))])
+                j1, j2 = judgement_points(pbox[i], self._boxes[victims[i], l])         # (n, 3) each
+                best = int(l[np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1))])
                 proj.append((i, ps[i], best, pbox[i]))
         return limb, crate, proj
 
@@ -634,6 +637,7 @@ class Match:
         if arena is not None:
             self.stage.restore(arena)
         self._rot, self._origin, self._boxes = (a.copy() for a in boxes)
+        self._packed = pack_boxes(self._boxes)
         self.contacts = self.crate_contacts = self.projectile_contacts = ()
 
     def state_hash(self) -> str:
