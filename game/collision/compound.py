@@ -909,31 +909,34 @@ def _hole_walls(boxes: np.ndarray, tunnels: np.ndarray, tlayers: np.ndarray) -> 
     return _Quads(ax[ss].astype(np.int64), sign, c[ss], rect, FILL), tlayers[tid[ss]]
 
 
-def _subtract_coverers(boxes: np.ndarray, sides: np.ndarray, crow: np.ndarray, cj: np.ndarray, v: int, w: int):
+_LRBT = np.array([True, False, True, False])  # lanes of [v0, v1, w0, w1] where the piece's side is the lower
+
+
+def _subtract_coverers(rects: np.ndarray, crow: np.ndarray, crects: np.ndarray):
     """Exposed parts of box sides: each side's rectangle minus its coverers'.
 
-    sides : (P,) int, boxes whose side is partly covered.
-    crow, cj : (m,) int, pairs (index into ``sides``, covering box), sorted by
-        ``crow``; the coverers of one side are disjoint rectangles.
-    v, w : the two in-plane axes.
-    Returns ``(row (n,) int, rects (n, 4) [v0, v1, w0, w1])``: the exposed
-    pieces and the index into ``sides`` of each.  Coverers are subtracted one
-    round at a time for all sides at once; a subtraction leaves up to four
-    pieces (left and right full-height strips, bottom and top middle strips).
+    rects : (P, 4) float ``[v0, v1, w0, w1]``, the partly covered sides (in-plane axes).
+    crow : (m,) int, index into ``rects`` of each (side, coverer) pair, ascending.
+    crects : (m, 4) float, the coverer's rectangle of each pair; the coverers of
+        one side are disjoint rectangles.
+    Returns ``(row (n,) int, pieces (n, 4) [v0, v1, w0, w1])``: the exposed pieces,
+    ordered by ``(row, w0, v0)``.  Coverers are subtracted one round at a time for
+    every side at once (all six side directions of a compound share the rounds); a
+    subtraction leaves up to four pieces (left and right full-height strips, bottom
+    and top middle strips).
     """
-    n_side = sides.shape[0]
+    n_side = rects.shape[0]
     first = np.searchsorted(crow, np.arange(n_side))
     rank = np.arange(crow.shape[0]) - first[crow]
     row = np.arange(n_side)
-    pcs = np.stack((boxes[sides, 0, v], boxes[sides, 1, v], boxes[sides, 0, w], boxes[sides, 1, w]), axis=1)
+    pcs = rects
     # exact comparisons: pieces thinner than PLANE_EPS are real geometry (a tiny margin)
     for rnd in range(int(rank.max()) + 1 if rank.size else 0):
         sel = rank == rnd
         has = np.zeros(n_side, dtype=bool)
         has[crow[sel]] = True
         crect = np.zeros((n_side, 4))
-        j = cj[sel]
-        crect[crow[sel]] = np.stack((boxes[j, 0, v], boxes[j, 1, v], boxes[j, 0, w], boxes[j, 1, w]), axis=1)
+        crect[crow[sel]] = crects[sel]
         c = crect[row]
         hit = has[row] & (np.minimum(pcs[:, 1], c[:, 1]) - np.maximum(pcs[:, 0], c[:, 0]) > 0.0) & (
             np.minimum(pcs[:, 3], c[:, 3]) - np.maximum(pcs[:, 2], c[:, 2]) > 0.0
@@ -941,16 +944,17 @@ def _subtract_coverers(boxes: np.ndarray, sides: np.ndarray, crow: np.ndarray, c
         if not hit.any():
             continue
         p, c, r = pcs[hit], c[hit], row[hit]
-        mv0 = np.maximum(p[:, 0], c[:, 0])
-        mv1 = np.minimum(p[:, 1], c[:, 1])
-        parts = [
-            (p[:, 0] < c[:, 0], np.stack((p[:, 0], c[:, 0], p[:, 2], p[:, 3]), axis=1)),  # left
-            (c[:, 1] < p[:, 1], np.stack((c[:, 1], p[:, 1], p[:, 2], p[:, 3]), axis=1)),  # right
-            (p[:, 2] < c[:, 2], np.stack((mv0, mv1, p[:, 2], c[:, 2]), axis=1)),  # bottom
-            (c[:, 3] < p[:, 3], np.stack((mv0, mv1, c[:, 3], p[:, 3]), axis=1)),  # top
-        ]
-        pcs = np.concatenate([pcs[~hit]] + [q[m] for m, q in parts])
-        row = np.concatenate([row[~hit]] + [r[m] for m, _ in parts])
+        # candidate pieces (4, h, 4): left, right, bottom, top; each is kept if it has width
+        cand = np.repeat(p[None], 4, axis=0)
+        cand[0, :, 1] = c[:, 0]                                     # left:   [p.v0, c.v0] x [p.w0, p.w1]
+        cand[1, :, 0] = c[:, 1]                                     # right:  [c.v1, p.v1] x [p.w0, p.w1]
+        cand[2:, :, 0] = np.maximum(p[:, 0], c[:, 0])               # bottom, top: the middle strip ...
+        cand[2:, :, 1] = np.minimum(p[:, 1], c[:, 1])
+        cand[2, :, 3] = c[:, 2]                                     # ... [p.w0, c.w0]
+        cand[3, :, 2] = c[:, 3]                                     # ... [c.w1, p.w1]
+        keep = (np.where(_LRBT, p, c) < np.where(_LRBT, c, p)).T   # p.v0 < c.v0, c.v1 < p.v1, p.w0 < c.w0, c.w1 < p.w1
+        pcs = np.concatenate((pcs[~hit], cand[keep]))
+        row = np.concatenate((row[~hit], np.broadcast_to(r, keep.shape)[keep]))
     area = (pcs[:, 1] - pcs[:, 0]) * (pcs[:, 3] - pcs[:, 2])
     keep = area > tol.MIN_FACE_AREA
     pcs, row = pcs[keep], row[keep]
@@ -976,14 +980,17 @@ def _boundary_faces(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -
 
     boxes : (K, 2, 3) float, layers : (K,) int (``2 * axis + side``), bounds : (2, 3) float.
     Returns a :class:`FaceSet`: every box side not covered by a touching box (partly
-    covered sides are cut into their exposed rectangles by :func:`_subtract_coverers`).
+    covered sides are cut into their exposed rectangles by :func:`_subtract_coverers`,
+    one batched call for all six side directions).  Faces come per direction
+    (-x, +x, -y, +y, -z, +z), each direction's free sides first, then its pieces.
     """
     k = boxes.shape[0]
     lay = layers.astype(np.int64)
     baxis = lay // 2
     bside = lay % 2
-    axes, signs, planes, rects, kinds, owners = [], [], [], [], [], []
     rows_k = np.arange(k)
+    free_per, part_owner, part_rects, part_crow, part_crects = [], [], [], [], []
+    n_part = 0
     for ax in range(3):
         v, w = _TANGENTS[ax]
         own_area = (boxes[:, 1, v] - boxes[:, 0, v]) * (boxes[:, 1, w] - boxes[:, 0, w])
@@ -1004,42 +1011,54 @@ def _boundary_faces(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -
             ci, cj = ci[good], cj[good]
             covered = np.bincount(ci, weights=ov_v[good] * ov_w[good], minlength=k)
             has = np.bincount(ci, minlength=k) > 0
-            sign = 1.0 if d == 1 else -1.0
-            on_bound = np.abs(plane - bounds[d, ax]) <= tol.PLANE_EPS
-            kind = np.where(
-                baxis == ax,
-                np.where(bside == d, OUTER, INNER),
-                np.where(on_bound, OUTER, FILL),
-            ).astype(np.int8)
-            free = ~has
-            partial = has & (own_area - covered > tol.MIN_FACE_AREA)
-            idx = np.flatnonzero(free)
-            if idx.size:
-                axes.append(np.full(idx.size, ax))
-                signs.append(np.full(idx.size, sign))
-                planes.append(plane[idx])
-                rects.append(boxes[idx])
-                kinds.append(kind[idx])
-                owners.append(idx)
-            pi = np.flatnonzero(partial)
+            free_per.append(np.flatnonzero(~has))
+            pi = np.flatnonzero(has & (own_area - covered > tol.MIN_FACE_AREA))
+            part_owner.append(pi)
             if pi.size:
                 pos = np.full(k, -1)
-                pos[pi] = np.arange(pi.size)
-                sel = partial[ci]  # ci is sorted, so rows stay grouped
-                prow, pieces = _subtract_coverers(boxes, pi, pos[ci[sel]], cj[sel], v, w)
-                owner = pi[prow]
-                rr = boxes[owner].copy()
-                rr[:, 0, v] = pieces[:, 0]
-                rr[:, 1, v] = pieces[:, 1]
-                rr[:, 0, w] = pieces[:, 2]
-                rr[:, 1, w] = pieces[:, 3]
-                axes.append(np.full(owner.size, ax))
-                signs.append(np.full(owner.size, sign))
-                planes.append(plane[owner])
-                rects.append(rr)
-                kinds.append(kind[owner])
-                owners.append(owner)
-    return _face_set(axes, signs, planes, rects, kinds, owners)
+                pos[pi] = np.arange(pi.size) + n_part
+                sel = pos[ci] >= 0  # ci is sorted, so rows stay grouped
+                vw = [v, v, w, w]
+                part_rects.append(boxes[pi[:, None], [0, 1, 0, 1], vw])
+                part_crow.append(pos[ci[sel]])
+                part_crects.append(boxes[cj[sel][:, None], [0, 1, 0, 1], vw])
+                n_part += pi.size
+    if n_part:
+        prow, pieces = _subtract_coverers(np.concatenate(part_rects), np.concatenate(part_crow),
+                                          np.concatenate(part_crects))
+        owners = np.concatenate(part_owner)[prow]
+        cuts = np.searchsorted(prow, np.cumsum([o.size for o in part_owner]))
+        cuts = np.concatenate(([0], cuts))
+    axes, signs, planes, rects, kinds, owner_l = [], [], [], [], [], []
+    for p6 in range(6):
+        ax, d = divmod(p6, 2)
+        v, w = _TANGENTS[ax]
+        idx = free_per[p6]
+        if n_part and cuts[p6 + 1] > cuts[p6]:
+            own = owners[cuts[p6]:cuts[p6 + 1]]
+            pc = pieces[cuts[p6]:cuts[p6 + 1]]
+            rr = boxes[own].copy()
+            rr[:, 0, v] = pc[:, 0]
+            rr[:, 1, v] = pc[:, 1]
+            rr[:, 0, w] = pc[:, 2]
+            rr[:, 1, w] = pc[:, 3]
+            idx_all = np.concatenate((idx, own))
+            rect_all = np.concatenate((boxes[idx], rr))
+        else:
+            idx_all, rect_all = idx, boxes[idx]
+        if not idx_all.size:
+            continue
+        plane = boxes[idx_all, d, ax]
+        on_bound = np.abs(plane - bounds[d, ax]) <= tol.PLANE_EPS
+        kind = np.where(baxis[idx_all] == ax, np.where(bside[idx_all] == d, OUTER, INNER),
+                        np.where(on_bound, OUTER, FILL))
+        axes.append(np.full(idx_all.size, ax))
+        signs.append(np.full(idx_all.size, 1.0 if d == 1 else -1.0))
+        planes.append(plane)
+        rects.append(rect_all)
+        kinds.append(kind)
+        owner_l.append(idx_all)
+    return _face_set(axes, signs, planes, rects, kinds, owner_l)
 
 
 # --------------------------------------------------------------------------
