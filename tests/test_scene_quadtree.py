@@ -175,3 +175,28 @@ def test_C1_C5_bad_rects_and_empty_meshes_raise_value_error_naming_the_argument(
     scene = Scene.build(_random_models(np.random.default_rng(0), 2))
     with pytest.raises(TypeError, match="index"):
         scene.update_model("a")                             # not a str/int comparison error
+
+
+def test_C5_model_tree_is_built_on_first_use_and_its_root_is_the_padded_aabb():
+    """A replaced model (a struck crate) gets its AABB tree only when a ray reaches its root box;
+    the root box the walkers test before that is exactly the tree's root."""
+    rng = np.random.default_rng(11)
+    models = _random_models(rng, 6)
+    for m in models:
+        assert np.array_equal(m.root_box, m.tree.box[0])
+    scene = Scene.build(models, leaf_capacity=2, max_depth=4)
+    scene.cast_nearest_many(rng.uniform(-30, 30, (50, 3)), rng.normal(size=(50, 3)), 40)  # pack built
+    box = np.array([[[0.0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0.0, 0, 1], [1, 0, 1], [0, 1, 1]]])
+    new = scene.update_model(0, triangles=box + 100.0)        # far from everything else
+    assert new._tree is None
+    assert scene.cast_nearest([100.2, 100.2, -50.0], [0, 0, 1], 10.0) is None   # stops short of it
+    assert new._tree is None
+    hit = scene.cast_nearest([100.2, 100.2, 90.0], [0, 0, 1], 20.0)
+    assert hit is not None and hit.model == 0 and hit.distance == pytest.approx(10.0)
+    assert new._tree is not None and np.array_equal(new.root_box, new.tree.box[0])
+    # the batched walker patches the replaced model in and agrees with a fresh build
+    o = np.array([[100.2, 100.2, 90.0], [100.2, 100.2, 101.5]])
+    d = np.array([[0.0, 0, 1], [0, 0, -1]])
+    fresh = Scene.build(scene.models, leaf_capacity=2, max_depth=4)
+    for x, y in zip(scene.cast_nearest_many(o, d, 20.0), fresh.cast_nearest_many(o, d, 20.0)):
+        assert np.array_equal(x, y)

@@ -31,7 +31,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from .aabb_tree import LEAF_SIZE, AABBTree, build_aabb_tree
+from .aabb_tree import LEAF_SIZE, AABBTree, build_aabb_tree, pad_boxes
 from .quadtree import QuadTree
 from .raycast import (
     inverse_directions,
@@ -82,10 +82,13 @@ class CollisionModel:
     triangles, transform, level
     world_triangles : (t, 3, 3) float64
     aabb : (2, 3) float64, exact ``[min, max]`` of the world triangles.
-    tree : :class:`~game.collision.aabb_tree.AABBTree` over the world triangles (C5).
+    root_box : (2, 3) float64, ``aabb`` with the method-C box padding: the root box of ``tree``.
+    tree : :class:`~game.collision.aabb_tree.AABBTree` over the world triangles (C5), built
+        on first use: a struck crate replaces its model every hit, and a ray that never
+        reaches the model's root box never needs its tree.
     """
 
-    __slots__ = ("triangles", "level", "transform", "world_triangles", "aabb", "tree")
+    __slots__ = ("triangles", "level", "transform", "world_triangles", "aabb", "root_box", "_tree")
 
     def __init__(self, triangles, level: int, transform=None):
         try:
@@ -115,7 +118,15 @@ class CollisionModel:
         self.transform = _readonly(m)
         self.world_triangles = _readonly(world)
         self.aabb = _readonly(np.stack([world.min(axis=(0, 1)), world.max(axis=(0, 1))]))
-        self.tree: AABBTree = build_aabb_tree(world)
+        self.root_box = _readonly(pad_boxes(self.aabb))
+        self._tree: AABBTree | None = None
+
+    @property
+    def tree(self) -> AABBTree:
+        """C5: the model's AABB tree (built once, on first use)."""
+        if self._tree is None:
+            self._tree = build_aabb_tree(self.world_triangles)
+        return self._tree
 
     @property
     def triangle_count(self) -> int:
@@ -123,7 +134,7 @@ class CollisionModel:
 
     def rect_xz(self) -> tuple[float, float, float, float]:
         """The padded root box projected on x–z: ``(xmin, zmin, xmax, zmax)`` (C1 membership)."""
-        b = self.tree.box[0]
+        b = self.root_box
         return float(b[0, 0]), float(b[0, 2]), float(b[1, 0]), float(b[1, 2])
 
     def __repr__(self) -> str:
@@ -231,12 +242,11 @@ def _pack(models: Sequence[CollisionModel]) -> _Pack:
 class _ScalarModel:
     """Python-list copy of one model's tree for the scalar single-ray walker."""
 
-    __slots__ = ("box", "root", "child", "leaf", "tris", "ids", "level")
+    __slots__ = ("box", "child", "leaf", "tris", "ids", "level")
 
     def __init__(self, model: CollisionModel):
         t = model.tree
         self.box = [tuple(r) for r in t.box.reshape(-1, 6).tolist()]
-        self.root = self.box[0]
         self.child = [tuple(c) for c in t.child.tolist()]
         self.leaf = t.leaf.tolist()
         ids = t.slot_tri.tolist()
@@ -299,6 +309,10 @@ class Scene:
         self._qt = quadtree
         self._pack_cache: _Pack | None = None
         self._scalar: list[_ScalarModel | None] = [None] * len(self._models)
+        # per model, for the scalar walker's root-box and level checks (no tree needed)
+        self._roots = [tuple(m.root_box.reshape(6).tolist()) for m in self._models]
+        self._levels = [m.level for m in self._models]
+        self._stale: set[int] = set()   # models replaced since the packed arrays were built
         self._stats = QueryStats()
         self._qcache = None  # (QuadArrays, (6, q) node boxes, python list of node boxes)
 
@@ -381,6 +395,8 @@ class Scene:
                              old.transform if transform is None else transform)
         self._models[index] = new
         self._scalar[index] = None
+        self._roots[index] = tuple(new.root_box.reshape(6).tolist())
+        self._levels[index] = new.level
         rect = new.rect_xz()
         self._qt.remove(index)
         if self._qt.contains_rect(rect):
@@ -390,10 +406,11 @@ class Scene:
             for i, m in enumerate(self._models):
                 qt.insert(i, m.rect_xz())
             self._qt = qt
-        self._patch_pack(index, old, new)
+        if self._pack_cache is not None:
+            self._stale.add(index)   # patched by the next batched cast, which builds the new tree
         return new
 
-    def _patch_pack(self, index: int, old: CollisionModel, new: CollisionModel) -> None:
+    def _patch_pack(self, index: int, new: CollisionModel) -> None:
         """Overwrite model ``index``'s slice of the packed arrays if its tree kept its shape."""
         p = self._pack_cache
         if p is None:
@@ -438,7 +455,7 @@ class Scene:
         y0 = np.full(q, np.inf)
         y1 = np.full(q, -np.inf)
         if self._models and qa.leaf_models.size:
-            my = np.array([m.tree.box[0, :, 1] for m in self._models])
+            my = np.array([m.root_box[:, 1] for m in self._models])
             nz = np.flatnonzero(qa.leaf_count > 0)
             y0[nz] = np.minimum.reduceat(my[qa.leaf_models, 0], qa.leaf_start[nz])
             y1[nz] = np.maximum.reduceat(my[qa.leaf_models, 1], qa.leaf_start[nz])
@@ -471,6 +488,10 @@ class Scene:
         return self._qcache
 
     def _get_pack(self) -> _Pack:
+        if self._stale:
+            stale, self._stale = sorted(self._stale), set()
+            for index in stale:
+                self._patch_pack(index, self._models[index])
         if self._pack_cache is None:
             self._pack_cache = _pack(self._models)
         return self._pack_cache
@@ -559,6 +580,7 @@ class Scene:
         _, _, qboxes, qfast, _, _ = self._quad_boxes()
         models_of = self._qt.models
         scal = self._scalar
+        roots, levels = self._roots, self._levels
         box_test = _box_scalar
         tri_test = ray_triangle_scalar
         nodes = 1
@@ -620,11 +642,10 @@ class Scene:
                 if m in seen:
                     continue
                 seen.add(m)
-                sm = scal[m] or self._get_scalar(m)
-                if lv is not None and sm.level <= lv:
+                if lv is not None and levels[m] <= lv:
                     continue
                 nodes += 1
-                tn = box_test(sm.root, ox, oy, oz, ix, iy, iz, best)
+                tn = box_test(roots[m], ox, oy, oz, ix, iy, iz, best)
                 if tn >= 0.0:
                     order.append((tn, m))
             if nearest and len(order) > 1:
@@ -632,7 +653,7 @@ class Scene:
             for tn, m in order:
                 if tn > best:
                     break
-                sm = scal[m]
+                sm = scal[m] or self._get_scalar(m)
                 box, child, leaf, tris, ids = sm.box, sm.child, sm.leaf, sm.tris, sm.ids
                 stack = [(tn, 0)]
                 while stack:
