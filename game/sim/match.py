@@ -88,7 +88,7 @@ class Match:
         self._round_winner: int | None = None    # of the round being closed (for the win pose)
         self.last_inputs = (FrameInput(), FrameInput())
         self._boxes = np.zeros((2, n, 2, 3))
-        self._packed = pack_boxes(self._boxes)   # (2, n, 8): the same boxes packed for A2-A4
+        self._packed_cache: np.ndarray | None = None   # (2, n, 8): _boxes packed for A2-A4, on demand
         self._rot = np.zeros((2, n, 3, 3))
         self._origin = np.zeros((2, n, 3))
         #: This frame's overlapping (attacker, attack limb, struck limb) pairs with
@@ -336,7 +336,7 @@ class Match:
         lift = np.array([self._lift(a), self._lift(b)])
         self._rot, self._origin, self._boxes = self.data.skeleton.pose(
             ground, facing, np.stack((a.local, b.local)), lift)
-        self._packed = pack_boxes(self._boxes)
+        self._packed_cache = None
 
     def _lift(self, f: Fighter) -> float:
         return float(self.data.moves["jump"].air[f.mframe]) if f.move == "jump" else 0.0
@@ -357,6 +357,14 @@ class Match:
         self.stage.projectiles = tuple(alive)
 
     # ------------------------------------------------------- 4. judge (A2-A4)
+    @property
+    def _packed(self) -> np.ndarray:
+        """This frame's range boxes as packed rows (A1, ``pack_boxes``), built by the first
+        check that needs them: most frames have no active hitting limb and no projectile."""
+        if self._packed_cache is None:
+            self._packed_cache = pack_boxes(self._boxes)
+        return self._packed_cache
+
     def _judge_collisions(self) -> tuple[list, list, list]:
         """A2-A4, one batched call per question:
 
@@ -637,7 +645,7 @@ class Match:
         if arena is not None:
             self.stage.restore(arena)
         self._rot, self._origin, self._boxes = (a.copy() for a in boxes)
-        self._packed = pack_boxes(self._boxes)
+        self._packed_cache = None
         self.contacts = self.crate_contacts = self.projectile_contacts = ()
 
     def state_hash(self) -> str:
