@@ -313,3 +313,18 @@ def test_render_debris_pieces_never_sink_into_the_floor_and_all_expire(seed, bro
         corners = d.p[:, None, 0:3] + np.einsum("nij,nkj->nki", r, signs * d.p[:, None, 11:14])
         assert corners[..., 1].min() > -1e-9
     assert len(d) == 0
+
+
+def test_render_chip_tangent_frame_matches_the_cross_products():
+    """The chips' face frame (plain-float cross products) against numpy's, for any face normal."""
+    from game.render.crates import _tangents
+
+    rng = np.random.default_rng(5)
+    normals = np.concatenate([np.eye(3), -np.eye(3), rng.normal(size=(50, 3))])
+    for n in normals / np.linalg.norm(normals, axis=1, keepdims=True):
+        t1, t2 = _tangents(n)
+        up = [0.0, 1.0, 0.0] if abs(n[1]) < 0.9 else [1.0, 0.0, 0.0]
+        want1 = np.cross(n, up)
+        want1 /= np.linalg.norm(want1)
+        assert np.allclose(t1, want1, atol=1e-12) and np.allclose(t2, np.cross(n, want1), atol=1e-12)
+        assert abs(t1 @ n) < 1e-12 and abs(t2 @ n) < 1e-12 and abs(np.linalg.norm(t2) - 1) < 1e-12
