@@ -109,9 +109,12 @@ class Skeleton:
         origin : (F, L, 3) float   joint positions in world space
         boxes : (F, L, 2, 3) float range boxes of the rotated limb solids (A6)
         """
-        fx, fz = facing[:, 0], facing[:, 1]
-        zero = np.zeros_like(fx)
-        root = np.stack((fx, zero, -fz, zero, zero + 1.0, zero, fz, zero, fx), axis=-1).reshape(-1, 3, 3)
+        # the body's frame: a turn about y to the facing direction
+        root = np.zeros((facing.shape[0], 3, 3))
+        root[:, 0, 0] = root[:, 2, 2] = facing[:, 0]
+        root[:, 2, 0] = facing[:, 1]
+        root[:, 0, 2] = -facing[:, 1]
+        root[:, 1, 1] = 1.0
         rot = np.empty_like(local)
         origin = np.empty(local.shape[:-1])
         np.matmul(root, local[:, 0], out=rot[:, 0])
@@ -122,14 +125,16 @@ class Skeleton:
             origin[:, sl] = origin[:, par] + (prot @ self._joint_col[sl])[..., 0]
         # A6: the eight rotated corners of each limb solid -> min / max endpoints.
         corners = rot @ self._corners_t                       # (F, L, 3, 8), relative to origin
-        lo = corners.min(axis=-1)
-        hi = corners.max(axis=-1)
+        boxes = np.empty(origin.shape[:-1] + (2, 3))
+        lo, hi = boxes[:, :, 0], boxes[:, :, 1]
+        np.min(corners, axis=-1, out=lo)
+        np.max(corners, axis=-1, out=hi)
         lo += origin
         hi += origin
         # Place the lowest point of the body at ground height + lift.
-        shift = ground[:, 1] + lift - lo[:, :, 1].min(axis=1)
-        offset = np.stack((ground[:, 0], shift, ground[:, 2]), axis=-1)[:, None, :]
+        offset = ground.copy()
+        offset[:, 1] = ground[:, 1] + lift - lo[:, :, 1].min(axis=1)
+        offset = offset[:, None, :]
         origin += offset
-        lo += offset
-        hi += offset
-        return rot, origin, np.stack((lo, hi), axis=-2)
+        boxes += offset[:, :, None, :]
+        return rot, origin, boxes
