@@ -255,7 +255,14 @@ def run_window(args) -> int:
     """The game loop: fixed-step simulation, interpolated rendering, one window."""
     pyglet, window, game = _open_game(args, headless=None)
     finish = attach_replay_io(args, game)
-    loop = FixedStep(game.step)
+
+    def step() -> None:
+        # one draw may run several catch-up steps: never step past --frames (a recording
+        # of --frames N holds exactly N frames, however slow the machine)
+        if args.frames is None or game.match.frame < args.frames:
+            game.step()
+
+    loop = FixedStep(step)
     last = [time.perf_counter()]
 
     @window.event
