@@ -62,3 +62,23 @@ def test_A6_batched_fk_range_boxes_match_per_limb_reference(seed, lift):
     for f in range(2):
         ref = fk_ref(sk, ground[f], facing[f], angles[f], (lift, 0.0)[f])
         assert np.allclose(boxes[f], ref, atol=1e-12)
+
+
+def test_A6_match_places_tabled_body_rows_like_posing_its_joint_rotations():
+    """The match poses fighters from precomputed body-frame rows (or a fresh row on a blend
+    frame); every frame its range boxes equal posing the fighters' joint rotations directly."""
+    from game.sim import FrameInput, Match
+
+    m = Match.new(seed=3, p1_cpu="hard", p2_cpu="normal")
+    sk = m.data.skeleton
+    checked = 0
+    for _ in range(400):
+        m.step(FrameInput(), FrameInput())
+        a, b = m.fighters
+        _, _, boxes = sk.pose(np.array([[a.x, a.ground_y, a.z], [b.x, b.ground_y, b.z]]),
+                              np.array([[a.fx, a.fz], [b.fx, b.fz]]), np.stack((a.local, b.local)),
+                              np.array([m._lift(a), m._lift(b)]))
+        if m.phase == "fight":
+            assert np.allclose(boxes, np.stack([f.limb_boxes() for f in m.fighters]), rtol=0, atol=1e-12)
+            checked += 1
+    assert checked > 200

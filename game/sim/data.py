@@ -70,6 +70,7 @@ class Move:
     crouching: bool
     angles: np.ndarray
     rot: np.ndarray
+    body: np.ndarray     # (total, L, 3, 12) the rows of ``rot`` posed in the body frame (Skeleton.body)
     advance: np.ndarray
     air: np.ndarray
     projectile: ProjectileSpec | None = None
@@ -101,6 +102,8 @@ class GameData:
     moves: dict[str, Move]
     pose_rot: dict[str, np.ndarray]     # name -> (L, 3, 3) joint rotations
     loop_rot: dict[str, np.ndarray]     # name -> (frames, L, 3, 3)
+    pose_body: dict[str, np.ndarray]    # name -> (L, 3, 12) body-frame FK (Skeleton.body)
+    loop_body: dict[str, np.ndarray]    # name -> (frames, L, 3, 12)
 
 
 def _read_json(path: Path) -> dict:
@@ -215,17 +218,22 @@ def load_game_data(assets_dir: str | None = None) -> GameData:
                 blockstun=int(m["blockstun"]), pushback=float(m["pushback"]), hitstop=int(m["hitstop"]),
                 heavy=bool(m["heavy"]), crouching=bool(m.get("crouching", False)),
                 angles=(angles := _compile_keys(m["keys"], total, poses_src, names, f"move {n}")),
-                rot=euler_matrices(angles), advance=advance, air=air, projectile=proj,
+                rot=(rot := euler_matrices(angles)), body=skeleton.body(rot), advance=advance, air=air,
+                projectile=proj,
             )
         pose_rot = {n: euler_matrices(a) for n, a in poses.items()}
         loop_rot = {n: euler_matrices(a) for n, a in loops.items()}
-        tables = list(poses.values()) + list(loops.values()) + list(pose_rot.values()) + list(loop_rot.values())
-        for arr in tables + [m.angles for m in moves.values()] + [m.rot for m in moves.values()]:
+        pose_body = {n: skeleton.body(r) for n, r in pose_rot.items()}
+        loop_body = {n: skeleton.body(r) for n, r in loop_rot.items()}
+        tables = [*poses.values(), *loops.values(), *pose_rot.values(), *loop_rot.values(),
+                  *pose_body.values(), *loop_body.values()]
+        for arr in tables + [t for m in moves.values() for t in (m.angles, m.rot, m.body)]:
             arr.flags.writeable = False
         return GameData(
             skeleton=skeleton, max_health=int(fdoc["max_health"]),
             pushbox_radius=float(fdoc["pushbox_radius"]), fighters=tuple(fdoc["fighters"]),
             poses=poses, loops=loops, moves=moves, pose_rot=pose_rot, loop_rot=loop_rot,
+            pose_body=pose_body, loop_body=loop_body,
         )
     except KeyError as exc:
         raise AssetError(f"{root}: missing field {exc.args[0]!r} in fighters.json or moves.json") from None

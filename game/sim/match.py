@@ -293,27 +293,28 @@ class Match:
                 f.x = min(max(f.x, x0 + r), x1 - r)
                 f.z = min(max(f.z, z0 + r), z1 - r)
 
-    def _target_pose(self, f: Fighter) -> tuple[str, np.ndarray, np.ndarray]:
-        """The animation source of this frame: (key, angles (L, 3), rotations (L, 3, 3))."""
+    def _target_pose(self, f: Fighter) -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
+        """The animation source of this frame: (key, angles (L, 3), rotations (L, 3, 3),
+        body-frame FK (L, 3, 12))."""
         d = self.data
         if f.move:
             mv = d.moves[f.move]
-            return "m:" + f.move, mv.angles[f.mframe], mv.rot[f.mframe]
+            return "m:" + f.move, mv.angles[f.mframe], mv.rot[f.mframe], mv.body[f.mframe]
         if f.state in _LOOP_STATES:
             i = f.loop_t % d.loops[f.state].shape[0]
-            return "l:" + f.state, d.loops[f.state][i], d.loop_rot[f.state][i]
+            return "l:" + f.state, d.loops[f.state][i], d.loop_rot[f.state][i], d.loop_body[f.state][i]
         if f.state == "hitstun":
             key = "hit_" + f.stun_height
         elif f.state == "blockstun":
             key = "block_crouch" if f.guard == 2 else "block_stand"
         else:
             key = _STATE_POSE.get(f.state, "stance")
-        return key, d.poses[key], d.pose_rot[key]
+        return key, d.poses[key], d.pose_rot[key], d.pose_body[key]
 
     def _pose(self, f: Fighter) -> None:
         """Set the fighter's joint angles and rotations for this frame, blending
         for a few frames when the animation source changes."""
-        key, target, rot = self._target_pose(f)
+        key, target, rot, body = self._target_pose(f)
         if key != f.pose_key:
             f.pose_key = key
             f.pose_from[:] = f.pose
@@ -323,19 +324,25 @@ class Match:
             w = 1.0 - f.blend_left / BLEND_FRAMES
             np.add(f.pose_from, (target - f.pose_from) * w, out=f.pose)
             f.local = euler_matrices(f.pose)
+            f.body = self.data.skeleton.body(f.local)
         else:
             f.pose[:] = target
             f.local = rot
+            f.body = body
 
     # ------------------------------------------------------- 3. range boxes
     def _update_range_boxes(self) -> None:
-        """A6: every limb's range box from its rotated solid's eight corners."""
+        """A6: every limb's range box from its rotated solid's eight corners.
+
+        Each fighter's pose in its own frame (``f.body``, forward kinematics) comes from
+        the animation tables, or was computed this frame for a blend; here both bodies
+        are turned to their facing and set on the ground, corners included."""
         a, b = self.fighters
         ground = np.array([[a.x, a.ground_y, a.z], [b.x, b.ground_y, b.z]])
         facing = np.array([[a.fx, a.fz], [b.fx, b.fz]])
         lift = np.array([self._lift(a), self._lift(b)])
-        self._rot, self._origin, self._boxes = self.data.skeleton.pose(
-            ground, facing, np.stack((a.local, b.local)), lift)
+        self._rot, self._origin, self._boxes = self.data.skeleton.place(
+            np.stack((a.body, b.body)), ground, facing, lift)
         self._packed_cache = None
 
     def _lift(self, f: Fighter) -> float:
@@ -519,6 +526,7 @@ class Match:
             f.pose[:] = self.data.poses["stance"]
             f.pose_from[:] = f.pose
             f.local = self.data.pose_rot["stance"]
+            f.body = self.data.pose_body["stance"]
             f.crate_hit = False
             f.ground_y, f.gx, f.gz = 0.0, f.x, f.z
             if self.stage is not None:
@@ -616,7 +624,7 @@ class Match:
             tuple(getattr(self, n) for n in self._MATCH_SCALARS),
             self._round_winner,
             tuple(f.scalars() for f in self.fighters),
-            tuple((f.pose.copy(), f.pose_from.copy(), f.local) for f in self.fighters),
+            tuple((f.pose.copy(), f.pose_from.copy(), f.local, f.body) for f in self.fighters),
             self.rng.bit_generator.state,
             tuple(dict(s) for s in self.ai_state),
             self.last_inputs,
@@ -633,11 +641,12 @@ class Match:
         for n, v in zip(self._MATCH_SCALARS, scal):
             setattr(self, n, v)
         self._round_winner = rw
-        for f, s, (p, pf, local) in zip(self.fighters, fsc, poses):
+        for f, s, (p, pf, local, body) in zip(self.fighters, fsc, poses):
             f.set_scalars(s)
             f.pose[:] = p
             f.pose_from[:] = pf
             f.local = local  # never written in place: table rows are read-only, blends are fresh
+            f.body = body    # likewise
         self.rng.bit_generator.state = rng
         self.ai_state = [dict(s) for s in ais]
         self.last_inputs = last

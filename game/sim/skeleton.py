@@ -87,18 +87,52 @@ class Skeleton:
         self._corners_t = np.ascontiguousarray(self.corners.transpose(0, 2, 1))   # (L, 3, 8)
         self._joint_col = self.joint[..., None]                                   # (L, 3, 1)
 
-    def pose(self, ground: np.ndarray, facing: np.ndarray, local: np.ndarray, lift: np.ndarray):
-        """Pose ``F`` fighters and rebuild every limb's range box (A6).
+    #: Columns of a body-frame FK row (:meth:`body`): 3 of rotation, 1 of joint origin, 8 corners.
+    BODY_COLS = 12
+
+    def body(self, local: np.ndarray) -> np.ndarray:
+        """Forward kinematics in the body's own frame (facing +x, root joint at its rest place).
 
         Parameters
         ----------
+        local : (..., L, 3, 3) float
+            Joint rotations in the parent frame, ``euler_matrices(angles)``.
+
+        Returns
+        -------
+        (..., L, 3, 12) float
+            Per limb, as columns: its frame (3), its joint origin (1) and the eight
+            corners of its solid (8), all in the body frame.  A turn and a shift of
+            the whole body (:meth:`place`) act on every column alike, so the match
+            stores this for every animation table row and only places it per frame.
+        """
+        lead = local.shape[:-3]
+        loc = local.reshape((-1,) + local.shape[-3:])
+        out = np.empty(loc.shape[:2] + (3, self.BODY_COLS))
+        rot = out[..., :3]
+        org = out[..., 3]
+        rot[:, 0] = loc[:, 0]
+        org[:, 0] = self.joint[0]
+        for sl, par in self.levels:
+            prot = rot[:, par]
+            np.matmul(prot, loc[:, sl], out=rot[:, sl])
+            org[:, sl] = org[:, par] + (prot @ self._joint_col[sl])[..., 0]
+        corners = out[..., 4:]
+        np.matmul(rot, self._corners_t, out=corners)              # relative to each joint
+        corners += org[..., None]
+        return out.reshape(lead + out.shape[1:])
+
+    def place(self, body: np.ndarray, ground: np.ndarray, facing: np.ndarray, lift: np.ndarray):
+        """Turn and set down ``F`` posed bodies, and rebuild every limb's range box (A6).
+
+        Parameters
+        ----------
+        body : (F, L, 3, 12) float
+            Body-frame FK rows from :meth:`body`.
         ground : (F, 3) float
             Each fighter's ground point (x, floor height, z).
         facing : (F, 2) float
             Unit x–z forward vectors.
-        local : (F, L, 3, 3) float
-            Joint rotations in the parent frame, ``euler_matrices(angles)``
-            (precomputed for every animation table, so posing is a lookup).
         lift : (F,) float
             Height of the body's lowest point above the ground (0 when standing,
             > 0 in the air): the body is placed so that its lowest corner is there.
@@ -107,34 +141,32 @@ class Skeleton:
         -------
         rot : (F, L, 3, 3) float   limb frames in world space (columns = limb axes)
         origin : (F, L, 3) float   joint positions in world space
-        boxes : (F, L, 2, 3) float range boxes of the rotated limb solids (A6)
+        boxes : (F, L, 2, 3) float range boxes of the rotated limb solids: the min and
+            max over each solid's eight world corners (A6)
         """
-        # the body's frame: a turn about y to the facing direction
-        root = np.zeros((facing.shape[0], 3, 3))
-        root[:, 0, 0] = root[:, 2, 2] = facing[:, 0]
-        root[:, 2, 0] = facing[:, 1]
-        root[:, 0, 2] = -facing[:, 1]
-        root[:, 1, 1] = 1.0
-        rot = np.empty_like(local)
-        origin = np.empty(local.shape[:-1])
-        np.matmul(root, local[:, 0], out=rot[:, 0])
-        origin[:, 0] = (root @ self._joint_col[0])[..., 0]
-        for sl, par in self.levels:
-            prot = rot[:, par]
-            np.matmul(prot, local[:, sl], out=rot[:, sl])
-            origin[:, sl] = origin[:, par] + (prot @ self._joint_col[sl])[..., 0]
-        # A6: the eight rotated corners of each limb solid -> min / max endpoints.
-        corners = rot @ self._corners_t                       # (F, L, 3, 8), relative to origin
-        boxes = np.empty(origin.shape[:-1] + (2, 3))
-        lo, hi = boxes[:, :, 0], boxes[:, :, 1]
-        np.min(corners, axis=-1, out=lo)
-        np.max(corners, axis=-1, out=hi)
-        lo += origin
-        hi += origin
+        # the body's turn about y to its facing direction, applied to every column at once
+        root = np.zeros((facing.shape[0], 1, 3, 3))
+        root[:, 0, 0, 0] = root[:, 0, 2, 2] = facing[:, 0]
+        root[:, 0, 2, 0] = facing[:, 1]
+        root[:, 0, 0, 2] = -facing[:, 1]
+        root[:, 0, 1, 1] = 1.0
+        w = root @ body                                             # (F, L, 3, 12)
+        corners = w[..., 4:]
+        boxes = np.empty(w.shape[:2] + (2, 3))
+        np.min(corners, axis=-1, out=boxes[:, :, 0])                # A6: min / max endpoints
+        np.max(corners, axis=-1, out=boxes[:, :, 1])
         # Place the lowest point of the body at ground height + lift.
         offset = ground.copy()
-        offset[:, 1] = ground[:, 1] + lift - lo[:, :, 1].min(axis=1)
-        offset = offset[:, None, :]
-        origin += offset
-        boxes += offset[:, :, None, :]
-        return rot, origin, boxes
+        offset[:, 1] = ground[:, 1] + lift - boxes[:, :, 0, 1].min(axis=1)
+        origin = w[..., 3]
+        origin += offset[:, None]
+        boxes += offset[:, None, None]
+        return w[..., :3], origin, boxes
+
+    def pose(self, ground: np.ndarray, facing: np.ndarray, local: np.ndarray, lift: np.ndarray):
+        """Pose ``F`` fighters from joint rotations: :meth:`place` of :meth:`body`.
+
+        ``local`` : (F, L, 3, 3) float joint rotations in the parent frame; the other
+        arguments and the results are those of :meth:`place`.
+        """
+        return self.place(self.body(local), ground, facing, lift)
