@@ -145,11 +145,7 @@ class Skeleton:
             max over each solid's eight world corners (A6)
         """
         # the body's turn about y to its facing direction, applied to every column at once
-        root = np.zeros((facing.shape[0], 1, 3, 3))
-        root[:, 0, 0, 0] = root[:, 0, 2, 2] = facing[:, 0]
-        root[:, 0, 2, 0] = facing[:, 1]
-        root[:, 0, 0, 2] = -facing[:, 1]
-        root[:, 0, 1, 1] = 1.0
+        root = np.array([[[[fx, 0.0, -fz], [0.0, 1.0, 0.0], [fz, 0.0, fx]]] for fx, fz in np.asarray(facing).tolist()])
         w = root @ body                                             # (F, L, 3, 12)
         corners = w[..., 4:]
         boxes = np.empty(w.shape[:2] + (2, 3))
