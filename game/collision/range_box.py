@@ -61,8 +61,8 @@ def _box_pair(a, b) -> tuple[np.ndarray, np.ndarray]:
     """Both arguments of a pairwise function as boxes of the same D.
 
     Whether their leading axes broadcast is left to the ufunc that pairs them
-    (checking first costs more than the check itself); callers wrap that call
-    in :func:`_paired`, which turns numpy's broadcast error into ours.
+    (checking first costs more than the check itself): callers catch numpy's
+    broadcast error there and raise :func:`_pair_error` instead.
     """
     a = _boxes(a, "a")
     b = _boxes(b, "b")
@@ -157,7 +157,8 @@ def pack_boxes(boxes) -> np.ndarray:
     with ``-inf``.  With the max side negated, one ``np.maximum`` of two rows
     yields both judgement points (see :func:`overlaps_packed`); the pad lanes
     always pass the verdict (``-inf <= inf``), so D = 2 and D = 3 share a layout.
-    The match packs every limb box once per frame, when it rebuilds them (A6).
+    The match packs its limb boxes at most once per frame, for the first check
+    that needs them.
     """
     b = _boxes(boxes, "boxes")
     d = b.shape[-1]
