@@ -242,7 +242,7 @@ def _pack(models: Sequence[CollisionModel]) -> _Pack:
 class _ScalarModel:
     """Python-list copy of one model's tree for the scalar single-ray walker."""
 
-    __slots__ = ("box", "child", "leaf", "tris", "ids", "level")
+    __slots__ = ("box", "child", "leaf", "tris", "ids")
 
     def __init__(self, model: CollisionModel):
         t = model.tree
@@ -255,7 +255,6 @@ class _ScalarModel:
             tris[s] = None
         self.tris = tris
         self.ids = ids
-        self.level = model.level
 
 
 def _box_scalar(b, ox, oy, oz, ix, iy, iz, limit):
