@@ -102,9 +102,10 @@ class Skeleton:
         -------
         (..., L, 3, 12) float
             Per limb, as columns: its frame (3), its joint origin (1) and the eight
-            corners of its solid (8), all in the body frame.  A turn and a shift of
-            the whole body (:meth:`place`) act on every column alike, so the match
-            stores this for every animation table row and only places it per frame.
+            corners of its solid (8), all in the body frame.  Turning the whole body
+            (:meth:`place`) is one product with every column alike (then the joints and
+            corners are shifted), so the match stores this for every animation table
+            row and only places it per frame.
         """
         lead = local.shape[:-3]
         loc = local.reshape((-1,) + local.shape[-3:])
