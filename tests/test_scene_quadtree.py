@@ -200,3 +200,31 @@ def test_C5_model_tree_is_built_on_first_use_and_its_root_is_the_padded_aabb():
     fresh = Scene.build(scene.models, leaf_capacity=2, max_depth=4)
     for x, y in zip(scene.cast_nearest_many(o, d, 20.0), fresh.cast_nearest_many(o, d, 20.0)):
         assert np.array_equal(x, y)
+
+
+def test_C1_update_model_with_the_same_box_keeps_the_quadtree():
+    """A struck crate keeps its outer box: its model is replaced without touching the quadtree
+    (same cells, same node y ranges), and casts still agree with a fresh build."""
+    rng = np.random.default_rng(12)
+    models = _random_models(rng, 10)
+    scene = Scene.build(models, leaf_capacity=2, max_depth=4)
+    o = rng.uniform(-30, 30, (300, 3))
+    d = rng.normal(size=(300, 3))
+    scene.cast_nearest(o[0], d[0], 60)                     # quadtree arrays and node boxes built
+    qa = scene.quadtree.arrays()
+    tris = models[3].world_triangles
+    lo, hi = tris.min(axis=(0, 1)), tris.max(axis=(0, 1))
+    inner = rng.uniform(lo, hi, (5, 3, 3))                 # new triangles inside the old box ...
+    corners = np.array([[lo, hi, [lo[0], hi[1], lo[2]]]])  # ... plus one spanning it: same AABB
+    new = scene.update_model(3, triangles=np.concatenate([inner, corners]), transform=np.eye(4))
+    assert np.array_equal(new.root_box, models[3].root_box)
+    assert scene.quadtree.arrays() is qa
+    fresh = Scene.build([*models[:3], new, *models[4:]], leaf_capacity=2, max_depth=4)
+    for k in range(0, 300, 7):
+        a = scene.cast_nearest(o[k], d[k], 60)
+        b = fresh.cast_nearest(o[k], d[k], 60)
+        assert (a is None) == (b is None)
+        assert a is None or (a.model, a.triangle, a.distance) == (b.model, b.triangle, b.distance)
+    assert np.array_equal(scene.cast_any_many(o, d, 60), fresh.cast_any_many(o, d, 60))
+    moved = scene.update_model(3, triangles=inner + 50.0)  # a new box moves it in the quadtree
+    assert scene.quadtree.arrays() is not qa and not np.array_equal(moved.root_box, new.root_box)

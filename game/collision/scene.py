@@ -379,10 +379,13 @@ class Scene:
         """Replace model ``index``'s triangles and/or transform (and/or level); returns the new model.
 
         Cheap by design (a struck crate calls it every hit): only that model's
-        AABB tree is rebuilt (C5), and the model is removed from and re-inserted
-        into the quadtree (C1).  If its new x–z box leaves the quadtree's root
-        rect the quadtree is rebuilt with a larger root (all models re-inserted).
-        The model keeps its index.  ``None`` keeps the old value.
+        AABB tree is rebuilt (C5, when a ray first needs it), and the model is
+        removed from and re-inserted into the quadtree (C1), unless its padded
+        box is unchanged (a hole inside a crate): quadtree membership and the
+        nodes' y ranges depend on nothing else, so they stay as they are.  If its
+        new x–z box leaves the quadtree's root rect the quadtree is rebuilt with a
+        larger root (all models re-inserted).  The model keeps its index.
+        ``None`` keeps the old value.
         """
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
             raise TypeError(f"index: expected an int model index, got {index!r}")
@@ -396,9 +399,10 @@ class Scene:
         self._scalar[index] = None
         self._roots[index] = tuple(new.root_box.reshape(6).tolist())
         self._levels[index] = new.level
-        rect = new.rect_xz()
-        self._qt.remove(index)
-        if self._qt.contains_rect(rect):
+        if np.array_equal(new.root_box, old.root_box):
+            pass                        # same cells (C1), same node y ranges: nothing to move
+        elif self._qt.contains_rect(rect := new.rect_xz()):
+            self._qt.remove(index)
             self._qt.insert(index, rect)
         else:
             qt = QuadTree(self._root_rect(self._models), self._qt.leaf_capacity, self._qt.max_depth)
