@@ -188,8 +188,8 @@ def overlaps_packed(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
     contiguous bytes, so "every axis" is one uint32 comparison instead of a
     reduction.
     """
-    pa = np.asarray(pa, dtype=float)
-    pb = np.asarray(pb, dtype=float)
+    if type(pa) is not np.ndarray or type(pb) is not np.ndarray:   # rows from pack_boxes() pass as they are
+        pa, pb = _floats(pa, "pa"), _floats(pb, "pb")
     if pa.shape[-1:] != (PACKED_WIDTH,) or pb.shape[-1:] != (PACKED_WIDTH,):
         raise ValueError(f"pa, pb: expected packed rows (..., {PACKED_WIDTH}) from pack_boxes(), "
                          f"got shapes {pa.shape} and {pb.shape}")
