@@ -338,11 +338,10 @@ class Match:
         the animation tables, or was computed this frame for a blend; here both bodies
         are turned to their facing and set on the ground, corners included."""
         a, b = self.fighters
-        ground = np.array([[a.x, a.ground_y, a.z], [b.x, b.ground_y, b.z]])
-        facing = np.array([[a.fx, a.fz], [b.fx, b.fz]])
-        lift = np.array([self._lift(a), self._lift(b)])
+        g = np.array([[a.x, a.ground_y, a.z, a.fx, a.fz, self._lift(a)],
+                      [b.x, b.ground_y, b.z, b.fx, b.fz, self._lift(b)]])   # ground, facing, lift
         self._rot, self._origin, self._boxes = self.data.skeleton.place(
-            np.stack((a.body, b.body)), ground, facing, lift)
+            np.stack((a.body, b.body)), g[:, :3], g[:, 3:5], g[:, 5])
         self._packed_cache = None
 
     def _lift(self, f: Fighter) -> float:
