@@ -88,7 +88,7 @@ def test_C7_C8_C9_batch_casts_match_brute_force(data):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_C7_C8_C9_single_casts_match_brute_force(data):
+def test_C7_C8_C9_single_casts_and_distance_only_match_brute_force(data):
     scene = data.draw(scenes())
     o, d = data.draw(rays(scene))
     md = data.draw(st.sampled_from([0.0, 0.5, 3.0, 7.25, 50.0]))
@@ -97,9 +97,11 @@ def test_C7_C8_C9_single_casts_match_brute_force(data):
     for k in range(len(o)):
         h = scene.cast_nearest(o[k], d[k], md, level)
         assert scene.cast_any(o[k], d[k], md, level) == bool(np.isfinite(ref_d[k]))
+        t = scene.cast_nearest_distance(o[k], d[k], md, level)
         if np.isinf(ref_d[k]):
-            assert h is None
+            assert h is None and t is None
             continue
+        assert t == h.distance                  # the same walk, without building the RayHit
         assert isinstance(h, RayHit)
         assert h.distance == pytest.approx(ref_d[k], rel=REL, abs=0)
         assert (h.model, h.triangle) == (ref_m[k], ref_t[k])

@@ -564,6 +564,16 @@ class Scene:
         return RayHit(np.array([ox + t * dx, oy + t * dy, oz + t * dz]), t, m, tri,
                       np.array([nx / k, ny / k, nz / k]))
 
+    def cast_nearest_distance(self, origin, direction, max_distance: float, level: int | None = None) -> float | None:
+        """C6, C7: only the distance of :meth:`cast_nearest`'s hit along the unit direction, or None.
+
+        For callers that need no more (a ground probe, the camera), it skips building the
+        :class:`RayHit` (its point, model, triangle and normal).
+        """
+        md, lv = self._check_common(max_distance, level)
+        found = self._walk_one(self._one_ray(origin, direction), md, lv, nearest=True)
+        return None if found is None else found[0]
+
     def cast_any(self, origin, direction, max_distance: float, level: int | None = None) -> bool:
         """C6, C8 (server): True as soon as one triangle is hit within ``max_distance`` (C9 levels apply)."""
         md, lv = self._check_common(max_distance, level)

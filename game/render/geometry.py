@@ -221,8 +221,7 @@ def camera_ray(scene, level: int = 1):
     distance | None``, a nearest-hit cast (C7) that sees only models above ``level`` (C9;
     1: floor, walls and pillars, not crates, barrels or props)."""
     def cast(origin, direction, max_distance):
-        hit = scene.cast_nearest(origin, direction, max_distance, level=level)
-        return None if hit is None else float(hit.distance)
+        return scene.cast_nearest_distance(origin, direction, max_distance, level=level)
     return cast
 
 

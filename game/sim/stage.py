@@ -215,12 +215,11 @@ class Stage:
 
     def ground_height(self, x: float, z: float, y_hint: float) -> float:
         """Floor height under (x, z) by a downward nearest-hit ray (C7) against high models."""
-        origin = np.array([x, y_hint + GROUND_RAY_UP, z])
-        direction = np.array([0.0, -1.0, 0.0])
-        hit = self.scene.cast_nearest(origin, direction, GROUND_RAY_DOWN, level=GROUND_LEVEL)
-        self._record(origin, origin + direction * GROUND_RAY_DOWN, "ray_nearest", hit is not None,
-                     None if hit is None else np.asarray(hit.point))
-        return y_hint if hit is None else float(hit.point[1])
+        top = y_hint + GROUND_RAY_UP
+        t = self.scene.cast_nearest_distance((x, top, z), (0.0, -1.0, 0.0), GROUND_RAY_DOWN, level=GROUND_LEVEL)
+        self._record((x, top, z), (x, top - GROUND_RAY_DOWN, z), "ray_nearest", t is not None,
+                     None if t is None else np.array([x, top - t, z]))
+        return y_hint if t is None else top - t
 
     # ------------------------------------------------------------ projectiles
     def path_blocked(self, start: np.ndarray, step: np.ndarray, level: int) -> bool:
