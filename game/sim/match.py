@@ -74,6 +74,7 @@ class Match:
         #: The live arena (method C scene, method B crates, projectiles), or None: a bare floor.
         self.stage = stage
         self.bounds = np.array(stage.bounds if stage is not None else DEFAULT_BOUNDS, dtype=float)
+        self._bounds_xz = tuple(float(v) for v in self.bounds.ravel())   # x0, z0, x1, z1 as Python floats
         n = len(data.skeleton.names)
         self.fighters = (Fighter(self, 0, data.max_health, n), Fighter(self, 1, data.max_health, n))
         self.rng = np.random.Generator(np.random.PCG64(self.seed))
@@ -289,7 +290,7 @@ class Match:
             for f in self.fighters:
                 if self.stage is not None:
                     f.x, f.z = self.stage.push_out(f.x, f.z, r)
-                (x0, z0), (x1, z1) = self.bounds
+                x0, z0, x1, z1 = self._bounds_xz   # plain floats: positions stay Python floats
                 f.x = min(max(f.x, x0 + r), x1 - r)
                 f.z = min(max(f.z, z0 + r), z1 - r)
 
