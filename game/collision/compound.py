@@ -909,7 +909,9 @@ def _hole_walls(boxes: np.ndarray, tunnels: np.ndarray, tlayers: np.ndarray) -> 
     return _Quads(ax[ss].astype(np.int64), sign, c[ss], rect, FILL), tlayers[tid[ss]]
 
 
-_LRBT = np.array([True, False, True, False])  # lanes of [v0, v1, w0, w1] where the piece's side is the lower
+#: Per piece lane of ``[v0, v1, w0, w1]`` in ``_subtract_coverers``: True where the piece lies
+#: before the coverer (left: p.v0 < c.v0; bottom: p.w0 < c.w0), False where after it.
+_LRBT = np.array([True, False, True, False])
 
 
 def _subtract_coverers(rects: np.ndarray, crow: np.ndarray, crects: np.ndarray):
