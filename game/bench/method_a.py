@@ -64,8 +64,8 @@ def run(args) -> None:
     assert overlaps(a[:, None], b[None]).tolist() == want
     number = 2000 if args.quick else 20000
     repeat = 5 if args.quick else 9
-    # The match's path: its boxes are packed once per frame when they are rebuilt (A6),
-    # and each limb check is one overlaps_packed() call on rows of that array.
+    # The match's path: its boxes are packed at most once per frame, by the first check that
+    # needs them, and each limb check is one overlaps_packed() call on rows of that array.
     a_flat = [tuple(r) for r in a.reshape(-1, 6).tolist()]
     b_flat = [tuple(r) for r in b.reshape(-1, 6).tolist()]
     assert loop_tight(a_flat, b_flat) == want
@@ -79,7 +79,7 @@ def run(args) -> None:
     limbs = np.ascontiguousarray(np.concatenate((a, b[:1])))                    # (11, 2, 3), one fighter
     both = np.stack((limbs, limbs))
     t_pack = median_seconds(lambda: pack_boxes(both), number=number, repeat=repeat)
-    report("pack both fighters' 11 boxes (once per frame)", t_pack * 1e6, "us")
+    report("pack both fighters' 11 boxes (<= once a frame)", t_pack * 1e6, "us")
 
     def match_path():
         # What Match._judge_collisions + _collision_points do for one attacker.
