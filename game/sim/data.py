@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.collision import range_box_of
 
 #: The eight corner signs of a box, ``(8, 3)``.
 CORNER_SIGNS = np.array(
