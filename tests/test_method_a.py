@@ -16,9 +16,11 @@ from game.collision import (
     collision_point,
     endpoints_by_coordinate_sum,
     judgement_points,
+    all_pairs_index,
     overlaps,
-    overlaps_packed,
-    pack_boxes,
+    overlaps_pairs,
+    padded_boxes,
+    pair_index,
     range_box_of,
 )
 
@@ -89,36 +91,63 @@ def test_A4_n_by_m_broadcast_matches_reference(d, data):
             assert np.allclose(pts[i, j], ref_point(a, b), rtol=1e-12, atol=1e-12)
 
 
+def raw_box_strategy(d):
+    """Any [min, max] rows, inverted axes (min > max) included: A2-A4 are then still defined."""
+    return st.lists(coord, min_size=2 * d, max_size=2 * d).map(lambda v: [v[:d], v[d:]])
+
+
 @pytest.mark.parametrize("d", [2, 3])
 @settings(max_examples=80, deadline=None)
 @given(data=st.data())
-def test_A1_A4_packed_n_by_m_matches_reference(d, data):
-    """The match's kernel (packed rows, one maximum for both judgement points) against
-    the per-axis reference, touching and degenerate boxes included, both broadcast ways."""
-    A = data.draw(st.lists(box_strategy(d), min_size=1, max_size=11))
-    B = data.draw(st.lists(box_strategy(d), min_size=1, max_size=11))
-    pa, pb = pack_boxes(np.array(A)), pack_boxes(np.array(B))
-    assert pa.shape == (len(A), 8)
-    want = [[ref_overlap(a, b) for b in B] for a in A]
-    assert overlaps_packed(pa[:, None], pb[None]).tolist() == want
-    assert overlaps_packed(pb[:, None], pa[None]).T.tolist() == want   # symmetric, other layout
-    # a (P, L) batch of rows against per-row targets, as the projectile check uses it
-    assert overlaps_packed(pa[:1, None], np.stack([pb, pb])).tolist() == [want[0], want[0]]
+def test_A1_A4_pairs_all_n_by_m_matches_reference(d, data):
+    """The match's kernel (padded rows, one gather, contiguous ufuncs) on every pair of an
+    N x M problem against the per-axis reference, touching, degenerate and inverted boxes
+    included; its judgement points are A2/A3 as written out."""
+    boxes = st.one_of(box_strategy(d), raw_box_strategy(d))
+    A = data.draw(st.lists(boxes, min_size=1, max_size=11))
+    B = data.draw(st.lists(boxes, min_size=1, max_size=11))
+    padded = padded_boxes(np.array(A + B))
+    assert padded.shape == (len(A) + len(B), 2, 4)
+    ok, j1, j2 = overlaps_pairs(padded.reshape(-1, 4), all_pairs_index(len(A), len(B)))
+    assert ok.reshape(len(A), len(B)).tolist() == [[ref_overlap(a, b) for b in B] for a in A]
+    want = [ref_judgement(a, b) for a in A for b in B]
+    assert j1[:, :d].tolist() == [w[0] for w in want]
+    assert j2[:, :d].tolist() == [w[1] for w in want]
 
 
-def test_A1_A4_packed_touching_degenerate_and_infinite():
-    unit = pack_boxes(np.array([[0.0, 0, 0], [1, 1, 1]]))
-    assert overlaps_packed(unit, pack_boxes(np.array([[1.0, 1, 1], [2, 2, 2]])))              # corner contact
-    assert not overlaps_packed(unit, pack_boxes(np.array([[1.0 + 1e-12, 0, 0], [2, 1, 1]])))
-    assert overlaps_packed(unit, pack_boxes(np.full((2, 3), 0.5)))                            # a point box
-    inf = np.inf                                     # half-spaces and boxes at infinity stay exact
-    assert overlaps_packed(pack_boxes(np.array([[-inf, 0, 0], [inf, 1, 1]])), unit)
-    at_inf = pack_boxes(np.array([[inf, 0, 0], [inf, 1, 1]]))
-    assert overlaps_packed(at_inf, at_inf) and not overlaps_packed(at_inf, unit)
-    with pytest.raises(ValueError, match="packed rows"):
-        overlaps_packed(np.zeros((2, 3)), unit)
-    with pytest.raises(ValueError, match="do not broadcast"):
-        overlaps_packed(np.zeros((4, 8)), np.zeros((3, 8)))
+@pytest.mark.parametrize("d", [2, 3])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_A1_A4_pairs_any_pair_list_matches_overlaps(d, data):
+    """An arbitrary pair list (repeats, a box with itself, either order) gives overlaps()'s verdict."""
+    boxes = np.array(data.draw(st.lists(box_strategy(d), min_size=1, max_size=9)))
+    n = len(boxes)
+    a = data.draw(st.lists(st.integers(0, n - 1), min_size=0, max_size=30))
+    b = data.draw(st.lists(st.integers(0, n - 1), min_size=len(a), max_size=len(a)))
+    ok, j1, j2 = overlaps_pairs(padded_boxes(boxes).reshape(-1, 4), pair_index(a, b))
+    assert ok.shape == (len(a),) and j1.shape == j2.shape == (len(a), 4)
+    assert ok.tolist() == overlaps(boxes[a], boxes[b]).tolist()
+
+
+def test_A1_A4_pairs_touching_degenerate_infinite_and_errors():
+    inf = np.inf
+    boxes = np.array([[[0.0, 0, 0], [1, 1, 1]],             # 0: unit cube
+                      [[1.0, 1, 1], [2, 2, 2]],             # 1: corner contact with 0
+                      [[1.0 + 1e-12, 0, 0], [2, 1, 1]],     # 2: just apart from 0
+                      [[0.5, 0.5, 0.5], [0.5, 0.5, 0.5]],   # 3: a point inside 0
+                      [[-inf, 0, 0], [inf, 1, 1]],          # 4: a slab through 0
+                      [[inf, 0, 0], [inf, 1, 1]]])          # 5: a box at infinity
+    rows = padded_boxes(boxes).reshape(-1, 4)
+    ok, _, _ = overlaps_pairs(rows, pair_index([0, 0, 0, 4, 5, 5], [1, 2, 3, 0, 5, 0]))
+    assert ok.tolist() == [True, False, True, True, True, False]
+    with pytest.raises(ValueError, match="rows"):
+        overlaps_pairs(boxes.reshape(-1, 3), pair_index([0], [1]))
+    with pytest.raises(ValueError, match="index"):
+        overlaps_pairs(rows, pair_index([0], [6]))                 # box 6 does not exist
+    with pytest.raises(ValueError, match="index"):
+        overlaps_pairs(rows, np.zeros(3, dtype=np.intp))
+    with pytest.raises(ValueError, match="one box number per pair"):
+        pair_index([0, 1], [1])
 
 
 @pytest.mark.parametrize("d", [2, 3])

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from game.collision import collision_point, overlaps
+from game.collision import collision_point, judgement_points, overlaps
 from game.sim import BUTTONS, FrameInput, Hit, Match, MatchOver, Whiff
 from game.sim.match import INTRO_FRAMES, MAX_ROUNDS, ROUND_FRAMES, KO_FRAMES
 
@@ -78,6 +78,28 @@ def test_A6_limb_boxes_rebuilt_every_frame_from_rotated_corners():
     corners = origin[:, None, :] + np.einsum("lij,lkj->lki", rot, sk.corners)
     assert np.all(corners >= after[:, None, 0] - 1e-9) and np.all(corners <= after[:, None, 1] + 1e-9)
     assert np.allclose(corners.min(1), after[:, 0]) and np.allclose(corners.max(1), after[:, 1])
+
+
+def test_A2_A4_match_pair_check_equals_per_pair_reference_every_frame():
+    """The match judges all limb pairs in one overlaps_pairs() call and reads both fighters'
+    attacks from it; on every active frame of a CPU match its contacts are exactly the pairs
+    of hitting limb x defender limb that overlap(), with A2/A3's judgement points."""
+    m = Match.new(seed=3, p1_cpu="hard", p2_cpu="hard")
+    checked = 0
+    for _ in range(1500):
+        moves = [f.move for f in m.fighters]        # a hit may put the attacker in a reaction
+        m.step()
+        for atk, ks, ls, j1, j2, _p in m.contacts:
+            a, d = m.fighters[atk].limb_boxes(), m.fighters[1 - atk].limb_boxes()
+            mv = m.data.moves[m.fighters[atk].move or moves[atk]]
+            want = [(k, l) for k in mv.hit_limbs for l in range(len(d)) if overlaps(a[k], d[l])]
+            assert sorted(zip(ks.tolist(), ls.tolist())) == sorted(want)
+            w1, w2 = judgement_points(a[ks], d[ls])
+            assert np.array_equal(j1, w1) and np.array_equal(j2, w2)
+            checked += 1
+        if m.over:
+            break
+    assert checked >= 5
 
 
 # ---------------------------------------------------------------- hits

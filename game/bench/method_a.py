@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.collision import collision_point, judgement_points, overlaps, overlaps_packed, pack_boxes
+from game.collision import all_pairs_index, collision_point, overlaps, overlaps_pairs, padded_boxes
 
-from .common import interleaved_medians, median_seconds, report
+from .common import interleaved_medians, report
 
 
 def loop_reference(a: list, b: list) -> list:
@@ -57,45 +57,45 @@ def run(args) -> None:
     boxes = np.stack((lo, lo + rng.uniform(0.05, 0.6, (2, 10, 3))), axis=-2)   # (2, 10, 2, 3)
     a, b = boxes[0], boxes[1]
     a_list, b_list = a.tolist(), b.tolist()
-    packed = pack_boxes(boxes)                                                   # (2, 10, 8)
-    pa, pb = packed[0][:, None], packed[1][None]
+    # The match's path: Skeleton.place writes the range boxes of both fighters straight into
+    # the padded layout (no packing step), and all pairs are one overlaps_pairs() call.
+    rows = padded_boxes(boxes).reshape(-1, 4)                                    # (40, 4)
+    index = all_pairs_index(10, 10)
     want = loop_reference(a_list, b_list)
-    assert overlaps_packed(pa, pb).tolist() == want
+    assert overlaps_pairs(rows, index)[0].reshape(10, 10).tolist() == want
     assert overlaps(a[:, None], b[None]).tolist() == want
     number = 2000 if args.quick else 20000
     repeat = 5 if args.quick else 9
-    # The match's path: its boxes are packed at most once per frame, by the first check that
-    # needs them, and each limb check is one overlaps_packed() call on rows of that array.
     a_flat = [tuple(r) for r in a.reshape(-1, 6).tolist()]
     b_flat = [tuple(r) for r in b.reshape(-1, 6).tolist()]
     assert loop_tight(a_flat, b_flat) == want
     t_fast, t_api, t_ref, t_tight = interleaved_medians(
-        [lambda: overlaps_packed(pa, pb), lambda: overlaps(a[:, None], b[None]),
+        [lambda: overlaps_pairs(rows, index), lambda: overlaps(a[:, None], b[None]),
          lambda: loop_reference(a_list, b_list), lambda: loop_tight(a_flat, b_flat)],
         numbers=[number, number, number // 8, number // 8], repeat=repeat)
     report("10x10 limb check, the match's path (A2-A4)", t_fast * 1e6, "us", ref=t_ref * 1e6, target="<= 4 us")
     report("  same, against the tightest Python loop", t_fast * 1e6, "us", ref=t_tight * 1e6)
     report("10x10 limb check, overlaps() on [min, max] boxes", t_api * 1e6, "us", ref=t_ref * 1e6)
-    limbs = np.ascontiguousarray(np.concatenate((a, b[:1])))                    # (11, 2, 3), one fighter
-    both = np.stack((limbs, limbs))
-    t_pack = median_seconds(lambda: pack_boxes(both), number=number, repeat=repeat)
-    report("pack both fighters' 11 boxes (<= once a frame)", t_pack * 1e6, "us")
 
     def match_path():
         # What Match._judge_collisions + _collision_points do for one attacker.
-        ok = overlaps_packed(pa, pb)
+        ok, j1, j2 = overlaps_pairs(rows, index)
+        ok = ok.reshape(10, 10)
         if ok.any():
             k, l = np.nonzero(ok)
-            judgement_points(a[k], b[l])
+            j1.reshape(10, 10, 4)[k, l, :3], j2.reshape(10, 10, 4)[k, l, :3]
             collision_point(a[k], b[l])
     t_match, t_ref_pts = interleaved_medians(
         [match_path, lambda: loop_reference_points(a_list, b_list)],
         numbers=[number // 2, number // 8], repeat=repeat)
     n_hit = int(overlaps(a[:, None], b[None]).sum())
     report(f"10x10 check + A7 points ({n_hit} colliding pairs)", t_match * 1e6, "us", ref=t_ref_pts * 1e6)
-    # The match's own case: one active hitting limb against the defender's limbs.
-    one = packed[0][:1, None]
+    # A frame of the match: one call judges all 11 x 11 limb pairs (both fighters' attacks
+    # read it); the loop judges only what one active hitting limb needs, 1 x 11.
+    rows11 = padded_boxes(np.concatenate((a, b[:1], b, a[:1]))).reshape(-1, 4)   # (44, 4)
+    index11 = all_pairs_index(11, 11)
+    b11 = b_list + a_list[:1]
     t_one, t_one_ref = interleaved_medians(
-        [lambda: overlaps_packed(one, pb), lambda: loop_reference(a_list[:1], b_list)],
+        [lambda: overlaps_pairs(rows11, index11), lambda: loop_reference(a_list[:1], b11)],
         numbers=[number, number], repeat=repeat)
-    report("1x10 check (one active limb, as in a frame)", t_one * 1e6, "us", ref=t_one_ref * 1e6)
+    report("a frame's 11x11 check vs loop over 1 limb x 11", t_one * 1e6, "us", ref=t_one_ref * 1e6)

@@ -15,9 +15,11 @@ __all__ = [
     "judgement_points",
     "verdict",
     "overlaps",
-    "pack_boxes",
-    "overlaps_packed",
-    "PACKED_WIDTH",
+    "padded_boxes",
+    "pair_index",
+    "all_pairs_index",
+    "overlaps_pairs",
+    "PAD_LANES",
     "collision_point",
     "range_box_of",
     "endpoints_by_coordinate_sum",
@@ -141,65 +143,93 @@ def overlaps(a, b) -> np.ndarray:
     return verdict(*judgement_points(a, b))
 
 
-#: Width of a packed box row (:func:`pack_boxes`): 4 min lanes, then 4 negated max lanes.
-PACKED_WIDTH = 8
-_PACK_HALF = PACKED_WIDTH // 2
-#: The four bool bytes (1, 1, 1, 1) of a packed pair's per-axis verdicts, read as one uint32
-#: (the same in either byte order).
-_ALL_AXES = np.uint32(0x01010101)
+#: Lanes of a padded box row (:func:`padded_boxes`): the D coordinates, then pad lanes.
+PAD_LANES = 4
+#: (2, 1): the pad lanes of the min and the max endpoint, which pass every A4 test (-inf <= inf).
+PAD_VALUES = np.array([[-np.inf], [np.inf]])
 
 
-def pack_boxes(boxes) -> np.ndarray:
-    """A1 storage for batched checks: boxes ``(..., 2, D)`` -> packed rows ``(..., 8)`` float.
+def padded_boxes(boxes) -> np.ndarray:
+    """A1 storage for pair lists: boxes ``(..., 2, D)`` -> ``(..., 2, 4)`` float.
 
-    Each row is ``[min_x, min_y, (min_z | -inf), -inf, -max_x, -max_y, (-max_z | -inf), -inf]``:
-    the min endpoint and the *negated* max endpoint, each padded to 4 lanes
-    with ``-inf``.  With the max side negated, one ``np.maximum`` of two rows
-    yields both judgement points (see :func:`overlaps_packed`); the pad lanes
-    always pass the verdict (``-inf <= inf``), so D = 2 and D = 3 share a layout.
-    The match packs its limb boxes at most once per frame, for the first check
-    that needs them.
+    Each endpoint keeps its D coordinates in lanes ``0 .. D-1``; the other lanes
+    hold ``-inf`` (min endpoint) and ``+inf`` (max endpoint), which pass the
+    verdict on every pair, so D = 2 and D = 3 share one layout and a pair's four
+    per-axis verdicts are four contiguous bytes.  ``padded.reshape(-1, 4)`` are the
+    *rows* of :func:`overlaps_pairs`: box ``i``'s min endpoint is row ``2 i``, its
+    max endpoint row ``2 i + 1``.  The match keeps one such array and copies each
+    frame's limb boxes into its coordinate lanes before its first check.
     """
     b = _boxes(boxes, "boxes")
-    d = b.shape[-1]
-    out = np.full(b.shape[:-2] + (PACKED_WIDTH,), -np.inf)
-    out[..., :d] = b[..., 0, :]
-    np.negative(b[..., 1, :], out=out[..., _PACK_HALF:_PACK_HALF + d])
+    out = np.empty(b.shape[:-1] + (PAD_LANES,))
+    out[...] = PAD_VALUES
+    out[..., :b.shape[-1]] = b
     return out
 
 
-def overlaps_packed(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
-    """A2-A4 on packed rows: the same verdict as :func:`overlaps`, in three ufunc calls.
+def pair_index(a, b) -> np.ndarray:
+    """Gather rows for :func:`overlaps_pairs` from a list of box pairs.
 
     Parameters
     ----------
-    pa, pb : (..., 8) float
-        Rows from :func:`pack_boxes`; leading axes broadcast
-        (``pa[:, None]`` against ``pb[None]`` for N x M).
+    a, b : (P,) int
+        Box numbers (into ``padded.reshape(-1, 2, 4)``) of each pair's two boxes.
 
     Returns
     -------
-    (...,) bool, the broadcast shape of the leading axes.
-
-    Lanes 0-3 of ``max(pa, pb)`` are the larger min endpoints, the first
-    judgement point j1 (A2); lanes 4-7 are ``max(-a.max, -b.max) = -j2``, the
-    second judgement point negated (A3).  A4: collision iff ``j1 <= j2`` on
-    every axis, touching included; the four per-axis bools of a pair are
-    contiguous bytes, so "every axis" is one uint32 comparison instead of a
-    reduction.
+    (4, P) intp: the rows of ``a``'s min and max endpoints, then ``b``'s.
     """
-    if type(pa) is not np.ndarray or type(pb) is not np.ndarray:   # rows from pack_boxes() pass as they are
-        pa, pb = _floats(pa, "pa"), _floats(pb, "pb")
-    if pa.shape[-1:] != (PACKED_WIDTH,) or pb.shape[-1:] != (PACKED_WIDTH,):
-        raise ValueError(f"pa, pb: expected packed rows (..., {PACKED_WIDTH}) from pack_boxes(), "
-                         f"got shapes {pa.shape} and {pb.shape}")
+    a = np.asarray(a, dtype=np.intp).reshape(-1)
+    b = np.asarray(b, dtype=np.intp).reshape(-1)
+    if a.shape != b.shape:
+        raise ValueError(f"a, b: one box number per pair on each side, got {a.size} and {b.size}")
+    return np.stack((2 * a, 2 * a + 1, 2 * b, 2 * b + 1))
+
+
+def all_pairs_index(n: int, m: int) -> np.ndarray:
+    """:func:`pair_index` of every pair (box ``i`` of the first ``n``, box ``n + j`` of
+    the next ``m``), row-major: pair ``i * m + j``.  ``(4, n m)`` intp."""
+    return pair_index(np.repeat(np.arange(n), m), n + np.tile(np.arange(m), n))
+
+
+def overlaps_pairs(rows: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A2-A4 for a list of box pairs: one gather and four ufunc calls, all on contiguous rows.
+
+    Parameters
+    ----------
+    rows : (R, 4) float
+        Padded boxes (:func:`padded_boxes`) flattened, ``padded.reshape(-1, 4)``.
+    index : (4, P) intp
+        From :func:`pair_index` or :func:`all_pairs_index`.
+
+    Returns
+    -------
+    ok : (P,) bool
+        A4, the same verdict as :func:`overlaps` on each pair (touching counts; boxes
+        with NaN coordinates are not boxes, and the two may differ on them).
+    j1, j2 : (P, 4) float
+        A2 and A3, the judgement points (lanes ``>= D`` are pad): a colliding pair's
+        overlap box is ``[j1, j2]`` without a second call.
+
+    One ``take`` lays out the pairs' endpoints as four contiguous blocks (a.min,
+    a.max, b.min, b.max); numpy's per-call cost, not the arithmetic, dominates at
+    these sizes, and a contiguous operand costs a quarter of a broadcast one.
+    """
+    if type(rows) is not np.ndarray or rows.ndim != 2 or rows.shape[1] != PAD_LANES:
+        raise ValueError(f"rows: expected padded_boxes(...).reshape(-1, {PAD_LANES}) rows, got "
+                         f"{getattr(rows, 'shape', type(rows).__name__)}")
+    if type(index) is not np.ndarray or index.ndim != 2 or len(index) != 4:
+        raise ValueError(f"index: expected (4, P) row numbers from pair_index(), got "
+                         f"{getattr(index, 'shape', type(index).__name__)}")
     try:
-        j = np.maximum(pa, pb)                                   # A2 | -A3
-    except ValueError:
-        raise ValueError(f"pa, pb: leading axes of {pa.shape} and {pb.shape} do not broadcast "
-                         f"(e.g. pa[:, None] against pb[None] for N x M)") from None
-    ok = np.less_equal(j[..., :_PACK_HALF], np.negative(j[..., _PACK_HALF:]), order="C")   # A4 per axis
-    return ok.view(np.uint32)[..., 0] == _ALL_AXES              # A4 on every axis
+        t = rows.take(index, axis=0)                  # (4, P, 4): a.min, a.max, b.min, b.max
+    except (IndexError, TypeError):
+        raise ValueError(f"index: row numbers must be integers below {len(rows)} (2 per box of rows); "
+                         f"build them with pair_index()") from None
+    j1 = np.maximum(t[0], t[2])                       # A2: the larger min endpoint, per axis
+    j2 = np.minimum(t[1], t[3])                       # A3: the smaller max endpoint, per axis
+    apart = np.less(j2, j1)                           # A4: some coordinate of j2 below j1's ...
+    return np.logical_not(apart.view(np.uint32)[:, 0]), j1, j2   # ... on any axis (4 bytes read as one uint32)
 
 
 def box_centers(boxes) -> np.ndarray:

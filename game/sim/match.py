@@ -24,7 +24,7 @@ import struct
 
 import numpy as np
 
-from game.collision import collision_point, judgement_points, overlaps_packed, pack_boxes
+from game.collision import all_pairs_index, collision_point, judgement_points, overlaps, overlaps_pairs, padded_boxes
 
 from . import ai
 from .data import GameData, load_game_data
@@ -89,7 +89,9 @@ class Match:
         self._round_winner: int | None = None    # of the round being closed (for the win pose)
         self.last_inputs = (FrameInput(), FrameInput())
         self._boxes = np.zeros((2, n, 2, 3))
-        self._packed_cache: np.ndarray | None = None   # (2, n, 8): _boxes packed for A2-A4, on demand
+        self._padded = padded_boxes(self._boxes)             # (2, n, 2, 4) scratch: A1 rows for overlaps_pairs
+        self._pair_index = all_pairs_index(n, n)              # every (P1 limb, P2 limb) pair
+        self._pairs_cache: tuple | None = None                # this frame's A2-A4 on those pairs, on demand
         self._rot = np.zeros((2, n, 3, 3))
         self._origin = np.zeros((2, n, 3))
         #: This frame's overlapping (attacker, attack limb, struck limb) pairs with
@@ -343,7 +345,7 @@ class Match:
                       [b.x, b.ground_y, b.z, b.fx, b.fz, self._lift(b)]])   # ground, facing, lift
         self._rot, self._origin, self._boxes = self.data.skeleton.place(
             np.stack((a.body, b.body)), g[:, :3], g[:, 3:5], g[:, 5])
-        self._packed_cache = None
+        self._pairs_cache = None
 
     def _lift(self, f: Fighter) -> float:
         return float(self.data.moves["jump"].air[f.mframe]) if f.move == "jump" else 0.0
@@ -364,13 +366,23 @@ class Match:
         self.stage.projectiles = tuple(alive)
 
     # ------------------------------------------------------- 4. judge (A2-A4)
-    @property
-    def _packed(self) -> np.ndarray:
-        """This frame's range boxes as packed rows (A1, ``pack_boxes``), built by the first
-        check that needs them: most frames have no active hitting limb and no projectile."""
-        if self._packed_cache is None:
-            self._packed_cache = pack_boxes(self._boxes)
-        return self._packed_cache
+    def _pairs(self, attacker: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A2-A4 on every (attacker limb, defender limb) pair of this frame: ``ok (L, L)``
+        bool and the judgement points ``j1, j2 (L, L, 4)`` (pad lanes past 3).
+
+        All ``L x L`` pairs are judged in one :func:`overlaps_pairs` call, made by the first
+        check of a frame that needs it (most frames have no active hitting limb), and serve
+        both fighters: the verdict and the judgement points are symmetric in the two boxes,
+        so P2's view is P1's transposed."""
+        if self._pairs_cache is None:
+            n = self._boxes.shape[1]
+            self._padded[..., :3] = self._boxes          # the pad lanes were set once, in __init__
+            ok, j1, j2 = overlaps_pairs(self._padded.reshape(-1, 4), self._pair_index)
+            self._pairs_cache = (ok.reshape(n, n), j1.reshape(n, n, 4), j2.reshape(n, n, 4))
+        ok, j1, j2 = self._pairs_cache
+        if attacker == 0:
+            return ok, j1, j2
+        return ok.T, j1.transpose(1, 0, 2), j2.transpose(1, 0, 2)
 
     def _judge_collisions(self) -> tuple[list, list, list]:
         """A2-A4, one batched call per question:
@@ -391,11 +403,12 @@ class Match:
             hits = list(mv.hit_limbs)
             hit_boxes = self._boxes[f.index, hits]                                # (K, 2, 3)
             if not f.move_hit:
-                ok = overlaps_packed(self._packed[f.index, hits][:, None], self._packed[1 - f.index][None])  # (K, L)
+                ok, j1, j2 = self._pairs(f.index)                            # (L, L), (L, L, 4) x 2
+                ok = ok[hits]                                                # (K, L): hitting limbs only
                 if ok.any():
                     k, l = np.nonzero(ok)
-                    j1, j2 = judgement_points(hit_boxes[k], self._boxes[1 - f.index, l])   # (n, 3) each
-                    limb.append((f.index, np.asarray(hits)[k], l, j1, j2, mv, f.mframe))
+                    ks = np.asarray(hits)[k]
+                    limb.append((f.index, ks, l, j1[ks, l, :3], j2[ks, l, :3], mv, f.mframe))
             if self.stage is not None and not f.crate_hit:
                 touch = self.stage.touch(hit_boxes)
                 if touch is not None:
@@ -407,7 +420,7 @@ class Match:
             pbox = np.array([[[p.x - half, p.y - half, p.z - half], [p.x + half, p.y + half, p.z + half]]
                              for p in ps])                                              # (P, 2, 3)
             victims = [1 - p.owner for p in ps]
-            ok = overlaps_packed(pack_boxes(pbox)[:, None], self._packed[victims])     # (P, L)
+            ok = overlaps(pbox[:, None], self._boxes[victims])                         # (P, L)
             for i in np.flatnonzero(ok.any(axis=1)).tolist():
                 l = np.flatnonzero(ok[i])
                 j1, j2 = judgement_points(pbox[i], self._boxes[victims[i], l])         # (n, 3) each
@@ -654,7 +667,7 @@ class Match:
         if arena is not None:
             self.stage.restore(arena)
         self._rot, self._origin, self._boxes = (a.copy() for a in boxes)
-        self._packed_cache = None
+        self._pairs_cache = None
         self.contacts = self.crate_contacts = self.projectile_contacts = ()
 
     def state_hash(self) -> str:
