@@ -331,3 +331,22 @@ def test_render_C7_camera_collision_ray_keeps_a_pillar_out_of_the_view():
     d = eye - tgt
     assert np.linalg.norm(d) < np.linalg.norm(eye_free - tgt)
     assert scene.cast_nearest(tgt, d / np.linalg.norm(d), np.linalg.norm(d), level=1) is None
+
+
+def test_render_fighter_mesh_is_outward_wound_so_back_faces_can_be_culled():
+    """The fighters pass culls back faces (GL_CULL_FACE, counter-clockwise front): safe
+    only if every triangle of every limb is wound counter-clockwise seen from outside,
+    i.e. its geometric normal agrees with the mesh's outward vertex normals."""
+    from game.render.geometry import fighter_mesh
+
+    m = Match.new(seed=0)
+    verts, idx = fighter_mesh(m.data.skeleton, list(m.data.fighters))
+    tri = idx.reshape(-1, 3)
+    p = verts[:, :3].astype(float)[tri]                                   # (T, 3, 3)
+    n = verts[:, 3:6].astype(float)[tri].sum(axis=1)                      # (T, 3)
+    geo = np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])
+    area = np.linalg.norm(geo, axis=1)
+    real = area > 1e-12
+    assert real.sum() > 0.9 * len(tri)
+    cos = np.einsum("ij,ij->i", geo[real], n[real]) / (area[real] * np.linalg.norm(n[real], axis=1))
+    assert cos.min() > 0.0, f"{int((cos <= 0).sum())} inward-wound triangles"

@@ -257,7 +257,12 @@ class WorldRenderer:
             if rng is None:
                 gl.glUniform4fv(prog.loc("u_flash"), 2, flash32.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
                 prog.mat4("u_limb", limbs)
+                # The limbs are closed, outward-wound solids: their back faces are always hidden,
+                # and skipping them spares llvmpipe ~1-2 ms of triangle setup (same pixels).
+                gl.glEnable(gl.GL_CULL_FACE)
+                gl.glCullFace(gl.GL_BACK)
                 self.fighters.draw()
+                gl.glDisable(gl.GL_CULL_FACE)
             else:
                 prog.vec("u_pixel_angle", pixel_angle)
                 vao.draw_range(*rng)
