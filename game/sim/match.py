@@ -298,7 +298,7 @@ class Match:
 
     def _target_pose(self, f: Fighter) -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
         """The animation source of this frame: (key, angles (L, 3), rotations (L, 3, 3),
-        body-frame FK (L, 3, 12))."""
+        body-frame FK (12, L, 3))."""
         d = self.data
         if f.move:
             mv = d.moves[f.move]

@@ -86,7 +86,7 @@ class Skeleton:
         self._corners_t = np.ascontiguousarray(self.corners.transpose(0, 2, 1))   # (L, 3, 8)
         self._joint_col = self.joint[..., None]                                   # (L, 3, 1)
 
-    #: Columns of a body-frame FK row (:meth:`body`): 3 of rotation, 1 of joint origin, 8 corners.
+    #: Vectors per limb in a body-frame FK row (:meth:`body`): 3 axes, 1 joint origin, 8 corners.
     BODY_COLS = 12
 
     def body(self, local: np.ndarray) -> np.ndarray:
@@ -99,12 +99,13 @@ class Skeleton:
 
         Returns
         -------
-        (..., L, 3, 12) float
-            Per limb, as columns: its frame (3), its joint origin (1) and the eight
-            corners of its solid (8), all in the body frame.  Turning the whole body
-            (:meth:`place`) is one product with every column alike (then the joints and
-            corners are shifted), so the match stores this for every animation table
-            row and only places it per frame.
+        (..., 12, L, 3) float
+            Twelve vectors per limb: its frame's three axes, its joint origin and the
+            eight corners of its solid, all in the body frame, vector-major (row ``r``
+            of every limb together).  Turning the whole body (:meth:`place`) is one
+            product with every vector alike (then the joints and corners are shifted),
+            and the corner rows reduce with contiguous operands, so the match stores
+            this for every animation table row and only places it per frame.
         """
         lead = local.shape[:-3]
         loc = local.reshape((-1,) + local.shape[-3:])
@@ -120,14 +121,15 @@ class Skeleton:
         corners = out[..., 4:]
         np.matmul(rot, self._corners_t, out=corners)              # relative to each joint
         corners += org[..., None]
-        return out.reshape(lead + out.shape[1:])
+        rows = np.ascontiguousarray(out.transpose(0, 3, 1, 2))   # (N, 12, L, 3)
+        return rows.reshape(lead + rows.shape[1:])
 
     def place(self, body: np.ndarray, ground: np.ndarray, facing: np.ndarray, lift: np.ndarray):
         """Turn and set down ``F`` posed bodies, and rebuild every limb's range box (A6).
 
         Parameters
         ----------
-        body : (F, L, 3, 12) float
+        body : (F, 12, L, 3) float
             Body-frame FK rows from :meth:`body`.
         ground : (F, 3) float
             Each fighter's ground point (x, floor height, z).
@@ -144,20 +146,22 @@ class Skeleton:
         boxes : (F, L, 2, 3) float range boxes of the rotated limb solids: the min and
             max over each solid's eight world corners (A6)
         """
-        # the body's turn about y to its facing direction, applied to every column at once
-        root = np.array([[[[fx, 0.0, -fz], [0.0, 1.0, 0.0], [fz, 0.0, fx]]] for fx, fz in np.asarray(facing).tolist()])
-        w = root @ body                                             # (F, L, 3, 12)
-        corners = w[..., 4:]
-        boxes = np.empty(w.shape[:2] + (2, 3))
-        np.min(corners, axis=-1, out=boxes[:, :, 0])                # A6: min / max endpoints
-        np.max(corners, axis=-1, out=boxes[:, :, 1])
+        # The body's turn about y to its facing direction, applied to every vector at once:
+        # rows times the transposed turn [[fx, 0, -fz], [0, 1, 0], [fz, 0, fx]].
+        turn_t = np.array([[[fx, 0.0, fz], [0.0, 1.0, 0.0], [-fz, 0.0, fx]] for fx, fz in np.asarray(facing).tolist()])
+        f = body.shape[0]
+        w = np.matmul(body.reshape(f, -1, 3), turn_t).reshape(body.shape)   # (F, 12, L, 3)
+        corners = w[:, 4:]                                                   # (F, 8, L, 3)
+        boxes = np.empty((f, body.shape[2], 2, 3))
+        np.min(corners, axis=1, out=boxes[:, :, 0])                 # A6: min / max endpoints
+        np.max(corners, axis=1, out=boxes[:, :, 1])
         # Place the lowest point of the body at ground height + lift.
         offset = ground.copy()
         offset[:, 1] = ground[:, 1] + lift - boxes[:, :, 0, 1].min(axis=1)
-        origin = w[..., 3]
+        origin = w[:, 3]
         origin += offset[:, None]
         boxes += offset[:, None, None]
-        return w[..., :3], origin, boxes
+        return w[:, :3].transpose(0, 2, 3, 1), origin, boxes        # rot[f, l, :, k] = axis k
 
     def pose(self, ground: np.ndarray, facing: np.ndarray, local: np.ndarray, lift: np.ndarray):
         """Pose ``F`` fighters from joint rotations: :meth:`place` of :meth:`body`.
