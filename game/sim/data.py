@@ -69,7 +69,7 @@ class Move:
     crouching: bool
     angles: np.ndarray
     rot: np.ndarray
-    body: np.ndarray     # (total, 12, L, 3) the rows of ``rot`` posed in the body frame (Skeleton.body)
+    body: np.ndarray     # (total, 12, L, 4) the rows of ``rot`` posed in the body frame (Skeleton.body)
     advance: np.ndarray
     air: np.ndarray
     projectile: ProjectileSpec | None = None
@@ -101,8 +101,8 @@ class GameData:
     moves: dict[str, Move]
     pose_rot: dict[str, np.ndarray]     # name -> (L, 3, 3) joint rotations
     loop_rot: dict[str, np.ndarray]     # name -> (frames, L, 3, 3)
-    pose_body: dict[str, np.ndarray]    # name -> (12, L, 3) body-frame FK (Skeleton.body)
-    loop_body: dict[str, np.ndarray]    # name -> (frames, 12, L, 3)
+    pose_body: dict[str, np.ndarray]    # name -> (12, L, 4) body-frame FK (Skeleton.body)
+    loop_body: dict[str, np.ndarray]    # name -> (frames, 12, L, 4)
 
 
 def _read_json(path: Path) -> dict:

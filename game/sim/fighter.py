@@ -37,7 +37,7 @@ class Fighter:
         self.pose_from = np.zeros((n_limbs, 3))
         #: Joint rotations ``(L, 3, 3)`` for ``pose``: a read-only table row or a fresh array.
         self.local = np.broadcast_to(np.eye(3), (n_limbs, 3, 3))
-        #: ``local`` posed in the body frame ``(12, L, 3)`` (``Skeleton.body``), set with it.
+        #: ``local`` posed in the body frame ``(12, L, 4)`` (``Skeleton.body``), set with it.
         self.body: np.ndarray | None = None
         for name in SCALARS:
             setattr(self, name, 0)

@@ -298,7 +298,7 @@ class Match:
 
     def _target_pose(self, f: Fighter) -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
         """The animation source of this frame: (key, angles (L, 3), rotations (L, 3, 3),
-        body-frame FK (12, L, 3))."""
+        body-frame FK (12, L, 4))."""
         d = self.data
         if f.move:
             mv = d.moves[f.move]
@@ -344,7 +344,7 @@ class Match:
         g = np.array([[a.x, a.ground_y, a.z, a.fx, a.fz, self._lift(a)],
                       [b.x, b.ground_y, b.z, b.fx, b.fz, self._lift(b)]])   # ground, facing, lift
         self._rot, self._origin, self._boxes = self.data.skeleton.place(
-            np.stack((a.body, b.body)), g[:, :3], g[:, 3:5], g[:, 5])
+            np.concatenate((a.body[None], b.body[None])), g[:, :3], g[:, 3:5], g[:, 5])
         self._pairs_cache = None
 
     def _lift(self, f: Fighter) -> float:

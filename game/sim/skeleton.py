@@ -99,13 +99,14 @@ class Skeleton:
 
         Returns
         -------
-        (..., 12, L, 3) float
-            Twelve vectors per limb: its frame's three axes, its joint origin and the
-            eight corners of its solid, all in the body frame, vector-major (row ``r``
-            of every limb together).  Turning the whole body (:meth:`place`) is one
-            product with every vector alike (then the joints and corners are shifted),
-            and the corner rows reduce with contiguous operands, so the match stores
-            this for every animation table row and only places it per frame.
+        (..., 12, L, 4) float
+            Twelve homogeneous vectors per limb: its frame's three axes (w = 0), its
+            joint origin and the eight corners of its solid (w = 1), all in the body
+            frame, vector-major (row ``r`` of every limb together).  Turning and setting
+            down the whole body (:meth:`place`) is then one product with a (4, 3)
+            matrix per fighter, and the corner rows reduce with contiguous operands, so
+            the match stores this for every animation table row and only places it per
+            frame.
         """
         lead = local.shape[:-3]
         loc = local.reshape((-1,) + local.shape[-3:])
@@ -121,7 +122,10 @@ class Skeleton:
         corners = out[..., 4:]
         np.matmul(rot, self._corners_t, out=corners)              # relative to each joint
         corners += org[..., None]
-        rows = np.ascontiguousarray(out.transpose(0, 3, 1, 2))   # (N, 12, L, 3)
+        rows = np.empty((loc.shape[0], self.BODY_COLS, loc.shape[1], 4))     # (N, 12, L, 4)
+        rows[..., :3] = out.transpose(0, 3, 1, 2)
+        rows[:, :3, :, 3] = 0.0                                   # axes: directions
+        rows[:, 3:, :, 3] = 1.0                                   # joint and corners: points
         return rows.reshape(lead + rows.shape[1:])
 
     def place(self, body: np.ndarray, ground: np.ndarray, facing: np.ndarray, lift: np.ndarray):
@@ -129,7 +133,7 @@ class Skeleton:
 
         Parameters
         ----------
-        body : (F, 12, L, 3) float
+        body : (F, 12, L, 4) float
             Body-frame FK rows from :meth:`body`.
         ground : (F, 3) float
             Each fighter's ground point (x, floor height, z).
@@ -146,22 +150,21 @@ class Skeleton:
         boxes : (F, L, 2, 3) float range boxes of the rotated limb solids: the min and
             max over each solid's eight world corners (A6)
         """
-        # The body's turn about y to its facing direction, applied to every vector at once:
-        # rows times the transposed turn [[fx, 0, -fz], [0, 1, 0], [fz, 0, fx]].
-        turn_t = np.array([[[fx, 0.0, fz], [0.0, 1.0, 0.0], [-fz, 0.0, fx]] for fx, fz in np.asarray(facing).tolist()])
+        # The lowest point of the body goes to ground height + lift.  A turn about y keeps
+        # every height, so the lowest corner is known before turning.
         f = body.shape[0]
-        w = np.matmul(body.reshape(f, -1, 3), turn_t).reshape(body.shape)   # (F, 12, L, 3)
-        corners = w[:, 4:]                                                   # (F, 8, L, 3)
+        low = body[:, 4:, :, 1].min(axis=(1, 2)).tolist()
+        # Per fighter one (4, 3) matrix: the transposed turn to its facing,
+        # [[fx, 0, -fz], [0, 1, 0], [fz, 0, fx]]^T, then the shift to its place (points only).
+        to_world = np.array([[[fx, 0.0, fz], [0.0, 1.0, 0.0], [-fz, 0.0, fx], [gx, gy + up - lo, gz]]
+                             for (fx, fz), (gx, gy, gz), up, lo in
+                             zip(np.asarray(facing).tolist(), np.asarray(ground).tolist(), np.asarray(lift).tolist(), low)])
+        w = np.matmul(body.reshape(f, -1, 4), to_world).reshape(body.shape[:-1] + (3,))   # (F, 12, L, 3)
+        corners = w[:, 4:]                                                            # (F, 8, L, 3)
         boxes = np.empty((f, body.shape[2], 2, 3))
         np.min(corners, axis=1, out=boxes[:, :, 0])                 # A6: min / max endpoints
         np.max(corners, axis=1, out=boxes[:, :, 1])
-        # Place the lowest point of the body at ground height + lift.
-        offset = ground.copy()
-        offset[:, 1] = ground[:, 1] + lift - boxes[:, :, 0, 1].min(axis=1)
-        origin = w[:, 3]
-        origin += offset[:, None]
-        boxes += offset[:, None, None]
-        return w[:, :3].transpose(0, 2, 3, 1), origin, boxes        # rot[f, l, :, k] = axis k
+        return w[:, :3].transpose(0, 2, 3, 1), w[:, 3], boxes       # rot[f, l, :, k] = axis k
 
     def pose(self, ground: np.ndarray, facing: np.ndarray, local: np.ndarray, lift: np.ndarray):
         """Pose ``F`` fighters from joint rotations: :meth:`place` of :meth:`body`.
