@@ -83,8 +83,17 @@ class Skeleton:
         self.center = np.array([l["center"] for l in limbs], dtype=float)
         self.half = np.array([l["half"] for l in limbs], dtype=float)
         self.corners = self.center[:, None, :] + self.half[:, None, :] * CORNER_SIGNS[None]
-        self._corners_t = np.ascontiguousarray(self.corners.transpose(0, 2, 1))   # (L, 3, 8)
-        self._joint_col = self.joint[..., None]                                   # (L, 3, 1)
+        n = len(limbs)
+        # Each limb's local transform [R | joint; 0 0 0 1]: R is set per pose (body).
+        self._local_h = np.zeros((n, 4, 4))
+        self._local_h[:, :3, 3] = self.joint
+        self._local_h[:, 3, 3] = 1.0
+        # The twelve homogeneous vectors of a limb in its own frame, as columns: its three
+        # axes (w = 0), its joint (the frame's origin) and the eight corners of its solid (w = 1).
+        self._limb_vectors = np.zeros((n, 4, self.BODY_COLS))
+        self._limb_vectors[:, :3, :3] = np.eye(3)
+        self._limb_vectors[:, 3, 3:] = 1.0
+        self._limb_vectors[:, :3, 4:] = self.corners.transpose(0, 2, 1)
 
     #: Vectors per limb in a body-frame FK row (:meth:`body`): 3 axes, 1 joint origin, 8 corners.
     BODY_COLS = 12
@@ -110,22 +119,13 @@ class Skeleton:
         """
         lead = local.shape[:-3]
         loc = local.reshape((-1,) + local.shape[-3:])
-        out = np.empty(loc.shape[:2] + (3, self.BODY_COLS))
-        rot = out[..., :3]
-        org = out[..., 3]
-        rot[:, 0] = loc[:, 0]
-        org[:, 0] = self.joint[0]
-        for sl, par in self.levels:
-            prot = rot[:, par]
-            np.matmul(prot, loc[:, sl], out=rot[:, sl])
-            org[:, sl] = org[:, par] + (prot @ self._joint_col[sl])[..., 0]
-        corners = out[..., 4:]
-        np.matmul(rot, self._corners_t, out=corners)              # relative to each joint
-        corners += org[..., None]
-        rows = np.empty((loc.shape[0], self.BODY_COLS, loc.shape[1], 4))     # (N, 12, L, 4)
-        rows[..., :3] = out.transpose(0, 3, 1, 2)
-        rows[:, :3, :, 3] = 0.0                                   # axes: directions
-        rows[:, 3:, :, 3] = 1.0                                   # joint and corners: points
+        t = np.empty(loc.shape[:2] + (4, 4))          # (N, L, 4, 4): local, then body-frame transforms
+        t[:] = self._local_h
+        t[..., :3, :3] = loc
+        for sl, par in self.levels:                   # parents first: world = parent's @ local
+            np.matmul(t[:, par], t[:, sl], out=t[:, sl])
+        vec = np.matmul(t, self._limb_vectors)        # (N, L, 4, 12): every vector, w in row 3
+        rows = np.ascontiguousarray(vec.transpose(0, 3, 1, 2))                   # (N, 12, L, 4)
         return rows.reshape(lead + rows.shape[1:])
 
     def place(self, body: np.ndarray, ground: np.ndarray, facing: np.ndarray, lift: np.ndarray):
