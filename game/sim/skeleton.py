@@ -24,11 +24,17 @@ def euler_matrices(angles: np.ndarray) -> np.ndarray:
     sx, sy, sz = s[..., 0], s[..., 1], s[..., 2]
     cysz = cy * sz
     sysz = sy * sz
-    return np.stack((
-        cy * cz, sy * sx - cysz * cx, cysz * sx + sy * cx,
-        sz, cz * cx, -cz * sx,
-        -sy * cz, sysz * cx + cy * sx, cy * cx - sysz * sx,
-    ), axis=-1).reshape(angles.shape[:-1] + (3, 3))
+    out = np.empty(angles.shape[:-1] + (3, 3))    # each entry written in place: no np.stack
+    np.multiply(cy, cz, out=out[..., 0, 0])
+    np.subtract(sy * sx, cysz * cx, out=out[..., 0, 1])
+    np.add(cysz * sx, sy * cx, out=out[..., 0, 2])
+    out[..., 1, 0] = sz
+    np.multiply(cz, cx, out=out[..., 1, 1])
+    np.multiply(-cz, sx, out=out[..., 1, 2])
+    np.multiply(-sy, cz, out=out[..., 2, 0])
+    np.add(sysz * cx, cy * sx, out=out[..., 2, 1])
+    np.subtract(cy * cx, sysz * sx, out=out[..., 2, 2])
+    return out
 
 
 def facing_matrices(facing: np.ndarray) -> np.ndarray:
