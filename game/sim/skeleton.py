@@ -37,22 +37,6 @@ def euler_matrices(angles: np.ndarray) -> np.ndarray:
     return out
 
 
-def facing_matrices(facing: np.ndarray) -> np.ndarray:
-    """Root rotation for unit x–z facings ``(F, 2)`` -> ``(F, 3, 3)``.
-
-    Columns are the fighter's forward ``(fx, 0, fz)``, up ``(0, 1, 0)`` and
-    right ``forward x up = (-fz, 0, fx)``.
-    """
-    fx, fz = facing[:, 0], facing[:, 1]
-    m = np.zeros((facing.shape[0], 3, 3))
-    m[:, 0, 0] = fx
-    m[:, 2, 0] = fz
-    m[:, 1, 1] = 1.0
-    m[:, 0, 2] = -fz
-    m[:, 2, 2] = fx
-    return m
-
-
 class Skeleton:
     """The static body description: limb hierarchy and solids (no per-frame state).
 
