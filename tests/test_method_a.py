@@ -148,6 +148,8 @@ def test_A1_A4_pairs_touching_degenerate_infinite_and_errors():
         overlaps_pairs(rows, np.zeros(3, dtype=np.intp))
     with pytest.raises(ValueError, match="one box number per pair"):
         pair_index([0, 1], [1])
+    with pytest.raises(ValueError, match=">= 0"):
+        pair_index([0], [-1])
 
 
 @pytest.mark.parametrize("d", [2, 3])

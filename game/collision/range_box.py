@@ -183,6 +183,8 @@ def pair_index(a, b) -> np.ndarray:
     b = np.asarray(b, dtype=np.intp).reshape(-1)
     if a.shape != b.shape:
         raise ValueError(f"a, b: one box number per pair on each side, got {a.size} and {b.size}")
+    if a.size and min(a.min(), b.min()) < 0:
+        raise ValueError("a, b: box numbers must be >= 0 (a negative one would wrap to the last boxes)")
     return np.stack((2 * a, 2 * a + 1, 2 * b, 2 * b + 1))
 
 
