@@ -12,7 +12,6 @@ def run(args) -> None:
     frames = 1200 if args.quick else 3000
     runs = 3 if args.quick else 7
     per_step = []
-    per_stage = None
     for seed in range(runs):
         m = Match.new(seed=seed, p1_cpu="hard", p2_cpu="normal")
         while m.phase != "fight":
