@@ -266,3 +266,32 @@ def test_render_game_loop_at_irregular_frame_times_matches_fixed_stepping(env, p
         ref.step()
     assert m.state_hash() == ref.state_hash()
     game.overlay.enabled = False
+
+
+def test_render_shadow_pass_culls_back_faces_and_casts_the_same_shadow(env):
+    """Culling the shadow triangles that face away from the sun keeps every shadow pixel:
+    against the reference (all triangles drawn) nothing differs by more than the height
+    tint of the other side of a limb, while the shadows themselves are far darker than that."""
+    from game.render.offscreen import frame_pixels
+
+    _, _, game = env
+    _fresh(game, p1="cpu", p2="cpu", seed=3)
+    world = game.world
+    count = world.shadow_mesh.count
+    try:
+        for _ in range(4):
+            for _ in range(45):
+                game.step()
+            assert world.cull_shadow_back_faces
+            culled = frame_pixels(game).astype(int)
+            world.cull_shadow_back_faces = False
+            every = frame_pixels(game).astype(int)
+            world.shadow_mesh.count = 0
+            none = frame_pixels(game).astype(int)
+            world.shadow_mesh.count, world.cull_shadow_back_faces = count, True
+            shadow = (none - every).sum(axis=-1) > 45
+            assert shadow.sum() > 200, "no fighter shadow in view"
+            assert np.abs(culled - every).max() <= 8
+            assert ((none - culled).sum(axis=-1) > 45).sum() >= shadow.sum() * 0.99
+    finally:
+        world.shadow_mesh.count, world.cull_shadow_back_faces = count, True

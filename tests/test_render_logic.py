@@ -340,7 +340,12 @@ def test_render_fighter_mesh_is_outward_wound_so_back_faces_can_be_culled():
     from game.render.geometry import fighter_mesh
 
     m = Match.new(seed=0)
-    verts, idx = fighter_mesh(m.data.skeleton, list(m.data.fighters))
+    for detail in (None, 1):        # the drawn mesh and the shadows' coarser one
+        _assert_outward(*fighter_mesh(m.data.skeleton, list(m.data.fighters),
+                                      **({} if detail is None else {"detail": detail})))
+
+
+def _assert_outward(verts, idx):
     tri = idx.reshape(-1, 3)
     p = verts[:, :3].astype(float)[tri]                                   # (T, 3, 3)
     n = verts[:, 3:6].astype(float)[tri].sum(axis=1)                      # (T, 3)
