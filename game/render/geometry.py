@@ -20,6 +20,7 @@ MAT_PLAIN, MAT_FLOOR, MAT_WALL, MAT_CRATE, MAT_PILLAR, MAT_BANNER, MAT_GRASS = 0
 # (fighters use 10 + fighter index, set in shaders/fighter.vert)
 
 ARENA_HALF = 15.0
+FLOOR_CELL = 3.0             # metres: the drawn floor's grid (its 1 m tiles are per pixel)
 WALL_HEIGHT = 4.0
 
 KIND_STYLE = {  # kind -> (colour, material)
@@ -238,12 +239,42 @@ def camera_obstacles(arena) -> np.ndarray:
     return np.array(boxes).reshape(-1, 2, 3)
 
 
+def coarse_floor(tris: np.ndarray, cell: float = FLOOR_CELL) -> np.ndarray:
+    """A flat, axis-aligned rectangular floor ``(T, 3, 3)`` re-cut into a grid of squares of
+    about ``cell`` metres, two upward-facing triangles each; any other floor unchanged.
+
+    The scene's floor model is a grid of 1 m tiles (1,800 triangles for the arena), but its
+    tiles, grout and tints are drawn per pixel (shaders/lit.frag), so the picture only needs
+    vertices often enough for the per-vertex light and fog: on llvmpipe every triangle
+    costs set-up and binning (200 triangles instead of 1,800: ~2 ms a frame at 1280x720).
+    """
+    tris = np.asarray(tris, dtype=float).reshape(-1, 3, 3)
+    p = tris.reshape(-1, 3)
+    lo, hi = p.min(axis=0), p.max(axis=0)
+    size = hi[[0, 2]] - lo[[0, 2]]
+    rect = float(size[0] * size[1])
+    area = 0.5 * np.abs(np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0])[:, 1]).sum()
+    if hi[1] - lo[1] > 1e-9 or rect <= 0.0 or abs(area - rect) > 1e-6 * rect:
+        return tris
+    nx, nz = (max(1, int(np.ceil(s / cell - 1e-9))) for s in size)
+    x, z = np.linspace(lo[0], hi[0], nx + 1), np.linspace(lo[2], hi[2], nz + 1)
+    x0, z0 = (a.ravel() for a in np.meshgrid(x[:-1], z[:-1], indexing="ij"))
+    x1, z1 = (a.ravel() for a in np.meshgrid(x[1:], z[1:], indexing="ij"))
+    y = np.full_like(x0, lo[1])
+    corner = lambda a, b: np.stack([a, y, b], axis=-1)           # noqa: E731
+    first = np.stack([corner(x0, z0), corner(x1, z1), corner(x1, z0)], axis=1)
+    second = np.stack([corner(x0, z0), corner(x0, z1), corner(x1, z1)], axis=1)
+    return np.concatenate([first, second])
+
+
 def world_mesh(parts) -> np.ndarray:
     """Flat-shaded vertices ``(V, 10)`` for ``[(name, kind, triangles (T, 3, 3)), ...]``,
     grouped by material (column 9, ascending) so each material is one contiguous range."""
     chunks = []
     for _name, kind, tris in parts:
         tris = np.asarray(tris, dtype=float).reshape(-1, 3, 3)
+        if kind == "floor":          # its 1 m tiles (and their tints) are drawn by lit.frag
+            tris = coarse_floor(tris)
         colour, mat = KIND_STYLE.get(kind, DEFAULT_STYLE)
         n = np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0])
         n /= np.maximum(np.linalg.norm(n, axis=-1, keepdims=True), 1e-12)
@@ -251,10 +282,6 @@ def world_mesh(parts) -> np.ndarray:
         v[..., :3] = tris
         v[..., 3:6] = n[:, None, :]
         v[..., 6:9] = to_linear(np.asarray(colour, dtype=float))
-        if kind == "floor":   # a tint per 1 m tile (the floor is a grid of tile-sized triangles)
-            cell = np.floor(tris.mean(axis=1)[:, [0, 2]]).astype(np.int64)
-            h = (cell[:, 0] * 73856093 ^ cell[:, 1] * 19349663) % 1000 / 1000.0
-            v[..., 6:9] *= (0.80 + 0.35 * h)[:, None, None]
         v[..., 9] = mat
         chunks.append(v.reshape(-1, 10))
     out = np.vstack(chunks).astype(np.float32)
