@@ -909,11 +909,6 @@ def _hole_walls(boxes: np.ndarray, tunnels: np.ndarray, tlayers: np.ndarray) -> 
     return _Quads(ax[ss].astype(np.int64), sign, c[ss], rect, FILL), tlayers[tid[ss]]
 
 
-#: Per piece lane of ``[v0, v1, w0, w1]`` in ``_subtract_coverers``: True where the piece lies
-#: before the coverer (left: p.v0 < c.v0; bottom: p.w0 < c.w0), False where after it.
-_LRBT = np.array([True, False, True, False])
-
-
 def _subtract_coverers(rects: np.ndarray, crow: np.ndarray, crects: np.ndarray):
     """Exposed parts of box sides: each side's rectangle minus its coverers'.
 
@@ -921,47 +916,64 @@ def _subtract_coverers(rects: np.ndarray, crow: np.ndarray, crects: np.ndarray):
     crow : (m,) int, index into ``rects`` of each (side, coverer) pair, ascending.
     crects : (m, 4) float, the coverer's rectangle of each pair; the coverers of
         one side are disjoint rectangles.
-    Returns ``(row (n,) int, pieces (n, 4) [v0, v1, w0, w1])``: the exposed pieces,
-    ordered by ``(row, w0, v0)``.  Coverers are subtracted one round at a time for
-    every side at once (all six side directions of a compound share the rounds); a
-    subtraction leaves up to four pieces (left and right full-height strips, bottom
-    and top middle strips).
+    Returns ``(row (n,) int64, pieces (n, 4) float [v0, v1, w0, w1])``: the exposed
+    pieces, ordered by ``(row, w0, v0)``; pieces of area <= ``MIN_FACE_AREA`` are
+    dropped.  A side's coverers are subtracted one after the other, in their order in
+    ``crow``.  A subtraction replaces each piece it overlaps with positive area by up
+    to four pieces (left and right full-height strips, bottom and top middle strips,
+    each kept if it has width): the untouched pieces, then the cut pieces' left
+    strips, right strips, bottom strips and top strips.
+
+    The cutting is a plain loop per side: a side has a handful of coverers and pieces,
+    and batching it (one round of about 15 numpy calls per coverer rank, for all sides
+    at once) costs several times more in call overhead.  Filtering and ordering are
+    batched.
     """
     n_side = rects.shape[0]
-    first = np.searchsorted(crow, np.arange(n_side))
-    rank = np.arange(crow.shape[0]) - first[crow]
-    row = np.arange(n_side)
-    pcs = rects
+    ends = np.searchsorted(crow, np.arange(1, n_side + 1)).tolist()
+    cov = crects.tolist()
+    out: list = []
+    count = []
+    start = 0
     # exact comparisons: pieces thinner than PLANE_EPS are real geometry (a tiny margin)
-    for rnd in range(int(rank.max()) + 1 if rank.size else 0):
-        sel = rank == rnd
-        has = np.zeros(n_side, dtype=bool)
-        has[crow[sel]] = True
-        crect = np.zeros((n_side, 4))
-        crect[crow[sel]] = crects[sel]
-        c = crect[row]
-        hit = has[row] & (np.minimum(pcs[:, 1], c[:, 1]) - np.maximum(pcs[:, 0], c[:, 0]) > 0.0) & (
-            np.minimum(pcs[:, 3], c[:, 3]) - np.maximum(pcs[:, 2], c[:, 2]) > 0.0
-        )
-        if not hit.any():
-            continue
-        p, c, r = pcs[hit], c[hit], row[hit]
-        # candidate pieces (4, h, 4): left, right, bottom, top; each is kept if it has width
-        cand = np.repeat(p[None], 4, axis=0)
-        cand[0, :, 1] = c[:, 0]                                     # left:   [p.v0, c.v0] x [p.w0, p.w1]
-        cand[1, :, 0] = c[:, 1]                                     # right:  [c.v1, p.v1] x [p.w0, p.w1]
-        cand[2:, :, 0] = np.maximum(p[:, 0], c[:, 0])               # bottom, top: the middle strip ...
-        cand[2:, :, 1] = np.minimum(p[:, 1], c[:, 1])
-        cand[2, :, 3] = c[:, 2]                                     # ... [p.w0, c.w0]
-        cand[3, :, 2] = c[:, 3]                                     # ... [c.w1, p.w1]
-        keep = (np.where(_LRBT, p, c) < np.where(_LRBT, c, p)).T   # p.v0 < c.v0, c.v1 < p.v1, p.w0 < c.w0, c.w1 < p.w1
-        pcs = np.concatenate((pcs[~hit], cand[keep]))
-        row = np.concatenate((row[~hit], np.broadcast_to(r, keep.shape)[keep]))
-    area = (pcs[:, 1] - pcs[:, 0]) * (pcs[:, 3] - pcs[:, 2])
-    keep = area > tol.MIN_FACE_AREA
-    pcs, row = pcs[keep], row[keep]
+    for rect, end in zip(rects.tolist(), ends):
+        pcs = [rect]
+        for c0, c1, c2, c3 in cov[start:end]:
+            keep, cut = [], []
+            for p in pcs:
+                p0, p1, p2, p3 = p
+                # np.maximum / np.minimum (the same pick on signed-zero ties), 10x faster than max()
+                v0 = p0 if p0 > c0 else c0  # noqa: FURB136
+                v1 = p1 if p1 < c1 else c1  # noqa: FURB136
+                if v1 - v0 > 0.0 and (p3 if p3 < c3 else c3) - (p2 if p2 > c2 else c2) > 0.0:  # noqa: FURB136
+                    cut.append((p0, p1, p2, p3, v0, v1))
+                else:
+                    keep.append(p)
+            if len(cut) == 1:
+                p0, p1, p2, p3, v0, v1 = cut[0]
+                if p0 < c0:
+                    keep.append([p0, c0, p2, p3])
+                if c1 < p1:
+                    keep.append([c1, p1, p2, p3])
+                if p2 < c2:
+                    keep.append([v0, v1, p2, c2])
+                if c3 < p3:
+                    keep.append([v0, v1, c3, p3])
+            elif cut:
+                keep += [[p0, c0, p2, p3] for p0, p1, p2, p3, v0, v1 in cut if p0 < c0]
+                keep += [[c1, p1, p2, p3] for p0, p1, p2, p3, v0, v1 in cut if c1 < p1]
+                keep += [[v0, v1, p2, c2] for p0, p1, p2, p3, v0, v1 in cut if p2 < c2]
+                keep += [[v0, v1, c3, p3] for p0, p1, p2, p3, v0, v1 in cut if c3 < p3]
+            pcs = keep
+        start = end
+        out += pcs
+        count.append(len(pcs))
+    row = np.repeat(np.arange(n_side), count)
+    pcs = np.array(out, dtype=float).reshape(-1, 4)
+    keep = (pcs[:, 1] - pcs[:, 0]) * (pcs[:, 3] - pcs[:, 2]) > tol.MIN_FACE_AREA
+    pcs, row = pcs.compress(keep, axis=0), row.compress(keep)
     order = np.lexsort((pcs[:, 0], pcs[:, 2], row))
-    return row[order], pcs[order]
+    return row.take(order), pcs.take(order, axis=0)
 
 
 def _face_set(axes: list, signs: list, planes: list, rects: list, kinds: list, owners: list) -> FaceSet:
@@ -977,90 +989,124 @@ def _face_set(axes: list, signs: list, planes: list, rects: list, kinds: list, o
                    _readonly(np.concatenate(owners).astype(np.int64)))
 
 
+def _side_tables() -> tuple[np.ndarray, ...]:
+    """Index tables of the six side directions ``p = 2 * axis + d`` (-x, +x, -y, +y, -z, +z)
+    over a box flattened to ``[lo_x, lo_y, lo_z, hi_x, hi_y, hi_z]``.
+
+    Returns ``side_col`` (6,) (the side's plane coordinate), ``opp_col`` (6,) (the
+    opposite side's), ``rect_col`` (6, 4) (the side's rectangle ``[v0, v1, w0, w1]``
+    on the two other axes ``(v, w) = _TANGENTS[axis]``), ``quad_lane`` (6, 12) (per
+    vertex and coordinate of the side's quad, wound as :func:`_quads` winds it, the
+    lane of ``[v0, v1, w0, w1, plane]``), ``normal`` (6, 3) float and ``kind``
+    (6, 6, 2) int8, the face kind by direction, box layer and "on the bounds' plane".
+    """
+    side_col = np.empty(6, dtype=np.int64)
+    opp_col = np.empty(6, dtype=np.int64)
+    rect_col = np.empty((6, 4), dtype=np.int64)
+    quad_lane = np.empty((6, 4, 3), dtype=np.int64)
+    normal = np.zeros((6, 3))
+    kind = np.empty((6, 6, 2), dtype=np.int8)
+    for p in range(6):
+        ax, d = divmod(p, 2)
+        t0, t1 = _TANGENTS[ax]
+        side_col[p] = 3 * d + ax
+        opp_col[p] = 3 * (1 - d) + ax
+        rect_col[p] = (t0, 3 + t0, t1, 3 + t1)
+        normal[p, ax] = 1.0 if d else -1.0
+        cv, cw = _CYCLIC[ax]
+        lane = {t0: 0, t1: 2}  # lo lane of each tangent axis in [v0, v1, w0, w1]; hi = lo + 1
+        # + normal: (v0,w0) (v1,w0) (v1,w1) (v0,w1); - normal: (v0,w0) (v0,w1) (v1,w1) (v1,w0)
+        hv, hw = ((0, 1, 1, 0), (0, 0, 1, 1)) if d else ((0, 0, 1, 1), (0, 1, 1, 0))
+        quad_lane[p, :, ax] = 4
+        quad_lane[p, :, cv] = lane[cv] + np.array(hv)
+        quad_lane[p, :, cw] = lane[cw] + np.array(hw)
+        # a side along its layer's axis: OUTER on the layer's outer side, INNER on the other;
+        # any other side (a hole's wall or the shell's rim): OUTER on the bounds, else FILL
+        kind[p, :, 0] = FILL
+        kind[p, :, 1] = OUTER
+        kind[p, p] = OUTER
+        kind[p, p ^ 1] = INNER
+    return side_col, opp_col, rect_col, quad_lane.reshape(6, 12), normal, kind
+
+
+_SIDE_COL, _OPP_COL, _RECT_COL, _QUAD_LANE, _SIDE_NORMAL, _SIDE_KIND = _side_tables()
+
+
 def _boundary_faces(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -> FaceSet:
     """B5, B7: the boundary of the union of disjoint boxes as quads, classified by kind.
 
     boxes : (K, 2, 3) float, layers : (K,) int (``2 * axis + side``), bounds : (2, 3) float.
-    Returns a :class:`FaceSet`: every box side not covered by a touching box (partly
-    covered sides are cut into their exposed rectangles by :func:`_subtract_coverers`,
-    one batched call for all six side directions).  Faces come per direction
-    (-x, +x, -y, +y, -z, +z), each direction's free sides first, then its pieces.
+    Returns a :class:`FaceSet`: every box side not covered by a touching box.  Box j
+    covers side (i, p) (p = ``2 * axis + d``, the direction -x, +x, -y, +y, -z, +z) if
+    j's opposite side lies on the side's plane (within ``PLANE_EPS``) and their
+    rectangles overlap by more than ``PLANE_EPS`` on both in-plane axes.  A side
+    without coverers is a face as a whole; a side whose covered area (the sum of the
+    overlaps) leaves more than ``MIN_FACE_AREA`` is cut into its exposed rectangles
+    by :func:`_subtract_coverers`, its coverers taken in order of their plane
+    coordinate, then box index.  Faces come per direction (-x, +x, -y, +y, -z, +z),
+    each direction's free sides first (by box), then its pieces (by box, then
+    ``(w0, v0)``).  Kind: a side along its box's layer axis is :data:`OUTER` on the
+    layer's outer side and :data:`INNER` on the other; any other side is
+    :data:`OUTER` on the bounds' plane (within ``PLANE_EPS``), else :data:`FILL`.
+
+    All six directions are handled at once, on (6K,) side slots ``s = p * K + i``:
+    one sort finds every side's candidate coverers, one call cuts every partly
+    covered side (at game sizes numpy's per-call overhead is the cost, not arithmetic).
     """
     k = boxes.shape[0]
-    lay = layers.astype(np.int64)
-    baxis = lay // 2
-    bside = lay % 2
-    rows_k = np.arange(k)
-    free_per, part_owner, part_rects, part_crow, part_crects = [], [], [], [], []
-    n_part = 0
-    for ax in range(3):
-        v, w = _TANGENTS[ax]
-        own_area = (boxes[:, 1, v] - boxes[:, 0, v]) * (boxes[:, 1, w] - boxes[:, 0, w])
-        for d in (0, 1):
-            plane = boxes[:, d, ax]
-            # candidate coverers: boxes whose opposite side lies on the same plane (sorted search)
-            opp = boxes[:, 1 - d, ax]
-            order = np.argsort(opp, kind="stable")
-            opp_s = opp[order]
-            first = np.searchsorted(opp_s, plane - tol.PLANE_EPS, side="left")
-            cnt = np.searchsorted(opp_s, plane + tol.PLANE_EPS, side="right") - first
-            ci = np.repeat(rows_k, cnt)
-            start = np.cumsum(cnt) - cnt
-            cj = order[np.arange(ci.shape[0]) - np.repeat(start, cnt) + np.repeat(first, cnt)]
-            ov_v = np.minimum(boxes[ci, 1, v], boxes[cj, 1, v]) - np.maximum(boxes[ci, 0, v], boxes[cj, 0, v])
-            ov_w = np.minimum(boxes[ci, 1, w], boxes[cj, 1, w]) - np.maximum(boxes[ci, 0, w], boxes[cj, 0, w])
-            good = (ov_v > tol.PLANE_EPS) & (ov_w > tol.PLANE_EPS)
-            ci, cj = ci[good], cj[good]
-            covered = np.bincount(ci, weights=ov_v[good] * ov_w[good], minlength=k)
-            has = np.bincount(ci, minlength=k) > 0
-            free_per.append(np.flatnonzero(~has))
-            pi = np.flatnonzero(has & (own_area - covered > tol.MIN_FACE_AREA))
-            part_owner.append(pi)
-            if pi.size:
-                pos = np.full(k, -1)
-                pos[pi] = np.arange(pi.size) + n_part
-                sel = pos[ci] >= 0  # ci is sorted, so rows stay grouped
-                vw = [v, v, w, w]
-                part_rects.append(boxes[pi[:, None], [0, 1, 0, 1], vw])
-                part_crow.append(pos[ci[sel]])
-                part_crects.append(boxes[cj[sel][:, None], [0, 1, 0, 1], vw])
-                n_part += pi.size
-    if n_part:
-        prow, pieces = _subtract_coverers(np.concatenate(part_rects), np.concatenate(part_crow),
-                                          np.concatenate(part_crects))
-        owners = np.concatenate(part_owner)[prow]
-        cuts = np.searchsorted(prow, np.cumsum([o.size for o in part_owner]))
-        cuts = np.concatenate(([0], cuts))
-    axes, signs, planes, rects, kinds, owner_l = [], [], [], [], [], []
-    for p6 in range(6):
-        ax, d = divmod(p6, 2)
-        v, w = _TANGENTS[ax]
-        idx = free_per[p6]
-        if n_part and cuts[p6 + 1] > cuts[p6]:
-            own = owners[cuts[p6]:cuts[p6 + 1]]
-            pc = pieces[cuts[p6]:cuts[p6 + 1]]
-            rr = boxes[own].copy()
-            rr[:, 0, v] = pc[:, 0]
-            rr[:, 1, v] = pc[:, 1]
-            rr[:, 0, w] = pc[:, 2]
-            rr[:, 1, w] = pc[:, 3]
-            idx_all = np.concatenate((idx, own))
-            rect_all = np.concatenate((boxes[idx], rr))
-        else:
-            idx_all, rect_all = idx, boxes[idx]
-        if not idx_all.size:
-            continue
-        plane = boxes[idx_all, d, ax]
-        on_bound = np.abs(plane - bounds[d, ax]) <= tol.PLANE_EPS
-        kind = np.where(baxis[idx_all] == ax, np.where(bside[idx_all] == d, OUTER, INNER),
-                        np.where(on_bound, OUTER, FILL))
-        axes.append(np.full(idx_all.size, ax))
-        signs.append(np.full(idx_all.size, 1.0 if d == 1 else -1.0))
-        planes.append(plane)
-        rects.append(rect_all)
-        kinds.append(kind)
-        owner_l.append(idx_all)
-    return _face_set(axes, signs, planes, rects, kinds, owner_l)
+    if k == 0:
+        return _face_set([], [], [], [], [], [])
+    n = 6 * k
+    flat = boxes.reshape(k, 6)
+    plane = flat.take(_SIDE_COL, axis=1).T.ravel()  # (6K,) plane of side slot s = p * K + i
+    opp = flat.take(_OPP_COL, axis=1).T.ravel()  # (6K,) the same box's opposite side
+    rect = flat.take(_RECT_COL, axis=1).transpose(1, 0, 2).reshape(n, 4)  # (6K, 4) [v0, v1, w0, w1]
+    slot_dir = np.arange(n) // k  # (6K,) direction p of each slot
+
+    # Candidate coverers of slot s: the slots t of the same direction with
+    # plane[s] - eps <= opp[t] <= plane[s] + eps, in order of (opp[t], t).  One search for
+    # all directions: every compared value is replaced by its exact rank among them all
+    # (equal values share a rank), offset by direction, so keys sort direction-major.
+    vals = np.concatenate((opp, plane - tol.PLANE_EPS, plane + tol.PLANE_EPS))
+    key = np.sort(vals).searchsorted(vals).reshape(3, n) + slot_dir * (3 * n)  # opp, low, high
+    by_opp = key[0].argsort(kind="stable")
+    key_s = key[0].take(by_opp)
+    first = key_s.searchsorted(key[1], side="left")
+    cnt = key_s.searchsorted(key[2], side="right") - first
+    ci = np.repeat(np.arange(n), cnt)  # (m,) side slot of each candidate pair, ascending
+    cj = by_opp.take(np.arange(ci.shape[0]) - np.repeat(np.cumsum(cnt) - cnt - first, cnt))  # coverer
+    ri, rj = rect.take(ci, axis=0), rect.take(cj, axis=0)
+    ov = np.minimum(ri[:, 1::2], rj[:, 1::2]) - np.maximum(ri[:, 0::2], rj[:, 0::2])  # (m, 2) overlaps
+    good = np.minimum(ov[:, 0], ov[:, 1]) > tol.PLANE_EPS
+    ci, cj = ci.compress(good), cj.compress(good)
+    covered = np.bincount(ci, weights=(ov[:, 0] * ov[:, 1]).compress(good), minlength=n)  # > 0 iff covered
+    own_area = (rect[:, 1] - rect[:, 0]) * (rect[:, 3] - rect[:, 2])
+    free = (covered == 0.0).nonzero()[0]  # direction-major, by box
+    part = ((covered > 0.0) & (own_area - covered > tol.MIN_FACE_AREA)).nonzero()[0]
+    if part.size:
+        pos = np.full(n, -1)
+        pos[part] = np.arange(part.size)
+        prow = pos.take(ci)
+        sel = prow >= 0  # ci is ascending, so every side's pairs stay together and in order
+        prow, pieces = _subtract_coverers(rect.take(part, axis=0), prow.compress(sel),
+                                          rect.take(cj.compress(sel), axis=0))
+        slot = np.concatenate((free, part.take(prow)))
+        quad = np.concatenate((rect.take(free, axis=0), pieces))
+        # per direction its free sides, then its pieces (each group is direction-major)
+        order = (2 * slot_dir.take(slot) + (np.arange(slot.shape[0]) >= free.shape[0])).argsort(kind="stable")
+        slot, quad = slot.take(order), quad.take(order, axis=0)
+    else:
+        slot, quad = free, rect.take(free, axis=0)
+
+    p = slot_dir.take(slot)
+    box = slot - p * k
+    pl = plane.take(slot)
+    on_bound = np.abs(pl - bounds.reshape(6).take(_SIDE_COL).take(p)) <= tol.PLANE_EPS
+    kind = _SIDE_KIND[p, layers.take(box), on_bound.view(np.int8)]
+    f = slot.shape[0]
+    lanes = np.concatenate((quad, pl[:, None]), axis=1)  # (F, 5) [v0, v1, w0, w1, plane]
+    verts = lanes.take(_QUAD_LANE.take(p, axis=0) + 5 * np.arange(f)[:, None]).reshape(f, 4, 3)
+    return FaceSet(_readonly(verts), _readonly(_SIDE_NORMAL.take(p, axis=0)), _readonly(kind), _readonly(box))
 
 
 # --------------------------------------------------------------------------
