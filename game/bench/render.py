@@ -162,6 +162,47 @@ def _fighter_pass(game, gl, n: int, per_limb: bool) -> list[float]:
     return times
 
 
+def _floor_and_shadow_ab(game, gl, rounds: int) -> dict[str, float]:
+    """Median wall seconds of draw + glFinish with the floor drawn as the scene's 1 m tiles
+    (1,800 triangles, as before 2026-12-01) or as 3 m squares, and with or without the shadow
+    pass's back-face culling: the four set-ups alternate every 8 frames in this process
+    (overlay off)."""
+    from game.render import geometry
+    from game.render.glutil import VertexArray
+    from game.render.world import CRATE_KINDS
+
+    game.overlay.enabled = False
+    w = game.world
+    coarse = (w.world, w.ranges)
+    keep = geometry.coarse_floor
+    geometry.coarse_floor = lambda tris, cell=geometry.FLOOR_CELL: tris
+    try:
+        verts = geometry.world_mesh([p for p in geometry.arena_parts(game.arena) if p[1] not in CRATE_KINDS])
+    finally:
+        geometry.coarse_floor = keep
+    tiles = VertexArray([(0, 3), (1, 3), (2, 3), (3, 1)])
+    tiles.set_vertices(verts)
+    fine = (tiles, geometry.material_ranges(verts))
+    setups = [("1 m tiles, every shadow triangle", fine, False), ("1 m tiles, shadows culled", fine, True),
+              ("3 m squares, every shadow triangle", coarse, False), ("3 m squares, shadows culled (now)", coarse, True)]
+    times: dict[str, list[float]] = {name: [] for name, _, _ in setups}
+    try:
+        for k in range(4 * rounds):
+            name, (vao, ranges), cull = setups[k % 4]
+            w.world, w.ranges, w.cull_shadow_back_faces = vao, ranges, cull
+            game.draw(1.0)
+            gl.glFinish()
+            for _ in range(8):
+                game.step()
+                t0 = time.perf_counter()
+                game.draw(1.0)
+                gl.glFinish()
+                times[name].append(time.perf_counter() - t0)
+    finally:
+        (w.world, w.ranges), w.cull_shadow_back_faces = coarse, True
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
 def run(args) -> None:
     os.environ["PYGLET_HEADLESS"] = "1"
     from game.render.offscreen import open_game
@@ -186,6 +227,10 @@ def run(args) -> None:
         ours += _fighter_pass(game, gl, n // 12, per_limb=False)
         ref += _fighter_pass(game, gl, n // 12, per_limb=True)
     report("fighters pass, CPU ms: 1 draw vs 1 draw per limb (ref)", med(ours), "ms", ref=med(ref))
+    ab = _floor_and_shadow_ab(game, gl, 5 if args.quick else 15)
+    ref = ab["1 m tiles, every shadow triangle"]
+    for name, t in ab.items():
+        report(f"draw + glFinish, {name}", t * 1e3, "ms", ref=ref * 1e3)
     struck, other, after, strikes, breaks, cpu_s, seq = _strike_frames(game, gl, 1 if args.quick else 3)
     print(f"  crate strikes: {strikes} strikes, {breaks} breaks, {len(struck)} frames with a CrateStruck "
           f"among {len(struck) + len(other)}")
