@@ -643,15 +643,20 @@ def test_B7_group_overlaps_equals_method_A_on_struck_arena():
         g.overlaps(np.zeros((3, 3)))
 
 
+@pytest.mark.parametrize("impl", ["_grid_rects_rows", "_grid_rects_batched"])
 @settings(max_examples=80, deadline=None)
-@given(st.integers(1, 9), st.integers(1, 9), st.integers(0, 2**31 - 1))
-def test_B9_merge_rectangles_tile_the_cells_exactly(ny, nx, seed):
-    """The B9 re-decomposition of a cell grid: rectangles cover exactly the
-    filled cells, once each, with maximal row runs (reference: cell loops)."""
-    from game.collision.compound import _grid_rects
+@given(st.integers(1, 20), st.integers(1, 20), st.integers(0, 2**31 - 1), st.floats(0.1, 0.95))
+def test_B9_merge_rectangles_tile_the_cells_exactly(impl, ny, nx, seed, fill):
+    """The B9 re-decomposition of a cell grid, both implementations (the row walk for
+    small grids, the batched one for large): rectangles cover exactly the filled cells,
+    once each, with maximal row runs (reference: cell loops), and both give the same."""
+    from game.collision import compound
 
-    occ = np.random.default_rng(seed).random((ny, nx)) < 0.6
-    rects = _grid_rects(occ)
+    occ = np.random.default_rng(seed).random((ny, nx)) < fill
+    rects = getattr(compound, impl)(occ)
+    assert np.array_equal(rects, compound._grid_rects_batched(occ))
+    assert rects.dtype == np.int64 and rects.shape[1:] == (4,)
+    assert np.array_equal(rects[np.lexsort((rects[:, 0], rects[:, 2]))], rects)
     count = np.zeros((ny, nx), int)
     for x0, x1, y0, y1 in rects.tolist():
         assert x1 > x0 and y1 > y0
@@ -660,6 +665,29 @@ def test_B9_merge_rectangles_tile_the_cells_exactly(ny, nx, seed):
     for x0, x1, y0, y1 in rects.tolist():  # runs are maximal within their rows
         assert x0 == 0 or not occ[y0:y1, x0 - 1].any()
         assert x1 == nx or not occ[y0:y1, x1].any()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 60))
+def test_B9_merge_small_grid_row_walk_equals_the_batched_path(seed, n):
+    """B9: a small layer is merged by marking its grid cells in Python; forced onto the
+    batched path (cover counts, batched rectangles) every strike leaves the same bytes."""
+    from game.collision import compound
+
+    rng = np.random.default_rng(seed)
+    a, b = fresh(), fresh()
+    small = compound.SMALL_GRID
+    for _ in range(n):
+        c = rng.uniform(CRATE[0] - 0.1, CRATE[1] + 0.1)
+        s = np.stack((c - rng.uniform(0.02, 0.2, 3), c + rng.uniform(0.02, 0.2, 3)))
+        ra = a.strike(s, margin=0.01)
+        compound.SMALL_GRID = -1
+        try:
+            rb = b.strike(s, margin=0.01)
+        finally:
+            compound.SMALL_GRID = small
+        assert (ra is None) == (rb is None)
+        assert a.boxes.tobytes() == b.boxes.tobytes() and a.layers.tobytes() == b.layers.tobytes()
 
 
 def test_B7_faces_are_exactly_the_exposed_box_sides():
