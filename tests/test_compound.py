@@ -591,6 +591,32 @@ def test_B7_group_concatenates_and_caches_until_a_strike():
     assert np.array_equal(hits, ref)
 
 
+def test_B7_group_rows_and_overlaps_follow_strikes_without_the_concatenated_arrays():
+    """``rows(n)`` equals ``(owner[n], boxes[n])`` of the concatenated arrays, and
+    ``overlaps`` equals one method-A call on them, after every strike."""
+    rng = np.random.default_rng(11)
+    contacts = 0
+    crates = [Compound.from_box(CRATE + [i * 2.0, 0, 0], T) for i in range(4)]
+    g = CompoundGroup(crates)
+    for step in range(40):
+        i = int(rng.integers(0, 4))
+        c = rng.uniform(CRATE[0], CRATE[1]) + [i * 2.0, 0, 0]
+        crates[i].strike(np.stack((c - 0.08, c + 0.08)), margin=0.01)
+        limbs = rng.uniform(-0.2, 7.2, (5, 2, 3)) * [1, 0.15, 0.2]
+        limbs = np.stack((limbs.min(axis=1), limbs.min(axis=1) + rng.uniform(0.05, 0.6, (5, 3))), axis=1)
+        ok = g.overlaps(limbs)
+        cat = np.concatenate([x.boxes for x in crates])
+        assert np.array_equal(ok, overlaps(limbs[:, None], cat[None]))
+        contacts += int(ok.sum())
+        n = rng.integers(0, len(cat), 7)
+        owner, boxes = g.rows(n)
+        assert np.array_equal(owner, g.owner[n]) and np.array_equal(boxes, g.boxes[n])
+        k = np.flatnonzero(g.owner == i)[:3]
+        owner, boxes = g.rows(k)
+        assert owner.tolist() == [i] * len(k) and np.array_equal(boxes, cat[k])
+    assert contacts > 20
+
+
 def test_B4_B9_fast_strike_matches_per_box_reference():
     """Each fast strike gives the same union as the per-box-loop reference
     (same volume, same points covered), the same miss/hit verdict, and a merged

@@ -1168,8 +1168,10 @@ class CompoundGroup:
 
     ``group.boxes`` (N, 2, 3) is the concatenation of every compound's boxes,
     ``group.owner`` (N,) int32 the compound index of each row, ``group.offsets``
-    (C + 1,) the row ranges.  The arrays are rebuilt only when some compound's
-    ``version`` changed (a strike) or the compound list was replaced.
+    (C + 1,) the row ranges.  They are rebuilt only when read after some compound
+    was struck: :meth:`overlaps` and :meth:`rows` (the per-frame path) work from the
+    row offsets and each touched compound's own packed boxes, repacked only for the
+    compound a strike changed.
 
     :meth:`overlaps` answers the per-frame question "which limb boxes touch
     which small boxes" with the same verdict as
@@ -1178,7 +1180,7 @@ class CompoundGroup:
     the touched compounds, on per-axis arrays.
     """
 
-    __slots__ = ("compounds", "_key", "_boxes", "_owner", "_offsets", "_off_list", "_p", "_pb")
+    __slots__ = ("compounds", "_key", "_boxes", "_owner", "_offsets", "_off_key", "_off_list", "_packed", "_pb")
 
     def __init__(self, compounds: Sequence[Compound]):
         self.compounds = list(compounds)
@@ -1186,25 +1188,47 @@ class CompoundGroup:
             if not isinstance(c, Compound):
                 raise CompoundError(f"compounds[{i}]: expected a Compound, got {type(c).__name__}")
         self._key: list | None = None
-        self._refresh()
+        self._off_key: list | None = None
+        self._packed: list = [(None, None)] * len(self.compounds)
+        # a compound's bounds never change: the broad phase's boxes are packed once
+        bnd = np.array([c.bounds for c in self.compounds]).reshape(-1, 2, 3)
+        self._pb = _readonly(np.concatenate((bnd[:, 1], -bnd[:, 0]), axis=1)[None])  # (1, C, 6)
+
+    # A strike always installs a new (read-only) boxes array, so array identity is the key
+    # of everything cached here.  overlaps() and rows() only need the row offsets and the
+    # struck compound's own packed array: the concatenated arrays are built on demand.
+
+    def _offsets_now(self) -> list:
+        """Row offsets ``(C + 1)`` of the compounds' current boxes, as Python ints."""
+        key = [c._boxes for c in self.compounds]
+        old = self._off_key
+        if old is None or any(a is not b for a, b in zip(old, key)):
+            off = [0]
+            for a in key:
+                off.append(off[-1] + a.shape[0])
+            self._off_key, self._off_list = key, off
+        return self._off_list
+
+    def _packed_of(self, c: int) -> np.ndarray:
+        """Compound ``c``'s boxes packed ``(6, K)`` ``[hi, -lo]``: A4 as one comparison, a
+        limb ``q = [lo, -hi]`` touches box ``p`` iff ``q <= p`` on all six lanes."""
+        boxes = self.compounds[c]._boxes
+        src, p = self._packed[c]
+        if src is not boxes:
+            p = np.ascontiguousarray(np.concatenate((boxes[:, 1], -boxes[:, 0]), axis=1).T)
+            self._packed[c] = (boxes, p)
+        return p
 
     def _refresh(self) -> None:
-        # a strike always installs a new (read-only) boxes array, so identity is the key
         key = [c._boxes for c in self.compounds]
         old = self._key
         if old is not None and len(old) == len(key) and all(a is b for a, b in zip(old, key)):
             return
-        arrs = [c.boxes for c in self.compounds]
-        counts = np.array([a.shape[0] for a in arrs], dtype=np.int64)
-        boxes = np.ascontiguousarray(np.concatenate(arrs)) if arrs else np.zeros((0, 2, 3))
+        counts = np.array([a.shape[0] for a in key], dtype=np.int64)
+        boxes = np.ascontiguousarray(np.concatenate(key)) if key else np.zeros((0, 2, 3))
         self._boxes = _readonly(boxes)
-        self._owner = _readonly(np.repeat(np.arange(len(arrs), dtype=np.int32), counts))
+        self._owner = _readonly(np.repeat(np.arange(len(key), dtype=np.int32), counts))
         self._offsets = _readonly(np.concatenate(([0], np.cumsum(counts))).astype(np.int64))
-        self._off_list = self._offsets.tolist()
-        # A4 as one comparison: limb q = [lo, -hi] touches box p = [hi, -lo] iff q <= p on all 6
-        self._p = _readonly(np.ascontiguousarray(np.concatenate((boxes[:, 1], -boxes[:, 0]), axis=1).T))  # (6, N)
-        bnd = np.array([c.bounds for c in self.compounds]).reshape(-1, 2, 3)
-        self._pb = _readonly(np.concatenate((bnd[:, 1], -bnd[:, 0]), axis=1)[None])  # (1, C, 6)
         self._key = key
 
     @property
@@ -1222,6 +1246,18 @@ class CompoundGroup:
         self._refresh()
         return self._offsets
 
+    def rows(self, n) -> tuple[np.ndarray, np.ndarray]:
+        """``(owner (m,) int64, boxes (m, 2, 3) float)`` of group rows ``n (m,)`` int: the same
+        as ``(group.owner[n], group.boxes[n])`` without concatenating every compound."""
+        off = self._offsets_now()
+        n = np.asarray(n, dtype=np.int64).reshape(-1)
+        owner = np.searchsorted(off, n, side="right") - 1       # an empty compound owns no row
+        local = n - np.asarray(off, dtype=np.int64)[owner]
+        if owner.size and (owner == owner[0]).all():              # the usual case: one crate
+            return owner, self.compounds[int(owner[0])]._boxes[local]
+        boxes = [self.compounds[o]._boxes[i] for o, i in zip(owner.tolist(), local.tolist())]
+        return owner, np.array(boxes, dtype=float).reshape(-1, 2, 3)
+
     def overlaps(self, limbs) -> np.ndarray:
         """A4 verdict of every limb box against every small box.
 
@@ -1236,24 +1272,20 @@ class CompoundGroup:
         lb = np.asarray(limbs, dtype=float)
         if lb.ndim != 3 or lb.shape[1:] != (2, 3):
             raise CompoundError(f"limbs: expected (L, 2, 3) [min, max] boxes, got shape {lb.shape}")
-        self._refresh()
-        out = np.zeros((lb.shape[0], self._boxes.shape[0]), dtype=bool)
+        off = self._offsets_now()
+        out = np.zeros((lb.shape[0], off[-1]), dtype=bool)
         q = lb.reshape(-1, 6) * _LO_NEG_HI  # (L, 6): [lo, -hi]
         near = (q[:, None, :] <= self._pb).all(axis=2)  # (L, C): broad phase on the compounds' bounds
         ci, li = np.nonzero(near.T)  # grouped by compound
         if li.size == 0:
             return out
-        off = self._off_list
-        p = self._p
         if ci[0] == ci[-1]:  # the usual case: the fighters are at one crate
             c = int(ci[0])
-            s, e = off[c], off[c + 1]
-            out[li, s:e] = (q[li][:, :, None] <= p[:, s:e]).all(axis=1)
+            out[li, off[c]:off[c + 1]] = (q[li][:, :, None] <= self._packed_of(c)).all(axis=1)
             return out
         for c in np.unique(ci).tolist():
             rows = li[ci == c]
-            s, e = off[c], off[c + 1]
-            out[rows, s:e] = (q[rows][:, :, None] <= p[:, s:e]).all(axis=1)
+            out[rows, off[c]:off[c + 1]] = (q[rows][:, :, None] <= self._packed_of(c)).all(axis=1)
         return out
 
 

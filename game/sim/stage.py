@@ -163,11 +163,10 @@ class Stage:
         if not ok.any():
             return None
         k, n = np.nonzero(ok)
-        boxes = self.group.boxes
-        j1, j2 = judgement_points(limb_boxes[k], boxes[n])
+        owner, boxes = self.group.rows(n)
+        j1, j2 = judgement_points(limb_boxes[k], boxes)
         best = int(np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1)))
-        crate = int(self._group_crate[self.group.owner[n[best]]])
-        return int(k[best]), crate, boxes[n[best]]
+        return int(k[best]), int(self._group_crate[owner[best]]), boxes[best]
 
     def strike(self, index: int, striker_box: np.ndarray):
         """Strike crate ``index`` with a limb's range box (B1-B7); update its scene model.
