@@ -357,7 +357,7 @@ def _merge_layer(boxes: np.ndarray, axis: int) -> np.ndarray:
         cells = _grid_rects_rows(rows)
     else:
         rects = boxes[:, :, (u, v)].transpose(0, 2, 1).reshape(-1, 4)  # [u0, u1, v0, v1]
-        cells = _grid_rects(_cover_grid(rects, xs, ys) > 0)
+        cells = _grid_rects_batched(_cover_grid(rects, xs, ys) > 0)
     out = np.empty((cells.shape[0], 2, 3))
     out[:, 0, axis] = boxes[0, 0, axis]
     out[:, 1, axis] = boxes[0, 1, axis]
@@ -1180,7 +1180,7 @@ class CompoundGroup:
     the touched compounds, on per-axis arrays.
     """
 
-    __slots__ = ("compounds", "_key", "_boxes", "_owner", "_offsets", "_off_key", "_off_list", "_packed", "_pb")
+    __slots__ = ("compounds", "_key", "_boxes", "_owner", "_offsets", "_off_key", "_off_list", "_off_arr", "_packed", "_pb")
 
     def __init__(self, compounds: Sequence[Compound]):
         self.compounds = list(compounds)
@@ -1206,7 +1206,7 @@ class CompoundGroup:
             off = [0]
             for a in key:
                 off.append(off[-1] + a.shape[0])
-            self._off_key, self._off_list = key, off
+            self._off_key, self._off_list, self._off_arr = key, off, np.array(off, dtype=np.int64)
         return self._off_list
 
     def _packed_of(self, c: int) -> np.ndarray:
@@ -1249,10 +1249,11 @@ class CompoundGroup:
     def rows(self, n) -> tuple[np.ndarray, np.ndarray]:
         """``(owner (m,) int64, boxes (m, 2, 3) float)`` of group rows ``n (m,)`` int: the same
         as ``(group.owner[n], group.boxes[n])`` without concatenating every compound."""
-        off = self._offsets_now()
+        self._offsets_now()
+        off = self._off_arr
         n = np.asarray(n, dtype=np.int64).reshape(-1)
-        owner = np.searchsorted(off, n, side="right") - 1       # an empty compound owns no row
-        local = n - np.asarray(off, dtype=np.int64)[owner]
+        owner = off.searchsorted(n, side="right") - 1           # an empty compound owns no row
+        local = n - off[owner]
         if owner.size and (owner == owner[0]).all():              # the usual case: one crate
             return owner, self.compounds[int(owner[0])]._boxes[local]
         boxes = [self.compounds[o]._boxes[i] for o, i in zip(owner.tolist(), local.tolist())]
