@@ -328,3 +328,120 @@ def test_render_chip_tangent_frame_matches_the_cross_products():
         want1 /= np.linalg.norm(want1)
         assert np.allclose(t1, want1, atol=1e-12) and np.allclose(t2, np.cross(n, want1), atol=1e-12)
         assert abs(t1 @ n) < 1e-12 and abs(t2 @ n) < 1e-12 and abs(np.linalg.norm(t2) - 1) < 1e-12
+
+
+# --------------------------------------------------- effect draws vs per-column reference
+def _chips_per_column(rng, point, normal, n, cols):
+    """The chips as first written: one generator call per column (the reference for the
+    batched draw in ``Debris._chips``, which must give the same distributions)."""
+    from game.render.crates import _PICK, _SIGNS, _WIDTH, CHIP_LIFE, _tangents
+
+    rows = np.zeros((n, _WIDTH))
+    t1, t2 = _tangents(normal)
+    spread = rng.normal(size=(n, 2)) * 0.45
+    d = normal + spread[:, :1] * t1 + spread[:, 1:] * t2
+    d /= np.linalg.norm(d, axis=1, keepdims=True)
+    speed = rng.uniform(0.025, 0.075, size=(n, 1))
+    rows[:, 0:3] = point + rng.normal(size=(n, 3)) * 0.02
+    rows[:, 3:6] = d * speed + [0.0, 1.0, 0.0] * rng.uniform(0.01, 0.045, size=(n, 1))
+    ax = rng.normal(size=(n, 3))
+    rows[:, 6:9] = ax / np.linalg.norm(ax, axis=1, keepdims=True)
+    rows[:, 9] = rng.uniform(0, 2 * np.pi, size=n)
+    rows[:, 10] = rng.uniform(0.15, 0.5, size=n) * _SIGNS[rng.integers(0, 2, size=n)]
+    rows[:, 11:14] = np.stack([rng.uniform(0.018, 0.05, n), rng.uniform(0.006, 0.012, n),
+                               rng.uniform(0.01, 0.024, n)], axis=1)
+    rows[:, 14:17] = cols[_PICK[rng.integers(0, 4, size=n)]] * rng.uniform(0.8, 1.15, size=(n, 1))
+    rows[:, 18] = rng.uniform(*CHIP_LIFE, size=n)
+    return rows
+
+
+def _same_distribution(got: np.ndarray, want: np.ndarray, what: str) -> None:
+    """Per column: the same range, mean and deciles within a few percent of the column's spread."""
+    assert got.shape[1] == want.shape[1]
+    for j in range(got.shape[1]):
+        g, w = got[:, j], want[:, j]
+        spread = max(w.max() - w.min(), 1e-12)
+        tol = 0.03 * spread + 1e-12
+        assert g.min() >= w.min() - tol and g.max() <= w.max() + tol, f"{what}: column {j} leaves its range"
+        assert abs(g.mean() - w.mean()) < tol, f"{what}: column {j} mean {g.mean()} vs {w.mean()}"
+        for q in (10, 40, 60, 90):     # away from the steps of the discrete picks (25, 33, 50, 67, 75 %)
+            assert abs(np.percentile(g, q) - np.percentile(w, q)) < 2 * tol, f"{what}: column {j} {q}th percentile"
+
+
+@pytest.mark.parametrize("normal", [(1.0, 0.0, 0.0), (0.0, 0.0, -1.0), (0.0, 1.0, 0.0)])
+def test_render_chips_batched_draw_has_the_per_column_distributions(normal):
+    """Debris._chips draws all its randoms in two generator calls: every column (position,
+    velocity, spin axis and rate, size, colour, life) is distributed as the per-column reference's."""
+    from game.render.crates import Debris, wood
+
+    n = 20_000
+    point, normal, cols = np.array([0.5, 0.9, -2.0]), np.array(normal), wood("crate")
+    got = Debris._chips(np.random.default_rng(1), point, normal, n, cols)
+    want = _chips_per_column(np.random.default_rng(2), point, normal, n, cols)
+    _same_distribution(got, want, "chips")
+    assert 0.45 < (got[:, 10] > 0).mean() < 0.55, "chips spin both ways, evenly"
+    # each chip is one wood colour times one brightness: outer 1/4, fill (splinter) 1/2, inner 1/4
+    ratio = got[:, None, 14:17] / cols[None]                                  # (n, 3 kinds, rgb)
+    one = (np.ptp(ratio, axis=2) < 1e-9) & (ratio[..., 0] >= 0.8 - 1e-9) & (ratio[..., 0] <= 1.15 + 1e-9)
+    assert one.any(axis=1).all()
+    share = one.mean(axis=0)
+    assert np.allclose(share, [0.25, 0.5, 0.25], atol=0.02), share
+
+
+def test_render_spark_bursts_batched_draw_has_the_per_column_distributions():
+    """Sparks.spawn / Sparks.burst draw their randoms in two generator calls each; over many
+    frames (each its own seed) every particle column matches the per-column reference."""
+    from game.render.sparks import CRATE_COLORS, HEAVY_COLORS, Sparks
+
+    def spawn_ref(frame, point, stop):        # a heavy unblocked hit, as first written
+        rng = np.random.default_rng(frame * 7919)
+        n = 34
+        d = rng.normal(size=(n, 3))
+        d /= np.linalg.norm(d, axis=1, keepdims=True)
+        d[:, 1] = np.abs(d[:, 1]) * 0.8 + 0.15
+        speed = rng.uniform(0.05, 0.15, size=(n, 1)) * 1.5
+        size = rng.uniform(0.010, 0.018, size=n) * 1.5
+        col = HEAVY_COLORS[rng.integers(0, 3, size=n)] * rng.uniform(1.0, 1.6, size=(n, 1))
+        life = rng.uniform(8, 14, size=n) * 1.2 + stop
+        return np.column_stack([d * speed, size, col, life])
+
+    def burst_ref(frame, big):
+        rng = np.random.default_rng(frame * 104729 + 7)
+        n = 40 if big else 16
+        d = rng.normal(size=(n, 3))
+        d /= np.linalg.norm(d, axis=1, keepdims=True)
+        d[:, 1] = np.abs(d[:, 1]) * 0.9 + 0.1
+        v = d * rng.uniform(0.04, 0.16 if big else 0.12, size=(n, 1))
+        size = rng.uniform(0.012, 0.03, size=n)
+        col = CRATE_COLORS[rng.integers(0, 3, size=n)] * 0.9
+        return np.column_stack([v, size, col, rng.uniform(10, 18, size=n)])
+
+    point = np.array([0.2, 1.1, -0.4])
+    for big in (False, True):
+        got, want = [], []
+        for frame in range(1, 700):
+            s = Sparks()
+            s.burst(point, frame, "crate", big=big)
+            sp = s.p[:-1]                                           # the last row is the flash
+            assert np.all(sp[:, 0:3] == point)
+            got.append(np.column_stack([sp[:, 3:6], sp[:, 6], sp[:, 7:10], sp[:, 10]]))
+            want.append(burst_ref(frame + 5000, big))
+        _same_distribution(np.concatenate(got), np.concatenate(want), f"crate burst, big={big}")
+    got, want = [], []
+    for frame in range(1, 700):
+        s = Sparks()
+        s.spawn(_hit(frame=frame, point=point, heavy=True, hitstop=10))
+        sp = s.p[:-2]                                               # flash and ring last
+        got.append(np.column_stack([sp[:, 3:6], sp[:, 6], sp[:, 7:10], sp[:, 10]]))
+        want.append(spawn_ref(frame + 5000, point, 10))
+    _same_distribution(np.concatenate(got), np.concatenate(want), "heavy hit")
+
+
+def _hit(**kw):
+    from game.sim import Hit
+
+    base = dict(frame=100, attacker=0, defender=1, move="lp", attack_limb="forearm_l", struck_limb="torso",
+                point=np.array([0.0, 1.3, 0.0]), damage=5, blocked=False, height="high", heavy=True,
+                hitstop=6, advantage=2)
+    base.update(kw)
+    return Hit(**base)

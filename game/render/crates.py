@@ -62,11 +62,24 @@ FADE_FRAMES = 24              # the last frames of a piece's life: it shrinks an
 RESTITUTION = 0.28
 FRICTION = 0.55               # horizontal speed kept per floor contact
 MAX_PIECES = 600
+#: a chip's uniform columns as ``low + span * u``: speed (m/frame), upward speed, angle, spin
+#: rate, spin sign (u < 0.5: -1), half extents (3), colour pick (u * 4 -> _PICK), brightness, life
+_CHIP_LO = np.array([0.025, 0.01, 0.0, 0.15, 0.0, 0.018, 0.006, 0.01, 0.0, 0.8, CHIP_LIFE[0]])
+_CHIP_SPAN = np.array([0.05, 0.035, 2 * np.pi, 0.35, 1.0, 0.032, 0.006, 0.014, 1.0, 0.35,
+                       CHIP_LIFE[1] - CHIP_LIFE[0]])
 
 
 def wood(kind: str) -> np.ndarray:
-    """``(3, 3)`` linear colours (outer, fill, inner) of a crate kind."""
-    return to_linear(np.asarray(WOOD.get(kind, WOOD["crate"]), dtype=float))
+    """``(3, 3)`` linear colours (outer, fill, inner) of a crate kind (read-only, shared)."""
+    kind = kind if kind in WOOD else "crate"
+    cols = _WOOD_LINEAR.get(kind)
+    if cols is None:        # converted once per kind: every strike reads it
+        cols = _WOOD_LINEAR[kind] = to_linear(np.asarray(WOOD[kind], dtype=float))
+        cols.flags.writeable = False
+    return cols
+
+
+_WOOD_LINEAR: dict[str, np.ndarray] = {}
 
 
 def draw_map(crate) -> tuple[np.ndarray, np.ndarray]:
@@ -198,26 +211,27 @@ class Debris:
 
     @staticmethod
     def _chips(rng, point, normal, n, cols) -> np.ndarray:
+        # Two draws from the generator (every normal, every uniform) and one affine map for
+        # all the uniform columns: a strike frame pays numpy's per-call cost ~8 times, not ~20.
+        g = rng.standard_normal((n, 8))       # fan (2), position jitter (3), spin axis (3)
+        u = rng.random((n, len(_CHIP_LO)))
+        r = _CHIP_LO + _CHIP_SPAN * u
         rows = np.zeros((n, _WIDTH))
         # a tangent frame of the face; chips fan out of it, biased up (3-vectors as floats:
         # np.cross costs more than the rest of this function)
         t1, t2 = _tangents(normal)
-        spread = rng.normal(size=(n, 2)) * 0.45
-        d = normal + spread[:, :1] * t1 + spread[:, 1:] * t2
+        d = normal + g[:, :1] * (0.45 * t1) + g[:, 1:2] * (0.45 * t2)
         d /= np.linalg.norm(d, axis=1, keepdims=True)
-        speed = rng.uniform(0.025, 0.075, size=(n, 1))          # 1.5 - 4.5 m/s
-        rows[:, _P] = point + rng.normal(size=(n, 3)) * 0.02
-        rows[:, _V] = d * speed + [0.0, 1.0, 0.0] * rng.uniform(0.01, 0.045, size=(n, 1))
-        ax = rng.normal(size=(n, 3))
+        rows[:, _P] = point + g[:, 2:5] * 0.02
+        rows[:, _V] = d * r[:, :1]                               # 1.5 - 4.5 m/s
+        rows[:, 4] += r[:, 1]                                    # and a little up
+        ax = g[:, 5:8]
         rows[:, _AX] = ax / np.linalg.norm(ax, axis=1, keepdims=True)
-        rows[:, _ANG] = rng.uniform(0, 2 * np.pi, size=n)
-        rows[:, _OM] = rng.uniform(0.15, 0.5, size=n) * _SIGNS[rng.integers(0, 2, size=n)]
-        # splinters: long, narrow and thin
-        rows[:, _HALF] = np.stack([rng.uniform(0.018, 0.05, n), rng.uniform(0.006, 0.012, n),
-                                   rng.uniform(0.01, 0.024, n)], axis=1)
-        pick = _PICK[rng.integers(0, 4, size=n)]                 # mostly fresh splinter colour
-        rows[:, _COL] = cols[pick] * rng.uniform(0.8, 1.15, size=(n, 1))
-        rows[:, _LIFE] = rng.uniform(*CHIP_LIFE, size=n)
+        rows[:, _ANG] = r[:, 2]
+        rows[:, _OM] = r[:, 3] * _SIGNS[(u[:, 4] * 2).astype(np.intp)]
+        rows[:, _HALF] = r[:, 5:8]                               # splinters: long, narrow and thin
+        rows[:, _COL] = cols[_PICK[(u[:, 8] * 4).astype(np.intp)]] * r[:, 9:10]   # mostly fresh splinter colour
+        rows[:, _LIFE] = r[:, 10]
         return rows
 
     @staticmethod

@@ -66,16 +66,21 @@ class Sparks:
         scale = 1.5 if heavy else 1.0
         n = (34 if heavy else 20) if not blocked else 16
         colors = BLOCK_COLORS if blocked else (HEAVY_COLORS if heavy else HIT_COLORS)
-        d = rng.normal(size=(n, 3))
+        d = rng.standard_normal((n, 3))
+        # speed, size, colour pick (u * len(colors)), brightness, life: one draw, one affine map
+        u = rng.random((n, 5))
+        k = scale * (0.8 if blocked else 1.0)
+        life = 1.2 if heavy else 1.0
+        r = np.array([0.05 * k, 0.010 * scale, 0.0, 1.0, 8 * life + stop]) + \
+            np.array([0.10 * k, 0.008 * scale, 1.0, 0.6, 6 * life]) * u
         d /= np.linalg.norm(d, axis=1, keepdims=True)
         d[:, 1] = np.abs(d[:, 1]) * 0.8 + 0.15            # mostly upward and outward
-        speed = rng.uniform(0.05, 0.15, size=(n, 1)) * scale * (0.8 if blocked else 1.0)
         rows = np.zeros((n + 2, _WIDTH))
         rows[:n, _P] = point
-        rows[:n, _V] = d * speed
-        rows[:n, _SIZE] = rng.uniform(0.010, 0.018, size=n) * scale
-        rows[:n, _COL] = colors[rng.integers(0, len(colors), size=n)] * rng.uniform(1.0, 1.6, size=(n, 1))
-        rows[:n, _LIFE] = rng.uniform(8, 14, size=n) * (1.2 if heavy else 1.0) + stop
+        rows[:n, _V] = d * r[:, :1]
+        rows[:n, _SIZE] = r[:, 1]
+        rows[:n, _COL] = colors[(u[:, 2] * len(colors)).astype(np.intp)] * r[:, 3:4]
+        rows[:n, _LIFE] = r[:, 4]
         rows[:n, _DELAY] = stop
         rows[:n, _KIND] = KIND_SPARK
         # the flash that holds through hitstop
@@ -106,15 +111,19 @@ class Sparks:
         point = np.asarray(point, dtype=float)
         n = (40 if big else 16) if style == "crate" else 18
         colors = CRATE_COLORS if style == "crate" else IMPACT_COLORS
-        d = rng.normal(size=(n, 3))
+        d = rng.standard_normal((n, 3))
+        # speed, size, colour pick (u * len(colors)), life: one draw, one affine map
+        u = rng.random((n, 4))
+        r = np.array([0.04, 0.012, 0.0, 10.0]) + \
+            np.array([0.12 if big else 0.08, 0.018 if style == "crate" else 0.004, 1.0, 8.0]) * u
         d /= np.linalg.norm(d, axis=1, keepdims=True)
         d[:, 1] = np.abs(d[:, 1]) * 0.9 + 0.1
         rows = np.zeros((n + 1, _WIDTH))
         rows[:n, _P] = point
-        rows[:n, _V] = d * rng.uniform(0.04, 0.12 if not big else 0.16, size=(n, 1))
-        rows[:n, _SIZE] = rng.uniform(0.012, 0.03 if style == "crate" else 0.016, size=n)
-        rows[:n, _COL] = colors[rng.integers(0, len(colors), size=n)] * (0.9 if style == "crate" else 1.5)
-        rows[:n, _LIFE] = rng.uniform(10, 18, size=n)
+        rows[:n, _V] = d * r[:, :1]
+        rows[:n, _SIZE] = r[:, 1]
+        rows[:n, _COL] = colors[(u[:, 2] * len(colors)).astype(np.intp)] * (0.9 if style == "crate" else 1.5)
+        rows[:n, _LIFE] = r[:, 3]
         rows[n, _P] = point
         rows[n, _SIZE] = 0.18 if style == "impact" else (0.22 if big else 0.1)
         rows[n, _COL] = (1.0, 0.85, 0.55) if style == "impact" else (0.6, 0.45, 0.3)
