@@ -445,3 +445,25 @@ def _hit(**kw):
                 hitstop=6, advantage=2)
     base.update(kw)
     return Hit(**base)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([0, 3, 8]), max_size=12), max_size=6))
+def test_render_crate_meshes_grouped_by_material_equal_a_stable_sort(mats):
+    """CrateMeshes joins the per-crate meshes by material from slices: the same vertices and
+    draw ranges as the reference, a stable sort of the concatenation by material."""
+    from game.render.crates import by_material
+    from game.render.geometry import material_ranges
+
+    parts = []
+    for i, ms in enumerate(mats):
+        v = np.zeros((len(ms), 10), np.float32)
+        v[:, 0] = i                                   # which part
+        v[:, 1] = np.arange(len(ms))                  # which row of it
+        v[:, 9] = ms
+        parts.append(v)
+    got, ranges = by_material(parts, [material_ranges(v) if len(v) else [] for v in parts])
+    cat = np.concatenate(parts) if parts else np.zeros((0, 10), np.float32)
+    want = cat[np.argsort(cat[:, 9], kind="stable")]
+    assert np.array_equal(got, want)
+    assert ranges == (material_ranges(want) if len(want) else [])

@@ -134,6 +134,36 @@ def triangle_vertices(tris, kind: str) -> np.ndarray:
     return world_mesh([(kind, kind if kind in KIND_STYLE else "crate", tris)])
 
 
+def by_material(parts: list[np.ndarray], runs: list[list[tuple[int, int, int]]]) -> tuple[np.ndarray, list]:
+    """One vertex array of several meshes grouped by material, and its draw ranges.
+
+    Parameters
+    ----------
+    parts : list of (V_i, 10) float32
+        Meshes; column 9 holds the material.
+    runs : list of [(material, first, count), ...]
+        ``geometry.material_ranges`` of each part (its maximal runs of one material).
+
+    Returns
+    -------
+    ``(vertices (sum V_i, 10), [(material, first, count), ...])``: the same as a stable
+    sort of the concatenated parts by material, built from slices (no sort: a strike
+    rebuilds one crate, and re-sorting every crate's vertices cost more than that crate).
+    """
+    mats = sorted({m for r in runs for m, _, _ in r})
+    pieces, ranges, first = [], [], 0
+    for m in mats:
+        start = first
+        for v, r in zip(parts, runs):
+            for mm, a, k in r:
+                if mm == m:
+                    pieces.append(v[a:a + k])
+                    first += k
+        ranges.append((m, start, first - start))
+    verts = np.concatenate(pieces) if pieces else np.zeros((0, 10), np.float32)
+    return verts, ranges
+
+
 #: entries of the cross-product matrix K of a unit axis (x, y, z): rows, columns, the axis
 #: component in each and its sign (K = [[0, -z, y], [z, 0, -x], [-y, x, 0]])
 _K_ROW, _K_COL = np.array([0, 0, 1, 1, 2, 2]), np.array([1, 2, 0, 2, 0, 1])

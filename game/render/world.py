@@ -22,7 +22,7 @@ import ctypes
 import numpy as np
 from pyglet import gl
 
-from .crates import MAT_SPLINTER, crate_vertices, draw_map, triangle_vertices
+from .crates import MAT_SPLINTER, by_material, crate_vertices, draw_map, triangle_vertices
 from .geometry import KIND_STYLE, arena_parts, box_triangles, fighter_mesh, material_ranges, world_mesh
 from .glutil import Program, VertexArray
 
@@ -53,6 +53,7 @@ class CrateMeshes:
         self._stage = None
         self._keys: list = []
         self._verts: list[np.ndarray] = []
+        self._runs: list[list] = []      # material_ranges of each crate's vertices
         self._intact: dict = {}     # (arena id, crate name) -> mesh of the intact crate
         self.builds = 0            # per-crate mesh builds so far (tests, benchmarks)
 
@@ -87,6 +88,7 @@ class CrateMeshes:
             self._stage = stage
             self._keys = [None] * len(crates)
             self._verts = [np.zeros((0, 10), np.float32)] * len(crates)
+            self._runs = [[] for _ in crates]
         changed = False
         for i, c in enumerate(crates):
             key = self._keys[i]
@@ -94,14 +96,13 @@ class CrateMeshes:
                 if defer and key is not None and not c.broken and not key[1]:
                     continue
                 self._keys[i] = (c.compound.boxes, c.broken)
-                self._verts[i] = self._crate_mesh(stage, c)
+                v = self._crate_mesh(stage, c)
+                self._verts[i], self._runs[i] = v, material_ranges(v)
                 self.builds += 1
                 changed = True
         if changed:
-            verts = np.concatenate(self._verts) if self._verts else np.zeros((0, 10), np.float32)
-            verts = verts[np.argsort(verts[:, 9], kind="stable")]
+            verts, self.ranges = by_material(self._verts, self._runs)
             self.vao.set_vertices(verts)
-            self.ranges = material_ranges(verts) if len(verts) else []
         return changed
 
 
