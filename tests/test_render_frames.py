@@ -295,3 +295,94 @@ def test_render_shadow_pass_culls_back_faces_and_casts_the_same_shadow(env):
             assert ((none - culled).sum(axis=-1) > 45).sum() >= shadow.sum() * 0.99
     finally:
         world.shadow_mesh.count, world.cull_shadow_back_faces = count, True
+
+
+def test_render_hud_glyphs_are_in_the_atlas_before_the_first_frame_and_cover_what_it_shows(env):
+    """A glyph drawn for the first time is uploaded mid-frame, which stalls llvmpipe (10-35 ms
+    seen): the HUD renders every character of GLYPHS in each of its fonts when it is made.
+    Then a CPU match (banners, timer, KO), the overlay's labels, training read-outs, the
+    pause menu and the title only ever show characters of GLYPHS, and no frame adds a glyph
+    (not even after a garbage collection: the HUD holds its 12 fonts; pyglet holds only 4)."""
+    import pyglet.image
+
+    from game.render.hud import GLYPHS, Hud, _Text
+    from game.render.training import TrainingMode
+
+    pyglet, window, game = env
+    hud = Hud(pyglet, list(game.match.data.fighters))         # a fresh HUD: its own warm-up
+    for t in hud._all_texts():
+        font = t.label.document.get_font(0, dpi=t.label.dpi)
+        missing = [c for c in GLYPHS if c not in font.glyphs]
+        assert not missing, f"{font.name} {font.size}: {missing[:5]}"
+    shown, blits = set(), []
+    orig_set, orig_blit = _Text.set, pyglet.image.Texture.blit_into
+
+    def record(self, text, *a, **kw):
+        shown.update(text)
+        return orig_set(self, text, *a, **kw)
+
+    def count(self, *a, **kw):
+        blits.append(a)
+        return orig_blit(self, *a, **kw)
+
+    import gc
+
+    gc.collect()           # pyglet itself keeps only its last 4 fonts alive: the HUD must hold its own
+    _Text.set, pyglet.image.Texture.blit_into = record, count
+    try:
+        _fresh(game, p1="cpu", p2="cpu", seed=11)
+        game.overlay.enabled = True
+        for k in range(1500):                      # intro banners, the timer, hits, a KO
+            game.step()
+            if k % 3 == 0:
+                game.draw(1.0)
+            if game.match.over:
+                break
+        game.overlay.enabled = False
+        game.training = TrainingMode()
+        game.new_match(0)
+        game.input_source = lambda: (FrameInput(forward=True, lp=True), FrameInput())
+        for _ in range(90):
+            game.step()
+            game.draw(1.0)
+        game.training, game.input_source = None, None
+        game.menu_sel = 0                          # the pause menu
+        game.draw(1.0)
+        game.menu_sel = None
+        game.screen = "title"
+        game.draw(1.0)
+        game.screen = "fight"
+    finally:
+        _Text.set, pyglet.image.Texture.blit_into = orig_set, orig_blit
+    assert len(shown) > 40, "the HUD showed text"
+    assert not (shown - set(GLYPHS)), f"characters outside GLYPHS: {sorted(shown - set(GLYPHS))}"
+    assert not blits, f"{len(blits)} glyph uploads during frames"
+
+
+_FORMATS = [("R", "BGRA"), ("L", "RGBA"), ("LA", "RGBA"), ("RGB", "RGBA"), ("A", "RGBA"), ("R", "RGB"),
+            ("RGBA", "RGBA"), ("BGRA", "RGB")]
+
+
+def test_render_glyph_expansion_equals_pyglets_own_loop(env):
+    """boot.expand_to_rgba (numpy, installed in pyglet's FreeType renderer) against pyglet's own
+    per-pixel loop, kept as the reference: the same bytes for every format pair and size."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from game.render import boot
+
+    assert boot.PYGLET_EXPAND is not None, "load_pyglet installs the numpy expansion"
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.sampled_from(_FORMATS), st.binary(max_size=600))
+    def check(formats, raw):
+        src, dst = formats
+        raw = raw[: len(raw) // len(src) * len(src)]
+        want = boot.PYGLET_EXPAND(None, raw, src, dst)
+        got = boot.expand_to_rgba(raw, src, dst)
+        assert bytes(got) == bytes(want)
+
+    check()
+    import ctypes                                  # what FreeType hands over: a ctypes byte array
+    arr = (ctypes.c_ubyte * 12)(*range(0, 240, 20))
+    assert boot.expand_to_rgba(arr, "R", "BGRA") == boot.PYGLET_EXPAND(None, arr, "R", "BGRA")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
+
 WIDTH, HEIGHT = 1280, 720
 
 FIX_DISPLAY = "no display: use --headless or --screenshot, or set PYGLET_HEADLESS=1"
@@ -66,7 +68,46 @@ def load_pyglet(headless: bool | None = None):
         if msg is None:
             raise
         raise RenderUnavailable(msg) from exc
+    _fast_glyph_expansion()
     return pyglet
+
+
+def expand_to_rgba(data, src_format: str, dst_format: str) -> bytes:
+    """pyglet's FreeType glyph expansion (``FreeTypeGlyphRenderer._expand_to_rgba``) in numpy.
+
+    Each source pixel's first byte goes to the destination's ``A`` channel unless ``A`` is
+    a source channel; every other destination channel is 255.  pyglet does this in a
+    per-pixel Python loop: 11 ms for one 76 pt glyph here, and every new glyph of a HUD
+    label paid it mid-frame.  ``tests/test_render_logic.py`` holds the two equal.
+    """
+    src_len, dst_len = len(src_format), len(dst_format)
+    if src_len >= dst_len:
+        return data
+    src = np.frombuffer(data, dtype=np.uint8)
+    n = len(src) // src_len
+    out = np.full((n, dst_len), 255, dtype=np.uint8)
+    if src_len and "A" in dst_format and "A" not in src_format:
+        out[:, dst_format.index("A")] = src[: n * src_len: src_len]
+    return out.tobytes()
+
+
+def _fast_glyph_expansion() -> None:
+    """Install :func:`expand_to_rgba` in pyglet's FreeType renderer (Linux; elsewhere pyglet
+    renders glyphs through the system and has no such loop)."""
+    try:
+        from pyglet.font import freetype
+    except Exception:  # noqa: BLE001 - not the FreeType backend here
+        return
+    global PYGLET_EXPAND
+    cls = getattr(freetype, "FreeTypeGlyphRenderer", None)
+    if cls is None or not hasattr(cls, "_expand_to_rgba") or PYGLET_EXPAND is not None:
+        return
+    PYGLET_EXPAND = cls._expand_to_rgba
+    cls._expand_to_rgba = lambda self, data, src_format, dst_format: expand_to_rgba(data, src_format, dst_format)
+
+
+#: pyglet's own expansion, kept as the reference the tests compare :func:`expand_to_rgba` with
+PYGLET_EXPAND = None
 
 
 def _is_mac() -> bool:

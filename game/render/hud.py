@@ -21,6 +21,9 @@ FONT = ("DejaVu Sans", "Arial", "Helvetica")
 GOLD = (1.0, 0.80, 0.25)
 TRAIL_HOLD = 36          # frames the damage trail waits before draining
 TRAIL_RATE = 0.9         # health points per frame it then drains
+#: every character a HUD label can show: printable ASCII and the arrows and dots of the
+#: input history, hints and controls screen (see Hud.warm_glyphs)
+GLYPHS = "".join(chr(c) for c in range(32, 127)) + "·←→↑↓↖↗↘↙"
 
 
 #: frame meter cells: a darker bottom under each phase colour
@@ -95,7 +98,42 @@ class Hud:
         self.lines = [T(12, anchor_x="center", shadow=True) for _ in range(6)]
         self.menu_lbl = [TM(22, bold=True, anchor_x="center", anchor_y="center", shadow=True) for _ in range(6)]
         self.texts = [T(10, shadow=True) for _ in range(24)]      # overlay text() labels
+        self.warm_glyphs()
         self.reset()
+
+    def _all_texts(self):
+        for v in self.__dict__.values():
+            stack = [v]
+            while stack:
+                x = stack.pop()
+                if isinstance(x, _Text):
+                    yield x
+                elif isinstance(x, list):
+                    stack.extend(x)
+
+    def warm_glyphs(self, chars: str | None = None) -> int:
+        """Render every character the HUD can show, in each of its fonts, into pyglet's glyph
+        atlas before the first frame; returns the number of fonts.
+
+        A glyph seen for the first time is uploaded into the atlas texture, and mid-frame
+        that upload makes llvmpipe rasterise everything queued so far before it goes on:
+        each new timer digit cost a 10-17 ms stall, a banner's letters up to 35 ms.  At
+        start-up, before any drawing, the same uploads cost nothing of the sort.
+
+        The HUD also holds its fonts: pyglet keeps only the last 4 fonts loaded alive (the
+        rest are weak references), labels do not hold theirs, and the HUD uses 12.  A font
+        collected between two text changes came back empty, and the next text change
+        rendered and uploaded its glyphs again: the timer did so every second."""
+        chars = GLYPHS if chars is None else chars
+        fonts = {}
+        for t in self._all_texts():
+            lab = t.label
+            font = lab.document.get_font(0, dpi=lab.dpi)
+            fonts.setdefault(id(font), font)
+        self._fonts = list(fonts.values())
+        for font in self._fonts:
+            font.get_glyphs(chars)
+        return len(fonts)
 
     def reset(self) -> None:
         self.trail = [None, None]
