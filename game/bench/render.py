@@ -50,6 +50,49 @@ def _frames(game, gl, n: int, overlay: bool) -> tuple[list[float], list[float]]:
     return wall, cpu
 
 
+def _full_collection_ab(game, rounds: int, frames: int = 60) -> tuple[float, float]:
+    """Median seconds of one full garbage collection (``gc.collect()``) with the heap as
+    ``boot.settle_heap`` leaves it (start-up objects frozen, plus what ``frames`` frames of
+    play left) and, as the reference, with everything unfrozen again; the two alternate
+    ``rounds`` times.  Leaves the heap frozen."""
+    import gc
+
+    frozen, unfrozen = [], []
+    for _ in range(rounds):
+        for _ in range(frames):
+            game.step()
+            game.draw(1.0)
+        t0 = time.perf_counter()
+        gc.collect()
+        frozen.append(time.perf_counter() - t0)
+        gc.unfreeze()
+        t0 = time.perf_counter()
+        gc.collect()
+        unfrozen.append(time.perf_counter() - t0)
+        gc.freeze()
+    return statistics.median(frozen), statistics.median(unfrozen)
+
+
+class _GlyphUploads:
+    """Counts uploads into pyglet's texture atlases (new glyphs) while active."""
+
+    def __enter__(self):
+        import pyglet.image
+
+        self.count, self._cls = 0, pyglet.image.Texture
+        self._orig = self._cls.blit_into
+
+        def counting(tex, *a, **kw):
+            self.count += 1
+            return self._orig(tex, *a, **kw)
+
+        self._cls.blit_into = counting
+        return self
+
+    def __exit__(self, *exc):
+        self._cls.blit_into = self._orig
+
+
 def _strike_frames(game, gl, rounds: int):
     """Overlay off.  Wall seconds of frames (step + draw + glFinish) with a ``CrateStruck``, of the other
     frames, and of the frames just after a strike (where the struck crate's mesh is built),
@@ -219,11 +262,17 @@ def run(args) -> None:
     med = lambda xs: statistics.median(xs) * 1e3  # noqa: E731
     print(f"  {n} frames per figure, 1280x720, {gl.gl_info.get_renderer()}, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f}")
-    for label, overlay in (("overlay off", False), ("overlay on", True)):
-        wall, cpu = _frames(game, gl, n, overlay)
-        report(f"ms per frame (step + draw + glFinish), {label}", med(wall), "ms", target="<= 16.7 ms")
-        report(f"  90th percentile, {label}", statistics.quantiles(wall, n=10)[-1] * 1e3, "ms")
-        report(f"  CPU ms per frame, all threads, {label}", med(cpu), "ms")
+    with _GlyphUploads() as uploads:
+        for label, overlay in (("overlay off", False), ("overlay on", True)):
+            wall, cpu = _frames(game, gl, n, overlay)
+            report(f"ms per frame (step + draw + glFinish), {label}", med(wall), "ms", target="<= 16.7 ms")
+            report(f"  90th percentile, {label}", statistics.quantiles(wall, n=10)[-1] * 1e3, "ms")
+            report(f"  slowest frame, {label}", max(wall) * 1e3, "ms")
+            report(f"  CPU ms per frame, all threads, {label}", med(cpu), "ms")
+    print(f"  glyph uploads during those {2 * n} frames: {uploads.count} (each one stalls llvmpipe 10-35 ms)")
+    t_frozen, t_unfrozen = _full_collection_ab(game, 5 if args.quick else 9)
+    report("full garbage collection after 60 frames: start-up heap frozen vs not (ref)", t_frozen * 1e3, "ms",
+           ref=t_unfrozen * 1e3)
     ours, ref = [], []
     for _ in range(6):      # alternating chunks: this VM's speed drifts within seconds
         ours += _fighter_pass(game, gl, n // 12, per_limb=False)
