@@ -253,11 +253,9 @@ def _open_game(args, *, headless):
 
 def run_window(args) -> int:
     """The game loop: fixed-step simulation, interpolated rendering, one window."""
-    from game.render.boot import settle_heap
-
     pyglet, window, game = _open_game(args, headless=None)
     finish = attach_replay_io(args, game)
-    settle_heap()               # no 50 ms full garbage collection in the middle of a fight
+    game.prepare_for_play()     # no glyph upload or full garbage collection stalls a frame later
 
     def step() -> None:
         # one draw may run several catch-up steps: never step past --frames (a recording

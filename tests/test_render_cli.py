@@ -46,8 +46,9 @@ def test_render_cli_screenshot_writes_the_png(tmp_path):
     assert (w, h) == (1280, 720)
 
 
-def test_render_game_loop_freezes_the_start_up_heap_and_still_collects_later_cycles(tmp_path):
-    """main.py's window loop calls boot.settle_heap before its first frame: every object alive
+def test_render_game_loop_warms_the_glyphs_and_freezes_the_start_up_heap(tmp_path):
+    """main.py's window loop calls Game.prepare_for_play before its first frame: every HUD glyph
+    is in the font atlas, and (boot.settle_heap) every object alive
     after start-up sits in the permanent generation (a full collection no longer walks them,
     50 ms -> ~1 ms here), and a reference cycle made during play is still collected."""
     probe = tmp_path / "probe.py"
@@ -59,6 +60,14 @@ def test_render_game_loop_freezes_the_start_up_heap_and_still_collects_later_cyc
         "from game.render.boot import load_pyglet\n"
         "pyglet = load_pyglet(True)\n"
         "seen = {}\n"
+        "from game.render.game import Game\n"
+        "from game.render.hud import GLYPHS\n"
+        "prepare = Game.prepare_for_play\n"
+        "def spy(game):\n"
+        "    seen['calls'] = seen.get('calls', 0) + 1\n"
+        "    prepare(game)\n"
+        "    seen['warm'] = all(c in f.glyphs for f in game.hud.fonts() for c in GLYPHS)\n"
+        "Game.prepare_for_play = spy\n"
         "def run(*a, **k):\n"
         "    seen['frozen'] = gc.get_freeze_count()\n"
         "    seen['tracked'] = len(gc.get_objects())\n"
@@ -77,6 +86,7 @@ def test_render_game_loop_freezes_the_start_up_heap_and_still_collects_later_cyc
     import json
 
     seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert seen["calls"] == 1 and seen["warm"], seen           # every HUD glyph in the atlas
     assert seen["frozen"] > 20_000, seen                      # pyglet, numpy, the game: frozen
     assert seen["tracked"] < seen["frozen"] / 20, seen        # what a full collection still walks
     assert seen["cycle"] >= 2, seen                           # a cycle made later is still freed

@@ -299,7 +299,8 @@ def test_render_shadow_pass_culls_back_faces_and_casts_the_same_shadow(env):
 
 def test_render_hud_glyphs_are_in_the_atlas_before_the_first_frame_and_cover_what_it_shows(env):
     """A glyph drawn for the first time is uploaded mid-frame, which stalls llvmpipe (10-35 ms
-    seen): the HUD renders every character of GLYPHS in each of its fonts when it is made.
+    seen): Hud.warm_glyphs (which the game loop calls before its first frame) renders every
+    character of GLYPHS in each of the HUD's fonts.
     Then a CPU match (banners, timer, KO), the overlay's labels, training read-outs, the
     pause menu and the title only ever show characters of GLYPHS, and no frame adds a glyph
     (not even after a garbage collection: the HUD holds its 12 fonts; pyglet holds only 4)."""
@@ -309,7 +310,8 @@ def test_render_hud_glyphs_are_in_the_atlas_before_the_first_frame_and_cover_wha
     from game.render.training import TrainingMode
 
     pyglet, window, game = env
-    hud = Hud(pyglet, list(game.match.data.fighters))         # a fresh HUD: its own warm-up
+    hud = Hud(pyglet, list(game.match.data.fighters))         # a fresh HUD, warmed as the game loop does
+    assert hud.warm_glyphs() == 12
     for t in hud._all_texts():
         font = t.label.document.get_font(0, dpi=t.label.dpi)
         missing = [c for c in GLYPHS if c not in font.glyphs]

@@ -248,7 +248,6 @@ def _floor_and_shadow_ab(game, gl, rounds: int) -> dict[str, float]:
 
 def run(args) -> None:
     os.environ["PYGLET_HEADLESS"] = "1"
-    from game.render.boot import settle_heap
     from game.render.offscreen import open_game
 
     pyglet, window, game = open_game(1280, 720, p1="cpu", p2="cpu", level="hard", seed=7)
@@ -258,7 +257,7 @@ def run(args) -> None:
     for _ in range(100):                       # into the fight, caches warm
         game.step()
     _frames(game, gl, 30, False)
-    settle_heap()                              # as main.py's game loop does
+    game.prepare_for_play()                    # as main.py's game loop does
     med = lambda xs: statistics.median(xs) * 1e3  # noqa: E731
     print(f"  {n} frames per figure, 1280x720, {gl.gl_info.get_renderer()}, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f}")

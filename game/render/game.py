@@ -85,6 +85,16 @@ class Game:
         self.hud = Hud(pyglet, list(data.fighters))
         self._view_scale = None
 
+    def prepare_for_play(self) -> None:
+        """Before the first frame of an interactive session (main.py's window loop, and the
+        render benchmark): every HUD glyph into the font atlas (``Hud.warm_glyphs``: no
+        glyph upload stalls a frame later), then the start-up heap frozen
+        (``boot.settle_heap``: no 50 ms full garbage collection in a fight)."""
+        from .boot import settle_heap
+
+        self.hud.warm_glyphs()
+        settle_heap()
+
     @property
     def attract(self) -> bool:
         """CPU vs CPU: no title screen, and a new match some time after each one ends."""

@@ -98,8 +98,20 @@ class Hud:
         self.lines = [T(12, anchor_x="center", shadow=True) for _ in range(6)]
         self.menu_lbl = [TM(22, bold=True, anchor_x="center", anchor_y="center", shadow=True) for _ in range(6)]
         self.texts = [T(10, shadow=True) for _ in range(24)]      # overlay text() labels
-        self.warm_glyphs()
+        # pyglet keeps only the last 4 fonts it loaded alive (the rest are weak references)
+        # and labels do not hold theirs: a collected font comes back empty, and the next text
+        # change renders and uploads its glyphs again (the timer did so every second).
+        self._fonts = self.fonts()
         self.reset()
+
+    def fonts(self) -> list:
+        """The distinct pyglet fonts of the HUD's labels (12)."""
+        out = {}
+        for t in self._all_texts():
+            lab = t.label
+            font = lab.document.get_font(0, dpi=lab.dpi)
+            out.setdefault(id(font), font)
+        return list(out.values())
 
     def _all_texts(self):
         for v in self.__dict__.values():
@@ -113,27 +125,17 @@ class Hud:
 
     def warm_glyphs(self, chars: str | None = None) -> int:
         """Render every character the HUD can show, in each of its fonts, into pyglet's glyph
-        atlas before the first frame; returns the number of fonts.
+        atlas; returns the number of fonts.  The game loop calls it before its first frame
+        (``Game.prepare_for_play``: ~0.25 s here).
 
         A glyph seen for the first time is uploaded into the atlas texture, and mid-frame
         that upload makes llvmpipe rasterise everything queued so far before it goes on:
-        each new timer digit cost a 10-17 ms stall, a banner's letters up to 35 ms.  At
-        start-up, before any drawing, the same uploads cost nothing of the sort.
-
-        The HUD also holds its fonts: pyglet keeps only the last 4 fonts loaded alive (the
-        rest are weak references), labels do not hold theirs, and the HUD uses 12.  A font
-        collected between two text changes came back empty, and the next text change
-        rendered and uploaded its glyphs again: the timer did so every second."""
+        each new timer digit cost a 10-17 ms stall, a banner's letters up to 35 ms.  Before
+        any drawing, the same uploads cost nothing of the sort."""
         chars = GLYPHS if chars is None else chars
-        fonts = {}
-        for t in self._all_texts():
-            lab = t.label
-            font = lab.document.get_font(0, dpi=lab.dpi)
-            fonts.setdefault(id(font), font)
-        self._fonts = list(fonts.values())
         for font in self._fonts:
             font.get_glyphs(chars)
-        return len(fonts)
+        return len(self._fonts)
 
     def reset(self) -> None:
         self.trail = [None, None]
