@@ -388,3 +388,45 @@ def test_render_glyph_expansion_equals_pyglets_own_loop(env):
     import ctypes                                  # what FreeType hands over: a ctypes byte array
     arr = (ctypes.c_ubyte * 12)(*range(0, 240, 20))
     assert boot.expand_to_rgba(arr, "R", "BGRA") == boot.PYGLET_EXPAND(None, arr, "R", "BGRA")
+
+
+@pytest.mark.parametrize("full, half, keeps", [(0.0167, None, None), (0.025, 0.024, False), (0.025, 0.015, True),
+                                               (0.040, 0.035, True), (0.030, 0.028, False)])
+def test_render_dynamic_resolution_is_kept_only_where_it_makes_frames_faster(env, full, half, keeps):
+    """Game._adapt_scale against the rule it states, on synthetic frame clocks: full-resolution
+    frames slower than 22 ms start a half-resolution trial; the next 45 frames keep it only if
+    they come at least 10 % faster, else full resolution returns; then it never changes again.
+    (On llvmpipe the upscale costs what the smaller 3D saves: a blind switch ran slower.)"""
+    from collections import deque
+
+    _, _, game = env
+    saved = game.adaptive, game.render_scale, game._frame_times, game._full_res_period
+    try:
+        game.adaptive, game.render_scale, game._frame_times = True, 1.0, deque(maxlen=60)
+        game._full_res_period = 0.0
+        clock = [0.0]
+
+        def frames(n, period):
+            for _ in range(n):
+                clock[0] += period
+                game._frame_times.append(clock[0])
+                game._adapt_scale()
+
+        n = 0
+        while game.render_scale == 1.0 and n < 300:
+            frames(1, full)
+            n += 1
+        if half is None:                        # a healthy frame rate: no trial at all
+            assert game.render_scale == 1.0 and game.adaptive
+            return
+        assert game.render_scale == 0.5 and game.adaptive, "slow frames start a half-resolution trial"
+        assert n == 46, "after 45 frame periods"
+        frames(45, half)
+        assert game.render_scale == 0.5 and game.adaptive, "the trial waits for 45 frames of its own"
+        frames(1, half)
+        assert game.render_scale == (0.5 if keeps else 1.0)
+        assert not game.adaptive
+        frames(200, full * 2)                   # settled: even much slower frames change nothing
+        assert game.render_scale == (0.5 if keeps else 1.0)
+    finally:
+        game.adaptive, game.render_scale, game._frame_times, game._full_res_period = saved

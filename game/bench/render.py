@@ -299,10 +299,14 @@ def run(args) -> None:
     game.new_match(game.seed)
     for _ in range(100):
         game.step()
-    game.render_scale = 0.5
-    wall, cpu = _frames(game, gl, n, True)
-    report("ms per frame, overlay on, 3D at half resolution", med(wall), "ms", target="(dynamic fallback)")
+    half, full = [], []
+    for _ in range(6):          # alternating chunks: this VM's speed drifts within seconds
+        for scale, out in ((0.5, half), (1.0, full)):
+            game.render_scale = scale
+            out += _frames(game, gl, n // 6, True)[0]
     game.render_scale = 1.0
+    report("ms per frame, overlay on, 3D at half resolution vs full (ref)", med(half), "ms", ref=med(full),
+           target="(dynamic fallback: kept only if >= 10 % faster)")
     window.close()
 
     runs = 1 if args.quick else 3
