@@ -47,3 +47,14 @@ def press_and_wait(m: Match, p1: FrameInput, p2: FrameInput, frames: int, hold1:
         events.extend(ev)
         hits += [(e, [f.limb_boxes() for f in m.fighters]) for e in ev if isinstance(e, Hit)]
     return events, hits
+
+
+def make_hit(**kw) -> Hit:
+    """A light, unblocked jab's ``Hit`` at (0, 1.3, 0) on frame 100; ``kw`` overrides fields."""
+    import numpy as np
+
+    base = dict(frame=100, attacker=0, defender=1, move="lp", attack_limb="forearm_l", struck_limb="torso",
+                point=np.array([0.0, 1.3, 0.0]), damage=5, blocked=False, height="high", heavy=False,
+                hitstop=6, advantage=2)
+    base.update(kw)
+    return Hit(**base)

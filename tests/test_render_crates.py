@@ -16,6 +16,7 @@ import pytest
 
 from game.collision.compound import FILL, INNER, OUTER
 from game.sim import CrateStruck, FrameInput
+from simhelp import make_hit
 
 W, H = 640, 360
 NEUTRAL = FrameInput()
@@ -430,21 +431,11 @@ def test_render_spark_bursts_batched_draw_has_the_per_column_distributions():
     got, want = [], []
     for frame in range(1, 700):
         s = Sparks()
-        s.spawn(_hit(frame=frame, point=point, heavy=True, hitstop=10))
+        s.spawn(make_hit(frame=frame, point=point, heavy=True, hitstop=10))
         sp = s.p[:-2]                                               # flash and ring last
         got.append(np.column_stack([sp[:, 3:6], sp[:, 6], sp[:, 7:10], sp[:, 10]]))
         want.append(spawn_ref(frame + 5000, point, 10))
     _same_distribution(np.concatenate(got), np.concatenate(want), "heavy hit")
-
-
-def _hit(**kw):
-    from game.sim import Hit
-
-    base = dict(frame=100, attacker=0, defender=1, move="lp", attack_limb="forearm_l", struck_limb="torso",
-                point=np.array([0.0, 1.3, 0.0]), damage=5, blocked=False, height="high", heavy=True,
-                hitstop=6, advantage=2)
-    base.update(kw)
-    return Hit(**base)
 
 
 @settings(max_examples=200, deadline=None)

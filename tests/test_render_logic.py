@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.sim import FrameInput, Hit, Match
+from simhelp import make_hit
 
 
 # ---------------------------------------------------------------- the loop (main.py)
@@ -129,12 +130,7 @@ def test_render_screen_directions_map_to_fighter_relative_input(fighter):
 
 
 # ---------------------------------------------------------------- sparks
-def _hit(**kw):
-    base = dict(frame=100, attacker=0, defender=1, move="lp", attack_limb="forearm_l", struck_limb="torso",
-                point=np.array([0.0, 1.3, 0.0]), damage=5, blocked=False, height="high", heavy=False,
-                hitstop=6, advantage=2)
-    base.update(kw)
-    return Hit(**base)
+_hit = make_hit
 
 
 def test_render_sparks_burst_fade_and_differ_by_kind():
