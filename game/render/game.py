@@ -285,7 +285,7 @@ class Game:
         question is settled for the session (going back and forth would only stutter).
 
         It is a real test, not a formality: on llvmpipe the upscale alone costs 5-8 ms at
-        1280x720, as much as the smaller 3D saves, and half resolution ran slower there."""
+        1280x720, as much as the smaller 3D saves: half resolution was no faster there."""
         if not self.adaptive or len(self._frame_times) < 46:
             return
         t = list(self._frame_times)[-46:]
