@@ -430,3 +430,60 @@ def test_render_dynamic_resolution_is_kept_only_where_it_makes_frames_faster(env
         assert game.render_scale == (0.5 if keeps else 1.0)
     finally:
         game.adaptive, game.render_scale, game._frame_times, game._full_res_period = saved
+
+
+def test_render_training_input_history_shows_every_row_and_lays_out_one_label_per_new_input(env):
+    """Training's input history: every row of both players' histories is shown with its text,
+    place (newest on top, 18 units apart) and fade, as the rows say; and a new input lays out
+    only its own label (the others keep theirs and only move: a relayout of all 14 rows cost
+    ~8 ms in the frame of the input)."""
+    import itertools
+
+    from game.render.hud import _Text
+    from game.render.training import HISTORY_LEN, InputHistory, TrainingMode
+
+    _, _, game = env
+    _fresh(game)
+    game.training = TrainingMode()
+    game.new_match(0)
+    seq = itertools.cycle([FrameInput(forward=True)] * 6 + [FrameInput(lp=True)] + [FrameInput()] * 5
+                          + [FrameInput(down=True, hk=True)] + [FrameInput(back=True)] * 4)
+    game.input_source = lambda: (next(seq), FrameInput())
+    hud = game.hud
+    layouts = []
+    orig = _Text.set
+
+    def counting(self, text, *a, **kw):
+        if self._state is None or self._state[0] != text:
+            layouts.append(self)
+        return orig(self, text, *a, **kw)
+
+    _Text.set = counting
+    try:
+        new_rows = 0
+        for frame in range(120):
+            tops = [h.rows[0] if h.rows else None for h in game.training.history]
+            game.step()
+            layouts.clear()
+            game.draw(1.0)
+            W, H, _ = hud.canvas(game.window.get_size())
+            for p, h in enumerate(game.training.history):
+                rows = list(h.rows)
+                shown = sorted((lbl._state for lbl in hud.hist_lbl[p] if lbl._state and lbl._state[0]),
+                               key=lambda st: -st[2])
+                want = []
+                for k, (bits, held) in enumerate(rows):
+                    t = InputHistory.describe(bits)
+                    text = f"{min(held, 99):>2}  {t}" if p == 0 else f"{t}  {min(held, 99):>2}"
+                    want.append((text, round(16 if p == 0 else W - 16), round(H * 0.62 - k * 18),
+                                 (255, 255, 255, 255 - k * 12)))
+                assert shown == want, (frame, p)
+                assert len(rows) <= HISTORY_LEN
+            mine = [lbl for lbl in layouts if any(lbl in col for col in hud.hist_lbl)]
+            fresh_rows = sum(1 for h, top in zip(game.training.history, tops) if h.rows and h.rows[0] is not top)
+            new_rows += fresh_rows
+            assert len(mine) <= 2, (frame, len(mine))     # at most each player's newest row
+    finally:
+        _Text.set = orig
+        game.training, game.input_source = None, None
+    assert new_rows >= 15, "the inputs made new history rows (the case under test)"
