@@ -669,6 +669,68 @@ def test_B7_group_overlaps_equals_method_A_on_struck_arena():
         g.overlaps(np.zeros((3, 3)))
 
 
+def _struck_arena(seed: int) -> CompoundGroup:
+    rng = np.random.default_rng(seed)
+    crates = [Compound.from_box(CRATE + [i * 1.5, 0, 0], T) for i in range(4)]
+    crates.append(Compound.from_sphere([0.5, 0.4, 3.0], 0.5, 0.06))
+    for c in crates:
+        for _ in range(20):
+            p = rng.uniform(c.bounds[0] - 0.1, c.bounds[1] + 0.1)
+            h = rng.uniform(0.01, 0.15, 3)
+            c.strike([p - h, p + h], margin=0.02)
+    return CompoundGroup(crates)
+
+
+_PAIRS_ARENA = _struck_arena(12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(0, 24), st.floats(0.0, 1.0), st.booleans())
+def test_B7_group_pairs_equal_nonzero_of_method_A(seed, n_limbs, spread, snap):
+    """``pairs`` lists exactly the (limb, row) pairs of the brute-force A2-A4 matrix, in
+    ``np.nonzero`` order, whether the limbs are at no crate, at one, or spread over
+    several (``spread`` from a fist's reach to the whole arena); touching counts."""
+    g = _PAIRS_ARENA
+    rng = np.random.default_rng(seed)
+    lo_c, hi_c = np.array([-0.5, -0.2, -0.5]), np.array([6.5, 1.0, 3.6])
+    centre = rng.uniform(lo_c, hi_c)
+    centres = centre + (rng.uniform(lo_c, hi_c, (n_limbs, 3)) - centre) * spread
+    half = rng.uniform(0.0, 0.3, (n_limbs, 3))
+    limbs = np.stack((centres - half, centres + half), axis=1)
+    if snap and n_limbs:                      # a limb face exactly on a small box's face
+        k = int(rng.integers(len(g.boxes)))
+        limbs[0, 0, 0] = g.boxes[k, 1, 0]
+        limbs[0, 1, 0] = g.boxes[k, 1, 0] + 0.1
+        limbs[0, :, 1:] = g.boxes[k, :, 1:]
+    ref = overlaps(limbs[:, None], g.boxes[None]).reshape(n_limbs, len(g.boxes))
+    k, n = g.pairs(limbs)
+    rk, rn = np.nonzero(ref)
+    assert k.tolist() == rk.tolist() and n.tolist() == rn.tolist()
+    assert np.array_equal(g.overlaps(limbs), ref)
+
+
+def test_B7_group_pairs_spanning_two_crates_keep_limb_then_row_order():
+    """Limbs at two crates at once: the pairs of both, merged in limb-then-row order."""
+    g = _PAIRS_ARENA
+    b0 = g.compounds[0].bounds
+    b1 = g.compounds[1].bounds
+    # limb 0 and 2 in crate 1's -x wall, limb 1 in crate 0's +x wall
+    # (each across a whole wall, so that the arena's holes cannot leave it untouched)
+    limbs = np.array([[[b1[0, 0] - 0.05, 0.0, 0.0], [b1[0, 0] + 0.05, 0.8, 0.6]],
+                      [[b0[1, 0] - 0.05, 0.0, 0.0], [b0[1, 0] + 0.05, 0.8, 1.2]],
+                      [[b1[0, 0] - 0.05, 0.0, 0.6], [b1[0, 0] + 0.05, 0.8, 1.2]]])
+    k, n = g.pairs(limbs)
+    owner = g.owner[n]
+    assert set(owner.tolist()) == {0, 1}
+    assert set(k[owner == 0].tolist()) == {1} and set(k[owner == 1].tolist()) == {0, 2}
+    rk, rn = np.nonzero(overlaps(limbs[:, None], g.boxes[None]))
+    assert k.tolist() == rk.tolist() and n.tolist() == rn.tolist()
+    k, n = g.pairs(np.zeros((0, 2, 3)))
+    assert k.shape == n.shape == (0,)
+    with pytest.raises(CompoundError, match="limbs"):
+        g.pairs(np.zeros((2, 3)))
+
+
 @pytest.mark.parametrize("impl", ["_grid_rects_rows", "_grid_rects_batched"])
 @settings(max_examples=80, deadline=None)
 @given(st.integers(1, 20), st.integers(1, 20), st.integers(0, 2**31 - 1), st.floats(0.1, 0.95))

@@ -6,9 +6,11 @@ Figures (median of several runs, each with its reference measured here):
   loops, pairwise merging);
 * the per-frame method-A test of the 22 limb boxes (two fighters, one of them
   punching crate 0) against every small box of 4 crates + 1 barrel after 50
-  strikes each: :meth:`CompoundGroup.overlaps` (broad phase on the compounds'
-  bounds, then per-axis arrays), vs a per-box Python loop, and for scale one
+  strikes each: :meth:`CompoundGroup.pairs` (the limbs' union box, then each
+  limb, against the compounds' bounds; then the near limbs against the small
+  boxes), vs a per-box Python loop, and for scale the same as a matrix, one
   ``range_box.overlaps`` call on the concatenated boxes and one per compound;
+  and the match's own case, a punch's hitting limbs;
 * the face set of a struck crate (``compound.faces``, re-read by the renderer
   and the scene model after a strike), vs :func:`reference_faces`.
 """
@@ -23,7 +25,7 @@ import numpy as np
 from game.collision.compound import Compound, CompoundGroup, reference_faces, reference_strike
 from game.collision.range_box import overlaps
 
-from .common import median_seconds, report
+from .common import interleaved_medians, median_seconds, report
 
 CRATE_SIZE = 1.0
 THICKNESS = 0.08
@@ -133,25 +135,31 @@ def run(args) -> None:
         return out
 
     def grouped():
-        return group.overlaps(limbs)
+        return group.pairs(limbs)
 
     ref_pairs = np.array(per_box_loop()).reshape(LIMBS, n_boxes)
-    assert np.array_equal(one_call(), ref_pairs) and np.array_equal(grouped(), ref_pairs)
+    assert np.array_equal(one_call(), ref_pairs) and np.array_equal(group.overlaps(limbs), ref_pairs)
+    assert all(np.array_equal(x, y) for x, y in zip(grouped(), np.nonzero(ref_pairs)))
     print(f"  {int(ref_pairs.sum())} limb-box contacts, {int(ref_pairs.any(axis=1).sum())} limbs touching")
     number = 200 if quick else 2000
     rep = 5 if quick else 9
-    t_group = median_seconds(grouped, number=number, repeat=rep)
+    # the match's own case: Stage.touch with the two hitting limbs of a punch at the crate
+    fists = np.ascontiguousarray(limbs[:2])
+    apart = np.ascontiguousarray(limbs + [0.0, 0.0, 10.0])  # fighters away from every crate
+    assert not group.pairs(apart)[0].size
+    t_group, t_dense, t_fists, t_apart = interleaved_medians(
+        [grouped, lambda: group.overlaps(limbs), lambda: group.pairs(fists), lambda: group.pairs(apart)],
+        numbers=[number] * 4, repeat=rep)
     t_one = median_seconds(one_call, number=number // 10, repeat=rep)
     t_per = median_seconds(per_compound, number=number // 10, repeat=rep)
     t_loop = median_seconds(per_box_loop, number=3 if quick else 10, repeat=3 if quick else 5)
-    report(f"{LIMBS} limbs x {n_boxes} boxes, CompoundGroup.overlaps", t_group * 1e6, "us", target="<= 20 us",
+    report(f"{LIMBS} limbs x {n_boxes} boxes, CompoundGroup.pairs", t_group * 1e6, "us", target="<= 20 us",
            ref=t_loop * 1e6)
+    report("  same, as the (L, N) matrix: CompoundGroup.overlaps", t_dense * 1e6, "us", ref=t_loop * 1e6)
     report("  same, one range_box.overlaps() call", t_one * 1e6, "us", ref=t_loop * 1e6)
-    apart = np.ascontiguousarray(limbs + [0.0, 0.0, 10.0])  # fighters away from every crate
-    assert not group.overlaps(apart).any()
-    t_apart = median_seconds(lambda: group.overlaps(apart), number=number, repeat=rep)
     report("  same, fighters away from the crates", t_apart * 1e6, "us", target="<= 20 us", ref=t_loop * 1e6)
     report("  same, one range_box.overlaps() per compound", t_per * 1e6, "us", ref=t_loop * 1e6)
+    report("  the match's case: a punch's 2 hitting limbs at the crate", t_fists * 1e6, "us")
 
     # the renderer and the scene model re-read the faces after every strike
     big = max(arena, key=len)
@@ -170,7 +178,7 @@ def run(args) -> None:
     def after_strike():
         group._packed[0] = (None, None)
         group._off_key = None
-        return group.overlaps(limbs)
+        return group.pairs(limbs)
 
     t_after = median_seconds(after_strike, number=number, repeat=rep)
-    report("CompoundGroup.overlaps, the first test after a strike on crate 0", t_after * 1e6, "us")
+    report("CompoundGroup.pairs, the first test after a strike on crate 0", t_after * 1e6, "us")

@@ -123,6 +123,10 @@ _MAGIC = b"RBCP"
 _NINE_U = np.array([0, 1, 2, 0, 2, 0, 1, 2])  # 3 x 3 grid cells without the middle (1, 1)
 _NINE_V = np.array([0, 0, 0, 1, 1, 2, 2, 2])
 _LO_NEG_HI = np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])
+_NO_PAIRS = np.zeros(0, dtype=np.intp)
+_NO_PAIRS.flags.writeable = False
+_FIRST = np.zeros(1, dtype=np.intp)
+_FIRST.flags.writeable = False
 _VERSION = 1
 
 
@@ -1173,14 +1177,16 @@ class CompoundGroup:
     row offsets and each touched compound's own packed boxes, repacked only for the
     compound a strike changed.
 
-    :meth:`overlaps` answers the per-frame question "which limb boxes touch
-    which small boxes" with the same verdict as
-    ``range_box.overlaps(limbs[:, None], group.boxes[None])`` (A2-A4), but
-    first tests the limbs against each compound's bounding box and then only
-    the touched compounds, on per-axis arrays.
+    :meth:`pairs` answers the per-frame question "which limb boxes touch which
+    small boxes" with the same verdict as
+    ``range_box.overlaps(limbs[:, None], group.boxes[None])`` (A2-A4), but first
+    tests the limbs' union box and then each limb against each compound's bounds,
+    and only the limbs near a compound against its small boxes.  :meth:`overlaps`
+    is the same answer as an ``(L, N)`` matrix.
     """
 
-    __slots__ = ("compounds", "_key", "_boxes", "_owner", "_offsets", "_off_key", "_off_list", "_off_arr", "_packed", "_pb")
+    __slots__ = ("compounds", "_key", "_boxes", "_owner", "_offsets", "_off_key", "_off_list", "_off_arr", "_packed",
+                 "_pb", "_pb_list")
 
     def __init__(self, compounds: Sequence[Compound]):
         self.compounds = list(compounds)
@@ -1192,7 +1198,8 @@ class CompoundGroup:
         self._packed: list = [(None, None)] * len(self.compounds)
         # a compound's bounds never change: the broad phase's boxes are packed once
         bnd = np.array([c.bounds for c in self.compounds]).reshape(-1, 2, 3)
-        self._pb = _readonly(np.concatenate((bnd[:, 1], -bnd[:, 0]), axis=1)[None])  # (1, C, 6)
+        self._pb = _readonly(np.concatenate((bnd[:, 1], -bnd[:, 0]), axis=1))   # (C, 6) [hi, -lo]
+        self._pb_list = [tuple(r) for r in self._pb.tolist()]                  # the same, as Python floats
 
     # A strike always installs a new (read-only) boxes array, so array identity is the key
     # of everything cached here.  overlaps() and rows() only need the row offsets and the
@@ -1259,6 +1266,59 @@ class CompoundGroup:
         boxes = [self.compounds[o]._boxes[i] for o, i in zip(owner.tolist(), local.tolist())]
         return owner, np.array(boxes, dtype=float).reshape(-1, 2, 3)
 
+    def pairs(self, limbs) -> tuple[np.ndarray, np.ndarray]:
+        """A2-A4 of limb boxes against every small box, as the list of touching pairs.
+
+        Parameters
+        ----------
+        limbs : (L, 2, 3) float
+
+        Returns
+        -------
+        k, n : (M,) intp
+            Limb ``k[i]`` touches group row ``n[i]``, in the order of
+            ``np.nonzero(range_box.overlaps(limbs[:, None], self.boxes[None]))`` (by limb,
+            then by row): the same pairs, without the ``(L, N)`` verdict matrix.
+
+        Every test is A4 as one comparison on packed endpoints: a limb ``q = [lo, -hi]``
+        touches a box ``p = [hi, -lo]`` iff ``q <= p`` on all six lanes, the same verdict as
+        ``j2 >= j1`` on every axis for boxes with ``lo <= hi``.  Three levels, each on
+        fewer boxes than the last:
+
+        1. the limbs' union box against each compound's bounds (Python floats: C is small);
+        2. for each compound that passes, every limb against its bounds;
+        3. the limbs that pass against that compound's small boxes.
+        """
+        lb = np.asarray(limbs, dtype=float)
+        if lb.ndim != 3 or lb.shape[1:] != (2, 3):
+            raise CompoundError(f"limbs: expected (L, 2, 3) [min, max] boxes, got shape {lb.shape}")
+        off = self._offsets_now()
+        q = lb.reshape(-1, 6) * _LO_NEG_HI                                 # (L, 6): [lo, -hi]
+        if not len(q):
+            return _NO_PAIRS, _NO_PAIRS
+        u0, u1, u2, u3, u4, u5 = np.minimum.reduce(q, axis=0).tolist()     # the union box, packed
+        near = [c for c, (p0, p1, p2, p3, p4, p5) in enumerate(self._pb_list)
+                if u0 <= p0 and u1 <= p1 and u2 <= p2 and u3 <= p3 and u4 <= p4 and u5 <= p5]
+        ks, ns = [], []
+        for c in near:
+            if len(q) == 1:                                                # one limb: the union is that limb
+                li = _FIRST
+            else:
+                li = np.flatnonzero(np.logical_and.reduce(q <= self._pb[c], axis=1))   # level 2
+                if not li.size:
+                    continue
+            ok = np.logical_and.reduce(q.take(li, axis=0)[:, :, None] <= self._packed_of(c), axis=1)   # level 3
+            r, col = np.nonzero(ok)                                        # by limb, then row
+            ks.append(li.take(r))
+            ns.append(col + off[c])
+        if not ks:
+            return _NO_PAIRS, _NO_PAIRS
+        if len(ks) == 1:                                                   # the usual case: one crate
+            return ks[0], ns[0]
+        k, n = np.concatenate(ks), np.concatenate(ns)
+        order = np.lexsort((n, k))
+        return k[order], n[order]
+
     def overlaps(self, limbs) -> np.ndarray:
         """A4 verdict of every limb box against every small box.
 
@@ -1268,25 +1328,12 @@ class CompoundGroup:
 
         Returns
         -------
-        (L, N) bool, equal to ``range_box.overlaps(limbs[:, None], self.boxes[None])``.
+        (L, N) bool, equal to ``range_box.overlaps(limbs[:, None], self.boxes[None])``:
+        :meth:`pairs` spread into a matrix.
         """
-        lb = np.asarray(limbs, dtype=float)
-        if lb.ndim != 3 or lb.shape[1:] != (2, 3):
-            raise CompoundError(f"limbs: expected (L, 2, 3) [min, max] boxes, got shape {lb.shape}")
-        off = self._offsets_now()
-        out = np.zeros((lb.shape[0], off[-1]), dtype=bool)
-        q = lb.reshape(-1, 6) * _LO_NEG_HI  # (L, 6): [lo, -hi]
-        near = (q[:, None, :] <= self._pb).all(axis=2)  # (L, C): broad phase on the compounds' bounds
-        ci, li = np.nonzero(near.T)  # grouped by compound
-        if li.size == 0:
-            return out
-        if ci[0] == ci[-1]:  # the usual case: the fighters are at one crate
-            c = int(ci[0])
-            out[li, off[c]:off[c + 1]] = (q[li][:, :, None] <= self._packed_of(c)).all(axis=1)
-            return out
-        for c in np.unique(ci).tolist():
-            rows = li[ci == c]
-            out[rows, off[c]:off[c + 1]] = (q[rows][:, :, None] <= self._packed_of(c)).all(axis=1)
+        k, n = self.pairs(limbs)
+        out = np.zeros((len(limbs), self._offsets_now()[-1]), dtype=bool)
+        out[k, n] = True
         return out
 
 

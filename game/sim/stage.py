@@ -159,10 +159,9 @@ class Stage:
         """
         if not len(self._group_crate):
             return None
-        ok = self.group.overlaps(limb_boxes)                       # (K, N)
-        if not ok.any():
+        k, n = self.group.pairs(limb_boxes)                        # the touching (limb, row) pairs
+        if not k.size:
             return None
-        k, n = np.nonzero(ok)
         owner, boxes = self.group.rows(n)
         j1, j2 = judgement_points(limb_boxes[k], boxes)
         best = int(np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1)))
