@@ -88,8 +88,8 @@ class Match:
         self.over = False
         self._round_winner: int | None = None    # of the round being closed (for the win pose)
         self.last_inputs = (FrameInput(), FrameInput())
-        self._boxes = np.zeros((2, n, 2, 3))
-        self._padded = padded_boxes(self._boxes)             # (2, n, 2, 4) scratch: A1 rows for overlaps_pairs
+        self._padded = padded_boxes(np.zeros((2, n, 2, 3)))   # (2, n, 2, 4): A1 rows for overlaps_pairs ...
+        self._boxes = self._padded[..., :3]                   # ... whose lanes 0-2 are the range boxes
         self._pair_index = all_pairs_index(n, n)              # every (P1 limb, P2 limb) pair
         self._pairs_cache: tuple | None = None                # this frame's A2-A4 on those pairs, on demand
         self._rot = np.zeros((2, n, 3, 3))
@@ -343,8 +343,9 @@ class Match:
         a, b = self.fighters
         g = np.array([[a.x, a.ground_y, a.z, a.fx, a.fz, self._lift(a)],
                       [b.x, b.ground_y, b.z, b.fx, b.fz, self._lift(b)]])   # ground, facing, lift
-        self._rot, self._origin, self._boxes = self.data.skeleton.place(
-            np.concatenate((a.body[None], b.body[None])), g[:, :3], g[:, 3:5], g[:, 5])
+        self._rot, self._origin, self._padded = self.data.skeleton.place(
+            np.concatenate((a.body[None], b.body[None])), g[:, :3], g[:, 3:5], g[:, 5], padded=True)
+        self._boxes = self._padded[..., :3]          # (2, L, 2, 3), a view: one array per frame
         self._pairs_cache = None
 
     def _lift(self, f: Fighter) -> float:
@@ -376,7 +377,6 @@ class Match:
         so P2's view is P1's transposed."""
         if self._pairs_cache is None:
             n = self._boxes.shape[1]
-            self._padded[..., :3] = self._boxes          # the pad lanes were set once, in __init__
             ok, j1, j2 = overlaps_pairs(self._padded.reshape(-1, 4), self._pair_index)
             self._pairs_cache = (ok.reshape(n, n), j1.reshape(n, n, 4), j2.reshape(n, n, 4))
         ok, j1, j2 = self._pairs_cache
@@ -666,7 +666,9 @@ class Match:
         self._pending = list(pending)
         if arena is not None:
             self.stage.restore(arena)
-        self._rot, self._origin, self._boxes = (a.copy() for a in boxes)
+        self._rot, self._origin = boxes[0].copy(), boxes[1].copy()
+        self._padded = padded_boxes(boxes[2])
+        self._boxes = self._padded[..., :3]
         self._pairs_cache = None
         self.contacts = self.crate_contacts = self.projectile_contacts = ()
 

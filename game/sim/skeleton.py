@@ -118,7 +118,8 @@ class Skeleton:
         rows = np.ascontiguousarray(vec.transpose(0, 3, 1, 2))                   # (N, 12, L, 4)
         return rows.reshape(lead + rows.shape[1:])
 
-    def place(self, body: np.ndarray, ground: np.ndarray, facing: np.ndarray, lift: np.ndarray):
+    def place(self, body: np.ndarray, ground: np.ndarray, facing: np.ndarray, lift: np.ndarray, *,
+              padded: bool = False):
         """Turn and set down ``F`` posed bodies, and rebuild every limb's range box (A6).
 
         Parameters
@@ -138,7 +139,11 @@ class Skeleton:
         rot : (F, L, 3, 3) float   limb frames in world space (columns = limb axes)
         origin : (F, L, 3) float   joint positions in world space
         boxes : (F, L, 2, 3) float range boxes of the rotated limb solids: the min and
-            max over each solid's eight world corners (A6)
+            max over each solid's eight world corners (A6); with ``padded=True``, the
+            same boxes as A1 rows ``(F, L, 2, 4)`` (:func:`~game.collision.padded_boxes`
+            layout, the match's operand of ``overlaps_pairs``), whose pad lane is 0 in
+            both endpoints and so passes every A4 test.  The turn matrix's zero fourth
+            column writes that lane, so the rows need no packing step.
         """
         # The lowest point of the body goes to ground height + lift.  A turn about y keeps
         # every height, so the lowest corner is known before turning.
@@ -146,15 +151,18 @@ class Skeleton:
         low = np.minimum.reduce(body[:, 4:, :, 1], axis=(1, 2)).tolist()   # the ufunc's own reduce: np.min's wrapper costs more
         # Per fighter one (4, 3) matrix: the transposed turn to its facing,
         # [[fx, 0, -fz], [0, 1, 0], [fz, 0, fx]]^T, then the shift to its place (points only).
-        to_world = np.array([[[fx, 0.0, fz], [0.0, 1.0, 0.0], [-fz, 0.0, fx], [gx, gy + up - lo, gz]]
+        # A fourth, zero column makes every result a padded row: lane 3 is 0 (an exact
+        # product with 0, so lanes 0-2 are the same bits as with a (4, 3) matrix).
+        to_world = np.array([[[fx, 0.0, fz, 0.0], [0.0, 1.0, 0.0, 0.0], [-fz, 0.0, fx, 0.0], [gx, gy + up - lo, gz, 0.0]]
                              for (fx, fz), (gx, gy, gz), up, lo in
                              zip(np.asarray(facing).tolist(), np.asarray(ground).tolist(), np.asarray(lift).tolist(), low)])
-        w = np.matmul(body.reshape(f, -1, 4), to_world).reshape(body.shape[:-1] + (3,))   # (F, 12, L, 3)
-        corners = w[:, 4:]                                                            # (F, 8, L, 3)
-        boxes = np.empty((f, body.shape[2], 2, 3))
-        np.minimum.reduce(corners, axis=1, out=boxes[:, :, 0])      # A6: min / max endpoints
-        np.maximum.reduce(corners, axis=1, out=boxes[:, :, 1])
-        return w[:, :3].transpose(0, 2, 3, 1), w[:, 3], boxes       # rot[f, l, :, k] = axis k
+        w = np.matmul(body.reshape(f, -1, 4), to_world).reshape(body.shape)   # (F, 12, L, 4)
+        corners = w[:, 4:]                                                   # (F, 8, L, 4)
+        rows = np.empty((f, body.shape[2], 2, 4))
+        np.minimum.reduce(corners, axis=1, out=rows[:, :, 0])      # A6: min / max endpoints
+        np.maximum.reduce(corners, axis=1, out=rows[:, :, 1])
+        rot = w[:, :3, :, :3].transpose(0, 2, 3, 1)                # rot[f, l, :, k] = axis k
+        return rot, w[:, 3, :, :3], (rows if padded else rows[..., :3])
 
     def pose(self, ground: np.ndarray, facing: np.ndarray, local: np.ndarray, lift: np.ndarray):
         """Pose ``F`` fighters from joint rotations: :meth:`place` of :meth:`body`.
