@@ -643,8 +643,9 @@ def test_B4_B9_fast_strike_matches_per_box_reference():
             assert (c.layers == lay).sum() <= (rl == lay).sum() + 2
 
 
-def test_B7_group_overlaps_equals_method_A_on_struck_arena():
-    rng = np.random.default_rng(11)
+def _struck_arena(seed: int) -> CompoundGroup:
+    """4 crates and a barrel, 20 random strikes each (hits and misses), as one group."""
+    rng = np.random.default_rng(seed)
     crates = [Compound.from_box(CRATE + [i * 1.5, 0, 0], T) for i in range(4)]
     crates.append(Compound.from_sphere([0.5, 0.4, 3.0], 0.5, 0.06))
     for c in crates:
@@ -652,7 +653,15 @@ def test_B7_group_overlaps_equals_method_A_on_struck_arena():
             p = rng.uniform(c.bounds[0] - 0.1, c.bounds[1] + 0.1)
             h = rng.uniform(0.01, 0.15, 3)
             c.strike([p - h, p + h], margin=0.02)
-    g = CompoundGroup(crates)
+    return CompoundGroup(crates)
+
+
+_PAIRS_ARENA = _struck_arena(12)
+
+
+def test_B7_group_overlaps_equals_method_A_on_struck_arena():
+    g = _struck_arena(11)
+    rng = np.random.default_rng(11)
     for _ in range(30):
         centres = rng.uniform([-0.5, -0.2, -0.5], [6.5, 1.0, 3.6], (22, 3))
         half = rng.uniform(0.01, 0.3, (22, 3))
@@ -667,21 +676,6 @@ def test_B7_group_overlaps_equals_method_A_on_struck_arena():
         assert np.array_equal(g.overlaps(limbs), ref)
     with pytest.raises(CompoundError, match="limbs"):
         g.overlaps(np.zeros((3, 3)))
-
-
-def _struck_arena(seed: int) -> CompoundGroup:
-    rng = np.random.default_rng(seed)
-    crates = [Compound.from_box(CRATE + [i * 1.5, 0, 0], T) for i in range(4)]
-    crates.append(Compound.from_sphere([0.5, 0.4, 3.0], 0.5, 0.06))
-    for c in crates:
-        for _ in range(20):
-            p = rng.uniform(c.bounds[0] - 0.1, c.bounds[1] + 0.1)
-            h = rng.uniform(0.01, 0.15, 3)
-            c.strike([p - h, p + h], margin=0.02)
-    return CompoundGroup(crates)
-
-
-_PAIRS_ARENA = _struck_arena(12)
 
 
 @settings(max_examples=150, deadline=None)
