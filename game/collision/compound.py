@@ -81,6 +81,7 @@ per-triangle normals and kinds, for the renderer and method C.
 
 from __future__ import annotations
 
+import operator
 import struct
 from dataclasses import dataclass
 from functools import cached_property
@@ -1188,7 +1189,7 @@ class CompoundGroup:
     """
 
     __slots__ = ("compounds", "_key", "_boxes", "_owner", "_offsets", "_off_key", "_off_list", "_off_arr", "_packed",
-                 "_pb", "_pb_list")
+                 "_pb", "_pb_list", "_pb_rows")
 
     def __init__(self, compounds: Sequence[Compound]):
         self.compounds = list(compounds)
@@ -1202,6 +1203,7 @@ class CompoundGroup:
         bnd = np.array([c.bounds for c in self.compounds]).reshape(-1, 2, 3)
         self._pb = _readonly(np.concatenate((bnd[:, 1], -bnd[:, 0]), axis=1))   # (C, 6) [hi, -lo]
         self._pb_list = [tuple(r) for r in self._pb.tolist()]                  # the same, as Python floats
+        self._pb_rows = list(self._pb)                                         # and as (6,) rows
 
     # A strike always installs a new (read-only) boxes array, so array identity is the key
     # of everything cached here.  overlaps() and rows() only need the row offsets and the
@@ -1211,7 +1213,7 @@ class CompoundGroup:
         """Row offsets ``(C + 1)`` of the compounds' current boxes, as Python ints."""
         key = [c._boxes for c in self.compounds]
         old = self._off_key
-        if old is None or any(a is not b for a, b in zip(old, key)):
+        if old is None or not all(map(operator.is_, old, key)):
             off = [0]
             for a in key:
                 off.append(off[-1] + a.shape[0])
@@ -1231,7 +1233,7 @@ class CompoundGroup:
     def _refresh(self) -> None:
         key = [c._boxes for c in self.compounds]
         old = self._key
-        if old is not None and len(old) == len(key) and all(a is b for a, b in zip(old, key)):
+        if old is not None and len(old) == len(key) and all(map(operator.is_, old, key)):
             return
         counts = np.array([a.shape[0] for a in key], dtype=np.int64)
         boxes = np.ascontiguousarray(np.concatenate(key)) if key else np.zeros((0, 2, 3))
@@ -1304,15 +1306,17 @@ class CompoundGroup:
                 if u0 <= p0 and u1 <= p1 and u2 <= p2 and u3 <= p3 and u4 <= p4 and u5 <= p5]
         ks, ns = [], []
         for c in near:
+            # (the methods .nonzero() rather than np.nonzero / np.flatnonzero: at these sizes
+            # the functions' Python wrappers cost about as much as the work)
             if len(q) <= _LEVEL2_MIN_LIMBS:                                # a punch's few limbs: straight to level 3
                 ok = np.logical_and.reduce(q[:, :, None] <= self._packed_of(c), axis=1)
-                k, col = np.nonzero(ok)                                    # by limb, then row
+                k, col = ok.nonzero()                                      # by limb, then row
             else:
-                li = np.flatnonzero(np.logical_and.reduce(q <= self._pb[c], axis=1))   # level 2
+                li = np.logical_and.reduce(q <= self._pb_rows[c], axis=1).nonzero()[0]   # level 2
                 if not li.size:
                     continue
                 ok = np.logical_and.reduce(q.take(li, axis=0)[:, :, None] <= self._packed_of(c), axis=1)
-                r, col = np.nonzero(ok)
+                r, col = ok.nonzero()
                 k = li.take(r)
             ks.append(k)
             ns.append(col + off[c])
