@@ -1176,9 +1176,9 @@ class CompoundGroup:
     ``group.boxes`` (N, 2, 3) is the concatenation of every compound's boxes,
     ``group.owner`` (N,) int32 the compound index of each row, ``group.offsets``
     (C + 1,) the row ranges.  They are rebuilt only when read after some compound
-    was struck: :meth:`overlaps` and :meth:`rows` (the per-frame path) work from the
-    row offsets and each touched compound's own packed boxes, repacked only for the
-    compound a strike changed.
+    was struck: :meth:`pairs`, :meth:`overlaps` and :meth:`rows` (the per-frame path)
+    work from the row offsets and each touched compound's own packed boxes, repacked
+    only for the compound a strike changed.
 
     :meth:`pairs` answers the per-frame question "which limb boxes touch which
     small boxes" with the same verdict as
