@@ -1206,7 +1206,7 @@ class CompoundGroup:
         self._pb_rows = list(self._pb)                                         # and as (6,) rows
 
     # A strike always installs a new (read-only) boxes array, so array identity is the key
-    # of everything cached here.  overlaps() and rows() only need the row offsets and the
+    # of everything cached here.  pairs() and rows() only need the row offsets and the
     # struck compound's own packed array: the concatenated arrays are built on demand.
 
     def _offsets_now(self) -> list:

@@ -149,10 +149,10 @@ class Skeleton:
         # every height, so the lowest corner is known before turning.
         f = body.shape[0]
         low = np.minimum.reduce(body[:, 4:, :, 1], axis=(1, 2)).tolist()   # the ufunc's own reduce: np.min's wrapper costs more
-        # Per fighter one (4, 3) matrix: the transposed turn to its facing,
-        # [[fx, 0, -fz], [0, 1, 0], [fz, 0, fx]]^T, then the shift to its place (points only).
-        # A fourth, zero column makes every result a padded row: lane 3 is 0 (an exact
-        # product with 0, so lanes 0-2 are the same bits as with a (4, 3) matrix).
+        # Per fighter one (4, 4) matrix: the transposed turn to its facing,
+        # [[fx, 0, -fz], [0, 1, 0], [fz, 0, fx]]^T, then the shift to its place (points only),
+        # and a fourth, zero column that makes every result a padded row: lane 3 is 0 (an
+        # exact product with 0, so lanes 0-2 are the same bits as with a (4, 3) matrix).
         to_world = np.array([[[fx, 0.0, fz, 0.0], [0.0, 1.0, 0.0, 0.0], [-fz, 0.0, fx, 0.0], [gx, gy + up - lo, gz, 0.0]]
                              for (fx, fz), (gx, gy, gz), up, lo in
                              zip(np.asarray(facing).tolist(), np.asarray(ground).tolist(), np.asarray(lift).tolist(), low)])
