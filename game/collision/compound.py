@@ -1189,7 +1189,7 @@ class CompoundGroup:
     """
 
     __slots__ = ("compounds", "_key", "_boxes", "_owner", "_offsets", "_off_key", "_off_list", "_off_arr", "_packed",
-                 "_pb", "_pb_list", "_pb_rows")
+                 "_pb_list", "_pb_rows")
 
     def __init__(self, compounds: Sequence[Compound]):
         self.compounds = list(compounds)
@@ -1201,9 +1201,9 @@ class CompoundGroup:
         self._packed: list = [(None, None)] * len(self.compounds)
         # a compound's bounds never change: the broad phase's boxes are packed once
         bnd = np.array([c.bounds for c in self.compounds]).reshape(-1, 2, 3)
-        self._pb = _readonly(np.concatenate((bnd[:, 1], -bnd[:, 0]), axis=1))   # (C, 6) [hi, -lo]
-        self._pb_list = [tuple(r) for r in self._pb.tolist()]                  # the same, as Python floats
-        self._pb_rows = list(self._pb)                                         # and as (6,) rows
+        pb = _readonly(np.concatenate((bnd[:, 1], -bnd[:, 0]), axis=1))        # (C, 6) [hi, -lo]
+        self._pb_list = [tuple(r) for r in pb.tolist()]                        # as Python floats (level 1)
+        self._pb_rows = list(pb)                                               # as (6,) rows (level 2)
 
     # A strike always installs a new (read-only) boxes array, so array identity is the key
     # of everything cached here.  pairs() and rows() only need the row offsets and the
