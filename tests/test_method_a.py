@@ -205,6 +205,25 @@ def test_A6_range_box_of_any_point_set(pts):
         assert box[1, k] == max(p[k] for p in pts)
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    pts=hnp.arrays(np.float64,
+                   st.tuples(st.lists(st.integers(1, 6), max_size=2), st.integers(1, 40), st.sampled_from([2, 3]))
+                   .map(lambda t: (*t[0], t[1], t[2])),
+                   elements=st.floats(-1e6, 1e6, allow_nan=False)),
+)
+def test_A6_range_box_of_batched_equals_a_loop_over_each_set(pts):
+    """Both layouts (many small sets: point axis outermost; few large sets: innermost)
+    give each set's exact min / max endpoints, in the input's leading shape."""
+    box = range_box_of(pts)
+    assert box.shape == pts.shape[:-2] + (2, pts.shape[-1])
+    for idx in np.ndindex(*pts.shape[:-2]):
+        rows = pts[idx].tolist()
+        for k in range(pts.shape[-1]):
+            assert box[idx][0, k] == min(r[k] for r in rows)
+            assert box[idx][1, k] == max(r[k] for r in rows)
+
+
 def test_A6_coordinate_sum_rule_agrees_on_axis_aligned_corners():
     rng = np.random.default_rng(1)
     for _ in range(50):

@@ -177,6 +177,33 @@ def test_C1_C5_bad_rects_and_empty_meshes_raise_value_error_naming_the_argument(
         scene.update_model("a")                             # not a str/int comparison error
 
 
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), t=st.integers(1, 400), identity=st.booleans())
+def test_C2_C5_model_world_box_and_padding_equal_their_plain_forms(seed, t, identity):
+    """The model's world triangles, box and padded boxes, written as element-wise passes and
+    with the identity transform skipped, are bit-equal to the plain matrix product and
+    reductions they replace."""
+    from game.collision.aabb_tree import pad_boxes
+    from game.collision.tolerances import BOX_PAD_ABS, BOX_PAD_REL
+    rng = np.random.default_rng(seed)
+    tris = rng.normal(0, 1, (t, 3, 3)) * rng.uniform(0.1, 100, 3)
+    tris[rng.random((t, 3, 3)) < 0.05] = -0.0                   # signed zeros: the product makes them +0.0
+    m = np.eye(4)
+    if not identity:
+        m[:3, :3] = rng.normal(size=(3, 3))
+        m[3, :3] = rng.uniform(-50, 50, 3)
+    model = CollisionModel(tris, 1, m)
+    world = tris @ m[:3, :3] + m[3, :3]
+    assert np.array_equal(model.world_triangles, world)
+    assert not np.signbit(model.world_triangles[model.world_triangles == 0]).any() or not identity
+    assert np.array_equal(model.aabb, [world.min(axis=(0, 1)), world.max(axis=(0, 1))])
+    boxes = np.sort(rng.normal(size=(t, 2, 3)) * 10.0 ** rng.uniform(-3, 3), axis=1)
+    pad = BOX_PAD_REL * ((boxes[:, 1] - boxes[:, 0]).max(axis=-1) + np.abs(boxes).max(axis=(-2, -1))) + BOX_PAD_ABS
+    assert np.array_equal(pad_boxes(boxes), boxes + np.array([-1.0, 1.0])[:, None] * pad[:, None, None])
+    tree = model.tree
+    assert np.array_equal(tree.box[0], model.root_box)
+
+
 def test_C5_model_tree_is_built_on_first_use_and_its_root_is_the_padded_aabb():
     """A replaced model (a struck crate) gets its AABB tree only when a ray reaches its root box;
     the root box the walkers test before that is exactly the tree's root."""

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .range_box import range_box_of
 from .tolerances import BOX_PAD_ABS, BOX_PAD_REL
 
 __all__ = ["LEAF_SIZE", "AABBTree", "build_aabb_tree", "pad_boxes"]
@@ -33,8 +34,13 @@ def pad_boxes(boxes: np.ndarray) -> np.ndarray:
     Padding is ``BOX_PAD_REL * (largest extent + largest |coordinate|) + BOX_PAD_ABS``
     on every side, so slab tests stay conservative w.r.t. the triangle test.
     """
-    ext = (boxes[..., 1, :] - boxes[..., 0, :]).max(axis=-1)
-    mag = np.abs(boxes).max(axis=(-2, -1))
+    e = boxes[..., 1, :] - boxes[..., 0, :]
+    a = np.abs(boxes)
+    # maxima over the 3 (6) lanes as element-wise passes: a reduction over a short last
+    # axis runs numpy's inner loop once per box, 10-30x slower for a tree's node array
+    ext = np.maximum(np.maximum(e[..., 0], e[..., 1]), e[..., 2])
+    mag = np.maximum(a[..., 0, :], a[..., 1, :])
+    mag = np.maximum(np.maximum(mag[..., 0], mag[..., 1]), mag[..., 2])
     pad = (BOX_PAD_REL * (ext + mag) + BOX_PAD_ABS)[..., None]
     out = boxes.copy()
     out[..., 0, :] -= pad
@@ -88,9 +94,8 @@ def build_aabb_tree(triangles: np.ndarray) -> AABBTree:
     if tris.ndim != 3 or tris.shape[1:] != (3, 3) or tris.shape[0] < 1:
         raise ValueError(f"triangles: expected shape (t, 3, 3) with t >= 1, got {tris.shape}")
     t = tris.shape[0]
-    tmin = tris.min(axis=1)
-    tmax = tris.max(axis=1)
-    cent = tris.sum(axis=1) / 3.0
+    tmin, tmax = range_box_of(tris).transpose(1, 0, 2)          # (t, 3) each: the triangles' boxes
+    cent = (tris[:, 0] + tris[:, 1] + tris[:, 2]) / 3.0        # (the order of sum(axis=1): same bits)
     perm = np.arange(t)
     # current partition of perm into contiguous segments, with their node ids
     seg_lo = np.array([0])

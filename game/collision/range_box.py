@@ -290,9 +290,21 @@ def range_box_of(points) -> np.ndarray:
     Returns
     -------
     (..., 2, D) float
+
+    Reductions along a short axis that is neither innermost nor outermost (``pts.min(axis=-2)``
+    on ``(t, 3, 3)``) run numpy's inner loop once per output element and cost 10-30x
+    more than the same reduction on a contiguous layout, so the points are laid out first.
     """
     pts = _points(points, "points")
-    return np.stack((pts.min(axis=-2), pts.max(axis=-2)), axis=-2)
+    n_sets = pts.size // (pts.shape[-2] * pts.shape[-1])
+    if pts.shape[-2] <= n_sets * pts.shape[-1]:
+        # many small sets (triangles, box corners): the point axis outermost, so each
+        # min / max is one element-wise pass over contiguous (..., D) blocks
+        p = np.ascontiguousarray(np.moveaxis(pts, -2, 0))                  # (P, ..., D)
+        return np.stack((np.minimum.reduce(p, axis=0), np.maximum.reduce(p, axis=0)), axis=-2)
+    # few large sets (a model's vertices): the point axis innermost and contiguous
+    p = np.ascontiguousarray(np.moveaxis(pts, -2, -1))                     # (..., D, P)
+    return np.stack((np.minimum.reduce(p, axis=-1), np.maximum.reduce(p, axis=-1)), axis=-2)
 
 
 def endpoints_by_coordinate_sum(corners) -> np.ndarray:

@@ -33,6 +33,7 @@ import numpy as np
 
 from .aabb_tree import LEAF_SIZE, AABBTree, build_aabb_tree, pad_boxes
 from .quadtree import QuadTree
+from .range_box import range_box_of
 from .raycast import (
     inverse_directions,
     normalize_rays,
@@ -57,6 +58,7 @@ __all__ = [
 LEVEL_LOW, LEVEL_MEDIUM, LEVEL_HIGH = 0, 1, 2
 _LEVELS = (LEVEL_LOW, LEVEL_MEDIUM, LEVEL_HIGH)
 _NO_KEY = np.iinfo(np.int64).max
+_IDENTITY = np.eye(4)
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
@@ -110,14 +112,17 @@ class CollisionModel:
         if not (np.array_equal(m[:3, 3], np.zeros(3)) and m[3, 3] == 1.0):
             raise ValueError("transform: must be affine in pyrr's row-vector convention "
                              "(last column 0, 0, 0, 1; translation in row 3)")
-        world = tris @ m[:3, :3] + m[3, :3]
-        if not np.isfinite(world).all():
-            raise ValueError("transform: world triangles overflow to inf")
+        if np.array_equal(m, _IDENTITY):
+            world = tris + 0.0          # the product with I, bit for bit (-0.0 becomes 0.0 as there)
+        else:
+            world = tris @ m[:3, :3] + m[3, :3]
+            if not np.isfinite(world).all():
+                raise ValueError("transform: world triangles overflow to inf")
         self.triangles = _readonly(tris)
         self.level = int(level)
         self.transform = _readonly(m)
         self.world_triangles = _readonly(world)
-        self.aabb = _readonly(np.stack([world.min(axis=(0, 1)), world.max(axis=(0, 1))]))
+        self.aabb = _readonly(range_box_of(world.reshape(-1, 3)))
         self.root_box = _readonly(pad_boxes(self.aabb))
         self._tree: AABBTree | None = None
 
