@@ -591,9 +591,10 @@ def test_B7_group_concatenates_and_caches_until_a_strike():
     assert np.array_equal(hits, ref)
 
 
-def test_B7_group_rows_and_overlaps_follow_strikes_without_the_concatenated_arrays():
-    """``rows(n)`` equals ``(owner[n], boxes[n])`` of the concatenated arrays, and
-    ``overlaps`` equals one method-A call on them, after every strike."""
+def test_B7_group_touching_and_overlaps_follow_strikes_without_the_concatenated_arrays():
+    """After every strike, ``touching`` names each touched compound's own box rows (the
+    struck compound's new boxes), and ``overlaps`` equals one method-A call on the
+    concatenated arrays."""
     rng = np.random.default_rng(11)
     contacts = 0
     crates = [Compound.from_box(CRATE + [i * 2.0, 0, 0], T) for i in range(4)]
@@ -608,12 +609,12 @@ def test_B7_group_rows_and_overlaps_follow_strikes_without_the_concatenated_arra
         cat = np.concatenate([x.boxes for x in crates])
         assert np.array_equal(ok, overlaps(limbs[:, None], cat[None]))
         contacts += int(ok.sum())
-        n = rng.integers(0, len(cat), 7)
-        owner, boxes = g.rows(n)
-        assert np.array_equal(owner, g.owner[n]) and np.array_equal(boxes, g.boxes[n])
-        k = np.flatnonzero(g.owner == i)[:3]
-        owner, boxes = g.rows(k)
-        assert owner.tolist() == [i] * len(k) and np.array_equal(boxes, cat[k])
+        seen = set()
+        for t in g.touching(limbs):
+            ref = overlaps(limbs[:, None], crates[t.compound].boxes[None])
+            assert list(zip(t.limbs.tolist(), t.rows.tolist())) == list(zip(*(x.tolist() for x in np.nonzero(ref))))
+            seen.add(t.compound)
+        assert seen == {j for j in range(4) if overlaps(limbs[:, None], crates[j].boxes[None]).any()}
     assert contacts > 20
 
 
@@ -701,6 +702,12 @@ def test_B7_group_pairs_equal_nonzero_of_method_A(seed, n_limbs, spread, snap):
     rk, rn = np.nonzero(ref)
     assert k.tolist() == rk.tolist() and n.tolist() == rn.tolist()
     assert np.array_equal(g.overlaps(limbs), ref)
+    touch = g.touching(limbs)                 # the same pairs, compound by compound, own rows
+    assert [t.compound for t in touch] == sorted(set(g.owner[rn].tolist()))
+    for t in touch:
+        mine = g.owner[rn] == t.compound
+        assert t.limbs.tolist() == rk[mine].tolist()
+        assert t.rows.tolist() == (rn[mine] - g.offsets[t.compound]).tolist()
 
 
 def test_B7_group_pairs_spanning_two_crates_keep_limb_then_row_order():

@@ -215,3 +215,53 @@ def test_debug_draw_describes_crates_quadtree_and_rays(at_crate):
     assert len(d.of("box", "crate_slab")) >= sum(len(c.compound.boxes) for c in m.stage.crates)
     assert d.of("rect_xz", "quadtree")
     assert d.of("quad", "crate_region") and d.of("quad", "crate_fill_face") and d.of("quad", "crate_target_face")
+
+
+def _touch_reference(stage, limbs):
+    """Stage.touch by brute force: every (limb, small box) pair of every standing crate, in
+    limb-then-crate-then-row order; the first pair of the largest overlap volume."""
+    from game.collision import judgement_points
+
+    best = None
+    for k, limb in enumerate(limbs):
+        for g, ci in enumerate(stage._group_crate.tolist()):
+            for box in stage.crates[ci].compound.boxes:
+                if overlaps(limb, box):
+                    j1, j2 = judgement_points(limb, box)
+                    vol = float(np.prod(np.maximum(j2 - j1, 0.0)))
+                    if best is None or vol > best[0]:
+                        best = (vol, k, ci, box)
+    return None if best is None else best[1:]
+
+
+def test_B7_stage_touch_picks_the_largest_overlap_first_of_equals_like_brute_force():
+    """The limb, crate and small box that ``Stage.touch`` returns, at one crate, at two at
+    once, and on exact ties (limbs made as copies of one another), equal a plain loop's."""
+    m = Match.new(seed=0)
+    to_fight(m)
+    st = m.stage
+    rng = np.random.default_rng(5)
+    for c in st.crates[:3]:                     # holes first, so rows and volumes vary
+        for _ in range(8):
+            p = rng.uniform(c.compound.bounds[0], c.compound.bounds[1])
+            st.strike(st.crates.index(c), np.stack((p - 0.1, p + 0.1)))
+    standing = [c for c in st.crates if not c.broken]
+    checked = 0
+    for trial in range(60):
+        picks = [standing[int(rng.integers(len(standing)))] for _ in range(int(rng.integers(1, 3)))]
+        limbs = []
+        for c in picks:
+            lo, hi = c.compound.bounds
+            centre = rng.uniform(lo, hi)
+            centre[int(rng.integers(3))] = (lo if rng.random() < 0.5 else hi)[0]   # near a wall
+            h = rng.uniform(0.03, 0.25, 3)
+            limbs.append(np.stack((centre - h, centre + h)))
+        if trial % 3 == 0:
+            limbs.append(limbs[0].copy())        # a tie: the same box twice
+        limbs = np.array(limbs)
+        got, want = st.touch(limbs), _touch_reference(st, limbs)
+        assert (got is None) == (want is None)
+        if got is not None:
+            assert got[:2] == want[:2] and np.array_equal(got[2], want[2])
+            checked += 1
+    assert checked > 20

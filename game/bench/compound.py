@@ -6,9 +6,10 @@ Figures (median of several runs, each with its reference measured here):
   loops, pairwise merging);
 * the per-frame method-A test of the 22 limb boxes (two fighters, one of them
   punching crate 0) against every small box of 4 crates + 1 barrel after 50
-  strikes each: :meth:`CompoundGroup.pairs` (the limbs' union box, then each
-  limb, against the compounds' bounds; then the near limbs against the small
-  boxes), vs a per-box Python loop, and for scale the same as a matrix, one
+  strikes each: :meth:`CompoundGroup.touching`, the test ``Stage.touch`` makes
+  every active frame (the limbs' union box, then each limb, against the
+  compounds' bounds; then the near limbs against the small boxes), vs a per-box
+  Python loop, and for scale the same as group-wide pairs, as a matrix, one
   ``range_box.overlaps`` call on the concatenated boxes and one per compound;
   and the match's own case, a punch's hitting limbs;
 * the face set of a struck crate (``compound.faces``, re-read by the renderer
@@ -135,26 +136,32 @@ def run(args) -> None:
         return out
 
     def grouped():
-        return group.pairs(limbs)
+        return group.touching(limbs)
 
     ref_pairs = np.array(per_box_loop()).reshape(LIMBS, n_boxes)
     assert np.array_equal(one_call(), ref_pairs) and np.array_equal(group.overlaps(limbs), ref_pairs)
-    assert all(np.array_equal(x, y) for x, y in zip(grouped(), np.nonzero(ref_pairs)))
+    assert all(np.array_equal(x, y) for x, y in zip(group.pairs(limbs), np.nonzero(ref_pairs)))
+    rk, rn = np.nonzero(ref_pairs)
+    assert [(t.compound, t.limbs.tolist(), t.rows.tolist()) for t in grouped()] == [
+        (c, rk[group.owner[rn] == c].tolist(), (rn[group.owner[rn] == c] - group.offsets[c]).tolist())
+        for c in sorted(set(group.owner[rn].tolist()))]
     print(f"  {int(ref_pairs.sum())} limb-box contacts, {int(ref_pairs.any(axis=1).sum())} limbs touching")
     number = 200 if quick else 2000
     rep = 5 if quick else 9
     # the match's own case: Stage.touch with the two hitting limbs of a punch at the crate
     fists = np.ascontiguousarray(limbs[:2])
     apart = np.ascontiguousarray(limbs + [0.0, 0.0, 10.0])  # fighters away from every crate
-    assert not group.pairs(apart)[0].size
-    t_group, t_dense, t_fists, t_apart = interleaved_medians(
-        [grouped, lambda: group.overlaps(limbs), lambda: group.pairs(fists), lambda: group.pairs(apart)],
-        numbers=[number] * 4, repeat=rep)
+    assert not group.touching(apart)
+    t_group, t_pairs, t_dense, t_fists, t_apart = interleaved_medians(
+        [grouped, lambda: group.pairs(limbs), lambda: group.overlaps(limbs), lambda: group.touching(fists),
+         lambda: group.touching(apart)],
+        numbers=[number] * 5, repeat=rep)
     t_one = median_seconds(one_call, number=number // 10, repeat=rep)
     t_per = median_seconds(per_compound, number=number // 10, repeat=rep)
     t_loop = median_seconds(per_box_loop, number=3 if quick else 10, repeat=3 if quick else 5)
-    report(f"{LIMBS} limbs x {n_boxes} boxes, CompoundGroup.pairs", t_group * 1e6, "us", target="<= 20 us",
+    report(f"{LIMBS} limbs x {n_boxes} boxes, CompoundGroup.touching", t_group * 1e6, "us", target="<= 20 us",
            ref=t_loop * 1e6)
+    report("  same, as group-wide (limb, row) pairs: CompoundGroup.pairs", t_pairs * 1e6, "us", ref=t_loop * 1e6)
     report("  same, as the (L, N) matrix: CompoundGroup.overlaps", t_dense * 1e6, "us", ref=t_loop * 1e6)
     report("  same, one range_box.overlaps() call", t_one * 1e6, "us", ref=t_loop * 1e6)
     report("  same, fighters away from the crates", t_apart * 1e6, "us", target="<= 20 us", ref=t_loop * 1e6)
@@ -173,12 +180,11 @@ def run(args) -> None:
     report(f"faces of a struck crate ({len(big)} boxes, {big.faces.count} quads)", t_faces * 1e3, "ms",
            ref=t_faces_ref * 1e3)
 
-    # the first overlap test after a strike: the struck crate's boxes repacked, offsets redone
-    # (the group's concatenated arrays are no longer built on that path)
+    # the first overlap test after a strike: the struck crate's boxes repacked
+    # (the group's concatenated arrays and row offsets are not built on that path)
     def after_strike():
         group._packed[0] = (None, None)
-        group._off_key = None
-        return group.pairs(limbs)
+        return group.touching(limbs)
 
     t_after = median_seconds(after_strike, number=number, repeat=rep)
-    report("CompoundGroup.pairs, the first test after a strike on crate 0", t_after * 1e6, "us")
+    report("CompoundGroup.touching, the first test after a strike on crate 0", t_after * 1e6, "us")

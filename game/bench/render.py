@@ -289,6 +289,10 @@ def run(args) -> None:
     report("  frame after a strike (mesh built), max wall ms", max(after) * 1e3, "ms", target="<= 16.7 ms")
     report("  frame after a strike, median wall ms", med(after), "ms", ref=med(other))
     report("  other frames of that run, max wall ms", max(other) * 1e3, "ms")
+    # how often each kind of frame runs over budget: on a shared VM ordinary frames do too
+    for label, xs in (("strike frames", struck), ("frames after a strike", after), ("other frames", other)):
+        over = sum(x > 0.0167 for x in xs)
+        print(f"    {label} over 16.7 ms: {over} of {len(xs)} ({100 * over / max(len(xs), 1):.1f} %)")
     report("  CPU ms, all threads: strike frame vs other frames", med(cpu_s[0]), "ms", ref=med(cpu_s[2]))
     report("  CPU ms, all threads: frame after vs other frames", med(cpu_s[1]), "ms", ref=med(cpu_s[2]))
     for kind, label in (("strike", "strike frame"), ("after", "frame after")):

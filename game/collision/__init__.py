@@ -52,6 +52,7 @@ from .compound import (  # noqa: E402
     CompoundSnapshot,
     Face,
     FaceSet,
+    GroupTouch,
     InvalidCompound,
     StrikeResult,
 )
@@ -59,6 +60,7 @@ from .compound import (  # noqa: E402
 __all__ += [
     "Compound",
     "CompoundGroup",
+    "GroupTouch",
     "CompoundSnapshot",
     "CompoundError",
     "InvalidCompound",

@@ -106,6 +106,7 @@ __all__ = [
     "CompoundSnapshot",
     "Compound",
     "CompoundGroup",
+    "GroupTouch",
     "reference_strike",
     "reference_faces",
 ]
@@ -1170,25 +1171,34 @@ def _boundary_faces(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -
 # --------------------------------------------------------------------------
 
 
+class GroupTouch(NamedTuple):
+    """The limbs that touch one compound of a :class:`CompoundGroup`, and where."""
+
+    compound: int          # index into ``group.compounds``
+    limbs: np.ndarray      # (m,) intp: limb indices, ascending
+    rows: np.ndarray       # (m,) intp: the touched rows of that compound's ``boxes``, by limb then row
+
+
 class CompoundGroup:
     """All small boxes of several compounds as one array, for one method-A pass.
 
     ``group.boxes`` (N, 2, 3) is the concatenation of every compound's boxes,
     ``group.owner`` (N,) int32 the compound index of each row, ``group.offsets``
     (C + 1,) the row ranges.  They are rebuilt only when read after some compound
-    was struck: :meth:`pairs`, :meth:`overlaps` and :meth:`rows` (the per-frame path)
-    work from the row offsets and each touched compound's own packed boxes, repacked
+    was struck: :meth:`touching` (the per-frame path), :meth:`pairs` and
+    :meth:`overlaps` work from each touched compound's own packed boxes, repacked
     only for the compound a strike changed.
 
-    :meth:`pairs` answers the per-frame question "which limb boxes touch which
+    :meth:`touching` answers the per-frame question "which limb boxes touch which
     small boxes" with the same verdict as
     ``range_box.overlaps(limbs[:, None], group.boxes[None])`` (A2-A4), but first
     tests the limbs' union box and then each limb against each compound's bounds,
-    and only the limbs near a compound against its small boxes.  :meth:`overlaps`
-    is the same answer as an ``(L, N)`` matrix.
+    and only the limbs near a compound against its small boxes.  :meth:`pairs` is
+    the same answer as group-wide ``(limb, row)`` pairs, :meth:`overlaps` as an
+    ``(L, N)`` matrix.
     """
 
-    __slots__ = ("compounds", "_key", "_boxes", "_owner", "_offsets", "_off_key", "_off_list", "_off_arr", "_packed",
+    __slots__ = ("compounds", "_key", "_boxes", "_owner", "_offsets", "_off_key", "_off_list", "_packed",
                  "_pb_list", "_pb_rows")
 
     def __init__(self, compounds: Sequence[Compound]):
@@ -1206,8 +1216,8 @@ class CompoundGroup:
         self._pb_rows = list(pb)                                               # as (6,) rows (level 2)
 
     # A strike always installs a new (read-only) boxes array, so array identity is the key
-    # of everything cached here.  pairs() and rows() only need the row offsets and the
-    # struck compound's own packed array: the concatenated arrays are built on demand.
+    # of everything cached here.  touching() only needs each touched compound's packed
+    # array, pairs() the row offsets too: the concatenated arrays are built on demand.
 
     def _offsets_now(self) -> list:
         """Row offsets ``(C + 1)`` of the compounds' current boxes, as Python ints."""
@@ -1217,7 +1227,7 @@ class CompoundGroup:
             off = [0]
             for a in key:
                 off.append(off[-1] + a.shape[0])
-            self._off_key, self._off_list, self._off_arr = key, off, np.array(off, dtype=np.int64)
+            self._off_key, self._off_list = key, off
         return self._off_list
 
     def _packed_of(self, c: int) -> np.ndarray:
@@ -1257,21 +1267,8 @@ class CompoundGroup:
         self._refresh()
         return self._offsets
 
-    def rows(self, n) -> tuple[np.ndarray, np.ndarray]:
-        """``(owner (m,) int64, boxes (m, 2, 3) float)`` of group rows ``n (m,)`` int: the same
-        as ``(group.owner[n], group.boxes[n])`` without concatenating every compound."""
-        self._offsets_now()
-        off = self._off_arr
-        n = np.asarray(n, dtype=np.int64).reshape(-1)
-        owner = off.searchsorted(n, side="right") - 1           # an empty compound owns no row
-        local = n - off[owner]
-        if owner.size and (owner == owner[0]).all():              # the usual case: one crate
-            return owner, self.compounds[int(owner[0])]._boxes[local]
-        boxes = [self.compounds[o]._boxes[i] for o, i in zip(owner.tolist(), local.tolist())]
-        return owner, np.array(boxes, dtype=float).reshape(-1, 2, 3)
-
-    def pairs(self, limbs) -> tuple[np.ndarray, np.ndarray]:
-        """A2-A4 of limb boxes against every small box, as the list of touching pairs.
+    def touching(self, limbs) -> list[GroupTouch]:
+        """A2-A4 of limb boxes against every small box: the touching pairs, compound by compound.
 
         Parameters
         ----------
@@ -1279,10 +1276,11 @@ class CompoundGroup:
 
         Returns
         -------
-        k, n : (M,) intp
-            Limb ``k[i]`` touches group row ``n[i]``, in the order of
-            ``np.nonzero(range_box.overlaps(limbs[:, None], self.boxes[None]))`` (by limb,
-            then by row): the same pairs, without the ``(L, N)`` verdict matrix.
+        list of :class:`GroupTouch`, one per compound that some limb touches, in compound
+        order; each holds ``limbs`` (m,) intp and that compound's own box ``rows`` (m,) intp,
+        by limb, then row.  This is the per-frame test (``Stage.touch``): the box a limb
+        touches is ``compounds[c].boxes[row]``, with no group-wide row numbers to make
+        and take apart again.
 
         Every test is A4 as one comparison on packed endpoints: a limb ``q = [lo, -hi]``
         touches a box ``p = [hi, -lo]`` iff ``q <= p`` on all six lanes, the same verdict as
@@ -1297,34 +1295,51 @@ class CompoundGroup:
         lb = np.asarray(limbs, dtype=float)
         if lb.ndim != 3 or lb.shape[1:] != (2, 3):
             raise CompoundError(f"limbs: expected (L, 2, 3) [min, max] boxes, got shape {lb.shape}")
-        off = self._offsets_now()
         q = lb.reshape(-1, 6) * _LO_NEG_HI                                 # (L, 6): [lo, -hi]
         if not len(q):
-            return _NO_PAIRS, _NO_PAIRS
+            return []
         u0, u1, u2, u3, u4, u5 = np.minimum.reduce(q, axis=0).tolist()     # the union box, packed
-        near = [c for c, (p0, p1, p2, p3, p4, p5) in enumerate(self._pb_list)
-                if u0 <= p0 and u1 <= p1 and u2 <= p2 and u3 <= p3 and u4 <= p4 and u5 <= p5]
-        ks, ns = [], []
-        for c in near:
+        out = []
+        for c, (p0, p1, p2, p3, p4, p5) in enumerate(self._pb_list):       # level 1
+            if not (u0 <= p0 and u1 <= p1 and u2 <= p2 and u3 <= p3 and u4 <= p4 and u5 <= p5):
+                continue
             # (the methods .nonzero() rather than np.nonzero / np.flatnonzero: at these sizes
             # the functions' Python wrappers cost about as much as the work)
             if len(q) <= _LEVEL2_MIN_LIMBS:                                # a punch's few limbs: straight to level 3
-                ok = np.logical_and.reduce(q[:, :, None] <= self._packed_of(c), axis=1)
-                k, col = ok.nonzero()                                      # by limb, then row
+                k, row = np.logical_and.reduce(q[:, :, None] <= self._packed_of(c), axis=1).nonzero()
             else:
                 li = np.logical_and.reduce(q <= self._pb_rows[c], axis=1).nonzero()[0]   # level 2
                 if not li.size:
                     continue
-                ok = np.logical_and.reduce(q.take(li, axis=0)[:, :, None] <= self._packed_of(c), axis=1)
-                r, col = ok.nonzero()
-                k = li.take(r)
-            ks.append(k)
-            ns.append(col + off[c])
-        if not ks:
+                i, row = np.logical_and.reduce(q.take(li, axis=0)[:, :, None] <= self._packed_of(c), axis=1).nonzero()
+                k = li.take(i)
+            if k.size:
+                out.append(GroupTouch(c, k, row))
+        return out
+
+    def pairs(self, limbs) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`touching` as one list of group-wide pairs.
+
+        Parameters
+        ----------
+        limbs : (L, 2, 3) float
+
+        Returns
+        -------
+        k, n : (M,) intp
+            Limb ``k[i]`` touches group row ``n[i]``, in the order of
+            ``np.nonzero(range_box.overlaps(limbs[:, None], self.boxes[None]))`` (by limb,
+            then by row): the same pairs, without the ``(L, N)`` verdict matrix.
+        """
+        touch = self.touching(limbs)
+        if not touch:
             return _NO_PAIRS, _NO_PAIRS
-        if len(ks) == 1:                                                   # the usual case: one crate
-            return ks[0], ns[0]
-        k, n = np.concatenate(ks), np.concatenate(ns)
+        off = self._offsets_now()
+        if len(touch) == 1:                                                # the usual case: one crate
+            c, k, row = touch[0]
+            return k, row + off[c]
+        k = np.concatenate([t.limbs for t in touch])
+        n = np.concatenate([t.rows + off[t.compound] for t in touch])
         order = np.lexsort((n, k))
         return k[order], n[order]
 

@@ -159,13 +159,19 @@ class Stage:
         """
         if not len(self._group_crate):
             return None
-        k, n = self.group.pairs(limb_boxes)                        # the touching (limb, row) pairs
-        if not k.size:
+        best = None
+        for c, k, rows in self.group.touching(limb_boxes):         # per touched crate, usually one
+            boxes = self.group.compounds[c].boxes.take(rows, axis=0)
+            j1, j2 = judgement_points(limb_boxes[k], boxes)
+            vol = np.prod(np.maximum(j2 - j1, 0.0), axis=-1)
+            i = int(vol.argmax())                                    # the first of equals, by limb then row
+            # crates come in group order, so (limb, crate, row) order is the group's row order
+            cand = (-float(vol[i]), int(k[i]), c, int(rows[i]), boxes[i])
+            if best is None or cand[:4] < best[:4]:
+                best = cand
+        if best is None:
             return None
-        owner, boxes = self.group.rows(n)
-        j1, j2 = judgement_points(limb_boxes[k], boxes)
-        best = int(np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1)))
-        return int(k[best]), int(self._group_crate[owner[best]]), boxes[best]
+        return best[1], int(self._group_crate[best[2]]), best[4]
 
     def strike(self, index: int, striker_box: np.ndarray):
         """Strike crate ``index`` with a limb's range box (B1-B7); update its scene model.
