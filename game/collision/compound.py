@@ -127,7 +127,7 @@ _NINE_V = np.array([0, 0, 0, 1, 1, 2, 2, 2])
 _LO_NEG_HI = np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])
 _NO_PAIRS = np.zeros(0, dtype=np.intp)
 _NO_PAIRS.flags.writeable = False
-#: CompoundGroup.pairs tests more limbs than this against each near compound's bounds
+#: CompoundGroup.touching tests more limbs than this against each near compound's bounds
 #: first (level 2); up to this many, level 3 on all of them costs less (measured: 2 and
 #: 4 limbs 27 -> 18 and 40 -> 20 us without level 2, 22 limbs 53 us with it, 63 without).
 _LEVEL2_MIN_LIMBS = 8
