@@ -357,3 +357,48 @@ def test_hit_advantage_matches_who_acts_first_when_both_mash(button, guard):
         if len(starts) == 2:
             break
     assert starts[1] - starts[0] == hit.advantage
+
+
+@pytest.mark.parametrize("b1,b2", [("lp", "hp"), ("hp", "lp"), ("lk", "lk"), ("lp", "hk")])
+def test_A8_trade_lands_both_ways_whatever_the_order_and_reports_true_advantage(b1, b2):
+    """Both fighters' moves connect on the same frame (a trade, step 6 for both).  Neither
+    landing order may matter: both freeze for the longer hitstop, the sides mirror when
+    the moves swap, and each Hit.advantage matches who acts first when both then mash."""
+    from game.sim import MoveStarted
+
+    def trade(p1_move, p2_move):
+        m = Match.new(seed=0, arena=False)
+        to_fight(m)
+        m.fighters[0].x, m.fighters[1].x = -0.5, 0.5
+        m.step(NEUTRAL, NEUTRAL)
+        s1, s2 = m.data.moves[p1_move].startup, m.data.moves[p2_move].startup
+        lead = max(s1, s2)            # press so that both moves turn active on the same frame
+        for t in range(lead + 30):
+            ev = m.step(FrameInput(**{p1_move: True}) if t == lead - s1 else NEUTRAL,
+                        FrameInput(**{p2_move: True}) if t == lead - s2 else NEUTRAL)
+            hits = [e for e in ev if isinstance(e, Hit)]
+            if hits:
+                return m, hits
+        raise AssertionError("no hit")
+
+    m, hits = trade(b1, b2)
+    assert sorted(h.attacker for h in hits) == [0, 1]
+    by = {h.attacker: h for h in hits}
+    stop = max(m.data.moves[b1].hitstop, m.data.moves[b2].hitstop)
+    assert [f.hitstop for f in m.fighters] == [stop, stop] and {h.hitstop for h in hits} == {stop}
+    assert by[0].advantage == -by[1].advantage
+    mirror, mhits = trade(b2, b1)
+    mby = {h.attacker: h for h in mhits}
+    assert (mby[1].advantage, mby[0].advantage) == (by[0].advantage, by[1].advantage)
+    assert [f.stun for f in mirror.fighters] == [f.stun for f in m.fighters][::-1]
+    assert [f.health for f in mirror.fighters] == [f.health for f in m.fighters][::-1]
+    starts = {}
+    mash = (FrameInput(lp=True, hp=True), FrameInput())
+    for i in range(80):
+        both = mash[i % 2]
+        for e in m.step(both, both):
+            if isinstance(e, MoveStarted) and e.fighter not in starts:
+                starts[e.fighter] = e.frame
+        if len(starts) == 2:
+            break
+    assert starts[1] - starts[0] == by[0].advantage

@@ -18,6 +18,7 @@ RNG and the CPU's plan); ``snapshot``/``restore`` copy it and
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import struct
@@ -446,15 +447,22 @@ class Match:
         self.projectile_contacts = tuple((p.owner, pbox, l, pt) for (_i, p, l, pbox), pt in zip(proj, ppts))
         names = self.data.skeleton.names
         # Every contact was judged on this frame's poses, so a trade lands both ways.
+        landed = []
         for (atk, ks, ls, j1, j2, mv, mframe), pts in zip(limb, lpts):
             # The pair with the largest overlap volume is the one that lands.
             best = int(np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1)))
             a = self.fighters[atk]
             a.move_hit = True
             # The attacker acts again when its move ends, (total - mframe) steps from now;
-            # the defender when its stun runs out; the hitstop delays both alike.
+            # the defender when its stun runs out; the hitstop delays both alike.  Read
+            # before any hit lands: in a trade the other hit ends this move.
             advantage_of = (mv.total - mframe) if a.move == mv.name else None
-            self._land(atk, mv, names[int(ks[best])], names[int(ls[best])], pts[best], advantage_of, events)
+            landed.append((atk, mv, names[int(ks[best])], names[int(ls[best])], pts[best], advantage_of))
+        first = len(events)
+        for hit in landed:
+            self._land(*hit, events)
+        if len(landed) == 2:
+            self._trade(events, first)
         gone = set()
         for (i, p, l, _box), pt in zip(proj, ppts):
             spec = self.data.moves[self._projectile_move].projectile
@@ -505,6 +513,20 @@ class Match:
             damage=damage, blocked=blocked, height=spec.height, heavy=spec.heavy, hitstop=spec.hitstop,
             advantage=0 if frames_left is None else d.stun - frames_left,
         ))
+
+    def _trade(self, events: list, first: int) -> None:
+        """Both fighters' moves landed on the same frame (one limb contact each way).
+
+        Each is now in the other's stun, so neither landing order may matter: both freeze
+        for the longer of the two hitstops, and each hit's advantage is the defender's
+        stun minus the attacker's own (equal hitstops cancel)."""
+        stop = max(events[first].hitstop, events[first + 1].hitstop)
+        for f in self.fighters:
+            f.hitstop = stop
+        for j in (first, first + 1):
+            e = events[j]
+            events[j] = dataclasses.replace(e, hitstop=stop,
+                                            advantage=self.fighters[e.defender].stun - self.fighters[e.attacker].stun)
 
     def _spawn_projectiles(self, events: list) -> None:
         """A projectile move launches on its first active frame, from its limb's box centre."""
