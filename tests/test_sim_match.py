@@ -402,3 +402,32 @@ def test_A8_trade_lands_both_ways_whatever_the_order_and_reports_true_advantage(
         if len(starts) == 2:
             break
     assert starts[1] - starts[0] == by[0].advantage
+
+
+@pytest.mark.parametrize("d,guard", [(2.0, NEUTRAL), (4.0, NEUTRAL), (6.0, NEUTRAL), (4.0, FrameInput(guard=True))])
+def test_A8_projectile_hit_advantage_matches_who_acts_first(d, guard):
+    """A fireball does not freeze its thrower, who may still be recovering when it lands:
+    Hit.advantage is the truth, the difference of the frames both players' next moves
+    start when both mash right after the hit (it grows with the fireball's flight)."""
+    from game.sim import MoveStarted
+    m = Match.new(seed=0)
+    to_fight(m)
+    m.fighters[0].x, m.fighters[1].x = -d / 2, d / 2
+    m.step(NEUTRAL, guard)
+    ev = list(m.step(FrameInput(lp=True, hp=True), guard))
+    for _ in range(200):
+        if any(isinstance(e, Hit) for e in ev):
+            break
+        ev = list(m.step(NEUTRAL, guard))
+    hit = next(e for e in ev if isinstance(e, Hit))
+    assert hit.move == "fireball" and hit.blocked == (guard is not NEUTRAL)
+    starts = {}
+    mash = (FrameInput(lp=True, hp=True), FrameInput())
+    for i in range(120):
+        both = mash[i % 2]
+        for e in m.step(both, both):
+            if isinstance(e, MoveStarted) and e.fighter not in starts:
+                starts[e.fighter] = e.frame
+        if len(starts) == 2:
+            break
+    assert starts[1] - starts[0] == hit.advantage

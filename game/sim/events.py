@@ -14,7 +14,9 @@ class Hit:
     ``point`` is the A7 collision point ``(3,)`` of the attacking limb's and
     the struck limb's range boxes as ``limb_boxes()`` reports them after the
     step.  ``advantage`` is the attacker's frame advantage once both recover
-    (positive: the attacker can act first).
+    (positive: the attacker can act first), counted after every hit of the
+    step: a projectile's thrower may still be in its move or already free, and
+    in a trade each fighter is in the other's stun.
     """
 
     frame: int

@@ -446,27 +446,19 @@ class Match:
         self.crate_contacts = tuple((atk, k, c, box, p) for (atk, k, c, box), p in zip(crate, cpts))
         self.projectile_contacts = tuple((p.owner, pbox, l, pt) for (_i, p, l, pbox), pt in zip(proj, ppts))
         names = self.data.skeleton.names
+        first = len(events)
         # Every contact was judged on this frame's poses, so a trade lands both ways.
-        landed = []
-        for (atk, ks, ls, j1, j2, mv, mframe), pts in zip(limb, lpts):
+        for (atk, ks, ls, j1, j2, mv, _mframe), pts in zip(limb, lpts):
             # The pair with the largest overlap volume is the one that lands.
             best = int(np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1)))
-            a = self.fighters[atk]
-            a.move_hit = True
-            # The attacker acts again when its move ends, (total - mframe) steps from now;
-            # the defender when its stun runs out; the hitstop delays both alike.  Read
-            # before any hit lands: in a trade the other hit ends this move.
-            advantage_of = (mv.total - mframe) if a.move == mv.name else None
-            landed.append((atk, mv, names[int(ks[best])], names[int(ls[best])], pts[best], advantage_of))
-        first = len(events)
-        for hit in landed:
-            self._land(*hit, events)
-        if len(landed) == 2:
+            self.fighters[atk].move_hit = True
+            self._land(atk, mv, names[int(ks[best])], names[int(ls[best])], pts[best], True, events)
+        if len(limb) == 2:
             self._trade(events, first)
         gone = set()
         for (i, p, l, _box), pt in zip(proj, ppts):
             spec = self.data.moves[self._projectile_move].projectile
-            self._land(p.owner, spec, spec.name, names[l], pt, None, events)
+            self._land(p.owner, spec, spec.name, names[l], pt, False, events)
             gone.add(i)
         if gone:
             self.stage.projectiles = tuple(p for i, p in enumerate(self.stage.projectiles) if i not in gone)
@@ -485,9 +477,16 @@ class Match:
             normal.flags.writeable = False
             events.append(CrateStruck(self.frame, atk, c, self.stage.crates[c].obj.name, names[k], point,
                                       float(result.removed_volume), broke, normal))
+        # Frame advantage, once every hit (and crate hitstop) of this frame has landed:
+        # how many steps sooner the attacker can start a move than the defender.
+        for j in range(first, len(events)):
+            e = events[j]
+            if isinstance(e, Hit):
+                events[j] = dataclasses.replace(e, advantage=self._frames_to_act(self.fighters[e.defender])
+                                                - self._frames_to_act(self.fighters[e.attacker]))
         self._spawn_projectiles(events)
 
-    def _land(self, atk: int, spec, attack_limb: str, struck_limb: str, pt, frames_left: int | None,
+    def _land(self, atk: int, spec, attack_limb: str, struck_limb: str, pt, freeze_attacker: bool,
               events: list) -> None:
         """Apply one landed attack (a move or a projectile): damage or guard, stun, knockback, hitstop."""
         a, d = self.fighters[atk], self.fighters[1 - atk]
@@ -503,7 +502,7 @@ class Match:
         v0 = spec.pushback * (1.0 - SLIDE_DECAY)
         d.vx, d.vz = a.fx * v0, a.fz * v0
         d.hitstop = spec.hitstop
-        if frames_left is not None:      # a projectile does not freeze its thrower
+        if freeze_attacker:              # a projectile does not freeze its thrower
             a.hitstop = spec.hitstop
         point = np.array(pt)
         point.flags.writeable = False
@@ -511,22 +510,30 @@ class Match:
             frame=self.frame, attacker=atk, defender=d.index, move=spec.name,
             attack_limb=attack_limb, struck_limb=struck_limb, point=point,
             damage=damage, blocked=blocked, height=spec.height, heavy=spec.heavy, hitstop=spec.hitstop,
-            advantage=0 if frames_left is None else d.stun - frames_left,
+            advantage=0,                 # set by _apply_hits once every hit of the frame has landed
         ))
 
     def _trade(self, events: list, first: int) -> None:
         """Both fighters' moves landed on the same frame (one limb contact each way).
 
-        Each is now in the other's stun, so neither landing order may matter: both freeze
-        for the longer of the two hitstops, and each hit's advantage is the defender's
-        stun minus the attacker's own (equal hitstops cancel)."""
+        Each is now in the other's stun; so that the landing order cannot matter, both
+        freeze for the longer of the two hitstops."""
         stop = max(events[first].hitstop, events[first + 1].hitstop)
         for f in self.fighters:
             f.hitstop = stop
         for j in (first, first + 1):
-            e = events[j]
-            events[j] = dataclasses.replace(e, hitstop=stop,
-                                            advantage=self.fighters[e.defender].stun - self.fighters[e.attacker].stun)
+            events[j] = dataclasses.replace(events[j], hitstop=stop)
+
+    def _frames_to_act(self, f: Fighter) -> int:
+        """The step, counted from the next one (1), on which ``f`` can start a move: after its
+        hitstop, then its stun or the rest of its move; a free fighter can on the next step."""
+        if f.stun > 0:
+            left = f.stun
+        elif f.move:
+            left = self.data.moves[f.move].total - f.mframe
+        else:
+            left = 1
+        return f.hitstop + left
 
     def _spawn_projectiles(self, events: list) -> None:
         """A projectile move launches on its first active frame, from its limb's box centre."""
