@@ -58,3 +58,20 @@ def make_hit(**kw) -> Hit:
                 hitstop=6, advantage=2)
     base.update(kw)
     return Hit(**base)
+
+
+def mashed_advantage(m: Match, frames: int = 120) -> int:
+    """The truth behind ``Hit.advantage``: both players mash a buffered move (the fireball:
+    its 14-frame startup cannot interrupt the other side) from now on; return P1's lead,
+    the frame P2's next move starts minus the frame P1's does."""
+    from game.sim import MoveStarted
+    starts = {}
+    mash = (FrameInput(lp=True, hp=True), FrameInput())
+    for i in range(frames):
+        both = mash[i % 2]
+        for e in m.step(both, both):
+            if isinstance(e, MoveStarted) and e.fighter not in starts:
+                starts[e.fighter] = e.frame
+        if len(starts) == 2:
+            break
+    return starts[1] - starts[0]

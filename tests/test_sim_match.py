@@ -13,7 +13,7 @@ from game.collision import collision_point, judgement_points, overlaps
 from game.sim import BUTTONS, FrameInput, Hit, Match, MatchOver, Whiff
 from game.sim.match import INTRO_FRAMES, MAX_ROUNDS, ROUND_FRAMES, KO_FRAMES
 
-from simhelp import NEUTRAL, gap, press_and_wait, run, to_fight, walk_to
+from simhelp import NEUTRAL, gap, mashed_advantage, press_and_wait, run, to_fight, walk_to
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -338,7 +338,6 @@ def test_hit_advantage_matches_who_acts_first_when_both_mash(button, guard):
     """Hit.advantage against the truth: after the hit both players mash a buffered move
     (the fireball: its 14-frame startup cannot interrupt the other side); the difference
     of the frames their next moves start is the frame advantage."""
-    from game.sim import MoveStarted
     m = Match.new(seed=0)
     to_fight(m)
     walk_to(m, 0.8)
@@ -347,16 +346,7 @@ def test_hit_advantage_matches_who_acts_first_when_both_mash(button, guard):
     while not any(isinstance(e, Hit) for e in ev):
         ev = list(m.step(NEUTRAL, guard))
     hit = next(e for e in ev if isinstance(e, Hit))
-    starts = {}
-    mash = (FrameInput(lp=True, hp=True), FrameInput())
-    for i in range(80):
-        both = mash[i % 2]
-        for e in m.step(both, both):
-            if isinstance(e, MoveStarted) and e.fighter not in starts:
-                starts[e.fighter] = e.frame
-        if len(starts) == 2:
-            break
-    assert starts[1] - starts[0] == hit.advantage
+    assert mashed_advantage(m) == hit.advantage
 
 
 @pytest.mark.parametrize("b1,b2", [("lp", "hp"), ("hp", "lp"), ("lk", "lk"), ("lp", "hk")])
@@ -364,7 +354,6 @@ def test_A8_trade_lands_both_ways_whatever_the_order_and_reports_true_advantage(
     """Both fighters' moves connect on the same frame (a trade, step 6 for both).  Neither
     landing order may matter: both freeze for the longer hitstop, the sides mirror when
     the moves swap, and each Hit.advantage matches who acts first when both then mash."""
-    from game.sim import MoveStarted
 
     def trade(p1_move, p2_move):
         m = Match.new(seed=0, arena=False)
@@ -392,16 +381,7 @@ def test_A8_trade_lands_both_ways_whatever_the_order_and_reports_true_advantage(
     assert (mby[1].advantage, mby[0].advantage) == (by[0].advantage, by[1].advantage)
     assert [f.stun for f in mirror.fighters] == [f.stun for f in m.fighters][::-1]
     assert [f.health for f in mirror.fighters] == [f.health for f in m.fighters][::-1]
-    starts = {}
-    mash = (FrameInput(lp=True, hp=True), FrameInput())
-    for i in range(80):
-        both = mash[i % 2]
-        for e in m.step(both, both):
-            if isinstance(e, MoveStarted) and e.fighter not in starts:
-                starts[e.fighter] = e.frame
-        if len(starts) == 2:
-            break
-    assert starts[1] - starts[0] == by[0].advantage
+    assert mashed_advantage(m) == by[0].advantage
 
 
 @pytest.mark.parametrize("d,guard", [(2.0, NEUTRAL), (4.0, NEUTRAL), (6.0, NEUTRAL), (4.0, FrameInput(guard=True))])
@@ -409,7 +389,6 @@ def test_A8_projectile_hit_advantage_matches_who_acts_first(d, guard):
     """A fireball does not freeze its thrower, who may still be recovering when it lands:
     Hit.advantage is the truth, the difference of the frames both players' next moves
     start when both mash right after the hit (it grows with the fireball's flight)."""
-    from game.sim import MoveStarted
     m = Match.new(seed=0)
     to_fight(m)
     m.fighters[0].x, m.fighters[1].x = -d / 2, d / 2
@@ -421,13 +400,4 @@ def test_A8_projectile_hit_advantage_matches_who_acts_first(d, guard):
         ev = list(m.step(NEUTRAL, guard))
     hit = next(e for e in ev if isinstance(e, Hit))
     assert hit.move == "fireball" and hit.blocked == (guard is not NEUTRAL)
-    starts = {}
-    mash = (FrameInput(lp=True, hp=True), FrameInput())
-    for i in range(120):
-        both = mash[i % 2]
-        for e in m.step(both, both):
-            if isinstance(e, MoveStarted) and e.fighter not in starts:
-                starts[e.fighter] = e.frame
-        if len(starts) == 2:
-            break
-    assert starts[1] - starts[0] == hit.advantage
+    assert mashed_advantage(m) == hit.advantage
