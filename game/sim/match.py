@@ -409,7 +409,7 @@ class Match:
                 if ok.any():
                     k, l = np.nonzero(ok)
                     ks = np.asarray(hits)[k]
-                    limb.append((f.index, ks, l, j1[ks, l, :3], j2[ks, l, :3], mv, f.mframe))
+                    limb.append((f.index, ks, l, j1[ks, l, :3], j2[ks, l, :3], mv))
             if self.stage is not None and not f.crate_hit:
                 touch = self.stage.touch(hit_boxes)
                 if touch is not None:
@@ -448,7 +448,7 @@ class Match:
         names = self.data.skeleton.names
         first = len(events)
         # Every contact was judged on this frame's poses, so a trade lands both ways.
-        for (atk, ks, ls, j1, j2, mv, _mframe), pts in zip(limb, lpts):
+        for (atk, ks, ls, j1, j2, mv), pts in zip(limb, lpts):
             # The pair with the largest overlap volume is the one that lands.
             best = int(np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1)))
             self.fighters[atk].move_hit = True
