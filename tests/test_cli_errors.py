@@ -238,3 +238,28 @@ def test_projectile_level_outside_the_three_logic_levels(tree):
     doc["moves"]["fireball"]["projectile"]["level"] = 7
     (assets / "moves.json").write_text(json.dumps(doc))
     assert_usage_error(run(["--headless", "--frames", "5"], main=main), "moves.json", "level")
+
+
+NO_PYGLET_SHIM = textwrap.dedent(r'''
+    # Test shim: behave as if pip had not installed pyglet.
+    import sys
+    class _NoPyglet:
+        def find_spec(self, name, path=None, target=None):
+            if name == "pyglet" or name.startswith("pyglet."):
+                raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+            return None
+    sys.meta_path.insert(0, _NoPyglet())
+''')
+
+
+@pytest.mark.parametrize("args", [[], ["--screenshot", "x.png"]])
+def test_no_pyglet_package_names_the_setup_command(args, tmp_path):
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    (shim / "sitecustomize.py").write_text(NO_PYGLET_SHIM)
+    env = {"PYTHONPATH": str(shim), "PYGLET_HEADLESS": "1"}
+    p = run(args, cwd=tmp_path, env=env)
+    assert_usage_error(p, "pyglet", "not installed", "scripts/setup.sh", "--headless")
+    # the headless game needs no pyglet at all
+    q = run(["--headless", "--frames", "5"], cwd=tmp_path, env=env)
+    assert q.returncode == 0, q.stderr

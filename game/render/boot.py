@@ -15,6 +15,8 @@ import numpy as np
 
 WIDTH, HEIGHT = 1280, 720
 
+FIX_PYGLET = ("Python package '{name}' is not installed: run 'bash scripts/setup.sh' "
+              "(or 'pip install -r requirements.txt'), or use --headless")
 FIX_DISPLAY = "no display: use --headless or --screenshot, or set PYGLET_HEADLESS=1"
 FIX_GL = ("OpenGL/EGL libraries not found ({lib}): install them with "
           "'apt-get install libgl1 libegl1 libgl1-mesa-dri libfontconfig1' (or run bash scripts/setup.sh), "
@@ -48,7 +50,10 @@ def load_pyglet(headless: bool | None = None):
     """
     if headless:
         os.environ["PYGLET_HEADLESS"] = "1"
-    import pyglet
+    try:
+        import pyglet
+    except ImportError as exc:
+        raise RenderUnavailable(FIX_PYGLET.format(name=exc.name or "pyglet")) from exc
 
     if headless:
         pyglet.options["headless"] = True
