@@ -263,3 +263,14 @@ def test_no_pyglet_package_names_the_setup_command(args, tmp_path):
     # the headless game needs no pyglet at all
     q = run(["--headless", "--frames", "5"], cwd=tmp_path, env=env)
     assert q.returncode == 0, q.stderr
+
+
+def test_render_benchmark_without_pyglet_exits_2_with_one_line(tmp_path):
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    (shim / "sitecustomize.py").write_text(NO_PYGLET_SHIM)
+    p = subprocess.run([sys.executable, "-m", "game.bench", "render", "--quick"], cwd=ROOT, capture_output=True,
+                       text=True, env=dict(os.environ, PYTHONPATH=f"{shim}{os.pathsep}{ROOT}"), timeout=120)
+    assert p.returncode == 2, p.stderr
+    assert "Traceback" not in p.stderr
+    assert "pyglet" in p.stderr and "scripts/setup.sh" in p.stderr

@@ -11,6 +11,8 @@ import platform
 import sys
 
 from . import SECTIONS
+from game.render.boot import RenderUnavailable
+
 from .common import machine_gauge_us
 
 
@@ -34,7 +36,11 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             raise
         print(f"[{name}]")
-        mod.run(args)
+        try:
+            mod.run(args)
+        except RenderUnavailable as exc:                  # no pyglet, no GL, no display: one line
+            print(f"python -m game.bench {name}: {exc}", file=sys.stderr)
+            return 2
     return 0
 
 
