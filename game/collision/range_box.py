@@ -231,7 +231,7 @@ def overlaps_pairs(rows: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.
     j1 = np.maximum(t[0], t[2])                       # A2: the larger min endpoint, per axis
     j2 = np.minimum(t[1], t[3])                       # A3: the smaller max endpoint, per axis
     apart = np.less(j2, j1)                           # A4: some coordinate of j2 below j1's ...
-    return np.logical_not(apart.view(np.uint32)[:, 0]), j1, j2   # ... on any axis (4 bytes read as one uint32)
+    return np.logical_not(apart.view(np.uint32).ravel()), j1, j2   # ... on any axis (4 bytes read as one uint32)
 
 
 def box_centers(boxes) -> np.ndarray:
