@@ -206,15 +206,21 @@ GL_SHIM = textwrap.dedent(r'''
 ''')
 
 
+def sitecustomize(tmp_path: Path, code: str) -> Path:
+    """A folder whose sitecustomize.py runs ``code`` at start-up in a child put on PYTHONPATH."""
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    (shim / "sitecustomize.py").write_text(code)
+    return shim
+
+
 @pytest.mark.parametrize("args, env", [
     ([], {"PYGLET_HEADLESS": None, "DISPLAY": ":99"}),     # a display but no GL
     ([], {"PYGLET_HEADLESS": "1"}),                         # headless EGL, no EGL
     (["--screenshot", "x.png"], {}),
 ])
 def test_no_gl_libraries_names_the_headless_option(args, env, tmp_path):
-    shim = tmp_path / "shim"
-    shim.mkdir()
-    (shim / "sitecustomize.py").write_text(GL_SHIM)
+    shim = sitecustomize(tmp_path, GL_SHIM)
     env = dict(env, PYTHONPATH=str(shim))
     p = run(args, cwd=tmp_path, env=env)
     assert_usage_error(p, "not found", "--headless")
@@ -254,9 +260,7 @@ NO_PYGLET_SHIM = textwrap.dedent(r'''
 
 @pytest.mark.parametrize("args", [[], ["--screenshot", "x.png"]])
 def test_no_pyglet_package_names_the_setup_command(args, tmp_path):
-    shim = tmp_path / "shim"
-    shim.mkdir()
-    (shim / "sitecustomize.py").write_text(NO_PYGLET_SHIM)
+    shim = sitecustomize(tmp_path, NO_PYGLET_SHIM)
     env = {"PYTHONPATH": str(shim), "PYGLET_HEADLESS": "1"}
     p = run(args, cwd=tmp_path, env=env)
     assert_usage_error(p, "pyglet", "not installed", "scripts/setup.sh", "--headless")
@@ -266,9 +270,7 @@ def test_no_pyglet_package_names_the_setup_command(args, tmp_path):
 
 
 def test_render_benchmark_without_pyglet_exits_2_with_one_line(tmp_path):
-    shim = tmp_path / "shim"
-    shim.mkdir()
-    (shim / "sitecustomize.py").write_text(NO_PYGLET_SHIM)
+    shim = sitecustomize(tmp_path, NO_PYGLET_SHIM)
     p = subprocess.run([sys.executable, "-m", "game.bench", "render", "--quick"], cwd=ROOT, capture_output=True,
                        text=True, env=dict(os.environ, PYTHONPATH=f"{shim}{os.pathsep}{ROOT}"), timeout=120)
     assert p.returncode == 2, p.stderr
