@@ -330,6 +330,14 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"main.py: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except ModuleNotFoundError as exc:
+        # numpy or pyglet: the set-up step was skipped (pyglet alone reaches here only
+        # outside the renderer's own boot, which names --headless too)
+        if exc.name not in _REQUIRED_PACKAGES:
+            raise
+        print(f"main.py: Python package '{exc.name}' is not installed: run 'bash scripts/setup.sh' "
+              f"(or 'pip install -r requirements.txt')", file=sys.stderr)
+        return EXIT_USAGE
     except (ValueError, OSError) as exc:
         # Asset, scene and replay files: one line naming the file and the fix.
         if not _is_user_file_error(exc):
@@ -346,6 +354,7 @@ def _is_user_file_error(exc: BaseException) -> bool:
     return bool(names & _USER_FILE_ERRORS) or isinstance(exc, (FileExistsError, PermissionError))
 
 
+_REQUIRED_PACKAGES = {"numpy", "pyglet"}
 _USER_FILE_ERRORS = {"AssetError", "SceneFileError", "ReplayError", "ArenaAssetError", "ArenaDescriptionError"}
 
 

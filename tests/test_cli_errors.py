@@ -246,16 +246,17 @@ def test_projectile_level_outside_the_three_logic_levels(tree):
     assert_usage_error(run(["--headless", "--frames", "5"], main=main), "moves.json", "level")
 
 
-NO_PYGLET_SHIM = textwrap.dedent(r'''
-    # Test shim: behave as if pip had not installed pyglet.
+NO_PACKAGE_SHIM = textwrap.dedent(r'''
+    # Test shim: behave as if pip had not installed the package {package!r}.
     import sys
-    class _NoPyglet:
+    class _NoPackage:
         def find_spec(self, name, path=None, target=None):
-            if name == "pyglet" or name.startswith("pyglet."):
-                raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+            if name == {package!r} or name.startswith({package!r} + "."):
+                raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
             return None
-    sys.meta_path.insert(0, _NoPyglet())
+    sys.meta_path.insert(0, _NoPackage())
 ''')
+NO_PYGLET_SHIM = NO_PACKAGE_SHIM.format(package="pyglet")
 
 
 @pytest.mark.parametrize("args", [[], ["--screenshot", "x.png"]])
@@ -276,3 +277,10 @@ def test_render_benchmark_without_pyglet_exits_2_with_one_line(tmp_path):
     assert p.returncode == 2, p.stderr
     assert "Traceback" not in p.stderr
     assert "pyglet" in p.stderr and "scripts/setup.sh" in p.stderr
+
+
+@pytest.mark.parametrize("args", [["--headless", "--frames", "5"], ["--screenshot", "x.png"]])
+def test_no_numpy_package_names_the_setup_command(args, tmp_path):
+    shim = sitecustomize(tmp_path, NO_PACKAGE_SHIM.format(package="numpy"))
+    p = run(args, cwd=tmp_path, env={"PYTHONPATH": str(shim), "PYGLET_HEADLESS": "1"})
+    assert_usage_error(p, "numpy", "not installed", "scripts/setup.sh")

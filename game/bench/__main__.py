@@ -10,9 +10,9 @@ import importlib
 import platform
 import sys
 
-from . import SECTIONS
 from game.render.boot import RenderUnavailable
 
+from . import SECTIONS
 from .common import machine_gauge_us
 
 
