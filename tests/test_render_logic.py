@@ -385,3 +385,27 @@ def test_render_coarse_floor_covers_exactly_the_scene_floor_facing_up():
     tilted[0, 0, 1] = 0.5
     np.testing.assert_array_equal(coarse_floor(tilted), tilted)
     np.testing.assert_array_equal(coarse_floor(tiles[:-1]), tiles[:-1])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.floats(-20, 20), min_size=6, max_size=6), st.floats(20, 90), st.floats(0.5, 3.0))
+def test_render_camera_matrices_follow_opengl_conventions(coords, fovy, aspect):
+    """look_at puts the eye at the origin looking down -z with +y up; perspective maps the
+    near plane to NDC depth -1, the far plane to +1 and the view cone's edge to +-1."""
+    from game.render.camera import FAR, NEAR, look_at, perspective
+    eye, target = np.array(coords[:3]), np.array(coords[3:])
+    d = target - eye
+    if np.linalg.norm(d) < 1e-3 or np.linalg.norm(np.cross(d, [0.0, 1.0, 0.0])) < 1e-3 * np.linalg.norm(d):
+        return                                           # no view direction, or looking straight up or down
+    v = look_at(eye, target)
+    assert v.flags.c_contiguous and v.shape == (4, 4)
+    assert np.allclose(v @ [*eye, 1.0], [0, 0, 0, 1], atol=1e-9)
+    t = v @ [*target, 1.0]
+    assert np.allclose(t[:2], 0, atol=1e-9) and t[2] == pytest.approx(-np.linalg.norm(d))
+    assert np.allclose(v[:3, :3] @ v[:3, :3].T, np.eye(3), atol=1e-12)        # a rigid motion
+    assert (v @ [*(eye + [0.0, 1.0, 0.0]), 1.0])[1] > 0                          # world up stays up
+    p = perspective(fovy, aspect)
+    half = np.tan(np.radians(fovy) / 2)
+    for z, depth in ((NEAR, -1.0), (FAR, 1.0)):
+        h = p @ [aspect * half * z, half * z, -z, 1.0]           # the cone's top-right edge at distance z
+        assert h[:3] / h[3] == pytest.approx([1.0, 1.0, depth])

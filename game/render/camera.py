@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from pyrr import matrix44
 
 FOV_Y = 38.0            # degrees
 NEAR, FAR = 0.1, 120.0
@@ -30,27 +31,15 @@ LIFT_CLEAR = 1.15       # ... to this height above the obstacle's top
 
 
 def perspective(fovy_deg: float, aspect: float, near: float = NEAR, far: float = FAR) -> np.ndarray:
-    f = 1.0 / math.tan(math.radians(fovy_deg) / 2)
-    m = np.zeros((4, 4))
-    m[0, 0] = f / aspect
-    m[1, 1] = f
-    m[2, 2] = (far + near) / (near - far)
-    m[2, 3] = 2 * far * near / (near - far)
-    m[3, 2] = -1.0
-    return m
+    """OpenGL's (column-vector) projection ``(4, 4)`` float: pyrr's row-vector matrix, transposed."""
+    return np.ascontiguousarray(matrix44.create_perspective_projection(fovy_deg, aspect, near, far, dtype=float).T)
 
 
 def look_at(eye, target, up=(0.0, 1.0, 0.0)) -> np.ndarray:
+    """OpenGL's (column-vector) view matrix ``(4, 4)`` float from ``eye`` towards ``target``:
+    pyrr's row-vector matrix, transposed."""
     eye, target, up = (np.asarray(v, dtype=float) for v in (eye, target, up))
-    f = target - eye
-    f /= np.linalg.norm(f)
-    s = np.cross(f, up)
-    s /= np.linalg.norm(s)
-    u = np.cross(s, f)
-    m = np.eye(4)
-    m[0, :3], m[1, :3], m[2, :3] = s, u, -f
-    m[:3, 3] = -m[:3, :3] @ eye
-    return m
+    return np.ascontiguousarray(matrix44.create_look_at(eye, target, up, dtype=float).T)
 
 
 def project(points, view_proj: np.ndarray, width: int, height: int) -> np.ndarray:
