@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from pyrr import matrix44
 
 from game.collision import CollisionModel, Scene, load_scene
 from game.collision.raycast import normalize_rays, ray_triangles
@@ -26,9 +27,7 @@ N_RAYS = 10_000
 
 
 def _translate(x, y, z) -> np.ndarray:
-    m = np.eye(4)
-    m[3, :3] = (x, y, z)
-    return m
+    return matrix44.create_from_translation(np.array([x, y, z], dtype=float), dtype=float)
 
 
 def _grid(nx, nz, size, rng, bump=0.0):

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from pyrr import matrix44
 
 from game.collision import CollisionModel, Scene, SceneFileError, load_scene
 
@@ -101,9 +102,8 @@ class _Ctx:
 
 
 def _translate(p) -> np.ndarray:
-    m = np.eye(4)
-    m[3, :3] = p
-    return m
+    """The row-vector (pyrr) affine matrix ``(4, 4)`` float that moves by ``p``."""
+    return matrix44.create_from_translation(np.asarray(p, dtype=float), dtype=float)
 
 
 def _box_tris(size) -> np.ndarray:
