@@ -331,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"main.py: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except ModuleNotFoundError as exc:
-        # numpy or pyglet: the set-up step was skipped (pyglet alone reaches here only
+        # numpy, pyrr or pyglet: the set-up step was skipped (pyglet alone reaches here only
         # outside the renderer's own boot, which names --headless too)
         if exc.name not in _REQUIRED_PACKAGES:
             raise
@@ -354,7 +354,7 @@ def _is_user_file_error(exc: BaseException) -> bool:
     return bool(names & _USER_FILE_ERRORS) or isinstance(exc, (FileExistsError, PermissionError))
 
 
-_REQUIRED_PACKAGES = {"numpy", "pyglet"}
+_REQUIRED_PACKAGES = {"numpy", "pyrr", "pyglet"}
 _USER_FILE_ERRORS = {"AssetError", "SceneFileError", "ReplayError", "ArenaAssetError", "ArenaDescriptionError"}
 
 

@@ -279,8 +279,9 @@ def test_render_benchmark_without_pyglet_exits_2_with_one_line(tmp_path):
     assert "pyglet" in p.stderr and "scripts/setup.sh" in p.stderr
 
 
+@pytest.mark.parametrize("package", ["numpy", "pyrr"])
 @pytest.mark.parametrize("args", [["--headless", "--frames", "5"], ["--screenshot", "x.png"]])
-def test_no_numpy_package_names_the_setup_command(args, tmp_path):
-    shim = sitecustomize(tmp_path, NO_PACKAGE_SHIM.format(package="numpy"))
+def test_no_numpy_or_pyrr_package_names_the_setup_command(package, args, tmp_path):
+    shim = sitecustomize(tmp_path, NO_PACKAGE_SHIM.format(package=package))
     p = run(args, cwd=tmp_path, env={"PYTHONPATH": str(shim), "PYGLET_HEADLESS": "1"})
-    assert_usage_error(p, "numpy", "not installed", "scripts/setup.sh")
+    assert_usage_error(p, package, "not installed", "scripts/setup.sh")
