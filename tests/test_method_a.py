@@ -1,6 +1,8 @@
 """Method A (A1-A7) against a plain per-axis Python reference, 2D and 3D."""
 
+import copy
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -21,6 +23,7 @@ from game.collision import (
     overlaps_pairs,
     padded_boxes,
     pair_index,
+    PairJudge,
     range_box_of,
 )
 
@@ -113,6 +116,56 @@ def test_A1_A4_pairs_all_n_by_m_matches_reference(d, data):
     want = [ref_judgement(a, b) for a in A for b in B]
     assert j1[:, :d].tolist() == [w[0] for w in want]
     assert j2[:, :d].tolist() == [w[1] for w in want]
+
+
+@pytest.mark.parametrize("d", [2, 3])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_A1_A4_pair_judge_refilled_each_frame_matches_reference(d, data):
+    """The match's PairJudge, made once and called on new rows frame after frame (its
+    buffers refilled in place), gives the per-axis reference's verdict and judgement
+    points on every call, shaped (n, m) by all_pairs()."""
+    n = data.draw(st.integers(1, 11))
+    m = data.draw(st.integers(1, 11))
+    judge = PairJudge.all_pairs(n, m)
+    for _ in range(3):
+        A = data.draw(st.lists(box_strategy(d), min_size=n, max_size=n))
+        B = data.draw(st.lists(box_strategy(d), min_size=m, max_size=m))
+        ok, j1, j2 = judge(padded_boxes(np.array(A + B)).reshape(-1, 4))
+        assert ok.shape == (n, m) and j1.shape == j2.shape == (n, m, 4)
+        assert ok.tolist() == [[ref_overlap(a, b) for b in B] for a in A]
+        assert j1[..., :d].tolist() == [[ref_judgement(a, b)[0] for b in B] for a in A]
+        assert j2[..., :d].tolist() == [[ref_judgement(a, b)[1] for b in B] for a in A]
+
+
+def test_A1_A4_pair_judge_buffers_copies_and_errors():
+    """A judge's results are read-only views of its buffers (the next call refills them);
+    a deep copy or an unpickled judge has buffers of its own; bad rows or a bad index get
+    a ValueError that names them, the index at construction (the per-frame gather trusts it)."""
+    apart = padded_boxes(np.array([[[0.0, 0, 0], [1, 1, 1]], [[2.0, 0, 0], [3, 1, 1]]])).reshape(-1, 4)
+    touch = padded_boxes(np.array([[[0.0, 0, 0], [1, 1, 1]], [[1.0, 0, 0], [3, 1, 1]]])).reshape(-1, 4)
+    judge = PairJudge.all_pairs(1, 1)
+    ok, j1, _ = judge(apart)
+    assert ok.tolist() == [[False]] and not ok.flags.writeable and not j1.flags.writeable
+    for other in (copy.deepcopy(judge), pickle.loads(pickle.dumps(judge))):
+        assert other(touch)[0].tolist() == [[True]]
+        assert ok.tolist() == [[False]]                     # the original's buffers untouched
+    judge(touch)
+    assert ok.tolist() == [[True]] and j1[0, 0, 0] == 1.0   # the same views, refilled
+    with pytest.raises(ValueError, match="rows"):
+        judge(apart[:3])
+    with pytest.raises(ValueError, match="rows"):
+        judge(apart.astype(np.float32))
+    with pytest.raises(ValueError, match="rows"):
+        judge(apart.tolist())
+    with pytest.raises(ValueError, match="index"):
+        PairJudge(pair_index([0], [2]), 4)                  # box 2 has rows 4 and 5
+    with pytest.raises(ValueError, match="index"):
+        PairJudge(np.zeros((4, 1)), 4)                      # row numbers must be integers
+    with pytest.raises(ValueError, match="shape"):
+        PairJudge(pair_index([0, 1], [1, 0]), 4, shape=(3,))
+    with pytest.raises(ValueError, match="n_rows"):
+        PairJudge(pair_index([0], [1]), -1)
 
 
 @pytest.mark.parametrize("d", [2, 3])

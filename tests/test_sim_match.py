@@ -81,7 +81,7 @@ def test_A6_limb_boxes_rebuilt_every_frame_from_rotated_corners():
 
 
 def test_A2_A4_match_pair_check_equals_per_pair_reference_every_frame():
-    """The match judges all limb pairs in one overlaps_pairs() call and reads both fighters'
+    """The match judges all limb pairs in one PairJudge call and reads both fighters'
     attacks from it; on every active frame of a CPU match its contacts are exactly the pairs
     of hitting limb x defender limb that overlap(), with A2/A3's judgement points."""
     m = Match.new(seed=3, p1_cpu="hard", p2_cpu="hard")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.collision import all_pairs_index, box_triangles, collision_point, overlaps, overlaps_pairs, padded_boxes, range_box_of
+from game.collision import PairJudge, box_triangles, collision_point, overlaps, padded_boxes, range_box_of
 
 from .common import interleaved_medians, report
 
@@ -59,11 +59,11 @@ def run(args) -> None:
     a_list, b_list = a.tolist(), b.tolist()
     # The match's path: Skeleton.place(padded=True) makes the range boxes of both fighters as
     # padded rows (its turn matrix writes the pad lane, so there is no packing step), and all
-    # pairs are one overlaps_pairs() call on them.
+    # pairs are one call of the match's PairJudge (made once per match) on them.
     rows = padded_boxes(boxes).reshape(-1, 4)                                    # (40, 4)
-    index = all_pairs_index(10, 10)
+    judge = PairJudge.all_pairs(10, 10)
     want = loop_reference(a_list, b_list)
-    assert overlaps_pairs(rows, index)[0].reshape(10, 10).tolist() == want
+    assert judge(rows)[0].tolist() == want
     assert overlaps(a[:, None], b[None]).tolist() == want
     number = 2000 if args.quick else 20000
     repeat = 5 if args.quick else 9
@@ -71,7 +71,7 @@ def run(args) -> None:
     b_flat = [tuple(r) for r in b.reshape(-1, 6).tolist()]
     assert loop_tight(a_flat, b_flat) == want
     t_fast, t_api, t_ref, t_tight = interleaved_medians(
-        [lambda: overlaps_pairs(rows, index), lambda: overlaps(a[:, None], b[None]),
+        [lambda: judge(rows), lambda: overlaps(a[:, None], b[None]),
          lambda: loop_reference(a_list, b_list), lambda: loop_tight(a_flat, b_flat)],
         numbers=[number, number, number // 8, number // 8], repeat=repeat)
     report("10x10 limb check, the match's path (A2-A4)", t_fast * 1e6, "us", ref=t_ref * 1e6, target="<= 4 us")
@@ -80,11 +80,10 @@ def run(args) -> None:
 
     def match_path():
         # What Match._judge_collisions + _collision_points do for one attacker.
-        ok, j1, j2 = overlaps_pairs(rows, index)
-        ok = ok.reshape(10, 10)
+        ok, j1, j2 = judge(rows)
         if ok.any():
             k, l = np.nonzero(ok)
-            j1.reshape(10, 10, 4)[k, l, :3], j2.reshape(10, 10, 4)[k, l, :3]
+            j1[k, l, :3], j2[k, l, :3]
             collision_point(a[k], b[l])
     t_match, t_ref_pts = interleaved_medians(
         [match_path, lambda: loop_reference_points(a_list, b_list)],
@@ -94,10 +93,10 @@ def run(args) -> None:
     # A frame of the match: one call judges all 11 x 11 limb pairs (both fighters' attacks
     # read it); the loop judges only what one active hitting limb needs, 1 x 11.
     rows11 = padded_boxes(np.concatenate((a, b[:1], b, a[:1]))).reshape(-1, 4)   # (44, 4)
-    index11 = all_pairs_index(11, 11)
+    judge11 = PairJudge.all_pairs(11, 11)
     b11 = b_list + a_list[:1]
     t_one, t_one_ref = interleaved_medians(
-        [lambda: overlaps_pairs(rows11, index11), lambda: loop_reference(a_list[:1], b11)],
+        [lambda: judge11(rows11), lambda: loop_reference(a_list[:1], b11)],
         numbers=[number, number], repeat=repeat)
     report("a frame's 11x11 check vs loop over 1 limb x 11", t_one * 1e6, "us", ref=t_one_ref * 1e6)
 

@@ -19,6 +19,7 @@ __all__ = [
     "pair_index",
     "all_pairs_index",
     "overlaps_pairs",
+    "PairJudge",
     "PAD_LANES",
     "collision_point",
     "range_box_of",
@@ -195,7 +196,7 @@ def all_pairs_index(n: int, m: int) -> np.ndarray:
 
 
 def overlaps_pairs(rows: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A2-A4 for a list of box pairs: one gather and four ufunc calls, all on contiguous rows.
+    """A2-A4 for a list of box pairs, once: :class:`PairJudge` made for this call.
 
     Parameters
     ----------
@@ -213,25 +214,112 @@ def overlaps_pairs(rows: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.
         A2 and A3, the judgement points (lanes ``>= D`` are pad): a colliding pair's
         overlap box is ``[j1, j2]`` without a second call.
 
-    One ``take`` lays out the pairs' endpoints as four contiguous blocks (a.min,
-    a.max, b.min, b.max); numpy's per-call cost, not the arithmetic, dominates at
-    these sizes, and a contiguous operand costs a quarter of a broadcast one.
+    All three are read-only.  A check that runs every frame on the same pairs keeps a
+    :class:`PairJudge`, which makes its buffers once.
     """
     if type(rows) is not np.ndarray or rows.ndim != 2 or rows.shape[1] != PAD_LANES:
         raise ValueError(f"rows: expected padded_boxes(...).reshape(-1, {PAD_LANES}) rows, got "
                          f"{getattr(rows, 'shape', type(rows).__name__)}")
-    if type(index) is not np.ndarray or index.ndim != 2 or len(index) != 4:
-        raise ValueError(f"index: expected (4, P) row numbers from pair_index(), got "
-                         f"{getattr(index, 'shape', type(index).__name__)}")
-    try:
-        t = rows.take(index, axis=0)                  # (4, P, 4): a.min, a.max, b.min, b.max
-    except (IndexError, TypeError):
-        raise ValueError(f"index: row numbers must be integers below {len(rows)} (2 per box of rows); "
-                         f"build them with pair_index()") from None
-    j1 = np.maximum(t[0], t[2])                       # A2: the larger min endpoint, per axis
-    j2 = np.minimum(t[1], t[3])                       # A3: the smaller max endpoint, per axis
-    apart = np.less(j2, j1)                           # A4: some coordinate of j2 below j1's ...
-    return np.logical_not(apart.view(np.uint32).ravel()), j1, j2   # ... on any axis (4 bytes read as one uint32)
+    return PairJudge(index, len(rows))(rows.astype(np.float64, copy=False))
+
+
+_F64 = np.dtype(np.float64)   # native float64: the dtype of every judge buffer
+
+
+class PairJudge:
+    """A2-A4 on a fixed list of box pairs, over box rows (A1) that change every frame.
+
+    The match's limb check: every (P1 limb, P2 limb) pair, each frame, on that frame's
+    range boxes.  One ``take`` lays out the pairs' endpoints as four contiguous blocks
+    (a.min, a.max, b.min, b.max), then ``maximum`` forms A2's judgement point,
+    ``minimum`` A3's and ``less`` A4's per-axis verdict, whose four bytes per pair are
+    read as one ``uint32``.  At these sizes numpy's per-call cost, not the arithmetic,
+    is the whole price, so the judge makes every buffer and view once and each call
+    only fills them (``out=``): no allocation, no reshape, no index checks per frame.
+
+    Parameters
+    ----------
+    index : (4, P) int
+        From :func:`pair_index` or :func:`all_pairs_index`; checked once, against
+        ``n_rows``, and copied.
+    n_rows : int
+        R, the number of rows of every call's ``rows`` (2 per box).
+    shape : tuple of int, optional
+        The results' pair axes, ``(P,)`` by default; :meth:`all_pairs` gives ``(n, m)``.
+
+    Calling the judge on ``rows``, ``(R, 4)`` float64 (``padded_boxes(...).reshape(-1, 4)``),
+    returns ``(ok, j1, j2)``: ``ok`` shaped ``shape`` bool, ``j1, j2`` shaped
+    ``shape + (4,)`` float (lanes ``>= D`` are pad).  They are read-only views of the
+    judge's buffers, overwritten by its next call: copy what must outlive it.
+    """
+
+    __slots__ = ("_index", "n_rows", "shape", "_rows_shape", "_t", "_ends", "_j1", "_j2",
+                 "_apart", "_apart_u32", "_ok", "_result")
+
+    def __init__(self, index, n_rows: int, shape: tuple | None = None):
+        if type(n_rows) is not int and not isinstance(n_rows, np.integer) or n_rows < 0:
+            raise ValueError(f"n_rows: expected the number of rows (an int >= 0), got {n_rows!r}")
+        index = np.asarray(index)
+        if index.ndim != 2 or len(index) != 4:
+            raise ValueError(f"index: expected (4, P) row numbers from pair_index(), got {index.shape}")
+        if index.size and (index.dtype.kind not in "iu" or index.min() < 0 or index.max() >= n_rows):
+            raise ValueError(f"index: row numbers must be integers from 0 to {n_rows - 1} (2 per box of "
+                             f"the {n_rows} rows); build them with pair_index()")
+        p = index.shape[1]
+        shape = (p,) if shape is None else tuple(int(s) for s in shape)
+        if int(np.prod(shape)) != p:
+            raise ValueError(f"shape: {shape} does not hold the index's {p} pairs")
+        # A private copy, which wrap-mode take trusts.  It stays writeable: numpy's take
+        # runs ~15 % slower (at 10 x 10) with a read-only index.
+        self._index = index.astype(np.intp)
+        self.n_rows, self.shape = int(n_rows), shape
+        self._rows_shape = (self.n_rows, PAD_LANES)
+        self._t = np.empty((4, p, PAD_LANES))         # a.min, a.max, b.min, b.max of each pair
+        self._ends = tuple(self._t)                   # their four contiguous views
+        self._j1, self._j2 = np.empty((p, PAD_LANES)), np.empty((p, PAD_LANES))
+        self._apart = np.empty((p, PAD_LANES), dtype=bool)
+        self._apart_u32 = self._apart.view(np.uint32).ravel()   # a pair's 4 axis verdicts as one word
+        self._ok = np.empty(p, dtype=bool)
+        result = []
+        for buf, s in ((self._ok, shape), (self._j1, shape + (PAD_LANES,)), (self._j2, shape + (PAD_LANES,))):
+            view = buf.reshape(s)
+            view.flags.writeable = False
+            result.append(view)
+        self._result = tuple(result)
+
+    @classmethod
+    def all_pairs(cls, n: int, m: int) -> PairJudge:
+        """Every pair (box ``i`` of the first ``n``, box ``n + j`` of the next ``m``), results
+        shaped ``(n, m)``: what :func:`all_pairs_index` lists, on ``2 (n + m)`` rows."""
+        return cls(all_pairs_index(n, m), 2 * (n + m), (n, m))
+
+    def __call__(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if (type(rows) is not np.ndarray or rows.shape != self._rows_shape
+                or rows.dtype is not _F64 and rows.dtype != _F64):   # identity first: the common case
+            raise ValueError(f"rows: expected {self._rows_shape} float64, padded_boxes(...).reshape(-1, "
+                             f"{PAD_LANES}) of {self.n_rows // 2} boxes, got "
+                             f"{getattr(rows, 'shape', type(rows).__name__)} {getattr(rows, 'dtype', '')}")
+        amin, amax, bmin, bmax = self._ends
+        rows.take(self._index, axis=0, out=self._t, mode="wrap")   # indices checked in __init__
+        np.maximum(amin, bmin, out=self._j1)          # A2: the larger min endpoint, per axis
+        np.minimum(amax, bmax, out=self._j2)          # A3: the smaller max endpoint, per axis
+        np.less(self._j2, self._j1, out=self._apart)  # A4: some coordinate of j2 below j1's ...
+        np.logical_not(self._apart_u32, out=self._ok)  # ... on any axis: apart
+        return self._result
+
+    @property
+    def index(self) -> np.ndarray:
+        """(4, P) intp, the pairs' rows (a read-only view)."""
+        view = self._index.view()
+        view.flags.writeable = False
+        return view
+
+    def __deepcopy__(self, memo) -> PairJudge:
+        # The buffers are scratch and the views must stay views of the copy's own buffers.
+        return PairJudge(self._index, self.n_rows, self.shape)
+
+    def __reduce__(self):
+        return PairJudge, (self._index, self.n_rows, self.shape)
 
 
 def box_centers(boxes) -> np.ndarray:

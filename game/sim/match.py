@@ -25,7 +25,7 @@ import struct
 
 import numpy as np
 
-from game.collision import all_pairs_index, collision_point, judgement_points, overlaps, overlaps_pairs, padded_boxes
+from game.collision import PairJudge, collision_point, judgement_points, overlaps, padded_boxes
 
 from . import ai
 from .data import GameData, load_game_data
@@ -89,9 +89,9 @@ class Match:
         self.over = False
         self._round_winner: int | None = None    # of the round being closed (for the win pose)
         self.last_inputs = (FrameInput(), FrameInput())
-        self._padded = padded_boxes(np.zeros((2, n, 2, 3)))   # (2, n, 2, 4): A1 rows for overlaps_pairs ...
+        self._padded = padded_boxes(np.zeros((2, n, 2, 3)))   # (2, n, 2, 4): A1 rows for the judge ...
         self._boxes = self._padded[..., :3]                   # ... whose lanes 0-2 are the range boxes
-        self._pair_index = all_pairs_index(n, n)              # every (P1 limb, P2 limb) pair
+        self._judge = PairJudge.all_pairs(n, n)               # A2-A4 on every (P1 limb, P2 limb) pair
         self._pairs_cache: tuple | None = None                # this frame's A2-A4 on those pairs, on demand
         self._rot = np.zeros((2, n, 3, 3))
         self._origin = np.zeros((2, n, 3))
@@ -372,14 +372,14 @@ class Match:
         """A2-A4 on every (attacker limb, defender limb) pair of this frame: ``ok (L, L)``
         bool and the judgement points ``j1, j2 (L, L, 4)`` (pad lanes past 3).
 
-        All ``L x L`` pairs are judged in one :func:`overlaps_pairs` call, made by the first
+        All ``L x L`` pairs are judged in one :class:`PairJudge` call, made by the first
         check of a frame that needs it (most frames have no active hitting limb), and serve
         both fighters: the verdict and the judgement points are symmetric in the two boxes,
         so P2's view is P1's transposed."""
         if self._pairs_cache is None:
-            n = self._boxes.shape[1]
-            ok, j1, j2 = overlaps_pairs(self._padded.reshape(-1, 4), self._pair_index)
-            self._pairs_cache = (ok.reshape(n, n), j1.reshape(n, n, 4), j2.reshape(n, n, 4))
+            # (L, L), (L, L, 4) x 2: views of the judge's buffers, refilled by its next call,
+            # which comes after place() or restore() has dropped this cache.
+            self._pairs_cache = self._judge(self._padded.reshape(-1, 4))
         ok, j1, j2 = self._pairs_cache
         if attacker == 0:
             return ok, j1, j2

@@ -141,7 +141,7 @@ class Skeleton:
         boxes : (F, L, 2, 3) float range boxes of the rotated limb solids: the min and
             max over each solid's eight world corners (A6); with ``padded=True``, the
             same boxes as A1 rows ``(F, L, 2, 4)`` (:func:`~game.collision.padded_boxes`
-            layout, the match's operand of ``overlaps_pairs``), whose pad lane is 0 in
+            layout, the match's operand of ``PairJudge``), whose pad lane is 0 in
             both endpoints and so passes every A4 test.  The turn matrix's zero fourth
             column writes that lane, so the rows need no packing step.
         """
