@@ -131,6 +131,8 @@ _NO_PAIRS.flags.writeable = False
 #: first (level 2); up to this many, level 3 on all of them costs less (measured: 2 and
 #: 4 limbs 27 -> 18 and 40 -> 20 us without level 2, 22 limbs 53 us with it, 63 without).
 _LEVEL2_MIN_LIMBS = 8
+#: CompoundGroup keeps its level-1/2 operands tiled for at most this many limb counts.
+_MAX_TILE_SIZES = 8
 _VERSION = 1
 
 
@@ -1199,7 +1201,7 @@ class CompoundGroup:
     """
 
     __slots__ = ("compounds", "_key", "_boxes", "_owner", "_offsets", "_off_key", "_off_list", "_packed",
-                 "_pb_list", "_pb_rows")
+                 "_pb_list", "_pb_rows", "_tiles")
 
     def __init__(self, compounds: Sequence[Compound]):
         self.compounds = list(compounds)
@@ -1214,6 +1216,7 @@ class CompoundGroup:
         pb = _readonly(np.concatenate((bnd[:, 1], -bnd[:, 0]), axis=1))        # (C, 6) [hi, -lo]
         self._pb_list = [tuple(r) for r in pb.tolist()]                        # as Python floats (level 1)
         self._pb_rows = list(pb)                                               # as (6,) rows (level 2)
+        self._tiles: dict = {}                                                 # L -> _tiles_of(L)
 
     # A strike always installs a new (read-only) boxes array, so array identity is the key
     # of everything cached here.  touching() only needs each touched compound's packed
@@ -1239,6 +1242,19 @@ class CompoundGroup:
             p = np.ascontiguousarray(np.concatenate((boxes[:, 1], -boxes[:, 0]), axis=1).T)
             self._packed[c] = (boxes, p)
         return p
+
+    def _tiles_of(self, n: int) -> tuple:
+        """The sign row ``[1, 1, 1, -1, -1, -1]`` and each compound's packed bounds, each
+        repeated to ``(n, 6)``: a ufunc on two operands of one shape takes numpy's
+        trivial-loop path, about 0.8 us cheaper per call at these sizes than broadcasting
+        a ``(6,)`` row (measured: multiply 1.48 -> 0.64 us, compare 1.43 -> 0.56 us)."""
+        t = self._tiles.get(n)
+        if t is None:
+            if len(self._tiles) >= _MAX_TILE_SIZES:                        # callers use one or two L
+                self._tiles.clear()
+            t = (_readonly(np.tile(_LO_NEG_HI, (n, 1))), [_readonly(np.tile(r, (n, 1))) for r in self._pb_rows])
+            self._tiles[n] = t
+        return t
 
     def _refresh(self) -> None:
         key = [c._boxes for c in self.compounds]
@@ -1295,9 +1311,11 @@ class CompoundGroup:
         lb = np.asarray(limbs, dtype=float)
         if lb.ndim != 3 or lb.shape[1:] != (2, 3):
             raise CompoundError(f"limbs: expected (L, 2, 3) [min, max] boxes, got shape {lb.shape}")
-        q = lb.reshape(-1, 6) * _LO_NEG_HI                                 # (L, 6): [lo, -hi]
-        if not len(q):
+        n = len(lb)
+        if not n:
             return []
+        sign, bounds = self._tiles_of(n)                                   # (L, 6) each: no broadcasting
+        q = lb.reshape(n, 6) * sign                                        # (L, 6): [lo, -hi]
         u0, u1, u2, u3, u4, u5 = np.minimum.reduce(q, axis=0).tolist()     # the union box, packed
         out = []
         for c, (p0, p1, p2, p3, p4, p5) in enumerate(self._pb_list):       # level 1
@@ -1305,13 +1323,14 @@ class CompoundGroup:
                 continue
             # (the methods .nonzero() rather than np.nonzero / np.flatnonzero: at these sizes
             # the functions' Python wrappers cost about as much as the work)
-            if len(q) <= _LEVEL2_MIN_LIMBS:                                # a punch's few limbs: straight to level 3
-                k, row = np.logical_and.reduce(q[:, :, None] <= self._packed_of(c), axis=1).nonzero()
+            if n <= _LEVEL2_MIN_LIMBS:                                     # a punch's few limbs: straight to level 3
+                k, row = np.logical_and.reduce(q.reshape(n, 6, 1) <= self._packed_of(c), axis=1).nonzero()
             else:
-                li = np.logical_and.reduce(q <= self._pb_rows[c], axis=1).nonzero()[0]   # level 2
+                li = np.logical_and.reduce(q <= bounds[c], axis=1).nonzero()[0]   # level 2
                 if not li.size:
                     continue
-                i, row = np.logical_and.reduce(q.take(li, axis=0)[:, :, None] <= self._packed_of(c), axis=1).nonzero()
+                i, row = np.logical_and.reduce(q.reshape(n, 6, 1).take(li, axis=0) <= self._packed_of(c),
+                                               axis=1).nonzero()
                 k = li.take(i)
             if k.size:
                 out.append(GroupTouch(c, k, row))
