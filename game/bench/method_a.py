@@ -63,7 +63,7 @@ def run(args) -> None:
     rows = padded_boxes(boxes).reshape(-1, 4)                                    # (40, 4)
     judge = PairJudge.all_pairs(10, 10)
     want = loop_reference(a_list, b_list)
-    assert judge(rows)[0].tolist() == want
+    assert judge.check(rows)[0].tolist() == want
     assert overlaps(a[:, None], b[None]).tolist() == want
     number = 2000 if args.quick else 20000
     repeat = 5 if args.quick else 9
@@ -71,7 +71,7 @@ def run(args) -> None:
     b_flat = [tuple(r) for r in b.reshape(-1, 6).tolist()]
     assert loop_tight(a_flat, b_flat) == want
     t_fast, t_api, t_ref, t_tight = interleaved_medians(
-        [lambda: judge(rows), lambda: overlaps(a[:, None], b[None]),
+        [lambda: judge.check(rows), lambda: overlaps(a[:, None], b[None]),
          lambda: loop_reference(a_list, b_list), lambda: loop_tight(a_flat, b_flat)],
         numbers=[number, number, number // 8, number // 8], repeat=repeat)
     report("10x10 limb check, the match's path (A2-A4)", t_fast * 1e6, "us", ref=t_ref * 1e6, target="<= 4 us")
@@ -80,7 +80,7 @@ def run(args) -> None:
 
     def match_path():
         # What Match._judge_collisions + _collision_points do for one attacker.
-        ok, j1, j2 = judge(rows)
+        ok, j1, j2 = judge.check(rows)
         if ok.any():
             k, l = np.nonzero(ok)
             j1[k, l, :3], j2[k, l, :3]
@@ -96,7 +96,7 @@ def run(args) -> None:
     judge11 = PairJudge.all_pairs(11, 11)
     b11 = b_list + a_list[:1]
     t_one, t_one_ref = interleaved_medians(
-        [lambda: judge11(rows11), lambda: loop_reference(a_list[:1], b11)],
+        [lambda: judge11.check(rows11), lambda: loop_reference(a_list[:1], b11)],
         numbers=[number, number], repeat=repeat)
     report("a frame's 11x11 check vs loop over 1 limb x 11", t_one * 1e6, "us", ref=t_one_ref * 1e6)
 

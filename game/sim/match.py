@@ -379,7 +379,7 @@ class Match:
         if self._pairs_cache is None:
             # (L, L), (L, L, 4) x 2: views of the judge's buffers, refilled by its next call,
             # which comes after place() or restore() has dropped this cache.
-            self._pairs_cache = self._judge(self._padded.reshape(-1, 4))
+            self._pairs_cache = self._judge.check(self._padded.reshape(-1, 4))
         ok, j1, j2 = self._pairs_cache
         if attacker == 0:
             return ok, j1, j2
