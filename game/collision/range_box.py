@@ -282,13 +282,6 @@ class PairJudge:
     def __call__(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return self.check(rows)
 
-    @property
-    def index(self) -> np.ndarray:
-        """(4, P) intp, the pairs' rows (a read-only view)."""
-        view = self._index.view()
-        view.flags.writeable = False
-        return view
-
     def __deepcopy__(self, memo) -> PairJudge:
         # The buffers are scratch; a copy gets its own (sharing them would let two
         # matches overwrite each other's results).
