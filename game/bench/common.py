@@ -41,10 +41,16 @@ def interleaved_medians(fns: list[Callable[[], object]], *, numbers: list[int], 
     return [statistics.median(r) for r in runs]
 
 
+def gauge_workload() -> int:
+    """The machine gauge's fixed pure-Python workload; a benchmark may also time it in its own
+    interleaved rounds, so that a figure carries the machine's speed at the moment it was taken."""
+    return sum(range(1000))
+
+
 def machine_gauge_us() -> float:
-    """Median µs of a fixed pure-Python workload (``sum(range(1000))``), printed with
-    every benchmark run so that figures from machines of different speed compare."""
-    return median_seconds(lambda: sum(range(1000)), number=2000, repeat=9) * 1e6
+    """Median µs of :func:`gauge_workload`, printed with every benchmark run so that figures
+    from machines of different speed compare."""
+    return median_seconds(gauge_workload, number=2000, repeat=9) * 1e6
 
 
 def report(label: str, value: float, unit: str, *, target: str = "", ref: float | None = None) -> None:

@@ -26,7 +26,7 @@ import numpy as np
 from game.collision.compound import Compound, CompoundGroup, reference_faces, reference_strike
 from game.collision.range_box import overlaps
 
-from .common import interleaved_medians, median_seconds, report
+from .common import gauge_workload, interleaved_medians, median_seconds, report
 
 CRATE_SIZE = 1.0
 THICKNESS = 0.08
@@ -156,7 +156,7 @@ def run(args) -> None:
     # the header's gauge (taken before) can belong to another spell than these figures
     t_group, t_pairs, t_dense, t_fists, t_apart, t_gauge = interleaved_medians(
         [grouped, lambda: group.pairs(limbs), lambda: group.overlaps(limbs), lambda: group.touching(fists),
-         lambda: group.touching(apart), lambda: sum(range(1000))],
+         lambda: group.touching(apart), gauge_workload],
         numbers=[number] * 6, repeat=rep)
     t_one = median_seconds(one_call, number=number // 10, repeat=rep)
     t_per = median_seconds(per_compound, number=number // 10, repeat=rep)
