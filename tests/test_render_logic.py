@@ -387,6 +387,33 @@ def test_render_coarse_floor_covers_exactly_the_scene_floor_facing_up():
     np.testing.assert_array_equal(coarse_floor(tiles[:-1]), tiles[:-1])
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(-50, 50), min_size=9, max_size=9))
+def test_render_look_at_equals_pyrr_create_look_at_transposed(coords):
+    """The per-frame look_at on floats gives pyrr's matrix (the reference), transposed."""
+    from pyrr import matrix44
+
+    from game.render.camera import look_at
+    eye, target, up = np.array(coords[:3]), np.array(coords[3:6]), np.array(coords[6:])
+    d = target - eye
+    if np.linalg.norm(d) < 1e-2 or np.linalg.norm(up) < 1e-2 or \
+            np.linalg.norm(np.cross(d, up)) < 1e-2 * np.linalg.norm(d) * np.linalg.norm(up):
+        return                                            # no view direction, or up along it
+    ref = matrix44.create_look_at(eye, target, up, dtype=float).T
+    got = look_at(eye, target, up)
+    assert got.shape == (4, 4) and got.dtype == np.float64 and got.flags.c_contiguous
+    assert np.allclose(got, ref, rtol=1e-12, atol=1e-12 * (1.0 + np.abs(eye).max()))
+    assert np.array_equal(look_at(list(eye), tuple(target), list(up)), got)      # any sequence of 3
+
+
+def test_render_look_at_without_a_view_direction_says_so():
+    from game.render.camera import look_at
+    for eye, target, up in (((1.0, 2.0, 3.0), (1.0, 2.0, 3.0), (0.0, 1.0, 0.0)),    # eye on the target
+                            ((0.0, 0.0, 0.0), (0.0, 5.0, 0.0), (0.0, 1.0, 0.0))):   # looking straight up
+        with pytest.raises(ValueError, match="no view direction"):
+            look_at(eye, target, up)
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.floats(-20, 20), min_size=6, max_size=6), st.floats(20, 90), st.floats(0.5, 3.0))
 def test_render_camera_matrices_follow_opengl_conventions(coords, fovy, aspect):

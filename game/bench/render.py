@@ -334,6 +334,24 @@ def _floor_and_shadow_ab(game, gl, rounds: int) -> dict[str, float]:
     return {name: statistics.median(t) for name, t in times.items()}
 
 
+def _look_at_ab() -> tuple[float, float]:
+    """µs of one view matrix by ``camera.look_at`` (every frame) and by pyrr's
+    ``matrix44.create_look_at`` transposed (its reference), measured round-robin."""
+    import numpy as np
+    from pyrr import matrix44
+
+    from game.render.camera import look_at
+
+    from .common import interleaved_medians
+
+    eye, target, up = np.array([1.0, 1.55, 6.0]), np.array([0.3, 0.95, 0.0]), np.array([0.0, 1.0, 0.0])
+    ours, ref = interleaved_medians(
+        [lambda: look_at(eye, target, up),
+         lambda: np.ascontiguousarray(matrix44.create_look_at(eye, target, up, dtype=float).T)],
+        numbers=[2000, 2000])
+    return ours * 1e6, ref * 1e6
+
+
 def run(args) -> None:
     os.environ["PYGLET_HEADLESS"] = "1"
     from game.render.offscreen import open_game
@@ -366,6 +384,8 @@ def run(args) -> None:
         ours += _fighter_pass(game, gl, n // 12, per_limb=False)
         ref += _fighter_pass(game, gl, n // 12, per_limb=True)
     report("fighters pass, CPU ms: 1 draw vs 1 draw per limb (ref)", med(ours), "ms", ref=med(ref))
+    ours, ref = _look_at_ab()
+    report("camera view matrix: look_at on floats vs pyrr's create_look_at (ref)", ours, "us", ref=ref)
     ab = _floor_and_shadow_ab(game, gl, 5 if args.quick else 15)
     ref = ab["1 m tiles, every shadow triangle"]
     for name, t in ab.items():
