@@ -487,3 +487,43 @@ def test_render_training_input_history_shows_every_row_and_lays_out_one_label_pe
         _Text.set = orig
         game.training, game.input_source = None, None
     assert new_rows >= 15, "the inputs made new history rows (the case under test)"
+
+
+def test_render_uniform_setters_store_what_they_are_given(env):
+    """``Program.mat4`` / ``Program.vec`` (every draw sets a few) leave in GL exactly the float32
+    values given, read back with ``glGetUniformfv``; a vector of the wrong size is refused."""
+    from pyglet import gl
+
+    _, _, game = env
+    rng = np.random.default_rng(11)
+
+    def read(prog, name, n):
+        out = (gl.GLfloat * n)()
+        gl.glGetUniformfv(prog.id, gl.glGetUniformLocation(prog.id, name.encode()), out)
+        return np.array(out, dtype=np.float32)
+
+    fighter, world, sky = game.world.lit_fighter, game.world.lit_world[1], game.world.sky
+    try:
+        fighter.use()
+        for _ in range(2):                     # twice: a second call must not keep the first values
+            limbs, vp = rng.normal(size=(32, 4, 4)), rng.normal(size=(4, 4))
+            fighter.mat4("u_limb", limbs)
+            fighter.mat4("u_view_proj", vp)
+            for i in (0, 5, 31):                 # uploaded row-major (transpose): GL reads back columns
+                assert np.array_equal(read(fighter, f"u_limb[{i}]", 16), limbs[i].astype(np.float32).T.ravel())
+            assert np.array_equal(read(fighter, "u_view_proj", 16), vp.astype(np.float32).T.ravel())
+        for eye in (rng.normal(size=3), tuple(rng.normal(size=3)), list(rng.normal(size=3).astype(np.float32))):
+            fighter.vec("u_eye", eye)
+            assert np.array_equal(read(fighter, "u_eye", 3), np.asarray(eye, dtype=np.float32))
+        with pytest.raises(ValueError, match="u_eye"):
+            fighter.vec("u_eye", [1.0, 2.0, 3.0, 4.0, 5.0])
+        world.use()
+        for a in (0.00123, np.float32(0.25), np.float64(1.0 / 3.0), 2):
+            world.vec("u_pixel_angle", a)
+            assert read(world, "u_pixel_angle", 1)[0] == np.float32(a)
+        sky.use()
+        scale = (np.float64(0.7), np.float64(0.4))
+        sky.vec("u_proj_scale", scale)
+        assert np.array_equal(read(sky, "u_proj_scale", 2), np.asarray(scale, dtype=np.float32))
+    finally:
+        gl.glUseProgram(0)

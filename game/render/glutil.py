@@ -19,6 +19,10 @@ SHADERS = Path(__file__).resolve().parents[2] / "shaders"
 _KIND = {".vert": gl.GL_VERTEX_SHADER, ".frag": gl.GL_FRAGMENT_SHADER, ".geom": gl.GL_GEOMETRY_SHADER}
 
 
+#: glUniform{1,2,3,4}f by vector size
+_UNIFORM_F = {1: gl.glUniform1f, 2: gl.glUniform2f, 3: gl.glUniform3f, 4: gl.glUniform4f}
+
+
 class ShaderError(RuntimeError):
     """A shader in shaders/ failed to compile or link; the message names the file and the log."""
 
@@ -77,6 +81,7 @@ class Program:
             raise ShaderError(f"link of {', '.join(names)} failed: "
                               f"{_log(self.id, gl.glGetProgramiv, gl.glGetProgramInfoLog)}")
         self._loc: dict[str, int] = {}
+        self._mats: dict[str, tuple] = {}       # mat4 uniform -> (ctypes buffer, numpy view)
 
     def use(self) -> None:
         gl.glUseProgram(self.id)
@@ -88,14 +93,31 @@ class Program:
         return loc
 
     def mat4(self, name: str, m: np.ndarray) -> None:
-        a = np.ascontiguousarray(m, dtype=np.float32)
-        n = a.size // 16
-        gl.glUniformMatrix4fv(self.loc(name), n, gl.GL_TRUE, a.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
+        """Upload ``m`` ``(4, 4)`` or ``(n, 4, 4)`` (row-major, column-vector convention) to a
+        ``mat4`` or ``mat4[n]`` uniform.  Each uniform keeps one float32 ctypes buffer with a
+        numpy view on it: a frame's upload is one cast-and-copy and one GL call (no ctypes
+        pointer cast, which costs more than the copy)."""
+        m = np.asarray(m)
+        buf = self._mats.get(name)
+        if buf is None or buf[1].shape != m.shape:
+            raw = (gl.GLfloat * m.size)()
+            buf = self._mats[name] = (raw, np.frombuffer(raw, dtype=np.float32).reshape(m.shape))
+        buf[1][...] = m
+        gl.glUniformMatrix4fv(self.loc(name), m.size // 16, gl.GL_TRUE, buf[0])
 
     def vec(self, name: str, v) -> None:
-        a = np.ascontiguousarray(v, dtype=np.float32).ravel()
-        fn = {1: gl.glUniform1fv, 2: gl.glUniform2fv, 3: gl.glUniform3fv, 4: gl.glUniform4fv}[a.size]
-        fn(self.loc(name), 1, a.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
+        """Set a ``float`` / ``vec2`` / ``vec3`` / ``vec4`` uniform from a number, a sequence
+        or an array of 1-4 numbers (by value: ``glUniformNf``, no array round trip)."""
+        if isinstance(v, np.ndarray):
+            vals = v.ravel().tolist()
+        elif isinstance(v, (tuple, list)):
+            vals = [float(x) for x in v]
+        else:
+            vals = [float(v)]
+        fn = _UNIFORM_F.get(len(vals))
+        if fn is None:
+            raise ValueError(f"uniform {name}: expected 1-4 numbers, got {len(vals)}")
+        fn(self.loc(name), *vals)
 
     def int(self, name: str, i: int) -> None:
         gl.glUniform1i(self.loc(name), int(i))
