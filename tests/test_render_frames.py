@@ -180,6 +180,35 @@ def test_render_key_presses_move_p1_through_the_real_input_path(env):
     assert game.match.last_inputs[0] == FrameInput()
 
 
+def test_render_player_inputs_read_keys_for_human_sides_only(env):
+    """Held keys reach each human side's input; a CPU side gets the neutral input (the match
+    decides it) whatever is held, and with two CPU sides nothing is read."""
+    pyglet, window, game = env
+    from pyglet.window import key
+
+    held = (key.U, key.W, key.NUM_4, key.UP)          # P1: LP and jump; P2: LP and jump
+    try:
+        for p1, p2 in (("human", "cpu"), ("cpu", "human"), ("human", "human"), ("cpu", "cpu")):
+            _fresh(game, p1=p1, p2=p2)
+            for k in held:
+                window.dispatch_event("on_key_press", k, 0)
+            window.dispatch_events()
+            inputs = game.player_inputs()
+            for side, who in enumerate((p1, p2)):
+                if who == "human":
+                    assert inputs[side].lp and inputs[side].up, (p1, p2, side)
+                else:
+                    assert inputs[side] == FrameInput(), (p1, p2, side)
+            for k in held:
+                window.dispatch_event("on_key_release", k, 0)
+            window.dispatch_events()
+            assert game.player_inputs() == (FrameInput(), FrameInput())
+    finally:
+        for k in held:
+            window.dispatch_event("on_key_release", k, 0)
+        window.dispatch_events()
+
+
 def test_render_training_freeze_and_frame_step(env):
     """Training: P freezes the match (frames identical whatever the loop's alpha), '.' steps one frame."""
     from pyglet.window import key

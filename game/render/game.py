@@ -30,6 +30,9 @@ from .sparks import Sparks, projectile_rows
 from .training import TrainingMode
 from .world import WorldRenderer, limb_matrices
 
+#: the input given to a CPU side (the match decides that side's input itself)
+_NEUTRAL = FrameInput()
+
 MENU_ITEMS = ("Resume", "Restart", "Training", "Quit")
 ATTRACT_RESTART = 300      # frames after the match ends before attract mode starts another
 
@@ -138,19 +141,26 @@ class Game:
         return merge(self.keyboard.intents(player), self.pads.intents(pad_index) if pad_index >= 0 else {})
 
     def player_inputs(self) -> tuple[FrameInput, FrameInput]:
-        """This frame's inputs of both sides from keys and pads (CPU sides are ignored by the match)."""
+        """This frame's inputs of both sides from keys and pads.  A CPU side gets a neutral
+        input without reading them: the match ignores it and decides that side itself."""
+        if self.training is None:
+            human = [level is None for level in self.match.cpu]
+            if not any(human):
+                return _NEUTRAL, _NEUTRAL
+            right, fwd = self.camera.screen_axes()
+            return tuple(intents_to_input(self._intents(i), f.facing, right, fwd) if human[i] else _NEUTRAL
+                         for i, f in enumerate(self.match.fighters))
         right, fwd = self.camera.screen_axes()
         f1, f2 = self.match.fighters
         i1, i2 = self._intents(0), self._intents(1)
         p1 = intents_to_input(i1, f1.facing, right, fwd)
         p2 = intents_to_input(i2, f2.facing, right, fwd)
-        if self.training is not None:
-            if self.training.recording:          # P1's keys drive the dummy while recording
-                live = intents_to_input(i1, f2.facing, right, fwd)
-                p1 = FrameInput()
-            else:
-                live = p2
-            p2 = self.training.p2_input(self.match, live)
+        if self.training.recording:          # P1's keys drive the dummy while recording
+            live = intents_to_input(i1, f2.facing, right, fwd)
+            p1 = FrameInput()
+        else:
+            live = p2
+        p2 = self.training.p2_input(self.match, live)
         return p1, p2
 
     # ------------------------------------------------------------------ simulation tick
