@@ -33,7 +33,7 @@ import numpy as np
 
 from .aabb_tree import LEAF_SIZE, AABBTree, build_aabb_tree, pad_boxes
 from .quadtree import QuadTree
-from .range_box import range_box_of
+from .range_box import box_triangles, range_box_of
 from .raycast import (
     inverse_directions,
     normalize_rays,
@@ -64,6 +64,12 @@ _IDENTITY = np.eye(4)
 def _readonly(a: np.ndarray) -> np.ndarray:
     a.flags.writeable = False
     return a
+
+
+def _check_level(level) -> None:
+    """C9: raise ValueError unless ``level`` is 0 (low), 1 (medium) or 2 (high)."""
+    if isinstance(level, bool) or not isinstance(level, (int, np.integer)) or int(level) not in _LEVELS:
+        raise ValueError(f"level: must be 0 (low), 1 (medium) or 2 (high), got {level!r}")
 
 
 class CollisionModel:
@@ -101,8 +107,7 @@ class CollisionModel:
             raise ValueError(f"triangles: expected shape (t, 3, 3) with t >= 1, got {tris.shape}")
         if not np.isfinite(tris).all():
             raise ValueError("triangles: contain NaN or inf")
-        if isinstance(level, bool) or not isinstance(level, (int, np.integer)) or int(level) not in _LEVELS:
-            raise ValueError(f"level: must be 0 (low), 1 (medium) or 2 (high), got {level!r}")
+        _check_level(level)
         try:
             m = np.eye(4) if transform is None else np.array(transform, dtype=np.float64)
         except (TypeError, ValueError):
@@ -125,6 +130,36 @@ class CollisionModel:
         self.aabb = _readonly(range_box_of(world.reshape(-1, 3)))
         self.root_box = _readonly(pad_boxes(self.aabb))
         self._tree: AABBTree | None = None
+
+    @classmethod
+    def from_boxes(cls, boxes, level: int) -> "CollisionModel":
+        """B7 -> C2: the model of the surfaces of axis-aligned boxes ``(K, 2, 3)`` float, K >= 1,
+        with the identity transform: their 12 triangles each (``range_box.box_triangles``).
+
+        The same model as ``CollisionModel(box_triangles(boxes), level)``, attribute for
+        attribute (a test holds them equal), built without what boxes make needless: every
+        triangle corner is a box corner, so the AABB is the boxes' min / max, and finite boxes
+        give finite triangles.  A struck crate's model is rebuilt this way on every strike.
+        """
+        try:
+            b = np.asarray(boxes, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"boxes: expected a (K, 2, 3) array of numbers, got {boxes!r:.80}") from None
+        if b.ndim != 3 or b.shape[1:] != (2, 3) or b.shape[0] < 1:
+            raise ValueError(f"boxes: expected shape (K, 2, 3) with K >= 1, got {b.shape}")
+        if not np.isfinite(b).all():
+            raise ValueError("boxes: contain NaN or inf")
+        _check_level(level)
+        tris = box_triangles(b)
+        self = cls.__new__(cls)
+        self.triangles = _readonly(tris)
+        self.level = int(level)
+        self.transform = _readonly(_IDENTITY.copy())
+        self.world_triangles = _readonly(tris + 0.0)      # as __init__ makes it (-0.0 becomes 0.0)
+        self.aabb = _readonly(range_box_of(b.reshape(-1, 3)) + 0.0)
+        self.root_box = _readonly(pad_boxes(self.aabb))
+        self._tree = None
+        return self
 
     @property
     def tree(self) -> AABBTree:
@@ -380,6 +415,13 @@ class Scene:
         return self.copy()
 
     # ---- dynamic geometry ----------------------------------------------------
+    def _model_index(self, index) -> int:
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise TypeError(f"index: expected an int model index, got {index!r}")
+        if not 0 <= index < len(self._models):
+            raise IndexError(f"index: model {index} out of range 0..{len(self._models) - 1}")
+        return int(index)
+
     def update_model(self, index: int, triangles=None, transform=None, level=None) -> CollisionModel:
         """Replace model ``index``'s triangles and/or transform (and/or level); returns the new model.
 
@@ -392,30 +434,34 @@ class Scene:
         larger root (all models re-inserted).  The model keeps its index.
         ``None`` keeps the old value.
         """
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
-            raise TypeError(f"index: expected an int model index, got {index!r}")
-        if not 0 <= index < len(self._models):
-            raise IndexError(f"index: model {index} out of range 0..{len(self._models) - 1}")
-        old = self._models[index]
-        new = CollisionModel(old.triangles if triangles is None else triangles,
-                             old.level if level is None else level,
-                             old.transform if transform is None else transform)
-        self._models[index] = new
-        self._scalar[index] = None
-        self._roots[index] = tuple(new.root_box.reshape(6).tolist())
-        self._levels[index] = new.level
+        old = self._models[self._model_index(index)]
+        return self.replace_model(index, CollisionModel(old.triangles if triangles is None else triangles,
+                                                        old.level if level is None else level,
+                                                        old.transform if transform is None else transform))
+
+    def replace_model(self, index: int, new: CollisionModel) -> CollisionModel:
+        """Put ``new`` in model ``index``'s place (see :meth:`update_model`, which builds the
+        model from parts and then calls this); returns ``new``."""
+        if not isinstance(new, CollisionModel):
+            raise TypeError(f"new: expected a CollisionModel, got {type(new).__name__}")
+        i = self._model_index(index)
+        old = self._models[i]
+        self._models[i] = new
+        self._scalar[i] = None
+        self._roots[i] = tuple(new.root_box.reshape(6).tolist())
+        self._levels[i] = new.level
         if np.array_equal(new.root_box, old.root_box):
             pass                        # same cells (C1), same node y ranges: nothing to move
         elif self._qt.contains_rect(rect := new.rect_xz()):
-            self._qt.remove(index)
-            self._qt.insert(index, rect)
+            self._qt.remove(i)
+            self._qt.insert(i, rect)
         else:
             qt = QuadTree(self._root_rect(self._models), self._qt.leaf_capacity, self._qt.max_depth)
-            for i, m in enumerate(self._models):
-                qt.insert(i, m.rect_xz())
+            for j, m in enumerate(self._models):
+                qt.insert(j, m.rect_xz())
             self._qt = qt
         if self._pack_cache is not None:
-            self._stale.add(index)   # patched by the next batched cast, which builds the new tree
+            self._stale.add(i)   # patched by the next batched cast, which builds the new tree
         return new
 
     def _patch_pack(self, index: int, new: CollisionModel) -> None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from game.collision import Compound, CompoundGroup, LEVEL_MEDIUM, box_triangles, judgement_points
+from game.collision import CollisionModel, Compound, CompoundGroup, LEVEL_MEDIUM, judgement_points
 
 from .arena import Arena, load_arena
 
@@ -133,11 +133,14 @@ class Stage:
         enters is on the union's boundary); the exact boundary faces
         (``compound.faces``) are for drawing, and cost far more to build.
         """
-        tris = None if crate.broken else box_triangles(crate.compound.boxes)
-        if tris is None or len(tris) == 0:
+        boxes = crate.compound.boxes
+        if crate.broken or len(boxes) == 0:
             # A broken crate leaves no collision: a zero-area sliver that no ray can hit.
-            tris = np.zeros((1, 3, 3)) + crate.obj.aabb[0]
-        self.scene.update_model(crate.obj.model, triangles=tris, transform=np.eye(4))
+            self.scene.update_model(crate.obj.model, triangles=np.zeros((1, 3, 3)) + crate.obj.aabb[0],
+                                    transform=np.eye(4))
+            return
+        level = self.scene.models[crate.obj.model].level
+        self.scene.replace_model(crate.obj.model, CollisionModel.from_boxes(boxes, level))
 
     def _rebuild_group(self) -> None:
         """One method-A batch over the small boxes of every standing crate."""
