@@ -66,6 +66,21 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     return a
 
 
+def _finite_array(make, x, name: str, n: str, tail: tuple) -> np.ndarray:
+    """``make(x, dtype=float64)`` (``np.array`` copies, ``np.asarray`` may not) shaped
+    ``(n, *tail)`` with n >= 1 and every value finite, or a ValueError naming ``name``."""
+    shape = f"({n}, {', '.join(map(str, tail))})"
+    try:
+        a = make(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}: expected a {shape} array of numbers, got {x!r:.80}") from None
+    if a.ndim != 1 + len(tail) or a.shape[1:] != tail or a.shape[0] < 1:
+        raise ValueError(f"{name}: expected shape {shape} with {n} >= 1, got {a.shape}")
+    if not np.isfinite(a).all():
+        raise ValueError(f"{name}: contain NaN or inf")
+    return a
+
+
 def _check_level(level) -> None:
     """C9: raise ValueError unless ``level`` is 0 (low), 1 (medium) or 2 (high)."""
     if isinstance(level, bool) or not isinstance(level, (int, np.integer)) or int(level) not in _LEVELS:
@@ -99,14 +114,7 @@ class CollisionModel:
     __slots__ = ("triangles", "level", "transform", "world_triangles", "aabb", "root_box", "_tree")
 
     def __init__(self, triangles, level: int, transform=None):
-        try:
-            tris = np.array(triangles, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(f"triangles: expected a (t, 3, 3) array of numbers, got {triangles!r:.80}") from None
-        if tris.ndim != 3 or tris.shape[1:] != (3, 3) or tris.shape[0] < 1:
-            raise ValueError(f"triangles: expected shape (t, 3, 3) with t >= 1, got {tris.shape}")
-        if not np.isfinite(tris).all():
-            raise ValueError("triangles: contain NaN or inf")
+        tris = _finite_array(np.array, triangles, "triangles", "t", (3, 3))
         _check_level(level)
         try:
             m = np.eye(4) if transform is None else np.array(transform, dtype=np.float64)
@@ -141,14 +149,7 @@ class CollisionModel:
         triangle corner is a box corner, so the AABB is the boxes' min / max, and finite boxes
         give finite triangles.  A struck crate's model is rebuilt this way on every strike.
         """
-        try:
-            b = np.asarray(boxes, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(f"boxes: expected a (K, 2, 3) array of numbers, got {boxes!r:.80}") from None
-        if b.ndim != 3 or b.shape[1:] != (2, 3) or b.shape[0] < 1:
-            raise ValueError(f"boxes: expected shape (K, 2, 3) with K >= 1, got {b.shape}")
-        if not np.isfinite(b).all():
-            raise ValueError("boxes: contain NaN or inf")
+        b = _finite_array(np.asarray, boxes, "boxes", "K", (2, 3))
         _check_level(level)
         tris = box_triangles(b)
         self = cls.__new__(cls)
