@@ -152,15 +152,15 @@ class CollisionModel:
         b = _finite_array(np.asarray, boxes, "boxes", "K", (2, 3))
         _check_level(level)
         tris = box_triangles(b)
-        self = cls.__new__(cls)
-        self.triangles = _readonly(tris)
-        self.level = int(level)
-        self.transform = _readonly(_IDENTITY.copy())
-        self.world_triangles = _readonly(tris + 0.0)      # as __init__ makes it (-0.0 becomes 0.0)
-        self.aabb = _readonly(range_box_of(b.reshape(-1, 3)) + 0.0)
-        self.root_box = _readonly(pad_boxes(self.aabb))
-        self._tree = None
-        return self
+        model = cls.__new__(cls)
+        model.triangles = _readonly(tris)
+        model.level = int(level)
+        model.transform = _readonly(_IDENTITY.copy())
+        model.world_triangles = _readonly(tris + 0.0)      # as __init__ makes it (-0.0 becomes 0.0)
+        model.aabb = _readonly(range_box_of(b.reshape(-1, 3)) + 0.0)
+        model.root_box = _readonly(pad_boxes(model.aabb))
+        model._tree = None
+        return model
 
     @property
     def tree(self) -> AABBTree:

@@ -157,7 +157,7 @@ class Game:
         p2 = intents_to_input(i2, f2.facing, right, fwd)
         if self.training.recording:          # P1's keys drive the dummy while recording
             live = intents_to_input(i1, f2.facing, right, fwd)
-            p1 = FrameInput()
+            p1 = _NEUTRAL
         else:
             live = p2
         p2 = self.training.p2_input(self.match, live)
