@@ -39,3 +39,24 @@ def test_part_timers_restore_the_methods_when_the_block_raises():
     except RuntimeError:
         pass
     assert _Work.__dict__["outer"] is outer
+
+
+def test_cold_medians_time_one_call_after_each_wait_round_robin():
+    """``cold_medians``: every call follows a sleep of at least ``gap`` (the wait is not timed),
+    the functions take turns, and each gets the median of its own single calls."""
+    from game.bench.common import cold_medians
+
+    calls, last = [], [time.perf_counter()]
+
+    def make(name, work):
+        def fn():
+            now = time.perf_counter()
+            calls.append((name, now - last[0]))
+            time.sleep(work)
+            last[0] = time.perf_counter()
+        return fn
+
+    fast, slow = cold_medians([make("a", 0.0), make("b", 0.004)], gap=0.03, repeat=5)
+    assert [n for n, _ in calls] == ["a", "b"] * 5
+    assert min(waited for _, waited in calls) >= 0.03
+    assert fast < 0.02 and 0.004 <= slow < 0.02     # the 30 ms sleep before a call is not counted

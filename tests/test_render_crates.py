@@ -371,13 +371,14 @@ def _same_distribution(got: np.ndarray, want: np.ndarray, what: str) -> None:
 
 @pytest.mark.parametrize("normal", [(1.0, 0.0, 0.0), (0.0, 0.0, -1.0), (0.0, 1.0, 0.0)])
 def test_render_chips_batched_draw_has_the_per_column_distributions(normal):
-    """Debris._chips draws all its randoms in two generator calls: every column (position,
+    """Debris._chips maps one block of normals and one of uniforms: every column (position,
     velocity, spin axis and rate, size, colour, life) is distributed as the per-column reference's."""
     from game.render.crates import Debris, wood
 
     n = 20_000
     point, normal, cols = np.array([0.5, 0.9, -2.0]), np.array(normal), wood("crate")
-    got = Debris._chips(np.random.default_rng(1), point, normal, n, cols)
+    rng = np.random.default_rng(1)
+    got = Debris._chips(rng.standard_normal((n, 8)), rng.random((n, 11)), point, normal, cols)
     want = _chips_per_column(np.random.default_rng(2), point, normal, n, cols)
     _same_distribution(got, want, "chips")
     assert 0.45 < (got[:, 10] > 0).mean() < 0.55, "chips spin both ways, evenly"
@@ -390,8 +391,8 @@ def test_render_chips_batched_draw_has_the_per_column_distributions(normal):
 
 
 def test_render_spark_bursts_batched_draw_has_the_per_column_distributions():
-    """Sparks.spawn / Sparks.burst draw their randoms in two generator calls each; over many
-    frames (each its own seed) every particle column matches the per-column reference."""
+    """Sparks.spawn / Sparks.burst read their randoms from the effects' noise table; over many
+    frames (each its own window) every particle column matches the per-column reference."""
     from game.render.sparks import CRATE_COLORS, HEAVY_COLORS, Sparks
 
     def spawn_ref(frame, point, stop):        # a heavy unblocked hit, as first written
@@ -436,6 +437,101 @@ def test_render_spark_bursts_batched_draw_has_the_per_column_distributions():
         got.append(np.column_stack([sp[:, 3:6], sp[:, 6], sp[:, 7:10], sp[:, 10]]))
         want.append(spawn_ref(frame + 5000, point, 10))
     _same_distribution(np.concatenate(got), np.concatenate(want), "heavy hit")
+
+
+def _chunks_per_column(rng, crate, normal, cols):
+    """The break chunks as first written, one generator call per column (the reference for
+    ``Debris._chunks``, which maps one window of the effects' noise table)."""
+    from game.render.crates import _SIGNS, _WIDTH, CHUNK_LIFE
+
+    boxes = np.asarray(crate.compound.boxes, dtype=float)
+    k = len(boxes)
+    rows = np.zeros((k, _WIDTH))
+    centre = np.asarray(crate.obj.aabb, dtype=float).mean(axis=0)
+    c = boxes.mean(axis=1)
+    out = c - centre
+    out[:, 1] = 0.0
+    out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)
+    rows[:, 0:3] = c
+    rows[:, 3:6] = (out * rng.uniform(0.006, 0.022, size=(k, 1)) - normal * 0.012
+                    + [0.0, 1.0, 0.0] * rng.uniform(0.0, 0.03, size=(k, 1)))
+    ax = rng.normal(size=(k, 3)) * [1.0, 0.3, 1.0]
+    rows[:, 6:9] = ax / np.linalg.norm(ax, axis=1, keepdims=True)
+    rows[:, 10] = rng.uniform(0.03, 0.08, size=k) * _SIGNS[rng.integers(0, 2, size=k)]
+    rows[:, 11:14] = (boxes[:, 1] - boxes[:, 0]) * 0.5
+    rows[:, 14:17] = cols[0] * rng.uniform(0.85, 1.1, size=(k, 1))
+    rows[:, 18] = rng.uniform(*CHUNK_LIFE, size=k)
+    return rows
+
+
+def test_render_break_chunks_have_the_per_column_distributions():
+    """Debris._chunks (one noise-table window per break): over many breaks every column of
+    the chunks (position, velocity, spin axis and rate, size, colour, life) is distributed as
+    the per-column reference's, and the geometric columns are equal row for row."""
+    from game.render.crates import Debris, wood
+    from game.sim import Match
+
+    crate = Match.new(seed=0).stage.crates[0]
+    normal, cols = np.array([0.0, 0.0, -1.0]), wood("crate")
+    got, want = [], []
+    for key in range(600):
+        g = Debris._chunks(key, crate, normal, np.ones(3), np.zeros(3), cols)
+        w = _chunks_per_column(np.random.default_rng(key + 9000), crate, normal, cols)
+        assert np.array_equal(g[:, 0:3], w[:, 0:3]) and np.array_equal(g[:, 11:14], w[:, 11:14])
+        got.append(g)
+        want.append(w)
+    _same_distribution(np.concatenate(got), np.concatenate(want), "chunks")
+
+
+def test_render_noise_table_windows_are_fixed_per_key_and_spread_over_the_table():
+    """The effects' noise table: a key always reads the same rows; nearby keys (frame numbers)
+    read unrelated windows spread evenly over the table; a window longer than the table
+    repeats it; the table is read-only; its columns are standard normal and uniform [0, 1)."""
+    from game.render.noise import EFFECTS, NoiseTable
+
+    t = NoiseTable(seed=3, rows=4096)
+    g1, u1 = t.window(12345, 40)
+    g2, u2 = t.window(12345, 40)
+    assert g1.shape == (40, 8) and u1.shape == (40, 12)
+    assert np.array_equal(g1, g2) and np.array_equal(u1, u2)
+    offsets = np.array([t.offset(k, 40) for k in range(20_000)])
+    assert offsets.min() >= 0 and offsets.max() <= 4096 - 40
+    counts = np.bincount(offsets * 16 // (4096 - 40 + 1), minlength=16)
+    assert counts.min() > 0.8 * 20_000 / 16 and counts.max() < 1.2 * 20_000 / 16, counts
+    assert np.mean(np.diff(offsets) == 0) < 0.01, "consecutive keys must not share a window"
+    g, u = t.window(7, 4096 + 10)
+    assert np.array_equal(g[4096:], t.normal[:10]) and np.array_equal(u[:4096], t.uniform)
+    with pytest.raises(ValueError):
+        g1[0, 0] = 1.0
+    with pytest.raises(ValueError, match="n"):
+        t.window(1, -1)
+    assert abs(EFFECTS.normal.mean()) < 0.02 and abs(EFFECTS.normal.std() - 1.0) < 0.02
+    assert EFFECTS.uniform.min() >= 0.0 and EFFECTS.uniform.max() < 1.0 and abs(EFFECTS.uniform.mean() - 0.5) < 0.01
+
+
+def test_render_strike_effects_are_the_same_for_the_same_event():
+    """A given match always looks the same: the same CrateStruck (or Hit) gives the same
+    chips, chunks and sparks, and another frame's event gives different ones."""
+    from types import SimpleNamespace
+
+    from game.render.crates import Debris
+    from game.render.sparks import Sparks
+    from game.sim import Match
+
+    crate = Match.new(seed=0).stage.crates[1]
+    point = crate.compound.bounds.mean(axis=0)
+
+    def effects(frame):
+        e = SimpleNamespace(frame=frame, crate=1, fighter=0, point=point, broke=True, normal=np.array([1.0, 0, 0]))
+        d, s = Debris(), Sparks()
+        d.strike(e, crate)
+        s.burst(point, frame, "crate", big=True)
+        s.spawn(make_hit(frame=frame, point=point, heavy=True, hitstop=10))
+        return d.p, s.p
+
+    a, b, c = effects(40), effects(40), effects(41)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert not any(np.array_equal(x, y) for x, y in zip(a, c))
 
 
 @settings(max_examples=200, deadline=None)

@@ -41,6 +41,24 @@ def interleaved_medians(fns: list[Callable[[], object]], *, numbers: list[int], 
     return [statistics.median(r) for r in runs]
 
 
+def cold_medians(fns: list[Callable[[], object]], *, gap: float = 0.008, repeat: int = 60) -> list[float]:
+    """Median seconds of one call of each of ``fns`` made after a ``gap``-second sleep, round-robin.
+
+    A game frame runs the strike's or a hit's code once, after the main thread has waited
+    ~8 ms in ``glFinish`` while llvmpipe's threads ran: numpy's code and data are then cold,
+    and on this VM a numpy call's first use after such a wait costs 10-30x its cost in a
+    loop.  This times that case.
+    """
+    runs: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeat):
+        for i, fn in enumerate(fns):
+            time.sleep(gap)
+            t0 = time.perf_counter()
+            fn()
+            runs[i].append(time.perf_counter() - t0)
+    return [statistics.median(r) for r in runs]
+
+
 def gauge_workload() -> int:
     """The machine gauge's fixed pure-Python workload; a benchmark may also time it in its own
     interleaved rounds, so that a figure carries the machine's speed at the moment it was taken."""

@@ -352,6 +352,36 @@ def _look_at_ab() -> tuple[float, float]:
     return ours * 1e6, ref * 1e6
 
 
+def _effect_randoms_ab(repeat: int) -> tuple[float, float]:
+    """µs of a crate strike's effect randoms (22 chips, a 16-spark burst), each call after an
+    8 ms wait (:func:`~game.bench.common.cold_medians`): windows of the effects' noise table
+    (ours) vs a generator seeded per event and drawn from, as before (ref)."""
+    import itertools
+
+    import numpy as np
+
+    from game.render.noise import EFFECTS
+
+    from .common import cold_medians
+
+    keys = itertools.count(1000)
+
+    def table():
+        k = next(keys)
+        EFFECTS.window(3 * k, 22)
+        EFFECTS.window(3 * k + 1, 16)
+
+    def generators():
+        k = next(keys)
+        a = np.random.default_rng(3 * k)
+        a.standard_normal((22, 8)), a.random((22, 11))
+        b = np.random.default_rng(3 * k + 1)
+        b.standard_normal((16, 3)), b.random((16, 4))
+
+    ours, ref = cold_medians([table, generators], repeat=repeat)
+    return ours * 1e6, ref * 1e6
+
+
 def run(args) -> None:
     os.environ["PYGLET_HEADLESS"] = "1"
     from game.render.offscreen import open_game
@@ -386,6 +416,9 @@ def run(args) -> None:
     report("fighters pass, CPU ms: 1 draw vs 1 draw per limb (ref)", med(ours), "ms", ref=med(ref))
     ours, ref = _look_at_ab()
     report("camera view matrix: look_at on floats vs pyrr's create_look_at (ref)", ours, "us", ref=ref)
+    ours, ref = _effect_randoms_ab(30 if args.quick else 80)
+    report("a strike's effect randoms after an 8 ms wait: noise table vs a generator per event (ref)", ours, "us",
+           ref=ref)
     ab = _floor_and_shadow_ab(game, gl, 5 if args.quick else 15)
     ref = ab["1 m tiles, every shadow triangle"]
     for name, t in ab.items():

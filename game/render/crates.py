@@ -11,7 +11,8 @@ and ``passes.DebrisRenderer``).
   :class:`~game.sim.CrateStruck`, and the crate's remaining small boxes as
   tumbling chunks when it breaks.  Advanced once per simulation frame, drawn
   interpolated by alpha as instanced lit boxes.  Random spread comes from a
-  generator seeded by the event, so a given match always looks the same.
+  window of :data:`~game.render.noise.EFFECTS` keyed by the event, so a given match
+  always looks the same.
 
 The barrel's compound is the cube around its bounding sphere (B8), larger than
 the barrel and reaching under the floor; while intact the barrel is drawn as
@@ -27,6 +28,7 @@ import numpy as np
 from game.collision.compound import FILL, INNER, OUTER
 
 from .geometry import KIND_STYLE, MAT_CRATE, to_linear, world_mesh
+from .noise import EFFECTS
 
 #: per crate kind: (outer, fill, inner) colours (sRGB-ish, authored)
 WOOD = {
@@ -67,6 +69,12 @@ MAX_PIECES = 600
 _CHIP_LO = np.array([0.025, 0.01, 0.0, 0.15, 0.0, 0.018, 0.006, 0.01, 0.0, 0.8, CHIP_LIFE[0]])
 _CHIP_SPAN = np.array([0.05, 0.035, 2 * np.pi, 0.35, 1.0, 0.032, 0.006, 0.014, 1.0, 0.35,
                        CHIP_LIFE[1] - CHIP_LIFE[0]])
+#: a chunk's uniform columns likewise: outward speed, upward speed, spin rate, spin sign
+#: (u < 0.5: -1), brightness, life
+_CHUNK_LO = np.array([0.006, 0.0, 0.03, 0.0, 0.85, CHUNK_LIFE[0]])
+_CHUNK_SPAN = np.array([0.016, 0.03, 0.05, 1.0, 0.25, CHUNK_LIFE[1] - CHUNK_LIFE[0]])
+#: noise-table keys of debris (apart from the sparks' keys)
+_KEY_DEBRIS = 3 << 48
 
 
 def wood(kind: str) -> np.ndarray:
@@ -222,7 +230,7 @@ class Debris:
         """Chips for one ``CrateStruck`` on ``crate`` (a ``game.sim.stage.Crate``, read only):
         thrown from the collision point out of the struck face (the event's outward normal,
         else away from ``attacker_pos``), and the crate's remaining boxes as chunks when it broke."""
-        rng = np.random.default_rng(int(event.frame) * 7877 + int(event.crate) * 31 + int(event.fighter))
+        key = _KEY_DEBRIS + int(event.frame) * 7877 + int(event.crate) * 31 + int(event.fighter)
         scale, offset = draw_map(crate)
         point = np.asarray(event.point, dtype=float) * scale + offset
         normal = getattr(event, "normal", None)
@@ -235,17 +243,18 @@ class Debris:
         if normal is None:
             normal = np.array([0.0, 1.0, 0.0])
         cols = wood(crate.obj.kind)
-        self._add(self._chips(rng, point, normal, CHIPS_PER_BREAK if event.broke else CHIPS_PER_STRIKE, cols))
+        self._add(self._chips(*EFFECTS.window(key, CHIPS_PER_BREAK if event.broke else CHIPS_PER_STRIKE),
+                              point, normal, cols))
         if event.broke:
-            self._add(self._chunks(rng, crate, normal, scale, offset, cols))
+            self._add(self._chunks(key + (1 << 47), crate, normal, scale, offset, cols))
 
     @staticmethod
-    def _chips(rng, point, normal, n, cols) -> np.ndarray:
-        # Two draws from the generator (every normal, every uniform) and one affine map for
-        # all the uniform columns: a strike frame pays numpy's per-call cost ~8 times, not ~20.
-        g = rng.standard_normal((n, 8))       # fan (2), position jitter (3), spin axis (3)
-        u = rng.random((n, len(_CHIP_LO)))
-        r = _CHIP_LO + _CHIP_SPAN * u
+    def _chips(g, u, point, normal, cols) -> np.ndarray:
+        """Rows of ``n`` chips from their randoms: ``g (n, >= 8)`` standard normals (fan 2,
+        position jitter 3, spin axis 3), ``u (n, >= 11)`` uniforms on [0, 1) mapped by one
+        affine map to the columns of :data:`_CHIP_LO`."""
+        n = len(g)
+        r = _CHIP_LO + _CHIP_SPAN * u[:, :len(_CHIP_LO)]
         rows = np.zeros((n, _WIDTH))
         # a tangent frame of the face; chips fan out of it, biased up (3-vectors as floats:
         # np.cross costs more than the rest of this function)
@@ -265,12 +274,14 @@ class Debris:
         return rows
 
     @staticmethod
-    def _chunks(rng, crate, normal, scale, offset, cols) -> np.ndarray:
+    def _chunks(key, crate, normal, scale, offset, cols) -> np.ndarray:
         boxes = np.asarray(crate.compound.boxes, dtype=float) * scale + offset   # (K, 2, 3)
         k = len(boxes)
         rows = np.zeros((k, _WIDTH))
         if not k:
             return rows
+        g, u = EFFECTS.window(key, k)
+        r = _CHUNK_LO + _CHUNK_SPAN * u[:, :len(_CHUNK_LO)]
         b = np.asarray(crate.obj.aabb, dtype=float)
         centre = b.mean(axis=0)
         c = boxes.mean(axis=1)
@@ -278,14 +289,14 @@ class Debris:
         out[:, 1] = 0.0
         out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)
         rows[:, _P] = c
-        rows[:, _V] = (out * rng.uniform(0.006, 0.022, size=(k, 1)) - normal * 0.012
-                       + [0.0, 1.0, 0.0] * rng.uniform(0.0, 0.03, size=(k, 1)))
-        ax = rng.normal(size=(k, 3)) * [1.0, 0.3, 1.0]        # mostly tipping over, little spinning
+        rows[:, _V] = out * r[:, :1] - normal * 0.012                  # outward, off the struck face
+        rows[:, 4] += r[:, 1]                                           # and a little up
+        ax = g[:, :3] * [1.0, 0.3, 1.0]                    # mostly tipping over, little spinning
         rows[:, _AX] = ax / np.linalg.norm(ax, axis=1, keepdims=True)
-        rows[:, _OM] = rng.uniform(0.03, 0.08, size=k) * _SIGNS[rng.integers(0, 2, size=k)]
+        rows[:, _OM] = r[:, 2] * _SIGNS[(u[:, 3] * 2).astype(np.intp)]
         rows[:, _HALF] = (boxes[:, 1] - boxes[:, 0]) * 0.5
-        rows[:, _COL] = cols[0] * rng.uniform(0.85, 1.1, size=(k, 1))
-        rows[:, _LIFE] = rng.uniform(*CHUNK_LIFE, size=k)
+        rows[:, _COL] = cols[0] * r[:, 4:5]
+        rows[:, _LIFE] = r[:, 5]
         return rows
 
     def step(self) -> None:

@@ -7,13 +7,15 @@ the slowed sparks make that freeze read as impact), then streaks that fly,
 fall and fade over about ten frames.  Heavy hits are bigger and hotter;
 blocked hits are a blue-white shield ring with cool sparks.  Advanced once per
 simulation frame (``step``), drawn interpolated by alpha (``instances``).
-Random spread comes from a generator seeded by the hit's frame, so a given
-match always looks the same.
+Random spread comes from a window of :data:`~game.render.noise.EFFECTS` keyed by
+the hit's frame, so a given match always looks the same.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from .noise import EFFECTS
 
 MAX_PARTICLES = 1024
 GRAVITY = -0.0045           # m / frame^2
@@ -31,6 +33,8 @@ IMPACT_COLORS = np.array([[1.0, 0.95, 0.70], [0.70, 0.90, 1.0], [1.0, 0.70, 0.35
 _P, _V, _SIZE, _COL, _LIFE, _AGE, _DELAY, _KIND, _DELAY0 = (slice(0, 3), slice(3, 6), 6, slice(7, 10), 10, 11, 12, 13, 14)
 _WIDTH = 15
 KIND_SPARK, KIND_FLASH, KIND_RING = 0.0, 1.0, 2.0
+#: noise-table keys: hits, and bursts without a fighter (crates, projectile impacts)
+_KEY_HIT, _KEY_BURST = 1 << 48, 2 << 48
 
 
 class Sparks:
@@ -60,20 +64,20 @@ class Sparks:
 
     def spawn(self, hit) -> None:
         """A burst for one Hit event (reads its point, heavy, blocked, hitstop, frame)."""
-        rng = np.random.default_rng(int(hit.frame) * 7919 + int(hit.attacker))
         point = np.asarray(hit.point, dtype=float)
         heavy, blocked, stop = bool(hit.heavy), bool(hit.blocked), int(hit.hitstop)
         scale = 1.5 if heavy else 1.0
         n = (34 if heavy else 20) if not blocked else 16
         colors = BLOCK_COLORS if blocked else (HEAVY_COLORS if heavy else HIT_COLORS)
-        d = rng.standard_normal((n, 3))
-        # speed, size, colour pick (u * len(colors)), brightness, life: one draw, one affine map
-        u = rng.random((n, 5))
+        g, u = EFFECTS.window(_KEY_HIT + int(hit.frame) * 7919 + int(hit.attacker), n)
+        d = g[:, :3]
+        # speed, size, colour pick (u * len(colors)), brightness, life: one affine map
+        u = u[:, :5]
         k = scale * (0.8 if blocked else 1.0)
         life = 1.2 if heavy else 1.0
         r = np.array([0.05 * k, 0.010 * scale, 0.0, 1.0, 8 * life + stop]) + \
             np.array([0.10 * k, 0.008 * scale, 1.0, 0.6, 6 * life]) * u
-        d /= np.linalg.norm(d, axis=1, keepdims=True)
+        d = d / np.linalg.norm(d, axis=1, keepdims=True)
         d[:, 1] = np.abs(d[:, 1]) * 0.8 + 0.15            # mostly upward and outward
         rows = np.zeros((n + 2, _WIDTH))
         rows[:n, _P] = point
@@ -107,16 +111,16 @@ class Sparks:
     def burst(self, point, frame: int, style: str, big: bool = False) -> None:
         """A burst without a fighter: ``'crate'`` (wood chips; ``big`` when it broke) or
         ``'impact'`` (a projectile meeting the scene)."""
-        rng = np.random.default_rng(int(frame) * 104729 + (7 if style == "crate" else 3))
         point = np.asarray(point, dtype=float)
         n = (40 if big else 16) if style == "crate" else 18
         colors = CRATE_COLORS if style == "crate" else IMPACT_COLORS
-        d = rng.standard_normal((n, 3))
-        # speed, size, colour pick (u * len(colors)), life: one draw, one affine map
-        u = rng.random((n, 4))
+        g, u = EFFECTS.window(_KEY_BURST + int(frame) * 104729 + (7 if style == "crate" else 3), n)
+        d = g[:, :3]
+        # speed, size, colour pick (u * len(colors)), life: one affine map
+        u = u[:, :4]
         r = np.array([0.04, 0.012, 0.0, 10.0]) + \
             np.array([0.12 if big else 0.08, 0.018 if style == "crate" else 0.004, 1.0, 8.0]) * u
-        d /= np.linalg.norm(d, axis=1, keepdims=True)
+        d = d / np.linalg.norm(d, axis=1, keepdims=True)
         d[:, 1] = np.abs(d[:, 1]) * 0.9 + 0.1
         rows = np.zeros((n + 1, _WIDTH))
         rows[:n, _P] = point
