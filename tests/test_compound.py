@@ -1027,3 +1027,54 @@ def hashlib_of_fresh() -> str:
     import hashlib
 
     return hashlib.sha256(fresh().state_bytes()).hexdigest()
+
+
+# ------------------------------------------- the strike's float per-layer cut vs its numpy form
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.sampled_from([0.0, 0.01, 0.03]), st.sampled_from([0.01, 0.05, 0.15]))
+def test_B3_B4_B9_float_layer_cut_equals_the_batched_cut(seed, margin, size):
+    """``Compound.strike`` cuts each struck layer on Python floats (``_cut_layer``).  Over a
+    long random strike sequence (long enough for layers past SMALL_GRID cells), the numpy form
+    it had first (``_cut_layer_batched``) gives, layer by layer, the same verdict, tunnel and
+    pieces (in order), the same re-merged boxes bit for bit and the same removed volume; and a
+    compound struck through either stays byte-identical, with equal strike results."""
+    from unittest import mock
+
+    import game.collision.compound as C
+
+    rng = np.random.default_rng(seed)
+    fast, ref = fresh(), fresh()
+    big_grid = False
+    for _ in range(120):
+        p = rng.uniform(CRATE[0] - 0.05, CRATE[1] + 0.05)
+        h = rng.uniform(0.2, 1.0, 3) * size
+        s = np.array([p - h, p + h])
+        boxes, off = fast.boxes, fast._offsets
+        for lay in range(6):
+            lb = boxes[off[lay]:off[lay + 1]]
+            if not len(lb):
+                continue
+            got = C._cut_layer(lb, fast._slabs[lay].tolist(), s.tolist(), margin, lay // 2)
+            want = C._cut_layer_batched(lb, fast._slabs[lay].tolist(), s.tolist(), margin, lay // 2)
+            assert (got is None) == (want is None)
+            if got is None:
+                continue
+            assert [list(map(list, t)) for t in (got[0],)] == [want[0]]
+            assert [[list(a), list(b)] for a, b in got[1]] == want[1]
+            assert got[2].shape == want[2].shape and np.array_equal(got[2], want[2])
+            assert got[3] == pytest.approx(want[3], rel=1e-12, abs=1e-15)
+            u, v = C._TANGENTS[lay // 2]
+            big_grid |= (len(np.unique(lb[:, :, u])) - 1) * (len(np.unique(lb[:, :, v])) - 1) > C.SMALL_GRID
+        r1 = fast.strike(s, margin=margin)
+        with mock.patch.object(C, "_cut_layer", C._cut_layer_batched):
+            r2 = ref.strike(s, margin=margin)
+        assert (r1 is None) == (r2 is None)
+        assert fast.state_bytes() == ref.state_bytes() and fast._offsets == ref._offsets
+        if r1 is not None:
+            for name in ("layers", "tunnels", "struck_boxes"):
+                assert np.array_equal(getattr(r1, name), getattr(r2, name)), name
+            assert r1.removed_volume == pytest.approx(r2.removed_volume, rel=1e-12, abs=1e-15)
+            for a, b in zip(r1.split_faces, r2.split_faces):
+                assert np.array_equal(a.vertices, b.vertices)
+    fast.validate()
+    assert big_grid, "the sequence should reach a layer past SMALL_GRID cells (the batched merge)"

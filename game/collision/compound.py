@@ -81,6 +81,8 @@ per-triangle normals and kinds, for the renderer and method C.
 
 from __future__ import annotations
 
+import itertools
+import math
 import operator
 import struct
 from dataclasses import dataclass
@@ -124,6 +126,8 @@ _CYCLIC = ((1, 2), (2, 0), (0, 1))  # axis -> (v, w) with e_v x e_w = e_axis
 _MAGIC = b"RBCP"
 _NINE_U = np.array([0, 1, 2, 0, 2, 0, 1, 2])  # 3 x 3 grid cells without the middle (1, 1)
 _NINE_V = np.array([0, 0, 0, 1, 1, 2, 2, 2])
+_NINE = tuple(zip(_NINE_U.tolist(), _NINE_V.tolist()))
+_LAYER_IDS = np.arange(6, dtype=np.int8)
 _LO_NEG_HI = np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])
 _multiply, _less_equal = np.multiply, np.less_equal
 _min_reduce, _and_reduce = np.minimum.reduce, np.logical_and.reduce
@@ -283,28 +287,57 @@ def _grid_rects(occ: np.ndarray) -> np.ndarray:
 
 
 def _grid_rects_rows(occ) -> np.ndarray:
-    """:func:`_grid_rects` one row at a time (``occ`` an array or a list of bool rows):
-    each row's maximal runs either continue a rectangle open in the row above (the same
-    run) or open one; the rest close."""
+    """:func:`_grid_rects` one row at a time (``occ`` an array or a list of bool rows)."""
+    return np.array(_grid_rect_list(occ), dtype=np.int64).reshape(-1, 4)
+
+
+def _grid_rect_list(occ) -> list:
+    """:func:`_grid_rects_rows` as a list of ``(x0, x1, y0, y1)`` int tuples."""
+    return _stack_runs(_cell_runs(row) for row in (occ.tolist() if isinstance(occ, np.ndarray) else occ))
+
+
+def _cell_runs(row: list) -> list:
+    """The maximal runs ``(x0, x1)`` (half-open, increasing) of True cells in a bool row."""
+    runs = []
+    x, n = 0, len(row)
+    while x < n:
+        if row[x]:
+            start = x
+            x += 1
+            while x < n and row[x]:
+                x += 1
+            runs.append((start, x))
+        x += 1
+    return runs
+
+
+def _interval_runs(spans: list) -> list:
+    """The maximal runs ``(x0, x1)`` of a row covered by disjoint cell spans ``(x0, x1)``
+    (in any order): the spans sorted, touching ones joined."""
+    spans.sort()
+    runs = []
+    for x0, x1 in spans:
+        if runs and runs[-1][1] == x0:
+            runs[-1] = (runs[-1][0], x1)
+        else:
+            runs.append((x0, x1))
+    return runs
+
+
+def _stack_runs(row_runs) -> list:
+    """Rectangles ``(x0, x1, y0, y1)`` from each row's maximal runs (rows in order): a run
+    continues the rectangle open in the row above with the same run, or opens one; the
+    rectangles not continued close.  Sorted by (y0, x0)."""
     open_: dict = {}        # (x0, x1) -> y0 of the rectangle that run continues
     out: list = []
     y = -1
-    for y, row in enumerate(occ.tolist() if isinstance(occ, np.ndarray) else occ):
-        runs = {}
-        x, n = 0, len(row)
-        while x < n:
-            if row[x]:
-                start = x
-                x += 1
-                while x < n and row[x]:
-                    x += 1
-                runs[(start, x)] = open_.pop((start, x), y)
-            x += 1
+    for y, runs in enumerate(row_runs):
+        now = {run: open_.pop(run, y) for run in runs}
         out += [(x0, x1, y0, y) for (x0, x1), y0 in open_.items()]
-        open_ = runs
+        open_ = now
     out += [(x0, x1, y0, y + 1) for (x0, x1), y0 in open_.items()]
     out.sort(key=lambda r: (r[2], r[0]))
-    return np.array(out, dtype=np.int64).reshape(-1, 4)
+    return out
 
 
 def _grid_rects_batched(occ: np.ndarray) -> np.ndarray:
@@ -350,7 +383,8 @@ def _merge_layer(boxes: np.ndarray, axis: int) -> np.ndarray:
     the same extent along ``axis``) into maximal rows; returns (m, 2, 3).
 
     Rows run along the first tangent axis and are stacked along the second.
-    The result depends only on the union's shape and the edge coordinates."""
+    The result depends only on the union's shape and the edge coordinates.
+    (The strike merges with :func:`_merge_list`; this is its batched reference.)"""
     if boxes.shape[0] <= 1:
         return boxes
     u, v = _TANGENTS[axis]
@@ -378,6 +412,33 @@ def _merge_layer(boxes: np.ndarray, axis: int) -> np.ndarray:
     out[:, 0, v] = ys[cells[:, 2]]
     out[:, 1, v] = ys[cells[:, 3]]
     return out
+
+
+def _merge_list(boxes: list, axis: int) -> np.ndarray:
+    """:func:`_merge_layer` of boxes given as ``[[lo], [hi]]`` lists of floats, in Python:
+    each band between consecutive v edges gets the u spans of the boxes across it, joined
+    into maximal runs, and runs repeated in consecutive bands stack into one box.  The
+    same boxes as :func:`_merge_layer` (tests hold them equal); its cost follows the
+    boxes, not the grid's cells.  Returns (m, 2, 3) float."""
+    if len(boxes) <= 1:
+        return np.array(boxes, dtype=float).reshape(-1, 2, 3)
+    u, v = _TANGENTS[axis]
+    xs = sorted({c for lo, hi in boxes for c in (lo[u], hi[u])})
+    ys = sorted({c for lo, hi in boxes for c in (lo[v], hi[v])})
+    xi = {x: i for i, x in enumerate(xs)}
+    yi = {y: i for i, y in enumerate(ys)}
+    bands: list = [[] for _ in range(len(ys) - 1)]
+    for lo, hi in boxes:
+        span = (xi[lo[u]], xi[hi[u]])
+        for band in bands[yi[lo[v]]:yi[hi[v]]]:
+            band.append(span)
+    a0, a1 = boxes[0][0][axis], boxes[0][1][axis]
+    out = []
+    for x0, x1, y0, y1 in _stack_runs(_interval_runs(b) for b in bands):
+        lo, hi = [a0, a0, a0], [a1, a1, a1]
+        lo[u], hi[u], lo[v], hi[v] = xs[x0], xs[x1], ys[y0], ys[y1]
+        out.append((lo, hi))
+    return np.array(out, dtype=float).reshape(-1, 2, 3)
 
 
 # --------------------------------------------------------------------------
@@ -501,9 +562,10 @@ def _as_box(x, name: str) -> np.ndarray:
         raise CompoundError(f"{name}: expected a (2, 3) [min, max] box of numbers ({exc})") from None
     if arr.shape != (2, 3):
         raise CompoundError(f"{name}: expected a (2, 3) [min, max] box, got shape {arr.shape}")
-    if not np.isfinite(arr).all():
+    lo, hi = arr.tolist()       # six floats: checked in Python (a strike's frame runs numpy cold)
+    if not all(map(math.isfinite, lo + hi)):
         raise CompoundError(f"{name}: coordinates must be finite, got {arr.tolist()}")
-    if (arr[1] < arr[0]).any():
+    if any(b < a for a, b in zip(lo, hi)):
         raise CompoundError(f"{name}: min row must be <= max row on every axis, got {arr.tolist()}")
     return arr
 
@@ -678,46 +740,24 @@ class Compound:
         layers = self._layers
         off = self._offsets
         hit_layers = sorted(set(layers[hit].tolist()))
+        sl, slabs = s.tolist(), self._slabs.tolist()
 
         new_parts: dict[int, np.ndarray] = {}
         t_layers: list[int] = []
-        tunnels: list[np.ndarray] = []
-        split_rects: list[np.ndarray] = []
-        split_layer: list[np.ndarray] = []
+        tunnels: list = []
+        split: list = []              # the pieces of every cut layer, in layer order
+        split_layer: list[int] = []
         removed = 0.0
         for lay in hit_layers:
-            axis = lay // 2
-            u, v = _TANGENTS[axis]
-            slab = self._slabs[lay]
-            lb = boxes[off[lay] : off[lay + 1]]
-            tun = slab.copy()
-            ok = True
-            for ax in (u, v):
-                lo = max(s[0, ax] - m, slab[0, ax])
-                hi = min(s[1, ax] + m, slab[1, ax])
-                coords = np.concatenate((lb[:, :, ax].ravel(), slab[:, ax]))
-                lo = _snap(lo, coords)
-                hi = _snap(hi, coords)
-                if hi - lo < tol.MIN_BOX_EXTENT:
-                    ok = False
-                    break
-                tun[0, ax] = lo
-                tun[1, ax] = hi
-            if not ok:
+            cut = _cut_layer(boxes[off[lay] : off[lay + 1]], slabs[lay], sl, m, lay // 2)
+            if cut is None:
                 continue
-            ov_u = np.minimum(lb[:, 1, u], tun[1, u]) - np.maximum(lb[:, 0, u], tun[0, u])
-            ov_v = np.minimum(lb[:, 1, v], tun[1, v]) - np.maximum(lb[:, 0, v], tun[0, v])
-            cut = (ov_u > tol.PLANE_EPS) & (ov_v > tol.PLANE_EPS)
-            if not cut.any():
-                continue
-            cb = lb[cut]
-            pieces = _nine_patch(cb, tun, u, v)
-            removed += float(np.prod(cb[:, 1] - cb[:, 0], axis=1).sum() - np.prod(pieces[:, 1] - pieces[:, 0], axis=1).sum())
-            new_parts[lay] = _merge_layer(np.concatenate((lb[~cut], pieces)), axis)
+            tun, pieces, new_parts[lay], vol = cut
+            removed += vol
             t_layers.append(lay)
             tunnels.append(tun)
-            split_rects.append(pieces)
-            split_layer.append(np.full(pieces.shape[0], lay, dtype=np.int64))
+            split += pieces
+            split_layer += [lay] * len(pieces)
         if not t_layers:
             return None
 
@@ -725,20 +765,19 @@ class Compound:
         parts = [new_parts[lay] if lay in new_parts else boxes[off[lay] : off[lay + 1]] for lay in range(6)]
         sizes = [p.shape[0] for p in parts]
         new_boxes = np.concatenate(parts)
-        new_layers = np.repeat(np.arange(6, dtype=np.int8), sizes)
+        new_layers = np.repeat(_LAYER_IDS, sizes)
 
         # Result data (faces are built lazily by StrikeResult).
         hit_idx = np.flatnonzero(hit)
         if len(t_layers) < len(hit_layers):  # drop touched boxes of layers that were not cut
             hit_idx = hit_idx[(layers[hit_idx][:, None] == np.asarray(t_layers)).any(axis=1)]
         hl = layers[hit_idx].astype(np.int64)
-        tl = np.asarray(t_layers, dtype=np.int64)
-        tun_arr = np.stack(tunnels)
-        sl = np.concatenate(split_layer)
+        tl = np.array(t_layers, dtype=np.int64)
+        tun_arr = np.array(tunnels, dtype=float)
 
-        self._boxes = _readonly(np.ascontiguousarray(new_boxes))
+        self._boxes = _readonly(new_boxes)
         self._layers = _readonly(new_layers)
-        self._offsets = [0, *np.cumsum(sizes).tolist()]
+        self._offsets = [0, *itertools.accumulate(sizes)]
         self._version += 1
         self._faces = None
         return StrikeResult(
@@ -748,7 +787,7 @@ class Compound:
             struck_boxes=_readonly(hit_idx),
             _target=(self._slabs, hl, boxes[hit_idx]),
             _regions=(self._slabs, tl, tun_arr),
-            _split=(self._slabs, sl, np.concatenate(split_rects)),
+            _split=(self._slabs, np.array(split_layer, dtype=np.int64), np.array(split, dtype=float).reshape(-1, 2, 3)),
             _boxes_after=self._boxes,
         )
 
@@ -904,6 +943,103 @@ def _slabs(b: np.ndarray, t: float) -> np.ndarray:
             slabs[2 * axis : 2 * axis + 2, 0, other] = lo[other] + t
             slabs[2 * axis : 2 * axis + 2, 1, other] = hi[other] - t
     return slabs
+
+
+def _cut_layer(lb: np.ndarray, slab: list, s: list, m: float, axis: int):
+    """B3, B4, B9 for one struck layer, on Python floats.
+
+    A strike runs once, on a frame where numpy's code is cold (the render loop has just
+    waited in ``glFinish``): there each distinct numpy call costs 10-30x its cost in a
+    loop, and a layer holds a few dozen boxes, so plain floats cost far less.  The same
+    floats as :func:`_cut_layer_batched` (tests hold them equal).
+
+    Parameters
+    ----------
+    lb : (n, 2, 3) float, the layer's boxes.
+    slab : (2, 3) nested list of float, the layer's slab (B6).
+    s : (2, 3) nested list of float, the striker's range box.
+    m : float, the margin (B3).
+    axis : int, the layer's normal axis.
+
+    Returns
+    -------
+    None when the interaction region is thinner than MIN_BOX_EXTENT or cuts no box;
+    else ``(tunnel, pieces, merged, removed)``: the region through the slab (B3) as a
+    ``[lo, hi]`` list, the split pieces (B4, in cut-box order, nine-patch order within a
+    box) as a list of ``[lo, hi]``, the layer re-merged (B9) ``(k, 2, 3)`` float, and the
+    volume removed.
+    """
+    u, v = _TANGENTS[axis]
+    boxes = lb.tolist()
+    tun = [list(slab[0]), list(slab[1])]
+    for ax in (u, v):
+        lo = max(s[0][ax] - m, slab[0][ax])
+        hi = min(s[1][ax] + m, slab[1][ax])
+        coords = [c for b0, b1 in boxes for c in (b0[ax], b1[ax])] + [slab[0][ax], slab[1][ax]]
+        lo, hi = _snap_float(lo, coords), _snap_float(hi, coords)
+        if hi - lo < tol.MIN_BOX_EXTENT:
+            return None
+        tun[0][ax], tun[1][ax] = lo, hi
+    t0u, t1u, t0v, t1v = tun[0][u], tun[1][u], tun[0][v], tun[1][v]
+    eps, small = tol.PLANE_EPS, tol.MIN_BOX_EXTENT
+    kept, pieces = [], []
+    vol_cut = vol_pieces = 0.0
+    for b0, b1 in boxes:
+        if not (min(b1[u], t1u) - max(b0[u], t0u) > eps and min(b1[v], t1v) - max(b0[v], t0v) > eps):
+            kept.append((b0, b1))
+            continue
+        vol_cut += (b1[0] - b0[0]) * (b1[1] - b0[1]) * (b1[2] - b0[2])
+        # B4: the box's u and v ranges cut at the region's edges (clamped to the box)
+        cu = (b0[u], min(max(t0u, b0[u]), b1[u]), min(max(t1u, b0[u]), b1[u]), b1[u])
+        cv = (b0[v], min(max(t0v, b0[v]), b1[v]), min(max(t1v, b0[v]), b1[v]), b1[v])
+        for iu, iv in _NINE:
+            pu0, pu1, pv0, pv1 = cu[iu], cu[iu + 1], cv[iv], cv[iv + 1]
+            if pu1 - pu0 >= small and pv1 - pv0 >= small:
+                p0, p1 = list(b0), list(b1)
+                p0[u], p1[u], p0[v], p1[v] = pu0, pu1, pv0, pv1
+                pieces.append((p0, p1))
+                vol_pieces += (p1[0] - p0[0]) * (p1[1] - p0[1]) * (p1[2] - p0[2])
+    if len(kept) == len(boxes):
+        return None
+    return tun, pieces, _merge_list(kept + pieces, axis), vol_cut - vol_pieces
+
+
+def _cut_layer_batched(lb: np.ndarray, slab: list, s: list, m: float, axis: int):
+    """:func:`_cut_layer` as numpy array operations on the layer's boxes (the form the
+    strike had first; kept as the reference the float version is tested against)."""
+    u, v = _TANGENTS[axis]
+    sl = np.array(slab, dtype=float)
+    sb = np.array(s, dtype=float)
+    tun = sl.copy()
+    for ax in (u, v):
+        lo = max(sb[0, ax] - m, sl[0, ax])
+        hi = min(sb[1, ax] + m, sl[1, ax])
+        coords = np.concatenate((lb[:, :, ax].ravel(), sl[:, ax]))
+        lo = _snap(lo, coords)
+        hi = _snap(hi, coords)
+        if hi - lo < tol.MIN_BOX_EXTENT:
+            return None
+        tun[0, ax] = lo
+        tun[1, ax] = hi
+    ov_u = np.minimum(lb[:, 1, u], tun[1, u]) - np.maximum(lb[:, 0, u], tun[0, u])
+    ov_v = np.minimum(lb[:, 1, v], tun[1, v]) - np.maximum(lb[:, 0, v], tun[0, v])
+    cut = (ov_u > tol.PLANE_EPS) & (ov_v > tol.PLANE_EPS)
+    if not cut.any():
+        return None
+    cb = lb[cut]
+    pieces = _nine_patch(cb, tun, u, v)
+    removed = float(np.prod(cb[:, 1] - cb[:, 0], axis=1).sum() - np.prod(pieces[:, 1] - pieces[:, 0], axis=1).sum())
+    merged = _merge_layer(np.concatenate((lb[~cut], pieces)), axis)
+    return tun.tolist(), pieces.tolist(), merged, removed
+
+
+def _snap_float(x: float, coords: list) -> float:
+    """:func:`_snap` on a list of floats (the first nearest, as ``argmin``)."""
+    best, d = x, tol.SNAP_EPS
+    for c in coords:
+        if abs(c - x) < d:
+            best, d = c, abs(c - x)
+    return best
 
 
 def _snap(x: float, coords: np.ndarray) -> float:
