@@ -83,6 +83,8 @@ def _pair_error(a: np.ndarray, b: np.ndarray) -> ValueError:
 
 def _broadcasts(sa: tuple, sb: tuple) -> bool:
     """True iff shapes ``sa`` and ``sb`` broadcast together."""
+    if sa == sb:                 # the usual case, without numpy's shape machinery
+        return True
     try:
         np.broadcast_shapes(sa, sb)
     except ValueError:
