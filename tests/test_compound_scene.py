@@ -103,3 +103,17 @@ def test_C1_C5_replace_model_answers_as_a_scene_built_afresh():
         scene.replace_model(1, box_triangles(crate.boxes))
     with pytest.raises(IndexError):
         scene.replace_model(3, post)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False), min_size=3, max_size=3),
+       st.lists(st.floats(0.0, 1e4, allow_nan=False, allow_infinity=False), min_size=3, max_size=3))
+def test_C5_pad_box_floats_equals_pad_boxes(lo, ext):
+    """One box padded on Python floats (a struck crate's model root) is bit for bit the batched
+    ``pad_boxes`` of that box."""
+    from game.collision.aabb_tree import pad_box_floats, pad_boxes
+
+    hi = [a + e for a, e in zip(lo, ext)]
+    want = pad_boxes(np.array([[lo, hi]]))[0]
+    got = np.array(pad_box_floats(lo, hi))
+    assert np.array_equal(got, want) and np.array_equal(np.signbit(got), np.signbit(want))

@@ -265,3 +265,25 @@ def test_B7_stage_touch_picks_the_largest_overlap_first_of_equals_like_brute_for
             assert got[:2] == want[:2] and np.array_equal(got[2], want[2])
             checked += 1
     assert checked > 20
+
+
+def test_B9_break_test_reads_one_volume_pass_like_its_two_parts():
+    """``Crate.too_little_left`` computes the boxes' volumes once; it agrees, strike after
+    strike, with its two parts as written: the thinnest wall's share against BREAK_WALL,
+    the compound's solid fraction against BREAK_TOTAL."""
+    from game.sim.stage import BREAK_TOTAL, BREAK_WALL
+
+    m = Match.new(seed=0)
+    rng = np.random.default_rng(4)
+    seen = set()
+    for c in m.stage.crates:
+        lo, hi = c.compound.bounds
+        for _ in range(80):
+            p = rng.uniform(lo, hi)
+            h = rng.uniform(0.05, 0.2, 3)
+            c.compound.strike(np.array([p - h, p + h]), margin=0.03)
+            want = bool((c.wall_volumes() / c._wall0).min() < BREAK_WALL
+                        or c.compound.solid_fraction() < BREAK_TOTAL)
+            assert c.too_little_left() == want
+            seen.add(want)
+    assert seen == {False, True}

@@ -48,6 +48,15 @@ def pad_boxes(boxes: np.ndarray) -> np.ndarray:
     return out
 
 
+def pad_box_floats(lo: list, hi: list) -> tuple[list, list]:
+    """:func:`pad_boxes` of one box given as two lists of 3 floats: the same arithmetic,
+    for one struck crate's model (its frame runs numpy cold).  Returns ``(lo, hi)`` lists."""
+    ext = max(max(hi[0] - lo[0], hi[1] - lo[1]), hi[2] - lo[2])
+    mag = max(max(max(abs(lo[0]), abs(hi[0])), max(abs(lo[1]), abs(hi[1]))), max(abs(lo[2]), abs(hi[2])))
+    pad = BOX_PAD_REL * (ext + mag) + BOX_PAD_ABS
+    return [x - pad for x in lo], [x + pad for x in hi]
+
+
 @dataclass(frozen=True, eq=False)
 class AABBTree:
     """Flat AABB tree of one model (C5).

@@ -689,6 +689,11 @@ class Compound:
         ext = self._boxes[:, 1] - self._boxes[:, 0]
         return float(np.prod(ext, axis=1).sum())
 
+    @property
+    def volume0(self) -> float:
+        """The initial shell volume (the six intact walls)."""
+        return self._volume0
+
     def solid_fraction(self) -> float:
         """Remaining volume / initial shell volume, in [0, 1]."""
         return self.volume() / self._volume0

@@ -31,7 +31,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from .aabb_tree import LEAF_SIZE, AABBTree, build_aabb_tree, pad_boxes
+from .aabb_tree import LEAF_SIZE, AABBTree, build_aabb_tree, pad_box_floats, pad_boxes
 from .quadtree import QuadTree
 from .range_box import box_triangles, range_box_of
 from .raycast import (
@@ -157,8 +157,12 @@ class CollisionModel:
         model.level = int(level)
         model.transform = _readonly(_IDENTITY.copy())
         model.world_triangles = _readonly(tris + 0.0)      # as __init__ makes it (-0.0 becomes 0.0)
-        model.aabb = _readonly(range_box_of(b.reshape(-1, 3)) + 0.0)
-        model.root_box = _readonly(pad_boxes(model.aabb))
+        # one box: its min / max, then padded on six floats (a strike's frame runs numpy cold)
+        flat = b.reshape(-1, 3)
+        lo = [x + 0.0 for x in flat.min(axis=0).tolist()]          # + 0.0: -0.0 becomes 0.0, as in __init__
+        hi = [x + 0.0 for x in flat.max(axis=0).tolist()]
+        model.aabb = _readonly(np.array([lo, hi]))
+        model.root_box = _readonly(np.array(pad_box_floats(lo, hi)))
         model._tree = None
         return model
 

@@ -231,8 +231,10 @@ class Debris:
         thrown from the collision point out of the struck face (the event's outward normal,
         else away from ``attacker_pos``), and the crate's remaining boxes as chunks when it broke."""
         key = _KEY_DEBRIS + int(event.frame) * 7877 + int(event.crate) * 31 + int(event.fighter)
-        scale, offset = draw_map(crate)
-        point = np.asarray(event.point, dtype=float) * scale + offset
+        point = np.asarray(event.point, dtype=float)
+        if crate.obj.kind == "barrel":          # draw_map is the identity for every other kind
+            scale, offset = draw_map(crate)
+            point = point * scale + offset
         normal = getattr(event, "normal", None)
         if normal is not None:
             normal = np.asarray(normal, dtype=float)
@@ -246,7 +248,7 @@ class Debris:
         self._add(self._chips(*EFFECTS.window(key, CHIPS_PER_BREAK if event.broke else CHIPS_PER_STRIKE),
                               point, normal, cols))
         if event.broke:
-            self._add(self._chunks(key + (1 << 47), crate, normal, scale, offset, cols))
+            self._add(self._chunks(key + (1 << 47), crate, normal, *draw_map(crate), cols))
 
     @staticmethod
     def _chips(g, u, point, normal, cols) -> np.ndarray:

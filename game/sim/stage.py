@@ -81,16 +81,20 @@ class Crate:
         self.last_strike = None  # StrikeResult of the latest strike, for the overlay only
         self._wall0 = self.wall_volumes()
 
-    def wall_volumes(self) -> np.ndarray:
-        """Material left in each of the six walls (layers ``2 * axis + side``), ``(6,)``."""
-        b = self.compound.boxes
-        vol = np.prod(b[:, 1] - b[:, 0], axis=-1)
-        return np.bincount(self.compound.layers.astype(np.int64), weights=vol, minlength=6)
+    def wall_volumes(self, box_volumes: np.ndarray | None = None) -> np.ndarray:
+        """Material left in each of the six walls (layers ``2 * axis + side``), ``(6,)``;
+        ``box_volumes`` ``(K,)``: the small boxes' volumes, if already at hand."""
+        if box_volumes is None:
+            b = self.compound.boxes
+            box_volumes = np.prod(b[:, 1] - b[:, 0], axis=-1)
+        return np.bincount(self.compound.layers.astype(np.int64), weights=box_volumes, minlength=6)
 
     def too_little_left(self) -> bool:
         """True when a wall or the whole shell has lost too much to stand."""
-        left = self.wall_volumes() / self._wall0
-        return bool(left.min() < BREAK_WALL or self.compound.solid_fraction() < BREAK_TOTAL)
+        b = self.compound.boxes
+        vol = np.prod(b[:, 1] - b[:, 0], axis=-1)      # as Compound.volume computes them
+        left = self.wall_volumes(vol) / self._wall0
+        return bool(left.min() < BREAK_WALL or float(vol.sum()) / self.compound.volume0 < BREAK_TOTAL)
 
 
 @functools.lru_cache(maxsize=2)
