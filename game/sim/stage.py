@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from game.collision import CollisionModel, Compound, CompoundGroup, LEVEL_MEDIUM, judgement_points
+from game.collision import CollisionModel, Compound, CompoundGroup, LEVEL_MEDIUM
 
 from .arena import Arena, load_arena
 
@@ -167,18 +167,27 @@ class Stage:
         if not len(self._group_crate):
             return None
         best = None
+        limbs = None
         for c, k, rows in self.group.touching(limb_boxes):         # per touched crate, usually one
-            boxes = self.group.compounds[c].boxes.take(rows, axis=0)
-            j1, j2 = judgement_points(limb_boxes[k], boxes)
-            vol = np.prod(np.maximum(j2 - j1, 0.0), axis=-1)
-            i = int(vol.argmax())                                    # the first of equals, by limb then row
+            if limbs is None:
+                limbs = limb_boxes.tolist()
+            boxes = self.group.compounds[c].boxes
+            # A2, A3 on each touching pair's floats (a handful of pairs, on a frame where numpy
+            # runs cold): the overlap box [j1, j2] and its volume, the first of equals by limb then row
+            top, at = -1.0, 0
+            for i, (kk, b) in enumerate(zip(k.tolist(), boxes.take(rows, axis=0).tolist())):
+                (a0, a1), (b0, b1) = limbs[kk], b
+                vol = (max(min(a1[0], b1[0]) - max(a0[0], b0[0]), 0.0) * max(min(a1[1], b1[1]) - max(a0[1], b0[1]), 0.0)
+                       * max(min(a1[2], b1[2]) - max(a0[2], b0[2]), 0.0))
+                if vol > top:
+                    top, at = vol, i
             # crates come in group order, so (limb, crate, row) order is the group's row order
-            cand = (-float(vol[i]), int(k[i]), c, int(rows[i]), boxes[i])
-            if best is None or cand[:4] < best[:4]:
+            cand = (-top, int(k[at]), c, int(rows[at]))
+            if best is None or cand < best:
                 best = cand
         if best is None:
             return None
-        return best[1], int(self._group_crate[best[2]]), best[4]
+        return best[1], int(self._group_crate[best[2]]), self.group.compounds[best[2]].boxes[best[3]]
 
     def strike(self, index: int, striker_box: np.ndarray):
         """Strike crate ``index`` with a limb's range box (B1-B7); update its scene model.
