@@ -236,6 +236,22 @@ def test_A7_collision_point_matches_reference(d, data):
     assert np.all(np.isfinite(p))
 
 
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_A7_collision_point_pair_on_floats_equals_the_batched_point(data):
+    """The single-pair A7 point on Python floats (a crate strike's) is the batched
+    ``collision_point`` bit for bit, point boxes (zero diagonals) included."""
+    from game.collision import collision_point_pair
+
+    a = np.array(data.draw(box_strategy(3)))
+    b = a.copy() if data.draw(st.booleans()) and data.draw(st.booleans()) else np.array(data.draw(box_strategy(3)))
+    if data.draw(st.integers(0, 9)) == 0:
+        a[1] = a[0]
+        b[1] = b[0]
+    got, want = collision_point_pair(a, b), collision_point(a, b)
+    assert got.shape == (3,) and np.array_equal(got, want)
+
+
 def test_A7_ratio_of_diagonals_and_degenerate_midpoint():
     a = np.array([[0.0, 0, 0], [2, 2, 2]])          # diagonal 2*sqrt(3), centre (1,1,1)
     b = np.array([[1.0, 1, 1], [2, 2, 2]])          # diagonal sqrt(3), centre (1.5,1.5,1.5)

@@ -9,6 +9,8 @@ and broadcasts over the leading axes, so an N x M check is
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 __all__ = [
@@ -375,6 +377,21 @@ def collision_point(a, b) -> np.ndarray:
     t = np.divide(d1, total, out=np.full(np.shape(total), 0.5), where=total > 0.0)
     half_t = 0.5 * t[..., None]
     return 0.5 * sa + ((b[..., 0, :] + b[..., 1, :]) - sa) * half_t
+
+
+def collision_point_pair(a, b) -> np.ndarray:
+    """A7 for one pair of 3D boxes ``(2, 3)``, on Python floats: the same arithmetic as
+    :func:`collision_point` (the same bits; a test holds them equal), for a crate strike,
+    which runs once on a frame where numpy is cold.  Returns (3,) float."""
+    (a0, a1), (b0, b1) = np.asarray(a, dtype=float).tolist(), np.asarray(b, dtype=float).tolist()
+    ea = [a1[i] - a0[i] for i in range(3)]
+    eb = [b1[i] - b0[i] for i in range(3)]
+    d1 = math.sqrt(ea[0] * ea[0] + ea[1] * ea[1] + ea[2] * ea[2])
+    d2 = math.sqrt(eb[0] * eb[0] + eb[1] * eb[1] + eb[2] * eb[2])
+    total = d1 + d2
+    half_t = 0.5 * (d1 / total if total > 0.0 else 0.5)
+    sa = [a0[i] + a1[i] for i in range(3)]
+    return np.array([0.5 * sa[i] + ((b0[i] + b1[i]) - sa[i]) * half_t for i in range(3)])
 
 
 def range_box_of(points) -> np.ndarray:

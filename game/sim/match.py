@@ -25,7 +25,8 @@ import struct
 
 import numpy as np
 
-from game.collision import PairJudge, collision_point, judgement_points, overlaps, padded_boxes
+from game.collision import (PairJudge, collision_point, collision_point_pair, judgement_points, overlaps,
+                            padded_boxes)
 
 from . import ai
 from .data import GameData, load_game_data
@@ -434,7 +435,7 @@ class Match:
         """A7 for every contact: limb pairs, limb vs crate small box, projectile vs limb."""
         limb, crate, proj = contacts
         lp = [collision_point(self._boxes[atk, ks], self._boxes[1 - atk, ls]) for atk, ks, ls, *_ in limb]
-        cp = [collision_point(self._boxes[atk, k], box) for atk, k, _c, box in crate]
+        cp = [collision_point_pair(self._boxes[atk, k], box) for atk, k, _c, box in crate]
         pp = [collision_point(pbox, self._boxes[1 - p.owner, l]) for _i, p, l, pbox in proj]
         return lp, cp, pp
 
