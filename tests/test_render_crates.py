@@ -534,6 +534,53 @@ def test_render_strike_effects_are_the_same_for_the_same_event():
     assert not any(np.array_equal(x, y) for x, y in zip(a, c))
 
 
+def _crate_vertices_reference(faces, kind, scale=None, offset=None):
+    """``crate_vertices`` as first written: build every row in face order, then sort the
+    rows by (material, kind) (the reference for ``crate_mesh``, which orders the faces first)."""
+    from game.render.crates import KIND_MATERIAL, SEAM, wood
+
+    q = np.asarray(faces.vertices, dtype=float)
+    if scale is not None:
+        q = q * scale + offset
+    q = q + np.sign(q - q.mean(axis=1, keepdims=True)) * SEAM
+    kinds = np.asarray(faces.kinds, dtype=np.int64)
+    out = np.zeros((len(q), 6, 10), dtype=np.float32)
+    out[:, :, :3] = q[:, [0, 1, 2, 0, 2, 3]]
+    out[:, :, 3:6] = np.asarray(faces.normals, dtype=float)[:, None, :]
+    cols = wood(kind)[kinds]
+    fill = kinds == FILL
+    if fill.any():
+        h = np.abs(np.sin(q[fill].mean(axis=1) @ np.array([127.1, 311.7, 74.7]))) % 1.0
+        cols[fill] *= (0.82 + 0.3 * h)[:, None]
+    out[:, :, 6:9] = cols[:, None, :]
+    mats = np.array([KIND_MATERIAL[k] for k in (OUTER, FILL, INNER)], dtype=float)[kinds]
+    out[:, :, 9] = mats[:, None]
+    return out[np.lexsort((kinds, mats))].reshape(-1, 10)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(0, 40), st.sampled_from(["crate", "barrel"]))
+def test_render_B5_crate_mesh_equals_the_row_sorted_reference_and_its_ranges(seed, strikes, kind):
+    """``crate_mesh`` (faces put in draw order first, ranges from the per-kind counts) gives
+    the reference's vertices bit for bit, for crates and the barrel's squeezed compound, and
+    the draw ranges ``material_ranges`` finds in them."""
+    from game.collision.compound import Compound
+    from game.render.crates import crate_mesh
+    from game.render.geometry import material_ranges
+
+    rng = np.random.default_rng(seed)
+    c = Compound.from_box([[0.0, 0.0, 0.0], [1.0, 0.8, 1.2]], 0.1)
+    for _ in range(strikes):
+        p = rng.uniform(c.bounds[0] - 0.05, c.bounds[1] + 0.05)
+        h = rng.uniform(0.02, 0.2, 3)
+        c.strike(np.array([p - h, p + h]), margin=0.02)
+    scale, offset = (np.array([0.8, 1.1, 0.9]), np.array([0.3, -0.2, 0.05])) if kind == "barrel" else (None, None)
+    verts, runs = crate_mesh(c.faces, kind, scale, offset)
+    want = _crate_vertices_reference(c.faces, kind, scale, offset)
+    assert verts.dtype == np.float32 and np.array_equal(verts, want)
+    assert runs == material_ranges(verts)
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.lists(st.sampled_from([0, 3, 8]), max_size=12), max_size=6))
 def test_render_crate_meshes_grouped_by_material_equal_a_stable_sort(mats):

@@ -112,28 +112,64 @@ def crate_vertices(faces, kind: str = "crate", scale=None, offset=None) -> np.nd
     Fill faces get a per-face tint so the splinters do not read as one flat slab.  Every
     quad is grown by :data:`SEAM` in its plane (see there).
     """
-    q = np.asarray(faces.vertices, dtype=float)
+    return crate_mesh(faces, kind, scale, offset)[0]
+
+
+#: draw order of the face kinds: by material, then kind (OUTER, INNER: planks; FILL: splinters)
+_KIND_ORDER = sorted((OUTER, FILL, INNER), key=lambda k: (KIND_MATERIAL[k], k))
+_KIND_RANK = np.argsort(np.array(_KIND_ORDER))           # kind -> its place in _KIND_ORDER
+_QUAD_TRIS = np.array([0, 1, 2, 0, 2, 3])
+_TINT_DIR = np.array([127.1, 311.7, 74.7])
+
+
+def crate_mesh(faces, kind: str = "crate", scale=None, offset=None) -> tuple[np.ndarray, list]:
+    """:func:`crate_vertices` and its draw ranges ``[(material, first, count), ...]`` (what
+    ``geometry.material_ranges`` finds in them), built with few numpy calls: a strike's mesh is
+    built on the frame after it, with numpy cold.  The faces are put in draw order first
+    (by kind), so the ranges come from the per-kind counts and the fill faces are the tail."""
+    kinds = np.asarray(faces.kinds, dtype=np.int64)
+    order = np.argsort(_KIND_RANK[kinds], kind="stable")
+    q = np.asarray(faces.vertices, dtype=float)[order]
     if scale is not None:
         q = q * scale + offset
     # grow every quad by SEAM in its plane: faces split at T-junctions then overlap instead
     # of leaving pinholes where the rasteriser rounds the shared edge differently
     q = q + np.sign(q - q.mean(axis=1, keepdims=True)) * SEAM
-    kinds = np.asarray(faces.kinds, dtype=np.int64)
+    kinds = kinds[order]
+    counts = np.bincount(kinds, minlength=3).tolist()
     n = len(q)
-    out = np.zeros((n, 6, 10), dtype=np.float32)
-    out[:, :, :3] = q[:, [0, 1, 2, 0, 2, 3]]
-    out[:, :, 3:6] = np.asarray(faces.normals, dtype=float)[:, None, :]
-    cols = wood(kind)[kinds]                                        # (F, 3)
-    fill = kinds == FILL
-    if fill.any():                                                  # splinters: a tint per face
-        c = q[fill].mean(axis=1)
-        h = np.abs(np.sin(c @ np.array([127.1, 311.7, 74.7]))) % 1.0
-        cols[fill] *= (0.82 + 0.3 * h)[:, None]
-    out[:, :, 6:9] = cols[:, None, :]
-    mats = np.array([KIND_MATERIAL[k] for k in (OUTER, FILL, INNER)], dtype=float)[kinds]
-    out[:, :, 9] = mats[:, None]
-    order = np.lexsort((kinds, mats))
-    return out[order].reshape(-1, 10)
+    out = np.empty((n, 6, 10), dtype=np.float32)
+    out[:, :, :3] = q[:, _QUAD_TRIS]
+    out[:, :, 3:6] = np.asarray(faces.normals, dtype=float)[order][:, None, :]
+    rows = _kind_rows(kind)[kinds]                                  # (F, 4): colour, material
+    n_fill = counts[FILL]
+    if n_fill:                                                      # splinters: a tint per face
+        h = np.abs(np.sin(q[n - n_fill:].mean(axis=1) @ _TINT_DIR)) % 1.0
+        rows[n - n_fill:, :3] *= (0.82 + 0.3 * h)[:, None]
+    out[:, :, 6:] = rows[:, None, :]
+    runs: list = []
+    first = 0
+    for k in _KIND_ORDER:
+        count, mat = 6 * counts[k], int(KIND_MATERIAL[k])
+        if count and runs and runs[-1][0] == mat:
+            runs[-1] = (mat, runs[-1][1], runs[-1][2] + count)
+        elif count:
+            runs.append((mat, first, count))
+        first += count
+    return out.reshape(-1, 10), runs
+
+
+def _kind_rows(kind: str) -> np.ndarray:
+    """``(3, 4)`` per face kind: linear colour (:func:`wood`) and material (read-only, shared)."""
+    rows = _KIND_ROWS.get(kind)
+    if rows is None:
+        rows = np.concatenate((wood(kind), np.array([[KIND_MATERIAL[k]] for k in (OUTER, FILL, INNER)])), axis=1)
+        rows.flags.writeable = False
+        _KIND_ROWS[kind] = rows
+    return rows
+
+
+_KIND_ROWS: dict[str, np.ndarray] = {}
 
 
 def triangle_vertices(tris, kind: str) -> np.ndarray:

@@ -22,7 +22,7 @@ import ctypes
 import numpy as np
 from pyglet import gl
 
-from .crates import MAT_SPLINTER, by_material, crate_vertices, draw_map, triangle_vertices
+from .crates import MAT_SPLINTER, by_material, crate_mesh, draw_map, triangle_vertices
 from .geometry import KIND_STYLE, arena_parts, box_triangles, fighter_mesh, material_ranges, world_mesh
 from .glutil import Program, VertexArray
 
@@ -57,9 +57,10 @@ class CrateMeshes:
         self._intact: dict = {}     # (arena id, crate name) -> mesh of the intact crate
         self.builds = 0            # per-crate mesh builds so far (tests, benchmarks)
 
-    def _crate_mesh(self, stage, crate) -> np.ndarray:
+    def _crate_mesh(self, stage, crate) -> tuple[np.ndarray, list]:
+        """The crate's vertices and their draw ranges (``material_ranges``)."""
         if crate.broken or len(crate.compound.boxes) == 0:
-            return np.zeros((0, 10), np.float32)
+            return np.zeros((0, 10), np.float32), []
         kind = crate.obj.kind
         # (not ``version == 0``: a compound restored by a rollback starts again at version 0)
         intact = len(crate.compound.boxes) == 6 and crate.compound.solid_fraction() > 1.0 - 1e-9
@@ -69,12 +70,14 @@ class CrateMeshes:
         if kind == "barrel" and intact:         # intact: the barrel's own cylinder
             tris = stage.arena.scene.models[crate.obj.model].world_triangles
             verts = triangle_vertices(tris, kind)
-        else:
-            scale, offset = draw_map(crate)
-            verts = crate_vertices(crate.compound.faces, kind, scale, offset)
+            mesh = verts, material_ranges(verts)
+        elif kind == "barrel":
+            mesh = crate_mesh(crate.compound.faces, kind, *draw_map(crate))
+        else:                                   # draw_map is the identity for every other kind
+            mesh = crate_mesh(crate.compound.faces, kind)
         if intact:
-            self._intact[key] = verts
-        return verts
+            self._intact[key] = mesh
+        return mesh
 
     def sync(self, stage, defer: bool = False) -> bool:
         """Bring the meshes up to date with ``stage.crates`` (reads only); True if rebuilt.
@@ -96,8 +99,7 @@ class CrateMeshes:
                 if defer and key is not None and not c.broken and not key[1]:
                     continue
                 self._keys[i] = (c.compound.boxes, c.broken)
-                v = self._crate_mesh(stage, c)
-                self._verts[i], self._runs[i] = v, material_ranges(v)
+                self._verts[i], self._runs[i] = self._crate_mesh(stage, c)
                 self.builds += 1
                 changed = True
         if changed:
