@@ -684,10 +684,13 @@ class Compound:
     def __len__(self) -> int:
         return int(self._boxes.shape[0])
 
+    def box_volumes(self) -> np.ndarray:
+        """(K,) float: the volume of each small box."""
+        return np.prod(self._boxes[:, 1] - self._boxes[:, 0], axis=1)
+
     def volume(self) -> float:
         """Total volume of the small boxes (they never overlap)."""
-        ext = self._boxes[:, 1] - self._boxes[:, 0]
-        return float(np.prod(ext, axis=1).sum())
+        return float(self.box_volumes().sum())
 
     @property
     def volume0(self) -> float:

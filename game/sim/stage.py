@@ -83,16 +83,15 @@ class Crate:
 
     def wall_volumes(self, box_volumes: np.ndarray | None = None) -> np.ndarray:
         """Material left in each of the six walls (layers ``2 * axis + side``), ``(6,)``;
-        ``box_volumes`` ``(K,)``: the small boxes' volumes, if already at hand."""
+        ``box_volumes``: ``compound.box_volumes()``, if already at hand."""
         if box_volumes is None:
-            b = self.compound.boxes
-            box_volumes = np.prod(b[:, 1] - b[:, 0], axis=-1)
+            box_volumes = self.compound.box_volumes()
         return np.bincount(self.compound.layers.astype(np.int64), weights=box_volumes, minlength=6)
 
     def too_little_left(self) -> bool:
-        """True when a wall or the whole shell has lost too much to stand."""
-        b = self.compound.boxes
-        vol = np.prod(b[:, 1] - b[:, 0], axis=-1)      # as Compound.volume computes them
+        """True when a wall or the whole shell has lost too much to stand (the boxes'
+        volumes computed once for both tests: a strike's frame runs numpy cold)."""
+        vol = self.compound.box_volumes()
         left = self.wall_volumes(vol) / self._wall0
         return bool(left.min() < BREAK_WALL or float(vol.sum()) / self.compound.volume0 < BREAK_TOTAL)
 
