@@ -581,6 +581,50 @@ def test_render_B5_crate_mesh_equals_the_row_sorted_reference_and_its_ranges(see
     assert runs == material_ranges(verts)
 
 
+def _spark_instances_reference(s, alpha):
+    """``Sparks.instances`` as first written, with masked passes for the flash and ring rows."""
+    from game.render.sparks import KIND_FLASH, KIND_RING
+
+    p = s.p
+    out = np.zeros((len(p), 11), dtype=np.float32)
+    if not len(p):
+        return out
+    pos = s.prev_pos + (p[:, 0:3] - s.prev_pos) * alpha
+    age, life, delay, kind = p[:, 11] + alpha, p[:, 10], p[:, 12], p[:, 13]
+    t = np.clip(1.0 - (life - age) / np.maximum(life - p[:, 14], 1.0), 0.0, 1.0)
+    size, tail = p[:, 6].copy(), p[:, 3:6] * 2.6
+    flash, ring = kind == KIND_FLASH, kind == KIND_RING
+    size[flash] *= np.where(delay[flash] > 0, 1.0 + 0.08 * np.sin(age[flash] * 2.0), 1.0 - 0.5 * t[flash])
+    tail[flash | ring] = 0.0
+    size[ring] = -(size[ring] * (1.0 + 2.2 * np.clip(age / life, 0, 1)[ring]))
+    out[:, 0:3], out[:, 3:6], out[:, 6], out[:, 7:10], out[:, 10] = pos, tail, size, p[:, 7:10], (1.0 - t) ** 1.5
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["hit", "heavy", "block", "crate", "impact", "wait"]),
+                          st.integers(0, 12)), min_size=1, max_size=12),
+       st.sampled_from([1.0, 0.5, 0.137]))
+def test_render_spark_rows_equal_the_masked_reference(script, alpha):
+    """``Sparks.instances`` (every row as a spark, then the flash and ring rows on floats)
+    gives the masked reference's rows, through bursts of every kind, hitstop and fading."""
+    from game.render.sparks import Sparks
+
+    s = Sparks()
+    point = np.array([0.1, 1.2, -0.3])
+    for frame, (what, hitstop) in enumerate(script):
+        if what in ("hit", "heavy", "block"):
+            s.spawn(make_hit(frame=frame, point=point, heavy=what == "heavy", blocked=what == "block",
+                             hitstop=hitstop))
+        elif what in ("crate", "impact"):
+            s.burst(point, frame, what, big=hitstop > 6)
+        for _ in range(1 + hitstop % 4):
+            got, want = s.instances(alpha), _spark_instances_reference(s, alpha)
+            assert got.shape == want.shape and np.allclose(got, want, rtol=1e-6, atol=1e-7)
+            assert np.array_equal(np.signbit(got[:, 6]), np.signbit(want[:, 6]))   # rings stay rings
+            s.step()
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.lists(st.sampled_from([0, 3, 8]), max_size=12), max_size=6))
 def test_render_crate_meshes_grouped_by_material_equal_a_stable_sort(mats):

@@ -13,6 +13,8 @@ the hit's frame, so a given match always looks the same.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .noise import EFFECTS
@@ -156,35 +158,32 @@ class Sparks:
         self.prev_pos = self.prev_pos[alive]
 
     def instances(self, alpha: float = 1.0) -> np.ndarray:
-        """Per-instance rows for the spark shader ``(n, 11)``: pos, tail, size, rgb, intensity."""
+        """Per-instance rows for the spark shader ``(n, 11)``: pos, tail, size, rgb, intensity.
+
+        Every row as a spark first, in one pass per column; then the few flash and ring rows
+        (one or two per burst) on floats: these run on the frames right after a hit, when
+        numpy is cold, so the masked passes they used to take were most of the cost."""
         p = self.p
         n = len(p)
-        out = np.zeros((n, 11), dtype=np.float32)
+        out = np.empty((n, 11), dtype=np.float32)
         if not n:
             return out
-        pos = self.prev_pos + (p[:, _P] - self.prev_pos) * alpha
+        out[:, 0:3] = self.prev_pos + (p[:, _P] - self.prev_pos) * alpha
         age = p[:, _AGE] + alpha
         life = p[:, _LIFE]
-        delay = p[:, _DELAY]
-        kind = p[:, _KIND]
         span = np.maximum(life - p[:, _DELAY0], 1.0)          # the part of the life after hitstop
         t = np.clip(1.0 - (life - age) / span, 0.0, 1.0)      # 0 until hitstop ends, then -> 1
-        fade = (1.0 - t) ** 1.5
-        size = p[:, _SIZE].copy()
-        tail = p[:, _V] * 2.6
-        flash = kind == KIND_FLASH
-        ring = kind == KIND_RING
-        # flash: swells through hitstop, then shrinks away
-        size[flash] *= np.where(delay[flash] > 0, 1.0 + 0.08 * np.sin(age[flash] * 2.0), 1.0 - 0.5 * t[flash])
-        tail[flash | ring] = 0.0
-        # ring: expands over its whole life; negative size tells the shader to draw a ring
-        grow = np.clip(age / life, 0, 1)
-        size[ring] = -(size[ring] * (1.0 + 2.2 * grow[ring]))
-        out[:, 0:3] = pos
-        out[:, 3:6] = tail
-        out[:, 6] = size
+        out[:, 3:6] = p[:, _V] * 2.6                           # the tail
+        out[:, 6] = p[:, _SIZE]
         out[:, 7:10] = p[:, _COL]
-        out[:, 10] = fade
+        out[:, 10] = (1.0 - t) ** 1.5                          # fade
+        for i in np.flatnonzero(p[:, _KIND] != KIND_SPARK).tolist():
+            size, a = float(p[i, _SIZE]), float(age[i])
+            if p[i, _KIND] == KIND_FLASH:   # swells through hitstop, then shrinks away
+                size *= 1.0 + 0.08 * math.sin(a * 2.0) if p[i, _DELAY] > 0 else 1.0 - 0.5 * float(t[i])
+            else:                           # ring: expands over its whole life; negative size = ring
+                size = -(size * (1.0 + 2.2 * min(max(a / float(life[i]), 0.0), 1.0)))
+            out[i, 3:7] = (0.0, 0.0, 0.0, size)
         return out
 
 
