@@ -607,22 +607,55 @@ def _spark_instances_reference(s, alpha):
        st.sampled_from([1.0, 0.5, 0.137]))
 def test_render_spark_rows_equal_the_masked_reference(script, alpha):
     """``Sparks.instances`` (every row as a spark, then the flash and ring rows on floats)
-    gives the masked reference's rows, through bursts of every kind, hitstop and fading."""
+    gives the masked reference's rows, and ``Sparks.step`` (unmasked passes, the body flash on
+    floats) the masked reference's state bit for bit, through bursts of every kind, hitstop
+    and fading."""
     from game.render.sparks import Sparks
 
     s = Sparks()
+    ref = {"p": s.p, "prev": s.prev_pos, "flash": s.flash.copy(), "left": np.zeros(2), "base": np.zeros(2)}
     point = np.array([0.1, 1.2, -0.3])
     for frame, (what, hitstop) in enumerate(script):
+        n = len(s)
         if what in ("hit", "heavy", "block"):
-            s.spawn(make_hit(frame=frame, point=point, heavy=what == "heavy", blocked=what == "block",
-                             hitstop=hitstop))
+            hit = make_hit(frame=frame, point=point, heavy=what == "heavy", blocked=what == "block", hitstop=hitstop)
+            s.spawn(hit)
+            ref["flash"][1] = s.flash[1]
+            ref["left"][1], ref["base"][1] = 6, s.flash[1, 3]
         elif what in ("crate", "impact"):
             s.burst(point, frame, what, big=hitstop > 6)
+        ref["p"] = np.vstack([ref["p"], s.p[n:]])
+        ref["prev"] = np.vstack([ref["prev"], s.prev_pos[n:]])
         for _ in range(1 + hitstop % 4):
+            assert np.array_equal(s.p, ref["p"]) and np.array_equal(s.prev_pos, ref["prev"])
+            assert np.array_equal(s.flash, ref["flash"])
             got, want = s.instances(alpha), _spark_instances_reference(s, alpha)
             assert got.shape == want.shape and np.allclose(got, want, rtol=1e-6, atol=1e-7)
             assert np.array_equal(np.signbit(got[:, 6]), np.signbit(want[:, 6]))   # rings stay rings
             s.step()
+            _spark_step_reference(ref)
+
+
+def _spark_step_reference(r):
+    """``Sparks.step`` as first written (masked passes, the flash on arrays), on a dict state."""
+    from game.render.sparks import DRAG, FLASH_FRAMES, GRAVITY, HITSTOP_SPEED, KIND_SPARK
+
+    r["left"] = np.maximum(r["left"] - 1, 0)
+    r["flash"][:, 3] = r["base"] * (r["left"] / FLASH_FRAMES) ** 2
+    p = r["p"].copy()
+    if not len(p):
+        return
+    r["prev"] = p[:, 0:3].copy()
+    frozen = p[:, 12] > 0
+    k = np.where(frozen, HITSTOP_SPEED, 1.0)[:, None]
+    spark = p[:, 13] == KIND_SPARK
+    p[spark, 0:3] += p[spark, 3:6] * k[spark]
+    p[spark & ~frozen, 4] += GRAVITY
+    p[spark & ~frozen, 3:6] *= DRAG
+    p[:, 12] = np.maximum(p[:, 12] - 1, 0)
+    p[:, 11] += 1
+    alive = p[:, 11] < p[:, 10]
+    r["p"], r["prev"] = p[alive], r["prev"][alive]
 
 
 @settings(max_examples=200, deadline=None)

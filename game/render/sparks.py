@@ -47,8 +47,8 @@ class Sparks:
         self.prev_pos = np.zeros((0, 3))
         #: per fighter (rgb, amount) body flash, and its frames left
         self.flash = np.zeros((2, 4))
-        self._flash_left = np.zeros(2)
-        self._flash_base = np.zeros(2)
+        self._flash_left = [0, 0]           # frames left, per fighter (plain ints: stepped every frame)
+        self._flash_base = [0.0, 0.0]
 
     def __len__(self) -> int:
         return len(self.p)
@@ -107,7 +107,7 @@ class Sparks:
         self._add(rows)
         f = int(hit.defender)
         self.flash[f] = (0.25, 0.45, 0.9, 0.22) if blocked else (1.0, 0.80, 0.6, 0.28 if heavy else 0.18)
-        self._flash_base[f] = self.flash[f, 3]
+        self._flash_base[f] = float(self.flash[f, 3])
         self._flash_left[f] = FLASH_FRAMES
 
     def burst(self, point, frame: int, style: str, big: bool = False) -> None:
@@ -139,18 +139,21 @@ class Sparks:
 
     def step(self) -> None:
         """Advance one simulation frame."""
-        self._flash_left = np.maximum(self._flash_left - 1, 0)
-        self.flash[:, 3] = self._flash_base * (self._flash_left / FLASH_FRAMES) ** 2
+        for f, left in enumerate(self._flash_left):         # the body flashes fade (floats)
+            if left:
+                self._flash_left[f] = left - 1
+                q = (left - 1) / FLASH_FRAMES
+                self.flash[f, 3] = self._flash_base[f] * (q * q)
         if not len(self.p):
             return
         p = self.p
         self.prev_pos = p[:, _P].copy()
         frozen = p[:, _DELAY] > 0
-        k = np.where(frozen, HITSTOP_SPEED, 1.0)[:, None]
-        spark = p[:, _KIND] == KIND_SPARK
-        p[spark, _P] += p[spark, _V] * k[spark]
-        p[spark & ~frozen, 4] += GRAVITY
-        p[spark & ~frozen, _V] *= DRAG
+        # unmasked passes: flash and ring rows have no velocity, and gravity and drag skip them
+        p[:, _P] += p[:, _V] * np.where(frozen, HITSTOP_SPEED, 1.0)[:, None]
+        moving = (p[:, _KIND] == KIND_SPARK) & ~frozen
+        p[:, 4] += np.where(moving, GRAVITY, 0.0)
+        p[:, _V] *= np.where(moving, DRAG, 1.0)[:, None]
         p[:, _DELAY] = np.maximum(p[:, _DELAY] - 1, 0)
         p[:, _AGE] += 1
         alive = p[:, _AGE] < p[:, _LIFE]
