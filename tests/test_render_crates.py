@@ -135,7 +135,7 @@ def test_render_B4_B5_punched_crate_shows_its_hole_and_outer_wood_beside_it(game
 
 
 def test_render_B5_crate_mesh_is_built_from_compound_faces_and_only_the_struck_crate_rebuilds(game):
-    from game.render.crates import SEAM, crate_vertices, wood
+    from game.render.crates import SEAM, crate_mesh, wood
 
     g = game
     w = g.world
@@ -155,7 +155,7 @@ def test_render_B5_crate_mesh_is_built_from_compound_faces_and_only_the_struck_c
     assert (faces.kinds == FILL).any() and (faces.kinds == INNER).any()
     verts = w.crates._verts[i]
     assert len(verts) == 6 * faces.count
-    assert np.array_equal(verts, crate_vertices(faces, "crate"))
+    assert np.array_equal(verts, crate_mesh(faces, "crate")[0])
     # reference, per face: its corners (to the seam overlap) are in the mesh with its normal
     # and its kind's colour
     cols = wood("crate")
@@ -535,7 +535,7 @@ def test_render_strike_effects_are_the_same_for_the_same_event():
 
 
 def _crate_vertices_reference(faces, kind, scale=None, offset=None):
-    """``crate_vertices`` as first written: build every row in face order, then sort the
+    """``crate_mesh``'s vertices as first written: build every row in face order, then sort the
     rows by (material, kind) (the reference for ``crate_mesh``, which orders the faces first)."""
     from game.render.crates import KIND_MATERIAL, SEAM, wood
 

@@ -1,7 +1,7 @@
 """Destructible crates as players see them (pure numpy, no GL; see ``world.CrateMeshes``
 and ``passes.DebrisRenderer``).
 
-* :func:`crate_vertices`: a crate's render mesh from its method-B compound's
+* :func:`crate_mesh`: a crate's render mesh from its method-B compound's
   boundary faces (``compound.faces``, B4/B5 face data): ``OUTER`` faces in the
   crate's planked wood, ``FILL`` faces (the hole's walls, B5) as raw, lighter
   splintered wood, ``INNER`` faces (the shell's inside seen through a hole)
@@ -102,19 +102,6 @@ def draw_map(crate) -> tuple[np.ndarray, np.ndarray]:
     return scale, a[0] - b[0] * scale
 
 
-def crate_vertices(faces, kind: str = "crate", scale=None, offset=None) -> np.ndarray:
-    """Flat-shaded world-layout vertices ``(6 F, 10)`` float32 of a compound's face set.
-
-    ``faces``: a :class:`~game.collision.compound.FaceSet` (``vertices (F, 4, 3)`` CCW
-    from outside, ``normals (F, 3)``, ``kinds (F,)``).  Two triangles per quad, colour
-    by kind (:data:`WOOD`), material per kind; sorted by material (column 9) with
-    outer faces first within a material, so the inside is mostly depth-rejected.
-    Fill faces get a per-face tint so the splinters do not read as one flat slab.  Every
-    quad is grown by :data:`SEAM` in its plane (see there).
-    """
-    return crate_mesh(faces, kind, scale, offset)[0]
-
-
 #: draw order of the face kinds: by material, then kind (OUTER, INNER: planks; FILL: splinters)
 _KIND_ORDER = sorted((OUTER, FILL, INNER), key=lambda k: (KIND_MATERIAL[k], k))
 _KIND_RANK = np.argsort(np.array(_KIND_ORDER))           # kind -> its place in _KIND_ORDER
@@ -123,10 +110,20 @@ _TINT_DIR = np.array([127.1, 311.7, 74.7])
 
 
 def crate_mesh(faces, kind: str = "crate", scale=None, offset=None) -> tuple[np.ndarray, list]:
-    """:func:`crate_vertices` and its draw ranges ``[(material, first, count), ...]`` (what
-    ``geometry.material_ranges`` finds in them), built with few numpy calls: a strike's mesh is
-    built on the frame after it, with numpy cold.  The faces are put in draw order first
-    (by kind), so the ranges come from the per-kind counts and the fill faces are the tail."""
+    """Flat-shaded world-layout vertices ``(6 F, 10)`` float32 of a compound's face set, and
+    their draw ranges ``[(material, first, count), ...]`` (what ``geometry.material_ranges``
+    finds in them).
+
+    ``faces``: a :class:`~game.collision.compound.FaceSet` (``vertices (F, 4, 3)`` CCW
+    from outside, ``normals (F, 3)``, ``kinds (F,)``).  Two triangles per quad, colour
+    by kind (:data:`WOOD`), material per kind; sorted by material (column 9) with
+    outer faces first within a material, so the inside is mostly depth-rejected.
+    Fill faces get a per-face tint so the splinters do not read as one flat slab.  Every
+    quad is grown by :data:`SEAM` in its plane (see there).
+
+    Built with few numpy calls (a strike's mesh is built on the frame after it, with numpy
+    cold): the faces are put in draw order first (by kind), so the ranges come from the
+    per-kind counts and the fill faces are the tail."""
     kinds = np.asarray(faces.kinds, dtype=np.int64)
     order = np.argsort(_KIND_RANK[kinds], kind="stable")
     q = np.asarray(faces.vertices, dtype=float)[order]
