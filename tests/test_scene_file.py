@@ -1,15 +1,54 @@
-"""C3/C4 scene files, C5 loading: round trip, specific errors, fuzzing."""
+"""C3/C4 scene files, C5 loading: round trip, specific errors, checksums, fuzzing, pair writes."""
 
 from __future__ import annotations
 
+import errno
+import os
 import struct
+import warnings
+import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
-
-from game.collision import CollisionModel, Scene, SceneFileError, load_scene, save_scene
-from game.collision.scene_file import scene_from_bytes, scene_to_bytes
 from test_scene_quadtree import _random_models, assert_c1_invariants
+
+from game.collision import (
+    CollisionModel,
+    Scene,
+    SceneFileError,
+    load_scene,
+    save_scene,
+    scene_file,
+)
+from game.collision.scene_file import scene_from_bytes, scene_to_bytes
+
+ASSETS = Path(__file__).resolve().parents[1] / "assets"
+SHIPPED = (ASSETS / "arena.models.bin", ASSETS / "arena.quadtree.bin")
+MODELS_CRC_AT, QUAD_CRC_AT, QUAD_PAIR_AT = 28, 36, 40     # from docs/scene-format.md
+MODELS_HDR, QUAD_HDR = 32, 44
+
+
+def _crc(data: bytes, at: int) -> int:
+    """The format's checksum, computed here independently: CRC-32 of the file without its crc32 field."""
+    return zlib.crc32(bytes(data[:at]) + bytes(data[at + 4:]))
+
+
+def _seal(data, at: int) -> bytes:
+    data = bytearray(data)
+    struct.pack_into("<I", data, at, _crc(data, at))
+    return bytes(data)
+
+
+def _reseal(mb, qb) -> tuple[bytes, bytes]:
+    """Make a hand-edited pair self-consistent again: both checksums and the pairing field."""
+    mb = _seal(mb, MODELS_CRC_AT)
+    qb = bytearray(qb)
+    if len(qb) >= QUAD_PAIR_AT + 4:
+        struct.pack_into("<I", qb, QUAD_PAIR_AT, _crc(mb, MODELS_CRC_AT))
+    if len(qb) >= QUAD_CRC_AT + 4:
+        qb = _seal(qb, QUAD_CRC_AT)
+    return mb, bytes(qb)
 
 
 def _scene(seed=3, n=30):
@@ -52,13 +91,16 @@ def test_C3_C4_C5_save_load_round_trip_gives_equal_results(tmp_path):
 
 def test_C3_C4_file_layout_headers():
     mb, qb = scene_to_bytes(_scene(n=4))
-    magic, version, reserved, meshes, models, size = struct.unpack_from("<8sHHIIQ", mb)
-    assert magic == b"RBXMODL\x00" and version == 1 and meshes == models == 5 and size == len(mb)
-    magic, version, reserved, models, nodes, cap, depth, size = struct.unpack_from("<8sHHIIIIQ", qb)
-    assert magic == b"RBXQUAD\x00" and models == 5 and size == len(qb) and cap == 3 and depth == 5
-    assert nodes >= 1
-    # first node record is the root: rect, depth 0, id 0
-    x0, z0, x1, z1, dep, nid = struct.unpack_from("<4dII", qb, 36)
+    magic, version, reserved, meshes, models, size, crc = struct.unpack_from("<8sHHIIQI", mb)
+    assert magic == b"RBXMODL\x00" and version == 2 and reserved == 0 and meshes == models == 5
+    assert size == len(mb) and crc == _crc(mb, MODELS_CRC_AT)
+    magic, version, reserved, models, nodes, cap, depth, size, qcrc, pair = struct.unpack_from("<8sHHIIIIQII", qb)
+    assert magic == b"RBXQUAD\x00" and version == 2 and reserved == 0 and models == 5 and size == len(qb)
+    assert cap == 3 and depth == 5 and nodes >= 1
+    assert qcrc == _crc(qb, QUAD_CRC_AT) and pair == crc  # the quadtree file records its models file's checksum
+    # first mesh starts right after the header; first node record is the root: rect, depth 0, id 0
+    assert struct.unpack_from("<I", mb, MODELS_HDR)[0] >= 1
+    x0, z0, x1, z1, dep, nid = struct.unpack_from("<4dII", qb, QUAD_HDR)
     assert dep == 0 and nid == 0 and x0 < x1 and z0 < z1
 
 
@@ -71,28 +113,29 @@ def test_C3_C4_specific_errors_name_file_field_and_offset():
     mb, qb = scene_to_bytes(_scene(n=6))
     _bad(b"XXXXXXXX" + mb[8:], qb, r"M\.bin: field magic at byte 0")
     _bad(mb[:8] + struct.pack("<H", 7) + mb[10:], qb, r"M\.bin: field version at byte 8")
-    _bad(mb[:-3], qb, r"M\.bin: field file_size")
-    _bad(mb, qb[:-3], r"Q\.bin: field file_size")
+    _bad(mb[:-3], qb, r"M\.bin: field file_size at byte 20: .*python -m game\.tools\.bake")
+    _bad(mb, qb[:-3], r"Q\.bin: field file_size at byte 28")
     _bad(mb[:10], qb, r"M\.bin: field header at byte 0: file truncated")
-    # NaN coordinate in the first mesh's first triangle (after the 28-byte header and its count)
-    nan = mb[:32] + struct.pack("<d", float("nan")) + mb[40:]
-    _bad(nan, qb, r"M\.bin: field meshes\[0\]\.triangles at byte 32: NaN")
+    _bad(mb[:20], qb, r"M\.bin: field header at byte 0: file truncated")
+    # NaN coordinate in the first mesh's first triangle (after the 32-byte header and its count)
+    nan = mb[:36] + struct.pack("<d", float("nan")) + mb[44:]
+    _bad(*_reseal(nan, qb), r"M\.bin: field meshes\[0\]\.triangles at byte 36: NaN")
     # mesh count larger than the data: header size still right, counts do not match
     big = bytearray(mb)
     struct.pack_into("<I", big, 12, 100)
-    _bad(bytes(big), qb, r"M\.bin: field (meshes|model_count)")
+    _bad(*_reseal(big, qb), r"M\.bin: field (meshes|model_count)")
     # model count larger than the records: reported at model_count's own offset (16), not file_size's (20)
     more = bytearray(mb)
     struct.pack_into("<I", more, 16, 99)
-    _bad(bytes(more), qb, r"M\.bin: field model_count at byte 16: 99 model records")
+    _bad(*_reseal(more, qb), r"M\.bin: field model_count at byte 16: 99 model records")
     # model count in the quadtree file does not match the model file
     q2 = bytearray(qb)
     struct.pack_into("<I", q2, 12, 99)
-    _bad(mb, bytes(q2), r"Q\.bin: field model_count at byte 12")
+    _bad(*_reseal(mb, q2), r"Q\.bin: field model_count at byte 12")
 
 
-def _tiny_quadtree_bytes(children_of_root, depth_of=None, models_of=None):
-    """Hand-made quadtree file: 5 nodes, the root's children as given."""
+def _tiny_quadtree_bytes(mb, children_of_root, depth_of=None, models_of=None):
+    """Hand-made quadtree file paired with model data file ``mb``: 5 nodes, the root's children as given."""
     nodes = []
     depth_of = depth_of or {0: 0, 1: 1, 2: 1, 3: 1, 4: 1}
     rects = [(-10, -10, 10, 10), (-10, -10, 0, 0), (0, -10, 10, 0), (-10, 0, 0, 10), (0, 0, 10, 10)]
@@ -108,30 +151,31 @@ def _tiny_quadtree_bytes(children_of_root, depth_of=None, models_of=None):
             body += struct.pack("<IBB", i, 0, 0)
         else:
             body += struct.pack("<IBB", i, 1, len(kids)) + struct.pack(f"<{len(kids)}I", *kids)
-    size = 36 + len(body)
-    return struct.pack("<8sHHIIIIQ", b"RBXQUAD\x00", 1, 0, 1, 5, 4, 3, size) + body
+    size = QUAD_HDR + len(body)
+    head = struct.pack("<8sHHIIIIQII", b"RBXQUAD\x00", 2, 0, 1, 5, 4, 3, size, 0, _crc(mb, MODELS_CRC_AT))
+    return _seal(head + body, QUAD_CRC_AT)
 
 
 def test_C4_bad_relations_cycle_double_child_bad_depth_index_range():
     model = CollisionModel([[[0, 0, 0], [1, 0, 0], [0, 0, 1]]], 0)
     mb, _ = scene_to_bytes(Scene.build([model]))
     everywhere = {1: [0], 2: [0], 3: [0], 4: [0]}  # the model touches all four quadrants at (0, 0)
-    ok = _tiny_quadtree_bytes({0: [1, 2, 3, 4]}, models_of=everywhere)
+    ok = _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 4]}, models_of=everywhere)
     assert len(scene_from_bytes(mb, ok)) == 1
-    _bad(mb, _tiny_quadtree_bytes({0: [1, 2, 3, 4]}, models_of={1: [0], 2: [0], 3: [0]}),
+    _bad(mb, _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 4]}, models_of={1: [0], 2: [0], 3: [0]}),
          r"node_models\[4\] .*leaf 4 misses model 0 whose AABB overlaps it")
     far = CollisionModel([[[50, 0, 50], [51, 0, 50], [50, 0, 51]]], 0)
     mb_far, _ = scene_to_bytes(Scene.build([far]))
-    _bad(mb_far, ok, r"nodes\[0\]\.rect .*does not cover model 0")
-    _bad(mb, _tiny_quadtree_bytes({0: [1, 2, 3, 3]}), r"Q\.bin: field relations\[0\]\.children\[3\] .*cycle")
-    _bad(mb, _tiny_quadtree_bytes({0: [1, 2, 3, 0]}), r"children\[3\] .*cycle")
-    _bad(mb, _tiny_quadtree_bytes({0: [1, 2, 3, 9]}), r"children\[3\] .*out of range")
-    _bad(mb, _tiny_quadtree_bytes({0: [1, 2, 3, 4], 1: [2, 3, 4, 1]}), r"relations\[1\]\.children\[0\] .*cycle")
-    _bad(mb, _tiny_quadtree_bytes({0: [1, 2, 3, 4]}, depth_of={0: 0, 1: 1, 2: 2, 3: 1, 4: 1}), r"bad depth")
-    _bad(mb, _tiny_quadtree_bytes({0: [1, 2, 3, 4]}, models_of={2: [5]}), r"node_models\[2\]\.indices .*out of range")
-    _bad(mb, _tiny_quadtree_bytes({0: [1, 2, 3, 4]}, models_of={0: [0]}), r"inner node holds models")
-    _bad(mb, _tiny_quadtree_bytes({}, depth_of={0: 0, 1: 1, 2: 1, 3: 1, 4: 1}), r"not reachable from the root")
-    _bad(mb, _tiny_quadtree_bytes({0: [2, 1, 3, 4]}), r"children\[0\] .*not quadrant 0")
+    _bad(*_reseal(mb_far, ok), r"nodes\[0\]\.rect .*does not cover model 0")
+    _bad(mb, _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 3]}), r"Q\.bin: field relations\[0\]\.children\[3\] .*cycle")
+    _bad(mb, _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 0]}), r"children\[3\] .*cycle")
+    _bad(mb, _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 9]}), r"children\[3\] .*out of range")
+    _bad(mb, _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 4], 1: [2, 3, 4, 1]}), r"relations\[1\]\.children\[0\] .*cycle")
+    _bad(mb, _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 4]}, depth_of={0: 0, 1: 1, 2: 2, 3: 1, 4: 1}), r"bad depth")
+    _bad(mb, _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 4]}, models_of={2: [5]}), r"node_models\[2\]\.indices .*out of range")
+    _bad(mb, _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 4]}, models_of={0: [0]}), r"inner node holds models")
+    _bad(mb, _tiny_quadtree_bytes(mb, {}, depth_of={0: 0, 1: 1, 2: 1, 3: 1, 4: 1}), r"not reachable from the root")
+    _bad(mb, _tiny_quadtree_bytes(mb, {0: [2, 1, 3, 4]}), r"children\[0\] .*not quadrant 0")
 
 
 def test_C5_load_scene_missing_file_is_a_scene_file_error(tmp_path):
@@ -139,13 +183,28 @@ def test_C5_load_scene_missing_file_is_a_scene_file_error(tmp_path):
         load_scene(tmp_path / "nope.bin", tmp_path / "nope2.bin")
 
 
+def _only_scene_file_error(mb, qb) -> str | None:
+    """Load; return the SceneFileError's message or None.  Any other exception or a warning fails the test."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                      # a numpy RuntimeWarning would raise here
+        try:
+            scene_from_bytes(mb, qb, models_name="M.bin", quadtree_name="Q.bin")
+        except SceneFileError as exc:
+            assert "field" in str(exc) and "byte" in str(exc)
+            return str(exc)
+    return None
+
+
 def test_C3_C4_fuzzed_files_raise_only_scene_file_error():
+    """Every damaged file is caught (checksum); damaged-then-resealed ones (a writer bug, not damage)
+    still raise only SceneFileError, never another exception or a numpy warning."""
     rng = np.random.default_rng(1234)
     mb, qb = scene_to_bytes(_scene(seed=5, n=8))
     outcomes = {"ok": 0, "error": 0}
     for k in range(2500):
         which = k % 2
-        data = bytearray((mb, qb)[which])
+        orig = (mb, qb)[which]
+        data = bytearray(orig)
         op = rng.integers(5)
         if op == 0:  # truncate
             data = data[: int(rng.integers(0, len(data)))]
@@ -165,11 +224,240 @@ def test_C3_C4_fuzzed_files_raise_only_scene_file_error():
             else:
                 i = int(rng.integers(len(data)))
                 data[i:i + 8] = bytes(8)
+        if bytes(data) == orig:
+            continue                                        # a no-op mutation (e.g. zeroing zeros)
+        raw = (bytes(data), qb) if which == 0 else (mb, bytes(data))
+        assert _only_scene_file_error(*raw) is not None, f"damage {op} at mutation {k} loaded"
+        if _only_scene_file_error(*_reseal(*raw)) is None:
+            outcomes["ok"] += 1
+        else:
+            outcomes["error"] += 1
+    assert outcomes["error"] > 1500  # most resealed mutations are caught by the structural checks
+
+
+# ---- checksum and version (C3, C4) ---------------------------------------------------------------
+def test_C3_C4_shipped_files_every_byte_flip_raises_scene_file_error():
+    """Every byte of the shipped quadtree file and of the models file's header, and a large random
+    sample of the models file's bytes, XORed with a random non-zero mask: always SceneFileError,
+    never another exception, never a load."""
+    mb, qb = (p.read_bytes() for p in SHIPPED)
+    assert _only_scene_file_error(mb, qb) is None              # the shipped pair loads
+    rng = np.random.default_rng(7)
+    picks = [(1, i) for i in range(len(qb))] + [(0, i) for i in range(MODELS_HDR)]
+    picks += [(0, int(i)) for i in rng.choice(np.arange(MODELS_HDR, len(mb)), 12_000, replace=False)]
+    kinds = {"crc32": 0}
+    for which, i in picks:
+        data = bytearray((mb, qb)[which])
+        data[i] ^= int(rng.integers(1, 256))
         args = (bytes(data), qb) if which == 0 else (mb, bytes(data))
         try:
-            scene_from_bytes(*args)
-            outcomes["ok"] += 1
+            scene_from_bytes(*args, models_name="M.bin", quadtree_name="Q.bin")
         except SceneFileError as exc:
-            assert "field" in str(exc) and "byte" in str(exc)
-            outcomes["error"] += 1
-    assert outcomes["error"] > 1500  # most mutations are caught
+            msg = str(exc)
+            assert msg.startswith(("M.bin" if which == 0 else "Q.bin") + ": field "), msg
+            kinds["crc32"] += "crc32" in msg
+        except Exception as exc:  # noqa: BLE001 - the point: nothing but SceneFileError
+            pytest.fail(f"byte {i} of {SHIPPED[which].name}: {type(exc).__name__}: {exc}")
+        else:
+            pytest.fail(f"byte {i} of {SHIPPED[which].name} flipped and the pair still loaded")
+    assert kinds["crc32"] > len(picks) * 0.9                 # payload damage is reported as a checksum error
+
+
+def test_C3_checksum_mismatch_names_file_field_values_and_fix():
+    mb, qb = (p.read_bytes() for p in SHIPPED)
+    # the reviewer's case: a vertex x from 1.0 to -7.0 (byte 36032 in version 1, 4 more now), inside the AABB
+    at = 36032 + MODELS_HDR - 28
+    assert struct.unpack_from("<d", mb, at)[0] == 1.0
+    data = bytearray(mb)
+    struct.pack_into("<d", data, at, -7.0)
+    stored = struct.unpack_from("<I", mb, MODELS_CRC_AT)[0]
+    computed = _crc(data, MODELS_CRC_AT)
+    with pytest.raises(SceneFileError) as info:
+        scene_from_bytes(bytes(data), qb, models_name="arena.models.bin")
+    msg = str(info.value)
+    assert msg.startswith(f"arena.models.bin: field crc32 at byte {MODELS_CRC_AT}: checksum mismatch"), msg
+    assert f"stored 0x{stored:08x}" in msg and f"computed 0x{computed:08x}" in msg
+    assert "python -m game.tools.bake" in msg
+    q = bytearray(qb)
+    q[-1] ^= 1
+    with pytest.raises(SceneFileError, match=r"^arena\.quadtree\.bin: field crc32 at byte 36: checksum mismatch"):
+        scene_from_bytes(mb, bytes(q), quadtree_name="arena.quadtree.bin")
+
+
+def test_C3_C4_old_version_1_files_say_to_rebake():
+    mb, qb = scene_to_bytes(_scene(n=3))
+    # a version-1 file: the old 28/36-byte headers (no checksum) in front of the same payload
+    v1m = struct.pack("<8sHHIIQ", b"RBXMODL\x00", 1, 0, 4, 4, 28 + len(mb) - MODELS_HDR) + mb[MODELS_HDR:]
+    v1q = struct.pack("<8sHHIIIIQ", b"RBXQUAD\x00", 1, 0, 4, 1, 3, 5, 36 + len(qb) - QUAD_HDR) + qb[QUAD_HDR:]
+    want = r"field version at byte 8: version 1 is an older format.*`python -m game\.tools\.bake`"
+    _bad(v1m, qb, r"^M\.bin: " + want)
+    _bad(mb, v1q, r"^Q\.bin: " + want)
+    _bad(v1m[:12], qb, r"^M\.bin: " + want)                  # even a stub is told it is old, not truncated
+    _bad(mb[:8] + struct.pack("<H", 3) + mb[10:], qb, r"unsupported version 3.*python -m game\.tools\.bake")
+
+
+def test_C3_C4_files_from_different_bakes_are_refused_with_the_fix(tmp_path):
+    a, b = _scene(seed=3, n=6), _scene(seed=4, n=6)              # same model count, different scenes
+    (ma, _), (mb_, qb_) = scene_to_bytes(a), scene_to_bytes(b)
+    with pytest.raises(SceneFileError) as info:
+        scene_from_bytes(ma, qb_, models_name="M.bin", quadtree_name="Q.bin")
+    msg = str(info.value)
+    assert msg.startswith("Q.bin: field models_crc32 at byte 40:") and "M.bin" in msg
+    assert "different bakes" in msg and "python -m game.tools.bake" in msg
+    assert f"0x{_crc(ma, MODELS_CRC_AT):08x}" in msg and f"0x{_crc(mb_, MODELS_CRC_AT):08x}" in msg
+    # the same through load_scene, with the paths named
+    save_scene(a, tmp_path / "m.bin", tmp_path / "q.bin")
+    (tmp_path / "q.bin").write_bytes(qb_)
+    with pytest.raises(SceneFileError, match=r"q\.bin: field models_crc32 .*m\.bin.*different bakes"):
+        load_scene(tmp_path / "m.bin", tmp_path / "q.bin")
+
+
+# ---- no numpy warning escapes the loader -------------------------------------------------------
+def _model_record_at(mb: bytes, j: int) -> int:
+    n = struct.unpack_from("<I", mb, 16)[0]
+    return len(mb) - 185 * (n - j)
+
+
+def test_C5_huge_values_raise_scene_file_error_without_numpy_warnings():
+    mb, qb = scene_to_bytes(_scene(seed=2, n=5))
+    # a transform entry of 1e308 (file resealed, as a buggy writer would make it): the product overflows,
+    # or (a translation) the stored AABB no longer matches; either way the model's field is named
+    for j, k in ((0, 0), (5, 2), (5, 9), (5, 13)):
+        for big in (1e308, -1e308):
+            data = bytearray(mb)
+            struct.pack_into("<d", data, _model_record_at(mb, j) + 57 + 8 * k, big)
+            msg = _only_scene_file_error(*_reseal(data, qb))
+            assert msg is not None and f"M.bin: field models[{j}]." in msg, msg
+            if k == 0:
+                assert f"models[{j}].transform" in msg and "overflow" in msg, msg
+    # a vertex of 1e308: the stored AABB no longer matches
+    data = bytearray(mb)
+    struct.pack_into("<d", data, MODELS_HDR + 4, 1e308)
+    msg = _only_scene_file_error(*_reseal(data, qb))
+    assert msg is not None and "models[0].aabb" in msg, msg
+    # a model spanning -1e308..1e308 with a matching stored AABB: its padded box overflows
+    hm, hq = scene_to_bytes(Scene.build([CollisionModel([[[-1, 0, 0], [1, 0, 0], [0, 0, 1]]], 0)]))
+    data = bytearray(hm)
+    struct.pack_into("<3d", data, MODELS_HDR + 4, -1e308, 0, 0)
+    struct.pack_into("<3d", data, MODELS_HDR + 4 + 24, 1e308, 0, 0)
+    struct.pack_into("<6d", data, _model_record_at(hm, 0), -1e308, 0, 0, 1e308, 0, 1)
+    msg = _only_scene_file_error(*_reseal(data, hq))
+    assert msg is not None and f"field meshes[0].triangles at byte {MODELS_HDR + 4}" in msg and "too large" in msg
+
+
+def test_C5_extreme_values_in_any_float_field_never_warn():
+    """Random f64 slots of both files (vertices, AABBs, transforms, node rects) set to extreme values,
+    then resealed: SceneFileError or a clean load, never a numpy warning or another exception."""
+    mb, qb = scene_to_bytes(_scene(seed=6, n=6))
+    rng = np.random.default_rng(11)
+    n_models = struct.unpack_from("<I", mb, 16)[0]
+    slots = [(0, MODELS_HDR + 4 + 8 * int(i)) for i in rng.integers(0, 200, 40)]
+    slots += [(0, _model_record_at(mb, j) + off) for j in range(n_models) for off in (0, 24, 57, 65, 121, 145)]
+    nodes = struct.unpack_from("<I", qb, 16)[0]
+    slots += [(1, QUAD_HDR + 40 * i + 8 * c) for i in range(nodes) for c in range(4)]
+    for which, at in slots:
+        for v in (1e308, -1e308, 1.7e308, 1e300, 1e-320, float("inf"), float("nan")):
+            pair = [bytearray(mb), bytearray(qb)]
+            struct.pack_into("<d", pair[which], at, v)
+            _only_scene_file_error(*_reseal(*pair))
+
+
+# ---- writing the pair (save_scene) ---------------------------------------------------------------
+def _pair_state(tmp_path):
+    return sorted((p.name, p.read_bytes() if p.is_file() else None) for p in tmp_path.iterdir())
+
+
+@pytest.fixture
+def old_pair(tmp_path):
+    """A saved scene in tmp_path: (models path, quadtree path, the directory's state)."""
+    m, q = tmp_path / "s.models.bin", tmp_path / "s.quadtree.bin"
+    save_scene(_scene(seed=1, n=4), m, q)
+    return m, q, _pair_state(tmp_path)
+
+
+def test_C3_C4_save_scene_failed_second_write_leaves_old_pair_and_no_tmp(old_pair, tmp_path, monkeypatch):
+    m, q, before = old_pair
+    real = scene_file._write_synced
+    calls = []
+
+    def write(path, data):
+        calls.append(path)
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        real(path, data)
+    monkeypatch.setattr(scene_file, "_write_synced", write)
+    with pytest.raises(OSError, match="No space left"):
+        save_scene(_scene(seed=2, n=5), m, q)
+    assert [p.name for p in calls] == ["s.models.bin.tmp", "s.quadtree.bin.tmp"]
+    assert _pair_state(tmp_path) == before                     # old pair as it was, no .tmp left
+    load_scene(m, q)
+
+
+def test_C3_C4_save_scene_partial_tmp_write_is_removed(old_pair, tmp_path, monkeypatch):
+    m, q, before = old_pair
+    real_open = open
+
+    class Full:
+        """A file whose write stores half the data, then fails like a full disk."""
+        def __init__(self, path, mode):
+            self.f = real_open(path, mode)
+        def __enter__(self):
+            return self
+        def __exit__(self, *exc):
+            self.f.close()
+        def write(self, data):
+            self.f.write(data[: len(data) // 2])
+            self.f.flush()
+            raise OSError(errno.ENOSPC, "No space left on device")
+        def fileno(self):
+            return self.f.fileno()
+        def flush(self):
+            self.f.flush()
+    monkeypatch.setattr(scene_file, "open", Full, raising=False)
+    with pytest.raises(OSError):
+        save_scene(_scene(seed=2, n=5), m, q)
+    assert _pair_state(tmp_path) == before
+
+
+def test_C3_C4_save_scene_refuses_a_directory_target_before_writing(old_pair, tmp_path):
+    m, q, _ = old_pair
+    q.unlink()
+    q.mkdir()
+    before = _pair_state(tmp_path)
+    with pytest.raises(OSError) as info:
+        save_scene(_scene(seed=2, n=5), m, q)
+    assert info.value.filename == str(q) and "directory" in str(info.value)
+    assert _pair_state(tmp_path) == before                     # models file untouched, no .tmp
+    (tmp_path / "d.tmp").mkdir()
+    with pytest.raises(OSError, match="directory"):            # a folder where a temp file would go
+        save_scene(_scene(seed=2, n=5), tmp_path / "d", tmp_path / "e")
+
+
+def test_C3_C4_save_scene_failed_second_rename_is_reported_and_detected_at_load(old_pair, tmp_path,
+                                                                                monkeypatch):
+    m, q, _ = old_pair
+    real = os.replace
+    calls = []
+
+    def replace(src, dst):
+        calls.append(dst)
+        if len(calls) == 2:
+            raise OSError(errno.EIO, "Input/output error", str(src))
+        real(src, dst)
+    monkeypatch.setattr(scene_file.os, "replace", replace)
+    with pytest.raises(OSError) as info:
+        save_scene(_scene(seed=2, n=5), m, q)
+    monkeypatch.undo()
+    assert getattr(info.value, "partial", False) and "already replaced" in info.value.strerror
+    assert sorted(p.name for p in tmp_path.iterdir()) == [m.name, q.name]     # no .tmp left
+    with pytest.raises(SceneFileError, match="different bakes"):
+        load_scene(m, q)
+
+
+def test_C3_C4_save_scene_replaces_a_leftover_tmp_and_leaves_none(old_pair, tmp_path):
+    m, q, _ = old_pair
+    (tmp_path / (m.name + ".tmp")).write_bytes(b"half a file from a crash")
+    sc = _scene(seed=2, n=5)
+    save_scene(sc, m, q)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [m.name, q.name]
+    assert (m.read_bytes(), q.read_bytes()) == scene_to_bytes(sc)

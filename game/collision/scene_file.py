@@ -1,10 +1,13 @@
 """Method C scene files: the model data file (C3) and the quadtree file (C4); loading (C5).
 
-Both files are little-endian ``struct`` layouts with a magic, a version and
-the total file size in the header; the full layout is in
+Both files are little-endian ``struct`` layouts with a magic, a version, the
+total file size and a CRC-32 (``zlib.crc32``) of the rest of the file in the
+header; the quadtree file's header also records the model data file's CRC, so
+two files from different bakes are told apart.  The full layout is in
 ``docs/scene-format.md``.  Every problem in a file raises
-:class:`SceneFileError` whose message names the file, the field and the byte
-offset; nothing from ``struct`` or numpy escapes.
+:class:`SceneFileError` whose message names the file, the field, the byte
+offset and (for damage) the fix; nothing from ``struct`` or numpy escapes,
+not even a numpy warning.
 
 Loading (C5) rebuilds the quadtree from the quadtree file as stored (no
 re-insertion), reads each model's mesh triangles into arrays, recomputes its
@@ -13,8 +16,10 @@ AABB (checked against the stored one) and builds its AABB tree.
 
 from __future__ import annotations
 
+import errno
 import os
 import struct
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -24,23 +29,30 @@ from .scene import CollisionModel, Scene
 from .tolerances import FILE_AABB_REL
 
 __all__ = [
-    "SceneFileError",
+    "FORMAT_VERSION",
     "MODELS_MAGIC",
     "QUADTREE_MAGIC",
-    "FORMAT_VERSION",
-    "scene_to_bytes",
-    "scene_from_bytes",
-    "save_scene",
+    "SceneFileError",
     "load_scene",
+    "save_scene",
+    "scene_from_bytes",
+    "scene_to_bytes",
 ]
 
 MODELS_MAGIC = b"RBXMODL\x00"
 QUADTREE_MAGIC = b"RBXQUAD\x00"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: The command that rewrites the arena's scene files (the fix for any damaged or old file).
+REBAKE = "re-bake both files with `python -m game.tools.bake`"
 
-_MODELS_HEADER = struct.Struct("<8sHHIIQ")        # magic, version, reserved, mesh_count, model_count, file_size
-_QUAD_HEADER = struct.Struct("<8sHHIIIIQ")        # magic, version, reserved, model_count, node_count,
-#                                                   leaf_capacity, max_depth, file_size
+_PREFIX = struct.Struct("<8sHH")                  # magic, version, reserved: the same in every version
+_MODELS_HEADER = struct.Struct("<8sHHIIQI")       # magic, version, reserved, mesh_count, model_count, file_size,
+#                                                   crc32
+_QUAD_HEADER = struct.Struct("<8sHHIIIIQII")      # magic, version, reserved, model_count, node_count,
+#                                                   leaf_capacity, max_depth, file_size, crc32, models_crc32
+_MODELS_CRC_AT = 28                               # byte offset of each header's crc32 field
+_QUAD_CRC_AT = 36
+_QUAD_PAIR_AT = 40                                # the quadtree header's models_crc32
 _U32 = struct.Struct("<I")
 _MODEL_DT = np.dtype([("aabb", "<f8", (6,)), ("level", "u1"), ("mesh", "<u4"), ("tris", "<u4"),
                       ("transform", "<f8", (16,))])
@@ -50,7 +62,17 @@ _MAX_DEPTH = 16
 
 
 class SceneFileError(ValueError):
-    """A scene file is missing, truncated or malformed; the message names file, field and byte offset."""
+    """A scene file is missing, truncated, corrupt or malformed; the message names file, field and byte offset."""
+
+
+def _crc(data, crc_at: int) -> int:
+    """CRC-32 of every byte of ``data`` except the 4-byte crc32 field at ``crc_at``."""
+    return zlib.crc32(data[crc_at + 4:], zlib.crc32(data[:crc_at]))
+
+
+def _sealed(data: bytes, crc_at: int) -> bytes:
+    """``data`` (crc32 field zero) with its crc32 field filled in."""
+    return data[:crc_at] + struct.pack("<I", _crc(data, crc_at)) + data[crc_at + 4:]
 
 
 class _Reader:
@@ -82,16 +104,30 @@ class _Reader:
         return a
 
 
-def _check_header(rd: _Reader, magic, version, reserved, file_size, want_magic: bytes):
+def _check_prefix(rd: _Reader, want_magic: bytes) -> None:
+    """Magic, version and reserved: checked before the rest of the header, whose size depends on the version."""
+    magic, version, reserved = rd.unpack(_PREFIX, "header")
     if magic != want_magic:
         rd.fail("magic", f"expected {want_magic!r}, got {bytes(magic)!r} (not a Rangebox scene file of this kind)", 0)
+    if 1 <= version < FORMAT_VERSION:
+        rd.fail("version", f"version {version} is an older format (no checksum) that this build no longer reads "
+                f"(it reads version {FORMAT_VERSION}); {REBAKE}", 8)
     if version != FORMAT_VERSION:
-        rd.fail("version", f"unsupported version {version}, this build reads version {FORMAT_VERSION}", 8)
+        rd.fail("version", f"unsupported version {version}, this build reads version {FORMAT_VERSION} "
+                f"(a newer build wrote it, or the file is damaged); {REBAKE}", 8)
     if reserved != 0:
-        rd.fail("reserved", f"must be 0, got {reserved}", 10)
+        rd.fail("reserved", f"must be 0, got {reserved} (file damaged); {REBAKE}", 10)
+    rd.pos = 0
+
+
+def _check_size_and_crc(rd: _Reader, file_size: int, size_at: int, stored_crc: int, crc_at: int) -> None:
     if file_size != len(rd.data):
         rd.fail("file_size", f"header says {file_size} bytes but the file has {len(rd.data)} "
-                "(truncated or trailing data)", rd.pos - 8)
+                f"(truncated or trailing data); {REBAKE}", size_at)
+    crc = _crc(rd.data, crc_at)
+    if crc != stored_crc:
+        rd.fail("crc32", f"checksum mismatch: stored 0x{stored_crc:08x}, computed 0x{crc:08x} "
+                f"(the file is corrupted); {REBAKE}", crc_at)
 
 
 # ---- writing ---------------------------------------------------------------------
@@ -111,7 +147,9 @@ def scene_to_bytes(scene: Scene) -> tuple[bytes, bytes]:
     parts.append(recs.tobytes())
     body = b"".join(parts)
     size = _MODELS_HEADER.size + len(body)
-    models_bytes = _MODELS_HEADER.pack(MODELS_MAGIC, FORMAT_VERSION, 0, len(models), len(models), size) + body
+    models_bytes = _sealed(_MODELS_HEADER.pack(MODELS_MAGIC, FORMAT_VERSION, 0, len(models), len(models), size, 0)
+                           + body, _MODELS_CRC_AT)
+    models_crc = _crc(models_bytes, _MODELS_CRC_AT)
 
     qt = scene.quadtree
     q = qt.node_count
@@ -129,27 +167,116 @@ def scene_to_bytes(scene: Scene) -> tuple[bytes, bytes]:
             parts.append(_REL.pack(i, 1, len(kids)) + np.asarray(kids, dtype="<u4").tobytes())
     body = b"".join(parts)
     size = _QUAD_HEADER.size + len(body)
-    quad_bytes = _QUAD_HEADER.pack(QUADTREE_MAGIC, FORMAT_VERSION, 0, len(models), q,
-                                   qt.leaf_capacity, qt.max_depth, size) + body
+    quad_bytes = _sealed(_QUAD_HEADER.pack(QUADTREE_MAGIC, FORMAT_VERSION, 0, len(models), q,
+                                           qt.leaf_capacity, qt.max_depth, size, 0, models_crc) + body, _QUAD_CRC_AT)
     return models_bytes, quad_bytes
 
 
+def _check_target(path: Path) -> None:
+    """``path`` must be a regular file or absent: anything else (a directory, a device) is refused
+    with an :class:`OSError` naming it, before any write."""
+    if path.exists() and not path.is_file():
+        what = "a directory" if path.is_dir() else "not a regular file"
+        raise OSError(errno.EISDIR if path.is_dir() else errno.EEXIST,
+                      f"is {what}, so it cannot be replaced; remove it or write elsewhere", str(path))
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    """Write ``data`` to a new file ``path`` and force it to disk (flush + fsync)."""
+    with open(path, "xb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+
+
 def save_scene(scene: Scene, models_path, quadtree_path) -> None:
-    """Write the model data file (C3) and the quadtree file (C4) of ``scene``."""
+    """Write the model data file (C3) and the quadtree file (C4) of ``scene`` as a pair.
+
+    Both files are first written in full next to their targets (``<name>.tmp``,
+    flushed and fsynced); only when both are complete do they replace the
+    targets, one ``os.replace`` right after the other.  Each target must be a
+    regular file or absent (checked first).  On any failure the temporary
+    files are removed and the old pair is left untouched (an :class:`OSError`
+    is raised).  The two renames cannot be atomic together: if the second
+    fails (or the process dies between them) the new models file sits with the
+    old quadtree file; the raised error then has ``partial = True``, and the
+    quadtree header's ``models_crc32`` makes loading such a pair fail with a
+    :class:`SceneFileError` saying the files are from different bakes.
+    """
     mb, qb = scene_to_bytes(scene)
-    for path, data in ((models_path, mb), (quadtree_path, qb)):
-        path = Path(path)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
+    targets = [Path(models_path), Path(quadtree_path)]
+    if targets[0].resolve() == targets[1].resolve():
+        raise OSError(errno.EINVAL, "the model data file and the quadtree file must be two different files", str(targets[0]))
+    temps = [p.with_name(p.name + ".tmp") for p in targets]
+    for path in (*targets, *temps):
+        _check_target(path)
+    written: list[Path] = []
+    try:
+        for tmp, data in zip(temps, (mb, qb)):
+            tmp.unlink(missing_ok=True)               # a leftover of an interrupted run: ours to replace
+            written.append(tmp)
+            _write_synced(tmp, data)
+        for k, (tmp, path) in enumerate(zip(temps, targets)):
+            try:
+                os.replace(tmp, path)
+            except OSError as exc:
+                if k:                                  # the first file is new already: say so
+                    exc.strerror = (f"{exc.strerror}; {targets[0]} was already replaced, so the pair is "
+                                    f"mismatched until the next successful save (loading reports it)")
+                    exc.partial = True
+                raise
+            written.remove(tmp)
+    finally:
+        for tmp in written:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+    _sync_dir(targets[0].parent)
+    if targets[1].parent != targets[0].parent:
+        _sync_dir(targets[1].parent)
+
+
+def _sync_dir(folder: Path) -> None:
+    """Make the renames durable (best effort: not every platform can fsync a directory)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 # ---- reading ---------------------------------------------------------------------
-def _read_models(data: bytes, name: str) -> list[CollisionModel]:
-    rd = _Reader(data, name)
-    magic, version, reserved, mesh_count, model_count, file_size = rd.unpack(_MODELS_HEADER, "header")
-    _check_header(rd, magic, version, reserved, file_size, MODELS_MAGIC)
+def _models_header(rd: _Reader) -> tuple[int, int, int]:
+    """Check the model data file's header, size and checksum; ``(mesh_count, model_count, crc32)``."""
+    _check_prefix(rd, MODELS_MAGIC)
+    _, _, _, mesh_count, model_count, file_size, crc = rd.unpack(_MODELS_HEADER, "header")
+    _check_size_and_crc(rd, file_size, 20, crc, _MODELS_CRC_AT)
+    return mesh_count, model_count, crc
+
+
+def _quad_header(rd: _Reader, models_crc: int, models_name: str) -> tuple[int, int, int, int]:
+    """Check the quadtree file's header, size, checksum and pairing with the model data file;
+    ``(model_count, node_count, leaf_capacity, max_depth)``."""
+    _check_prefix(rd, QUADTREE_MAGIC)
+    (_, _, _, model_count, node_count, leaf_capacity, max_depth, file_size, crc,
+     pair_crc) = rd.unpack(_QUAD_HEADER, "header")
+    _check_size_and_crc(rd, file_size, 28, crc, _QUAD_CRC_AT)
+    if pair_crc != models_crc:
+        rd.fail("models_crc32", f"records model data file checksum 0x{pair_crc:08x} but {models_name} has "
+                f"0x{models_crc:08x}: the two files are from different bakes; {REBAKE}", _QUAD_PAIR_AT)
+    return model_count, node_count, leaf_capacity, max_depth
+
+
+def _read_models(rd: _Reader, mesh_count: int, model_count: int) -> list[CollisionModel]:
+    """The models of a model data file whose header :func:`_models_header` has read."""
     meshes = []
+    mesh_at = []
     for i in range(mesh_count):
         at = rd.pos
         (n,) = rd.unpack(_U32, f"meshes[{i}].triangle_count")
@@ -159,6 +286,7 @@ def _read_models(data: bytes, name: str) -> list[CollisionModel]:
             rd.fail(f"meshes[{i}].triangle_count", f"{n} triangles need {n * 72} bytes, only "
                     f"{len(rd.data) - rd.pos} remain (count does not match file size)", at)
         at = rd.pos
+        mesh_at.append(at)
         tris = rd.array("<f8", n * 9, f"meshes[{i}].triangles").reshape(n, 3, 3)
         if not np.isfinite(tris).all():
             k = int(np.flatnonzero(~np.isfinite(tris.reshape(-1)))[0])
@@ -189,20 +317,29 @@ def _read_models(data: bytes, name: str) -> list[CollisionModel]:
         try:
             model = CollisionModel(meshes[mesh], level, m)
         except ValueError as exc:
-            rd.fail(f"models[{j}].transform", str(exc), at + 57)
+            problem = str(exc).removeprefix("transform: ")
+            if "overflow" in problem:
+                problem += f" (an entry of the transform or a coordinate of mesh {mesh} is too large)"
+            rd.fail(f"models[{j}].transform", problem, at + 57)
         scale = float(np.abs(model.aabb).max()) + 1.0
         if not np.allclose(model.aabb, aabb, rtol=0.0, atol=FILE_AABB_REL * scale):
             rd.fail(f"models[{j}].aabb", f"stored {aabb.tolist()} differs from the AABB of the "
                     f"transformed mesh {model.aabb.tolist()}", at)
         models.append(model)
+    if models:                                      # one vectorised test: the padded boxes did not overflow
+        boxes = np.array([m.root_box for m in models])
+        bad = np.flatnonzero(~np.isfinite(boxes).reshape(len(models), -1).all(axis=1))
+        if bad.size:
+            j = int(bad[0])
+            mesh = int(recs[j]["mesh"])
+            rd.fail(f"meshes[{mesh}].triangles", f"coordinates too large: model {j}'s box overflows to inf "
+                    "(|coordinate| near 1.8e308)", mesh_at[mesh])
     return models
 
 
-def _read_quadtree(data: bytes, name: str, model_rects: list) -> QuadTree:
-    rd = _Reader(data, name)
-    (magic, version, reserved, model_count, node_count, leaf_capacity, max_depth,
-     file_size) = rd.unpack(_QUAD_HEADER, "header")
-    _check_header(rd, magic, version, reserved, file_size, QUADTREE_MAGIC)
+def _read_quadtree(rd: _Reader, header: tuple[int, int, int, int], model_rects: list) -> QuadTree:
+    """The quadtree of a quadtree file whose header :func:`_quad_header` has read."""
+    model_count, node_count, leaf_capacity, max_depth = header
     n_models = len(model_rects)
     if model_count != n_models:
         rd.fail("model_count", f"{model_count} but the model data file holds {n_models} models", 12)
@@ -334,10 +471,20 @@ def _check_membership(rd: _Reader, rects: np.ndarray, children, models, model_re
 
 def scene_from_bytes(models_bytes: bytes, quadtree_bytes: bytes, *, models_name: str = "<models>",
                      quadtree_name: str = "<quadtree>") -> Scene:
-    """C5: decode a scene from the bytes of its two files (names are used in error messages)."""
-    models = _read_models(bytes(models_bytes), models_name)
-    qt = _read_quadtree(bytes(quadtree_bytes), quadtree_name, [m.rect_xz() for m in models])
-    return Scene(models, qt)
+    """C5: decode a scene from the bytes of its two files (names are used in error messages).
+
+    Raises :class:`SceneFileError` for any problem; numpy's floating-point
+    warnings are silenced while decoding (every result that could overflow is
+    checked and reported with its field instead).
+    """
+    mrd, qrd = _Reader(bytes(models_bytes), models_name), _Reader(bytes(quadtree_bytes), quadtree_name)
+    # both headers, sizes and checksums, and the pairing, before any decoding: damage is found cheaply
+    mesh_count, model_count, models_crc = _models_header(mrd)
+    qheader = _quad_header(qrd, models_crc, models_name)
+    with np.errstate(all="ignore"):
+        models = _read_models(mrd, mesh_count, model_count)
+        qt = _read_quadtree(qrd, qheader, [m.rect_xz() for m in models])
+        return Scene(models, qt)
 
 
 def load_scene(models_path, quadtree_path) -> Scene:

@@ -2,30 +2,100 @@
 
 Reads ``assets/arena.scene.json`` (and the ``.obj`` meshes it names), builds the
 collision models and the quadtree (C1, C2, C5), and writes
-``assets/arena.models.bin`` (C3) and ``assets/arena.quadtree.bin`` (C4).
-Bad input exits with code 2 and one line naming the file and field.
+``assets/arena.models.bin`` (C3) and ``assets/arena.quadtree.bin`` (C4) as a
+pair: both are written in full first, then both replace the old ones; a failed
+write leaves the old pair untouched and no temporary file behind.
+Bad flags or input exit with code 2 and one line naming the flag or file, the
+field and the fix.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
+import locale
 import sys
 from pathlib import Path
 
-from game.collision import save_scene
-from game.sim.arena import (
-    DESCRIPTION_NAME,
-    MODELS_NAME,
-    QUADTREE_NAME,
-    ArenaDescriptionError,
-    build_arena_scene,
-    default_assets_dir,
-    read_description,
-)
+EXIT_USAGE = 2
+_PROG = "python -m game.tools.bake"
+_REQUIRED_PACKAGES = {"numpy", "pyrr"}
+
+try:
+    from game.collision import save_scene
+    from game.sim.arena import (
+        DESCRIPTION_NAME,
+        MODELS_NAME,
+        QUADTREE_NAME,
+        ArenaDescriptionError,
+        build_arena_scene,
+        default_assets_dir,
+        read_description,
+    )
+except ModuleNotFoundError as _exc:      # run as a command without the set-up step: one line, exit 2
+    if __name__ != "__main__" or (_exc.name or "").split(".")[0] not in _REQUIRED_PACKAGES:
+        raise
+    print(f"bake: Python package '{_exc.name}' is not installed: run 'bash scripts/setup.sh' "
+          f"(or 'pip install -r requirements.txt')", file=sys.stderr)
+    sys.exit(EXIT_USAGE)
+
+
+class UsageError(Exception):
+    """A user-facing problem (bad flag, unreadable description, unwritable output): one line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2 (argparse prints usage + message)
+        raise UsageError(f"{message} (see: {_PROG} --help)")
+
+
+def _in_assets(path: Path) -> bool:
+    """True if ``path`` lies in the repository's own ``assets/`` folder (restorable with git)."""
+    assets = default_assets_dir().resolve()
+    return assets in path.resolve().parents
+
+
+def check_description(path: Path) -> None:
+    """``--description``: an existing, readable text file, else :class:`UsageError` naming the flag and fix."""
+    restore = ("restore it with `git checkout -- assets`" if _in_assets(path)
+               else f"check the path (the shipped one is {default_assets_dir() / DESCRIPTION_NAME})")
+    if path.is_dir():
+        raise UsageError(f"--description {path}: is a folder; give the arena description JSON file "
+                         f"(e.g. {DESCRIPTION_NAME})")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"--description {path}: file not found; {restore}") from None
+    except OSError as exc:
+        raise UsageError(f"--description {path}: cannot read ({exc.strerror or exc}); "
+                         "check its permissions") from None
+    encoding = locale.getpreferredencoding(False)     # what read_description's Path.read_text() decodes with
+    try:
+        data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        where = f" (byte {exc.start})" if isinstance(exc, UnicodeDecodeError) else ""
+        raise UsageError(f"--description {path}: not a text file{where}: expected the arena description JSON "
+                         f"({encoding}), such as {default_assets_dir() / DESCRIPTION_NAME}") from None
+
+
+def check_out_dir(out_dir: Path, flag: str) -> None:
+    """``--out-dir``: a folder or nothing yet (it is created), else :class:`UsageError` naming the flag and fix."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UsageError(f"{flag} {out_dir}: is a file, not a folder; give a folder for the two .bin files "
+                         "(it is created if missing) or drop --out-dir to write next to the description")
+    for name in (MODELS_NAME, QUADTREE_NAME):
+        target = out_dir / name
+        if target.exists() and not target.is_file():
+            raise UsageError(f"{flag} {out_dir}: {target} is not a regular file (a folder?), so it cannot be "
+                             "replaced; remove it or choose another --out-dir")
 
 
 def bake(description: Path, out_dir: Path) -> tuple[Path, Path, str]:
-    """Bake ``description`` into ``out_dir``; returns the two paths and a one-line summary."""
+    """Bake ``description`` into ``out_dir``; returns the two paths and a one-line summary.
+
+    The two files are written as a pair (``save_scene``): on an ``OSError`` the old
+    files in ``out_dir`` are as they were and no ``.tmp`` file is left.
+    """
     desc = read_description(description)
     scene = build_arena_scene(desc)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -36,22 +106,39 @@ def bake(description: Path, out_dir: Path) -> tuple[Path, Path, str]:
                     f"{scene.quadtree.node_count} quadtree nodes -> {mp}, {qp}")
 
 
+def _write_fix(exc: OSError) -> str:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "free some disk space and bake again"
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return "make the folder writable or choose another --out-dir"
+    return "fix that and bake again, or choose another --out-dir"
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m game.tools.bake", description=__doc__.split("\n")[0])
-    parser.add_argument("--description", type=Path, default=default_assets_dir() / DESCRIPTION_NAME,
-                        help="arena description JSON (default: assets/arena.scene.json)")
-    parser.add_argument("--out-dir", type=Path, default=None,
-                        help="where to write the .bin files (default: the description's folder)")
-    args = parser.parse_args(argv)
-    out = args.out_dir if args.out_dir is not None else args.description.parent
     try:
-        _, _, summary = bake(args.description, out)
-    except ArenaDescriptionError as exc:
-        print(f"bake: error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"bake: error: {exc.filename or out}: cannot write ({exc.strerror or exc})", file=sys.stderr)
-        return 2
+        parser = _Parser(prog=_PROG, description=__doc__.split("\n")[0])
+        parser.add_argument("--description", type=Path, default=default_assets_dir() / DESCRIPTION_NAME,
+                            help="arena description JSON (default: assets/arena.scene.json)")
+        parser.add_argument("--out-dir", type=Path, default=None,
+                            help="where to write the .bin files (default: the description's folder)")
+        args = parser.parse_args(argv)
+        check_description(args.description)
+        out = args.out_dir if args.out_dir is not None else args.description.parent
+        check_out_dir(out, "--out-dir" if args.out_dir is not None else "--description's folder")
+        try:
+            _, _, summary = bake(args.description, out)
+        except ArenaDescriptionError as exc:
+            raise UsageError(str(exc)) from None
+        except UnicodeDecodeError as exc:   # a mesh the description names is not text (read in game.sim.arena)
+            raise UsageError(f"--description {args.description}: a mesh file it names is not a text .obj "
+                             f"(byte {exc.start}: {exc.reason}); check the objects' shape.path entries") from None
+        except OSError as exc:
+            kept = "" if getattr(exc, "partial", False) else "; the old scene files are unchanged"
+            raise UsageError(f"{exc.filename or out}: cannot write ({exc.strerror or exc}){kept}; "
+                             f"{_write_fix(exc)}") from None
+    except UsageError as exc:
+        print(f"bake: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     print(summary)
     return 0
 

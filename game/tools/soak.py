@@ -29,10 +29,20 @@ import sys
 import time
 import zlib
 
-import numpy as np
+EXIT_USAGE = 2
+_REQUIRED_PACKAGES = {"numpy", "pyrr"}
 
-from game.sim import FrameInput, Match
-from game.sim.fighter import SCALARS
+try:
+    import numpy as np
+
+    from game.sim import FrameInput, Match
+    from game.sim.fighter import SCALARS
+except ModuleNotFoundError as _exc:      # run as a command without the set-up step: one line, exit 2
+    if __name__ != "__main__" or (_exc.name or "").split(".")[0] not in _REQUIRED_PACKAGES:
+        raise
+    print(f"soak: Python package '{_exc.name}' is not installed: run 'bash scripts/setup.sh' "
+          f"(or 'pip install -r requirements.txt')", file=sys.stderr)
+    sys.exit(EXIT_USAGE)
 
 #: Tolerances of the checks (metres).
 TOL = 1e-6
@@ -109,7 +119,7 @@ def check_match(m: Match, seen: dict | None = None) -> str | None:
             continue
         try:
             validate()                                  # B9 invariants of the crate's compound
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure of validate() is the violation to report
             name = getattr(getattr(crate, "obj", None), "name", "?")
             return f"crate {i} ({name}) compound invalid: {type(exc).__name__}: {exc}"
         if seen is not None:
@@ -121,7 +131,7 @@ def check_match(m: Match, seen: dict | None = None) -> str | None:
             if callable(fn):
                 try:
                     res = fn()
-                except Exception as exc:  # the arena's own invariant checks
+                except Exception as exc:  # noqa: BLE001 - the arena's own invariant checks, reported
                     return f"arena.{name}() failed: {type(exc).__name__}: {exc}"
                 if res is False or (isinstance(res, str) and res):
                     return f"arena.{name}() reported: {res}"
@@ -164,7 +174,7 @@ def soak(frames: int, seed: int, *, make_match=None, on_frame=None, on_match=Non
         try:
             m.step(_DECODE[b1], _DECODE[b2])
             problem = check_match(m, seen)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a crash in step() is a violation, reported with its seed
             problem = f"step raised {type(exc).__name__}: {exc}"
         if problem:
             raise SoakViolation(
@@ -180,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     class Parser(argparse.ArgumentParser):
         def error(self, message):
             print(f"soak: {message} (see: python -m game.tools.soak --help)", file=sys.stderr)
-            sys.exit(2)
+            sys.exit(EXIT_USAGE)
 
     def count(text):
         try:
