@@ -8,14 +8,20 @@
     python main.py --screenshot out.png --frames N [--debug]   render frame N with no screen (EGL)
     python main.py --training                        training mode (frame meter, frame step, dummy)
 
-Bad flags or values exit with status 2 and one line that names them.
+Bad flags or values, flags that cannot take effect together, and files that cannot be
+read or written exit with status 2 and one line that names them, before the match is played.
+A recording whose save fails at the end is saved in the temp folder instead (exit 2 says where).
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
+import stat
 import sys
+import tempfile
 import time
 
 EXIT_USAGE = 2
@@ -30,7 +36,11 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see: python main.py --help)")
 
 
-def _positive_int(name: str):
+#: The replay header stores the seed as a u64 (the sim's PCG64 takes any int >= 0).
+SEED_LIMIT = 2**64
+
+
+def _positive_int(name: str, below: int | None = None, below_text: str = ""):
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -38,6 +48,8 @@ def _positive_int(name: str):
             raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
         if value < 0:
             raise argparse.ArgumentTypeError(f"{name} must be 0 or more, got {value}")
+        if below is not None and value >= below:
+            raise argparse.ArgumentTypeError(f"{name} must be from 0 to {below_text}, got {value}")
         return value
     return parse
 
@@ -49,18 +61,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--p1", choices=("human", "cpu"), default=None, help="who controls player 1 (default human)")
     p.add_argument("--p2", choices=("human", "cpu"), default=None, help="who controls player 2 (default cpu)")
     p.add_argument("--level", choices=("easy", "normal", "hard"), default=None, help="CPU difficulty (default normal)")
-    p.add_argument("--seed", type=_positive_int("--seed"), default=None, help="match seed (default 0)")
+    p.add_argument("--seed", type=_positive_int("--seed", SEED_LIMIT, "2**64 - 1 (a replay stores it in 8 bytes)"),
+                   default=None, help="match seed, 0 to 2**64 - 1 (default 0)")
     p.add_argument("--frames", type=_positive_int("--frames"), default=None,
                    help="headless: frames to run (default: until the match is over); "
-                        "with --screenshot: the frame to capture")
-    p.add_argument("--headless", action="store_true", help="run the simulation with no window and no GL")
+                        "with --replay: play (or with --headless check) only the replay's first N frames, "
+                        "at most its length; with --screenshot: the frame to capture (default 1, with "
+                        "--replay the replay's last frame; at most the longest match, 19200 frames; a match "
+                        "that ends sooner is captured on its last frame)")
+    p.add_argument("--headless", action="store_true",
+                   help="run the simulation with no window and no GL (not with --screenshot, --training, "
+                        "--debug, --fullscreen or --fps, which need the renderer)")
     p.add_argument("--record", metavar="FILE", default=None,
-                   help="record both players' inputs to a replay file (see docs/replay-format.md)")
+                   help="record both players' inputs to a replay file (see docs/replay-format.md); "
+                        "the recording ends with the match")
     p.add_argument("--replay", metavar="FILE", default=None,
-                   help="play a replay file back, checking it frame by frame (with --headless: one JSON line)")
+                   help="play a replay file back, checking it frame by frame (with --headless: one JSON line, "
+                        "plus replay_frames with --frames); a regular file of at most 156288 bytes")
     p.add_argument("--force", action="store_true", help="let --record overwrite an existing file")
     p.add_argument("--screenshot", metavar="PNG", default=None,
-                   help="render frame --frames (default 1) with no screen (headless EGL) and save it as a PNG")
+                   help="render frame --frames (default 1) with no screen (headless EGL) and save it as a PNG "
+                        "(replaced atomically if it exists)")
     p.add_argument("--debug", action="store_true", help="start with the debug overlay on (F1 toggles it)")
     p.add_argument("--training", action="store_true", help="start in training mode (P2 is the training dummy)")
     p.add_argument("--fullscreen", action="store_true", help="start fullscreen (F11 toggles it)")
@@ -78,27 +99,106 @@ def apply_defaults(args) -> None:
             setattr(args, name, value)
 
 
-def check_replay_flags(args) -> None:
-    """Flag combinations for --record/--replay, checked before anything runs (exit 2)."""
-    import os
+#: Flags only the renderer can honour: (why --headless makes them impossible, the fix).
+_RENDER_ONLY = {
+    "screenshot": ("a screenshot needs the renderer", "drop --headless"),
+    "training": ("training mode runs in the window", "drop --training, or --headless to open the window"),
+    "debug": ("the debug overlay is drawn by the renderer", "drop --debug, or --headless to open the window"),
+    "fullscreen": ("there is no window", "drop --fullscreen, or --headless to open the window"),
+    "fps": ("the fps counter is drawn in the window", "drop --fps, or --headless to open the window"),
+}
 
+
+def check_mode_flags(args) -> None:
+    """Flag combinations that could not take effect, checked before anything runs (exit 2)."""
+    for name, (why, fix) in _RENDER_ONLY.items():
+        value = getattr(args, name)
+        if args.headless and value is not None and value is not False:
+            raise UsageError(f"--{name} cannot be used with --headless: {why}; {fix}")
+    if args.screenshot is not None and args.fullscreen:
+        raise UsageError("--fullscreen cannot be used with --screenshot: the screenshot is drawn off screen "
+                         "at 1280x720; drop --fullscreen")
+    if args.training and args.replay is not None:
+        raise UsageError("--replay cannot be combined with --training; drop one")
+    if args.training and args.record is not None:
+        raise UsageError("--record cannot be combined with --training (the dummy's reset rewinds the "
+                         "match); drop one")
+    if args.screenshot is not None and args.frames is not None:
+        from game.replay import MAX_MATCH_FRAMES
+
+        if args.frames > MAX_MATCH_FRAMES:
+            raise UsageError(f"--frames {args.frames}: with --screenshot give at most {MAX_MATCH_FRAMES} (the "
+                             f"longest match, five full rounds; a match that ends sooner is captured on its "
+                             f"last frame)")
+
+
+def check_replay_flags(args) -> None:
+    """Flag combinations and paths for --record/--replay, checked before anything runs (exit 2)."""
     if args.replay is not None:
         given = [f"--{name}" for name in MATCH_DEFAULTS if getattr(args, name) is not None]
         if given:
             raise UsageError(f"--replay takes the seed and both sides from the file; drop {' and '.join(given)}")
+        if args.replay == "":
+            raise UsageError("--replay: empty path; give a replay file (.rpl)")
 
     if args.record is not None and args.replay is not None:
         raise UsageError("--record and --replay cannot be used together; pick one")
     if args.record is not None:
-        if os.path.isdir(args.record):
-            raise UsageError(f"--record {args.record}: is a directory; give a file name")
-        if os.path.exists(args.record) and not args.force:
-            raise UsageError(f"--record {args.record}: file already exists; pass --force to overwrite it")
-        parent = os.path.dirname(os.path.abspath(args.record))
-        if not os.path.isdir(parent):
-            raise UsageError(f"--record {args.record}: folder {parent} does not exist; create it first")
+        check_output_path("--record", args.record, force=args.force)
     elif args.force:
         raise UsageError("--force only applies to --record FILE; add --record or drop --force")
+
+
+def check_screenshot_path(args) -> None:
+    """``--screenshot PNG``: a .png name that can be written (exit 2 before the match otherwise)."""
+    path = args.screenshot
+    if path is None:
+        return
+    if path == "":
+        raise UsageError("--screenshot: empty path; give a .png file name")
+    if not path.lower().endswith(".png"):
+        raise UsageError(f"--screenshot {path}: give a .png file name")
+    check_output_path("--screenshot", path, force=True)
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def check_output_path(flag: str, path: str, *, force: bool) -> None:
+    """Up-front check that ``flag PATH`` can be saved: not empty, not a directory, FIFO,
+    device or socket, an existing file only with ``force``, a folder that exists, and the
+    temp file the save writes through can be created there (it is removed at once)."""
+    from game.replay import check_writable, special_kind
+
+    if path == "":
+        raise UsageError(f"{flag}: empty path; give a file name")
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None
+    except OSError as exc:
+        raise UsageError(f"{flag} {path}: cannot use this path ({_why(exc)}); give another file name") from None
+    if mode is not None:
+        if stat.S_ISDIR(mode):
+            raise UsageError(f"{flag} {path}: is a directory; give a file name")
+        if not stat.S_ISREG(mode):
+            raise UsageError(f"{flag} {path}: is {special_kind(mode)}, not a regular file; give a file name")
+        if not force:
+            raise UsageError(f"{flag} {path}: file already exists; add --force to let {flag} overwrite it")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.exists(parent):
+        raise UsageError(f"{flag} {path}: folder {parent} does not exist; create it first")
+    if not os.path.isdir(parent):
+        raise UsageError(f"{flag} {path}: {parent} is not a folder; give a path inside a folder")
+    try:
+        check_writable(path)
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            fix = "the file name is too long (the save adds 13 characters for its temp file); use a shorter name"
+        else:
+            fix = "choose a folder you can write to"
+        raise UsageError(f"{flag} {path}: cannot create a file in {parent} ({_why(exc)}); {fix}") from None
 
 
 def make_match(seed: int, p1_cpu, p2_cpu):
@@ -108,23 +208,34 @@ def make_match(seed: int, p1_cpu, p2_cpu):
     return Match.new(seed=seed, p1_cpu=p1_cpu, p2_cpu=p2_cpu)
 
 
+def check_replay_frames(args, replay) -> None:
+    """``--frames N`` with ``--replay``: at most the replay's length (exit 2)."""
+    if args.frames is not None and args.frames > replay.frames:
+        fix = f"give --frames {replay.frames} or less, or drop --frames" if replay.frames else "drop --frames"
+        raise UsageError(f"--frames {args.frames}: the replay {args.replay} holds {replay.frames} frames; {fix}")
+
+
 def run_replay_headless(args) -> dict:
-    """Play ``--replay FILE`` with no window; a divergence raises ReplayMismatch."""
+    """Check ``--replay FILE`` with no window (only its first ``--frames`` frames if given);
+    a divergence raises ReplayMismatch."""
     from game.replay import check_version, load_replay, play_replay
 
     replay = load_replay(args.replay)
     check_version(replay)
-    return play_replay(replay, make_match)
+    check_replay_frames(args, replay)
+    out = play_replay(replay, make_match, frames=args.frames)
+    if args.frames is not None:
+        out["replay_frames"] = replay.frames
+    return out
 
 
 def prepare_window_replay(args) -> None:
     """``--replay FILE`` in a window: load and check the file, take seed and sides from it."""
     from game.replay import check_version, load_replay
 
-    if args.training:
-        raise UsageError("--replay cannot be combined with --training; drop one")
     replay = load_replay(args.replay)
     check_version(replay)
+    check_replay_frames(args, replay)
     levels = {c for c in replay.cpu if c is not None}
     if len(levels) > 1:
         raise UsageError(f"--replay {args.replay}: the two CPUs play different levels; "
@@ -145,6 +256,7 @@ def attach_replay_io(args, game):
         game.screen = "fight"                         # no title screen: the replay starts at once
         match = game.match
         game.input_source = lambda: player.next_inputs(game.match)
+        game.quit = player.done                       # a 0-frame replay: nothing to play
 
         def check(m, events):
             if m is not match:                        # a new match (Enter after the end): stop
@@ -156,20 +268,47 @@ def attach_replay_io(args, game):
         game.step_listeners.append(check)
         return lambda: None
     if args.record is not None:
-        if args.training:
-            raise UsageError("--record cannot be combined with --training (the dummy's reset rewinds the "
-                             "match); drop one")
         from game.replay import ReplayRecorder
 
         recorder = ReplayRecorder.for_match(game.match)
         match = game.match
 
+        ended = [False]
+
         def record(m, events):
-            if m is match:                            # only the first match is recorded
+            # only the first match is recorded, up to the frame it ends on (as --headless does),
+            # so no replay is longer than the longest match
+            if m is match and not ended[0]:
                 recorder.record(m)
+                ended[0] = m.over
         game.step_listeners.append(record)
-        return lambda: recorder.save(args.record, force=args.force)
+        return lambda: save_recording(recorder, args.record, args.force)
     return lambda: None
+
+
+def save_recording(recorder, path: str, force: bool) -> None:
+    """Save ``--record``'s replay.  If that fails, the match is not lost: the replay goes to
+    a new file in the temp folder and UsageError (exit 2) names the error and that file."""
+    try:
+        recorder.save(path, force=force)
+        return
+    except OSError as exc:
+        first = _why(exc)
+    fallback = None
+    try:
+        fd, fallback = tempfile.mkstemp(prefix="rangebox-", suffix=".rpl")
+        os.close(fd)
+        recorder.save(fallback, force=True)
+    except OSError as exc:
+        if fallback is not None:
+            try:
+                os.unlink(fallback)
+            except OSError:
+                pass
+        raise UsageError(f"--record {path}: could not save the replay ({first}), nor a copy in "
+                         f"{tempfile.gettempdir()} ({_why(exc)}); the recording is lost") from None
+    raise UsageError(f"--record {path}: could not save the replay ({first}); saved it to {fallback} "
+                     f"instead: move it where you want it")
 
 
 def run_headless(args) -> dict:
@@ -194,7 +333,7 @@ def run_headless(args) -> dict:
             recorder.record(match)
     elapsed = time.perf_counter() - t0
     if recorder is not None:
-        recorder.save(args.record, force=args.force)
+        save_recording(recorder, args.record, args.force)
     return {
         "frames": match.frame,
         "hits": hits,
@@ -259,8 +398,9 @@ def run_window(args) -> int:
 
     def step() -> None:
         # one draw may run several catch-up steps: never step past --frames (a recording
-        # of --frames N holds exactly N frames, however slow the machine)
-        if args.frames is None or game.match.frame < args.frames:
+        # of --frames N holds exactly N frames, however slow the machine), nor past the
+        # end of a replay or a quit
+        if not game.quit and (args.frames is None or game.match.frame < args.frames):
             game.step()
 
     loop = FixedStep(step)
@@ -282,30 +422,56 @@ def run_window(args) -> int:
 
 
 def run_screenshot(args) -> int:
-    """Step ``--frames`` simulation frames (default 1) with no screen, draw the last, save a PNG."""
-    import os
-
-    path = args.screenshot
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise UsageError(f"--screenshot {path}: folder {parent} does not exist; create it first")
-    if not path.lower().endswith(".png"):
-        raise UsageError(f"--screenshot {path}: give a .png file name")
+    """Step ``--frames`` simulation frames (default 1; with ``--replay`` its length) with no
+    screen, stopping early at the end of the match, draw the last, save the PNG atomically."""
+    replay = getattr(args, "replay_data", None)
+    target = args.frames if args.frames is not None else (replay.frames if replay is not None else 1)
     pyglet, window, game = _open_game(args, headless=True)
     finish = attach_replay_io(args, game)
-    for _ in range(1 if args.frames is None else args.frames):
+    for _ in range(target):
+        if game.quit or game.match.over:
+            break
         game.step()
     game.draw(1.0)
-    pyglet.image.get_buffer_manager().get_color_buffer().save(path)
+    errors = []
+    try:
+        save_png(pyglet, args.screenshot)
+    except UsageError as exc:
+        errors.append(str(exc))
     window.close()
-    finish()
+    try:
+        finish()                                      # a recording is saved even if the PNG was not
+    except UsageError as exc:
+        errors.append(str(exc))
+    if errors:
+        raise UsageError("; and ".join(errors))
     return 0
+
+
+def save_png(pyglet, path: str) -> None:
+    """Encode the colour buffer as PNG and write it through a temp file and a rename: a
+    failed write (disk full, I/O error) leaves an existing file as it was (UsageError)."""
+    import io
+
+    from game.replay import write_atomic
+
+    buf = io.BytesIO()
+    pyglet.image.get_buffer_manager().get_color_buffer().save(path, file=buf)
+    existed = os.path.isfile(path)
+    try:
+        write_atomic(path, buf.getvalue(), force=True)
+    except OSError as exc:
+        kept = f"{path} is unchanged; " if existed else ""
+        raise UsageError(f"--screenshot {path}: could not save the PNG ({_why(exc)}); {kept}"
+                         f"free some space or choose another folder") from None
 
 
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        check_mode_flags(args)
         check_replay_flags(args)
+        check_screenshot_path(args)
         apply_defaults(args)
         if args.headless and args.replay is not None:
             from game.replay import ReplayMismatch

@@ -27,14 +27,17 @@ then ``.save(path, force=False)`` (atomic: temp file + rename).
 ``load_replay(path) -> Replay``; ``ReplayPlayer(replay)`` is an input source:
 ``next_inputs(match) -> (FrameInput, FrameInput)`` before a step,
 ``check(match)`` after it (raises :class:`ReplayMismatch`), ``done``.
-``play_replay(replay, make_match)`` runs a whole replay headless.
+``play_replay(replay, make_match, frames=None)`` runs a replay headless.
 Every problem with a file raises :class:`ReplayError` (a ``ValueError``)
 whose message names the file, the field, the byte offset and the fix.
+``load_replay`` refuses anything but a regular file of at most
+:data:`MAX_FILE_SIZE` bytes before opening it.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import struct
 import tempfile
 import zlib
@@ -45,6 +48,7 @@ import numpy as np
 
 import game
 from game.sim import FrameInput
+from game.sim.match import INTRO_FRAMES, KO_FRAMES, MAX_ROUNDS, ROUND_FRAMES
 
 MAGIC = b"RBXR"
 FORMAT_VERSION = 1
@@ -63,6 +67,32 @@ _FIELDS = ("magic", "format_version", "header_size", "game_version", "seed", "p1
            "interval", "frames", "runs", "checkpoints", "payload_size", "payload_crc")
 _OFFSETS = dict(zip(_FIELDS, (0, 4, 6, 8, 24, 32, 33, 34, 36, 40, 44, 48, 52)))
 assert HEADER.size == 56
+
+#: The longest match: five rounds that each run to time over (19,200 frames).  A recording
+#: ends with its match, so no real replay holds more frames.
+MAX_MATCH_FRAMES = MAX_ROUNDS * (INTRO_FRAMES + ROUND_FRAMES + KO_FRAMES)
+
+
+def _max_file_size(frames: int) -> int:
+    """Largest file ``frames`` frames can make: one 6-byte run and a 2-byte tag per frame, the
+    checkpoints and final hash, zlib's worst-case growth (``compressBound``), header, trailer."""
+    raw = frames * (RUN.itemsize + 2) + frames // CHECK_INTERVAL * 8 + 8
+    return HEADER.size + raw + (raw >> 12) + (raw >> 14) + (raw >> 25) + 13 + TRAILER.size
+
+
+#: ``load_replay`` refuses a bigger file before reading it (156,288 bytes).
+MAX_FILE_SIZE = _max_file_size(MAX_MATCH_FRAMES)
+
+_SPECIAL_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                  (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def special_kind(mode: int) -> str:
+    """What a non-regular, non-directory ``st_mode`` is, for a message ("a FIFO", ...)."""
+    for test, name in _SPECIAL_KINDS:
+        if test(mode):
+            return name
+    return "not a regular file"
 
 
 class ReplayError(ValueError):
@@ -209,25 +239,68 @@ def decode(data: bytes, path: str = "<bytes>") -> Replay:
 
 
 def load_replay(path) -> Replay:
-    """Read and verify a replay file; every problem raises :class:`ReplayError`."""
+    """Read and verify a replay file; every problem raises :class:`ReplayError`.
+
+    The path is checked with ``stat`` before it is opened: a directory, FIFO,
+    device or socket, or a file over :data:`MAX_FILE_SIZE` bytes, is refused
+    unread (a FIFO would block, ``/dev/zero`` would fill the memory)."""
+    if str(path) == "":
+        raise ReplayError("--replay: empty path; pass a replay file (.rpl)")
     try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
         raise ReplayError(f"{path}: file not found; check the path given to --replay") from None
-    except IsADirectoryError:
-        raise ReplayError(f"{path}: is a directory; pass a replay file to --replay") from None
+    except OSError as exc:
+        raise ReplayError(f"{path}: cannot read ({exc.strerror}); check the path given to --replay") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise ReplayError(f"{path}: is a directory; pass a replay file to --replay")
+    if not stat.S_ISREG(st.st_mode):
+        raise ReplayError(f"{path}: is {special_kind(st.st_mode)}, not a regular file; "
+                          f"pass a replay file to --replay")
+    too_big = (f"a replay is at most {MAX_FILE_SIZE:,} bytes ({MAX_MATCH_FRAMES:,} frames, the longest "
+               f"match); pass a file written by python main.py --record")
+    if st.st_size > MAX_FILE_SIZE:
+        raise ReplayError(f"{path}: file is {st.st_size:,} bytes, {too_big}")
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_FILE_SIZE + 1)
     except OSError as exc:
         raise ReplayError(f"{path}: cannot read ({exc.strerror}); check its permissions") from None
+    if len(data) > MAX_FILE_SIZE:                 # it grew after the stat
+        raise ReplayError(f"{path}: file is over {MAX_FILE_SIZE:,} bytes, {too_big}")
     return decode(data, str(path))
+
+
+def make_temp(path) -> tuple[int, str]:
+    """Create the temp file :func:`write_atomic` writes ``path`` through: ``(fd, temp path)``,
+    in ``path``'s folder, named ``NAME.XXXXXXXX.tmp`` (13 characters longer than NAME)."""
+    path = Path(path)
+    return tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+
+
+def check_writable(path) -> None:
+    """Create and remove the temp file a save to ``path`` would use; raise the ``OSError`` if
+    that fails (no such folder, read-only, name too long, no space left, ...)."""
+    fd, tmp = make_temp(path)
+    os.close(fd)
+    os.unlink(tmp)
 
 
 def write_atomic(path, data: bytes, *, force: bool = False) -> None:
     """Write ``data`` to ``path`` via a temp file in the same folder and a rename,
-    so a crash never leaves half a file.  An existing file needs ``force``."""
+    so a crash never leaves half a file.  An existing file needs ``force``; an existing
+    directory, FIFO, device or socket is never replaced (``FileExistsError``)."""
     path = Path(path)
-    if path.exists() and not force:
-        raise FileExistsError(f"{path}: already exists; pass --force to overwrite it")
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent or ".")
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else special_kind(mode)
+        raise FileExistsError(f"{path}: is {kind}, not a regular file; give a file name")
+    if mode is not None and not force:
+        raise FileExistsError(f"{path}: already exists; pass --force with --record to overwrite it")
+    fd, tmp = make_temp(path)
     try:
         umask = os.umask(0)
         os.umask(umask)
@@ -261,7 +334,7 @@ class ReplayRecorder:
         self._final = b"\0" * 8
 
     @classmethod
-    def for_match(cls, match) -> "ReplayRecorder":
+    def for_match(cls, match) -> ReplayRecorder:
         if match.frame != 0:
             raise ValueError("ReplayRecorder.for_match: start recording on frame 0")
         return cls(match.seed, match.cpu)
@@ -358,15 +431,17 @@ def check_version(replay: Replay) -> None:
                           f"version or record it again")
 
 
-def play_replay(replay: Replay, make_match) -> dict:
-    """Play a whole replay headless into ``make_match(seed, p1_cpu, p2_cpu)``.
+def play_replay(replay: Replay, make_match, frames: int | None = None) -> dict:
+    """Play a replay headless into ``make_match(seed, p1_cpu, p2_cpu)``: all of it, or
+    only its first ``frames`` frames (at most ``replay.frames``).
 
     Returns ``{frames, hashes_checked, final_hash, ok}``; a divergence raises
     :class:`ReplayMismatch`.
     """
+    stop = replay.frames if frames is None else min(int(frames), replay.frames)
     match = make_match(replay.seed, replay.cpu[0], replay.cpu[1])
     player = ReplayPlayer(replay)
-    while not player.done:
+    while match.frame < stop:
         p1, p2 = player.next_inputs(match)
         match.step(p1, p2)
         player.check(match)

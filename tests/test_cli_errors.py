@@ -32,7 +32,7 @@ def run(args, cwd=None, env=None, main=ROOT / "main.py", timeout=120):
             else:
                 e[k] = v
     return subprocess.run([sys.executable, str(main), *args], cwd=cwd, env=e, capture_output=True, text=True,
-                          timeout=timeout)
+                          timeout=timeout, check=False)
 
 
 def assert_usage_error(p, *words):
@@ -50,6 +50,7 @@ def assert_usage_error(p, *words):
     (["--headless", "extra"], ["extra"]),
     (["--seed", "abc"], ["--seed", "'abc'"]),
     (["--seed", "-3"], ["--seed", "0 or more"]),
+    (["--headless", "--seed", str(2**64)], ["--seed", "2**64 - 1"]),
     (["--frames", "1.5"], ["--frames", "whole number"]),
     (["--p1", "robot"], ["--p1", "robot", "human"]),
     (["--p2", "ghost"], ["--p2", "ghost"]),
@@ -273,7 +274,8 @@ def test_no_pyglet_package_names_the_setup_command(args, tmp_path):
 def test_render_benchmark_without_pyglet_exits_2_with_one_line(tmp_path):
     shim = sitecustomize(tmp_path, NO_PYGLET_SHIM)
     p = subprocess.run([sys.executable, "-m", "game.bench", "render", "--quick"], cwd=ROOT, capture_output=True,
-                       text=True, env=dict(os.environ, PYTHONPATH=f"{shim}{os.pathsep}{ROOT}"), timeout=120)
+                       text=True, env=dict(os.environ, PYTHONPATH=f"{shim}{os.pathsep}{ROOT}"), timeout=120,
+                       check=False)
     assert p.returncode == 2, p.stderr
     assert "Traceback" not in p.stderr
     assert "pyglet" in p.stderr and "scripts/setup.sh" in p.stderr

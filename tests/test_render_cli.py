@@ -18,7 +18,7 @@ def _run(args, env_changes=None, drop=()):
         env.pop(k, None)
     env.update(env_changes or {})
     return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=60)
+                          env=env, cwd=ROOT, timeout=60, check=False)
 
 
 def test_render_cli_no_display_exits_2_naming_the_fix():
@@ -81,7 +81,7 @@ def test_render_game_loop_warms_the_glyphs_and_freezes_the_start_up_heap(tmp_pat
         "main.run_window(args)\n"
         "print(json.dumps(seen))\n")
     out = subprocess.run([sys.executable, str(probe)], capture_output=True, text=True, cwd=ROOT, timeout=120,
-                         env=dict(os.environ, PYGLET_HEADLESS="1"))
+                         env=dict(os.environ, PYGLET_HEADLESS="1"), check=False)
     assert out.returncode == 0, out.stderr[-2000:]
     import json
 

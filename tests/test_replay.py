@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
+import stat
 import struct
 import subprocess
 import sys
@@ -16,7 +18,17 @@ import pytest
 
 import game
 from game import replay as rp
-from game.replay import HEADER, ReplayError, ReplayMismatch, ReplayPlayer, ReplayRecorder, decode, encode
+from game.replay import (
+    HEADER,
+    MAX_FILE_SIZE,
+    MAX_MATCH_FRAMES,
+    ReplayError,
+    ReplayMismatch,
+    ReplayPlayer,
+    ReplayRecorder,
+    decode,
+    encode,
+)
 from game.sim import FrameInput, Match
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,7 +93,7 @@ def test_cpu_inputs_fed_to_a_no_cpu_match_give_other_hashes():
 def test_divergence_names_the_exact_frame(frame):
     """A human input changed on one fight frame (the intro ignores inputs, 90 frames):
     the per-frame state tag catches it on that very frame."""
-    data, m = record(cpu=(None, None), frames=600, change=0.3)
+    data, _ = record(cpu=(None, None), frames=600, change=0.3)
     r = decode(data)
     inputs = r.inputs.copy()
     inputs[frame, 0] ^= 1 << 9          # hk pressed (or released) on that frame only
@@ -96,7 +108,7 @@ def test_divergence_names_the_exact_frame(frame):
 
 
 def test_cpu_input_divergence_is_named():
-    data, m = record(cpu=(None, "hard"), frames=600)
+    data, _ = record(cpu=(None, "hard"), frames=600)
     r = decode(data)
     want = next(i for i in range(r.frames) if r.inputs[i, 1] != 0)
     inputs = r.inputs.copy()
@@ -196,7 +208,7 @@ def test_atomic_write_never_overwrites_without_force(tmp_path):
     p = tmp_path / "a.rpl"
     p.write_bytes(b"mine")
     rec = ReplayRecorder(0, (None, None))
-    with pytest.raises(FileExistsError, match="--force"):
+    with pytest.raises(FileExistsError, match="--force with --record"):
         rec.save(p)
     assert p.read_bytes() == b"mine"
     rec.save(p, force=True)
@@ -215,11 +227,68 @@ def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_atomic_write_never_replaces_a_fifo_even_with_force(tmp_path):
+    p = tmp_path / "pipe"
+    os.mkfifo(p)
+    with pytest.raises(FileExistsError, match="FIFO"):
+        rp.write_atomic(p, b"data", force=True)
+    assert stat.S_ISFIFO(os.stat(p).st_mode)
+    assert [x.name for x in tmp_path.iterdir()] == ["pipe"]
+
+
+def test_check_writable_creates_and_removes_the_save_temp_file(tmp_path):
+    rp.check_writable(tmp_path / "a.rpl")
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(OSError) as ei:
+        rp.check_writable(tmp_path / ("a" * 250 + ".rpl"))     # the temp name adds 13 characters
+    assert ei.value.errno == errno.ENAMETOOLONG
+
+
+# ------------------------------------------------------------------ size bound
+def test_longest_match_is_five_full_rounds():
+    """Two neutral humans draw every round on time: the match lasts MAX_MATCH_FRAMES."""
+    m = make_match(0, None, None)
+    while not m.over and m.frame <= MAX_MATCH_FRAMES:
+        m.step(FrameInput(), FrameInput())
+    assert m.over and m.frame == MAX_MATCH_FRAMES
+
+
+def test_longest_replay_fits_the_file_size_bound(tmp_path):
+    """Worst case: the longest match with both inputs changing every frame (nothing compresses)."""
+    r = np.random.default_rng(1)
+    n = MAX_MATCH_FRAMES
+    inputs = r.integers(0, 1 << FrameInput.BITS, size=(n, 2)).astype(np.uint16)
+    data = encode(2**64 - 1, ("hard", "hard"), inputs, r.integers(0, 1 << 16, size=n).astype(np.uint16),
+                  r.integers(0, 256, size=(n // 60, 8)).astype(np.uint8), b"\1" * 8)
+    assert MAX_FILE_SIZE // 2 < len(data) <= MAX_FILE_SIZE           # a bound, and not a loose one
+    (tmp_path / "long.rpl").write_bytes(data)
+    assert rp.load_replay(tmp_path / "long.rpl").frames == n
+    (tmp_path / "big.rpl").write_bytes(data + bytes(MAX_FILE_SIZE + 1 - len(data)))
+    with pytest.raises(ReplayError, match=f"at most {MAX_FILE_SIZE:,} bytes"):
+        rp.load_replay(tmp_path / "big.rpl")
+
+
+def test_load_replay_refuses_a_fifo_without_opening_it(tmp_path):
+    os.mkfifo(tmp_path / "pipe.rpl")
+    with pytest.raises(ReplayError, match="FIFO.*--replay"):
+        rp.load_replay(tmp_path / "pipe.rpl")            # would block forever in open()
+
+
+def test_play_replay_checks_only_the_first_frames():
+    data, _ = record(cpu=(None, "hard"), frames=300)
+    r = decode(data)
+    m = make_match(r.seed, *r.cpu)
+    for i in range(130):
+        m.step(*(FrameInput.from_bits(int(b)) for b in r.inputs[i]))
+    out = rp.play_replay(r, make_match, frames=130)
+    assert out == {"frames": 130, "hashes_checked": 2, "final_hash": m.state_hash(), "ok": True}
+
+
 # ------------------------------------------------------------------ CLI
 def run_main(*args, cwd):
     env = dict(os.environ, PYGLET_HEADLESS="1")
     return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, check=False)
 
 
 def test_cli_record_then_replay(tmp_path):
@@ -264,8 +333,8 @@ def test_window_loop_records_and_replays(tmp_path):
 
 
 # ------------------------------------------------------------------ RLE vs a per-frame reference
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def _reference_runs(inputs):
