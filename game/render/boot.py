@@ -16,15 +16,29 @@ import numpy as np
 WIDTH, HEIGHT = 1280, 720
 
 FIX_PYGLET = ("Python package '{name}' is not installed: run 'bash scripts/setup.sh' "
-              "(or 'pip install -r requirements.txt'), or use --headless")
-FIX_DISPLAY = "no display: use --headless or --screenshot, or set PYGLET_HEADLESS=1"
+              "(or 'pip install -r requirements.txt')")
+FIX_DISPLAY = "no display: use --screenshot, or set PYGLET_HEADLESS=1"
 FIX_GL = ("OpenGL/EGL libraries not found ({lib}): install them with "
-          "'apt-get install libgl1 libegl1 libgl1-mesa-dri libfontconfig1' (or run bash scripts/setup.sh), "
-          "or use --headless")
+          "'apt-get install libgl1 libegl1 libgl1-mesa-dri libfontconfig1' (or run bash scripts/setup.sh)")
+FIX_CONTEXT = "could not create an OpenGL 3.3 context ({text}); install Mesa (bash scripts/setup.sh)"
+#: how main.py runs with no renderer at all; appended to the fixes where it applies
+HEADLESS_ALTERNATIVE = "or use --headless"
 
 
 class RenderUnavailable(Exception):
-    """No usable display or GL; the message is one line that names the fix."""
+    """No usable display or GL; the message is one line that names the fix.
+
+    ``fix`` is the fix for this failure alone.  ``str()`` adds main.py's alternative,
+    ``--headless`` (no renderer), where ``headless_alternative`` says it helps; tools
+    that have no such flag (the benchmark) print ``fix``."""
+
+    def __init__(self, fix: str, headless_alternative: bool = True):
+        super().__init__(fix)
+        self.fix = fix
+        self.headless_alternative = headless_alternative
+
+    def __str__(self) -> str:
+        return f"{self.fix}, {HEADLESS_ALTERNATIVE}" if self.headless_alternative else self.fix
 
 
 def _explain(exc: BaseException) -> str | None:
@@ -38,7 +52,7 @@ def _explain(exc: BaseException) -> str | None:
     if isinstance(exc, AttributeError) and "XRender" in text:
         return "X libraries are missing (libXrender): apt-get install libxrender1, or set PYGLET_HEADLESS=1"
     if name in ("GLException", "WindowException", "NoSuchConfigException", "ContextException"):
-        return f"could not create an OpenGL 3.3 context ({text}); install Mesa (bash scripts/setup.sh) or use --headless"
+        return FIX_CONTEXT.format(text=text)
     return None
 
 
