@@ -33,20 +33,23 @@ import numpy as np
 from pyrr import matrix44
 
 from game.collision import CollisionModel, Scene, SceneFileError, load_scene
+from game.collision.tolerances import MIN_BOX_EXTENT
+
+from .data import REQUIRED, Fields, in_shipped_assets, restore_hint
 
 __all__ = [
-    "KINDS",
-    "ArenaDescriptionError",
-    "ArenaAssetError",
-    "ArenaObject",
-    "Arena",
-    "default_assets_dir",
-    "read_description",
-    "build_arena_scene",
-    "load_arena",
     "DESCRIPTION_NAME",
+    "KINDS",
     "MODELS_NAME",
     "QUADTREE_NAME",
+    "Arena",
+    "ArenaAssetError",
+    "ArenaDescriptionError",
+    "ArenaObject",
+    "build_arena_scene",
+    "default_assets_dir",
+    "load_arena",
+    "read_description",
 ]
 
 KINDS = ("floor", "wall", "pillar", "crate", "barrel", "banner", "grass", "railing")
@@ -54,6 +57,12 @@ DESCRIPTION_NAME = "arena.scene.json"
 MODELS_NAME = "arena.models.bin"
 QUADTREE_NAME = "arena.quadtree.bin"
 BAKE_FIX = "rebuild it with `python -m game.tools.bake`"
+SHAPES = ("grid", "box", "prism", "cylinder", "quad", "railing", "obj")
+#: Every coordinate and size in the description (m): the arena is 30 m across.
+MAX_COORD = 1000.0
+#: Thickness (m) of a crate's or barrel's walls: the slabs of its method-B compound (B6, B8),
+#: built by ``game.sim.stage``.  A crate must be more than twice this across to be hollow.
+CRATE_WALL = 0.08
 
 
 class ArenaDescriptionError(ValueError):
@@ -69,36 +78,18 @@ def default_assets_dir() -> Path:
 
 
 # ---- reading the description ------------------------------------------------------
-class _Ctx:
-    def __init__(self, path: Path):
-        self.path = path
+def _fields(path: Path) -> Fields:
+    """The description's field reader (:class:`game.sim.data.Fields`): errors are
+    :class:`ArenaDescriptionError` naming file, field path and fix."""
+    return Fields(path, ArenaDescriptionError, restore_hint(path))
 
-    def fail(self, field: str, problem: str):
-        raise ArenaDescriptionError(f"{self.path}: {field}: {problem}")
 
-    def get(self, obj: dict, key: str, where: str):
-        if not isinstance(obj, dict) or key not in obj:
-            self.fail(f"{where}.{key}" if where else key, "missing")
-        return obj[key]
+def _point(f: Fields, parent, key, where: str) -> np.ndarray:
+    return np.array(f.vec(parent, key, where, 3, -MAX_COORD, MAX_COORD))
 
-    def num(self, v, field: str, positive=False, nonneg=False) -> float:
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            self.fail(field, f"must be a finite number, got {v!r}")
-        if positive and not v > 0:
-            self.fail(field, f"must be > 0, got {v!r}")
-        if nonneg and v < 0:
-            self.fail(field, f"must be >= 0, got {v!r}")
-        return float(v)
 
-    def integer(self, v, field: str, lo: int, hi: int) -> int:
-        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-            self.fail(field, f"must be an integer in {lo}..{hi}, got {v!r}")
-        return int(v)
-
-    def vec(self, v, field: str, n: int = 3, positive=False) -> np.ndarray:
-        if not isinstance(v, list) or len(v) != n:
-            self.fail(field, f"must be a list of {n} numbers, got {v!r}")
-        return np.array([self.num(x, f"{field}[{i}]", positive=positive) for i, x in enumerate(v)])
+def _length(f: Fields, parent, key, where: str, default=REQUIRED) -> float:
+    return f.num(parent, key, where, hi=MAX_COORD, above=0.0, default=default)
 
 
 def _translate(p) -> np.ndarray:
@@ -135,11 +126,14 @@ def _grid_tris(size, cells) -> np.ndarray:
     return np.concatenate([np.stack([a, b, c], -2).reshape(-1, 3, 3), np.stack([a, c, d], -2).reshape(-1, 3, 3)])
 
 
-def _read_obj(path: Path, ctx: _Ctx, field: str) -> np.ndarray:
+def _read_obj(path: Path, f: Fields, field: str) -> np.ndarray:
+    """The triangles ``(n, 3, 3)`` float of a Wavefront ``.obj`` mesh (``v`` and ``f`` lines)."""
     try:
-        lines = path.read_text().splitlines()
-    except OSError as exc:
-        ctx.fail(field, f"cannot read mesh {path}: {exc.strerror or exc}")
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, ValueError) as exc:       # ValueError: not UTF-8 text, or a NUL in the name
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        f.fail(field, "the name of a readable .obj text file next to the description", path.name,
+               f"cannot read {path} ({reason}): name an existing .obj mesh")
     verts, tris = [], []
     for no, line in enumerate(lines, 1):
         parts = line.split("#", 1)[0].split()
@@ -148,8 +142,8 @@ def _read_obj(path: Path, ctx: _Ctx, field: str) -> np.ndarray:
         try:
             if parts[0] == "v":
                 v = [float(t) for t in parts[1:4]]
-                if len(v) != 3 or not all(math.isfinite(t) for t in v):
-                    raise ValueError("a vertex needs 3 finite coordinates")
+                if len(v) != 3 or not all(math.isfinite(t) and abs(t) <= MAX_COORD for t in v):
+                    raise ValueError(f"a vertex needs 3 finite coordinates within +-{MAX_COORD:g}")
                 verts.append(v)
             elif parts[0] == "f":
                 idx = [int(t.split("/")[0]) for t in parts[1:]]
@@ -160,48 +154,49 @@ def _read_obj(path: Path, ctx: _Ctx, field: str) -> np.ndarray:
                     raise ValueError("face refers to a vertex that does not exist")
                 tris += [(idx[0], idx[k], idx[k + 1]) for k in range(1, len(idx) - 1)]
         except ValueError as exc:
-            raise ArenaDescriptionError(f"{path}: line {no}: {exc}") from None
+            raise ArenaDescriptionError(f"{path}: line {no}: {exc}; fix the mesh (named by {f.path}: {field})") from None
     if not tris:
-        raise ArenaDescriptionError(f"{path}: no faces (mesh named by {ctx.path}: {field})")
+        raise ArenaDescriptionError(f"{path}: no faces (mesh named by {f.path}: {field}); "
+                                    "give it 'f' lines or name another mesh")
     return np.asarray(verts, dtype=float)[np.asarray(tris)]
 
 
-def _shape_mesh(shape: dict, ctx: _Ctx, where: str, base_dir: Path):
-    """Local triangles and row-vector transform of one object's shape."""
-    kind = ctx.get(shape, "type", where)
+def _shape_mesh(f: Fields, obj: dict, where: str, base_dir: Path):
+    """Local triangles and row-vector transform of ``obj["shape"]``; ``where`` is the object's path."""
+    sw = f.at(where, "shape")
+    shape = f.obj(obj, "shape", where)
+    kind = f.choice(shape, "type", sw, SHAPES, "a shape type:")
     if kind == "grid":
-        size = ctx.vec(ctx.get(shape, "size", where), f"{where}.size", 2, positive=True)
-        raw = ctx.get(shape, "cells", where)
-        if not isinstance(raw, list) or len(raw) != 2:
-            ctx.fail(f"{where}.cells", f"must be a list of 2 integers, got {raw!r}")
-        cells = [ctx.integer(c, f"{where}.cells[{i}]", 1, 512) for i, c in enumerate(raw)]
-        return _grid_tris(size, cells), _translate(ctx.vec(ctx.get(shape, "center", where), f"{where}.center"))
+        size = np.array(f.vec(shape, "size", sw, 2, hi=MAX_COORD, above=0.0))
+        f.items(shape, "cells", sw, "whole numbers", n=2)
+        cells = [f.whole(shape["cells"], i, f"{sw}.cells", 1, 512) for i in range(2)]
+        return _grid_tris(size, cells), _translate(_point(f, shape, "center", sw))
     if kind == "box":
-        size = ctx.vec(ctx.get(shape, "size", where), f"{where}.size", positive=True)
-        return _box_tris(size), _translate(ctx.vec(ctx.get(shape, "center", where), f"{where}.center"))
+        size = np.array(f.vec(shape, "size", sw, 3, hi=MAX_COORD, above=0.0))
+        return _box_tris(size), _translate(_point(f, shape, "center", sw))
     if kind in ("prism", "cylinder"):
-        r = ctx.num(ctx.get(shape, "radius", where), f"{where}.radius", positive=True)
-        h = ctx.num(ctx.get(shape, "height", where), f"{where}.height", positive=True)
-        n = ctx.integer(ctx.get(shape, "sides", where), f"{where}.sides", 3, 256)
-        return _prism_tris(r, h, n), _translate(ctx.vec(ctx.get(shape, "base", where), f"{where}.base"))
+        r = _length(f, shape, "radius", sw)
+        h = _length(f, shape, "height", sw)
+        n = f.whole(shape, "sides", sw, 3, 256)
+        return _prism_tris(r, h, n), _translate(_point(f, shape, "base", sw))
     if kind == "quad":
-        c = ctx.get(shape, "corners", where)
-        if not isinstance(c, list) or len(c) != 4:
-            ctx.fail(f"{where}.corners", "must be a list of 4 points")
-        p = [ctx.vec(v, f"{where}.corners[{i}]") for i, v in enumerate(c)]
+        f.items(shape, "corners", sw, "points [x, y, z]", n=4)
+        p = [_point(f, shape["corners"], i, f"{sw}.corners") for i in range(4)]
         tris = np.array([[p[0], p[1], p[2]], [p[0], p[2], p[3]]])
         area = np.linalg.norm(np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0]), axis=1)
         if (area <= 0).any():
-            ctx.fail(f"{where}.corners", "degenerate quad (zero area)")
+            f.fail(f"{sw}.corners", "the 4 corners of a quad with non-zero area", shape["corners"],
+                   "move the corners apart (in order around the quad)")
         return tris, np.eye(4)
     if kind == "railing":
-        a = ctx.vec(ctx.get(shape, "start", where), f"{where}.start")
-        b = ctx.vec(ctx.get(shape, "end", where), f"{where}.end")
-        h = ctx.num(ctx.get(shape, "height", where), f"{where}.height", positive=True)
-        th = ctx.num(ctx.get(shape, "thickness", where), f"{where}.thickness", positive=True)
-        posts = ctx.integer(ctx.get(shape, "posts", where), f"{where}.posts", 2, 64)
+        a = _point(f, shape, "start", sw)
+        b = _point(f, shape, "end", sw)
+        h = _length(f, shape, "height", sw)
+        th = _length(f, shape, "thickness", sw)
+        posts = f.whole(shape, "posts", sw, 2, 64)
         if a[1] != b[1] or (a[0] != b[0] and a[2] != b[2]) or np.array_equal(a, b):
-            ctx.fail(f"{where}.end", "a railing runs along x or along z at one height")
+            f.fail(f"{sw}.end", "a point other than start, at its height and along x or z from it",
+                   shape["end"], "a railing runs along x or along z at one height")
         length = float(np.abs(b - a).max())
         along_x = a[0] != b[0]
         rail = _box_tris((length + th, th, th) if along_x else (th, th, length + th)) + [0, h - th / 2, 0]
@@ -210,14 +205,11 @@ def _shape_mesh(shape: dict, ctx: _Ctx, where: str, base_dir: Path):
             off = -length / 2 + length * k / (posts - 1)
             parts.append(_box_tris((th, h, th)) + ([off, h / 2, 0] if along_x else [0, h / 2, off]))
         return np.concatenate(parts), _translate((a + b) / 2)
-    if kind == "obj":
-        rel = ctx.get(shape, "path", where)
-        if not isinstance(rel, str) or not rel:
-            ctx.fail(f"{where}.path", "must be a file name next to the description")
-        tris = _read_obj(base_dir / rel, ctx, f"{where}.path")
-        scale = ctx.num(shape.get("scale", 1.0), f"{where}.scale", positive=True)
-        return tris * scale, _translate(ctx.vec(ctx.get(shape, "position", where), f"{where}.position"))
-    ctx.fail(f"{where}.type", f"unknown shape {kind!r}; use grid, box, prism, cylinder, quad, railing or obj")
+    # kind == "obj"
+    rel = f.text(shape, "path", sw)
+    tris = _read_obj(base_dir / rel, f, f"{sw}.path")
+    scale = _length(f, shape, "scale", sw, default=1.0)
+    return tris * scale, _translate(_point(f, shape, "position", sw))
 
 
 @dataclass(frozen=True)
@@ -246,61 +238,83 @@ class Description:
 def read_description(path=None) -> Description:
     """Parse and validate the arena description; raises :class:`ArenaDescriptionError` naming file and field."""
     path = Path(path) if path is not None else default_assets_dir() / DESCRIPTION_NAME
-    ctx = _Ctx(path)
+    f = _fields(path)
     try:
-        raw = json.loads(path.read_text())
+        raw = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        ctx.fail("file", f"cannot read ({exc.strerror or exc}); restore the assets/ folder from the "
-                         "repository (git checkout -- assets)")
+        fix = ("restore the assets/ folder from the repository (git checkout -- assets)" if in_shipped_assets(path)
+               else "check the path")
+        raise ArenaDescriptionError(f"{path}: cannot read ({exc.strerror or exc}); {fix}") from None
     except json.JSONDecodeError as exc:
-        ctx.fail(f"line {exc.lineno} column {exc.colno}", f"invalid JSON ({exc.msg})")
-    if not isinstance(raw, dict):
-        ctx.fail("top level", "must be a JSON object")
-    if raw.get("format") != "rangebox-arena" or raw.get("version") != 1:
-        ctx.fail("format/version", 'must be "rangebox-arena" version 1')
-    starts = ctx.get(raw, "fighter_starts", "")
-    if not isinstance(starts, list) or len(starts) != 2:
-        ctx.fail("fighter_starts", "must be a list of 2 points")
-    starts = np.array([ctx.vec(s, f"fighter_starts[{i}]") for i, s in enumerate(starts)])
-    clear = ctx.num(raw.get("clear_radius", 3.0), "clear_radius", nonneg=True)
-    qt = raw.get("quadtree", {})
-    cap = ctx.integer(qt.get("leaf_capacity", 8), "quadtree.leaf_capacity", 1, 1024)
-    depth = ctx.integer(qt.get("max_depth", 6), "quadtree.max_depth", 0, 16)
-    objs = ctx.get(raw, "objects", "")
-    if not isinstance(objs, list) or not objs:
-        ctx.fail("objects", "must be a non-empty list")
+        raise ArenaDescriptionError(f"{path}: line {exc.lineno} column {exc.colno}: invalid JSON ({exc.msg}); "
+                                    "fix the JSON syntax") from None
+    except UnicodeDecodeError as exc:
+        raise ArenaDescriptionError(f"{path}: not a UTF-8 text file (byte {exc.start}: {exc.reason}); "
+                                    f"name the arena's JSON description (assets/{DESCRIPTION_NAME})") from None
+    except (ValueError, RecursionError) as exc:   # a NUL in the name, JSON nested too deeply
+        raise ArenaDescriptionError(f"{path}: cannot read as JSON ({exc}); "
+                                    f"name the arena's JSON description (assets/{DESCRIPTION_NAME})") from None
+    raw = f.root(raw)
+    if f.raw(raw, "format", "", '"rangebox-arena"') != "rangebox-arena":
+        f.fail("format", '"rangebox-arena"', raw["format"])
+    version = f.raw(raw, "version", "", "1")
+    if type(version) is not int or version != 1:
+        f.fail("version", "1 (the version this game reads)", version)
+    f.items(raw, "fighter_starts", "", "points [x, y, z]", n=2)
+    starts = np.array([_point(f, raw["fighter_starts"], i, "fighter_starts") for i in range(2)])
+    clear = f.num(raw, "clear_radius", "", 0.0, MAX_COORD, default=3.0)
+    qt = f.obj(raw, "quadtree", "", default={})
+    cap = f.whole(qt, "leaf_capacity", "quadtree", 1, 1024, default=8)
+    depth = f.whole(qt, "max_depth", "quadtree", 0, 16, default=6)
+    objs = f.items(raw, "objects", "", "objects {...}", lo=1)
     out, names = [], set()
-    for i, o in enumerate(objs):
+    for i in range(len(objs)):
         where = f"objects[{i}]"
-        if not isinstance(o, dict):
-            ctx.fail(where, "must be an object")
-        name = ctx.get(o, "name", where)
-        if not isinstance(name, str) or not name or name in names:
-            ctx.fail(f"{where}.name", f"must be a unique non-empty string, got {name!r}")
+        o = f.obj(objs, i, "objects")
+        name = f.text(o, "name", where)
+        if name in names:
+            f.fail(f"{where}.name", "a name no other object has", name, "rename one of the two objects")
         names.add(name)
-        kind = ctx.get(o, "kind", where)
-        if kind not in KINDS:
-            ctx.fail(f"{where}.kind", f"unknown kind {kind!r}; use one of {', '.join(KINDS)}")
-        level = ctx.integer(ctx.get(o, "level", where), f"{where}.level", 0, 2)
-        tris, m = _shape_mesh(ctx.get(o, "shape", where), ctx, f"{where}.shape", path.parent)
+        kind = f.choice(o, "kind", where, KINDS, "a kind:")
+        level = f.whole(o, "level", where, 0, 2, "a level: 0 (low), 1 (medium) or 2 (high)")
+        tris, m = _shape_mesh(f, o, where, path.parent)
         c = r = None
         if kind == "barrel":
-            sph = ctx.get(o, "bounding_sphere", where)
-            c = ctx.vec(ctx.get(sph, "center", f"{where}.bounding_sphere"), f"{where}.bounding_sphere.center")
-            r = ctx.num(ctx.get(sph, "radius", f"{where}.bounding_sphere"), f"{where}.bounding_sphere.radius",
-                        positive=True)
+            sw = f"{where}.bounding_sphere"
+            sph = f.obj(o, "bounding_sphere", where)
+            c = _point(f, sph, "center", sw)
+            r = _length(f, sph, "radius", sw)
             world = tris @ m[:3, :3] + m[3, :3]
             far = float(np.linalg.norm(world.reshape(-1, 3) - c, axis=1).max())
             if far > r * (1 + 1e-9):
-                ctx.fail(f"{where}.bounding_sphere", f"does not contain the mesh (farthest vertex {far:.4f} > {r})")
+                f.fail(f"{sw}.radius", f"a sphere holding the whole mesh (farthest vertex {far:.4f} from the centre)",
+                       r, "raise the radius or move the centre")
             c = tuple(float(v) for v in c)
         out.append(_ObjectSpec(name, kind, level, tris, m, c, r))
     desc = Description(path, tuple(out), starts, clear, cap, depth)
-    _check_clear_area(desc, ctx)
+    _check_clear_area(desc, f)
+    _check_crate_sizes(desc, f)
     return desc
 
 
-def _check_clear_area(desc: Description, ctx: _Ctx) -> None:
+def _check_crate_sizes(desc: Description, f: Fields) -> None:
+    """Layout rule: a crate (its box) or a barrel (its bounding sphere's cube, B8) is more than
+    ``2 * CRATE_WALL`` across on every axis, as ``Compound.from_box`` needs for a hollow inside."""
+    for i, o in enumerate(desc.objects):
+        if o.kind not in ("crate", "barrel"):
+            continue
+        if o.sphere_radius is not None:
+            smallest = 2.0 * o.sphere_radius
+        else:
+            w = (o.triangles @ o.transform[:3, :3] + o.transform[3, :3]).reshape(-1, 3)
+            smallest = float((w.max(axis=0) - w.min(axis=0)).min())
+        if smallest - 2.0 * CRATE_WALL < MIN_BOX_EXTENT:
+            f.fail(f"objects[{i}] ({o.name})", f"a {o.kind} more than {2 * CRATE_WALL:g} m across on every axis "
+                   f"(its walls are {CRATE_WALL:g} m thick)", shown=f"{smallest:.4g} m across",
+                   fix="make it larger")
+
+
+def _check_clear_area(desc: Description, f: Fields) -> None:
     """Layout rule: nothing but the floor within ``clear_radius`` (x–z) of a fighter's start."""
     for i, o in enumerate(desc.objects):
         if o.kind == "floor":
@@ -309,9 +323,11 @@ def _check_clear_area(desc: Description, ctx: _Ctx) -> None:
         lo, hi = w.min(axis=0), w.max(axis=0)
         for s in desc.fighter_starts:
             q = np.clip(s, lo, hi)
-            if math.hypot(q[0] - s[0], q[2] - s[2]) < desc.clear_radius:
-                ctx.fail(f"objects[{i}] ({o.name})", f"within {desc.clear_radius} m of the fighter start "
-                         f"{s.tolist()}; keep that area clear")
+            gap = math.hypot(q[0] - s[0], q[2] - s[2])
+            if gap < desc.clear_radius:
+                f.fail(f"objects[{i}] ({o.name})", f"nothing but the floor within clear_radius {desc.clear_radius} m "
+                       f"of a fighter start", shown=f"an object {gap:.3f} m from the start {s.tolist()}",
+                       fix="keep that area clear: move the object, or lower clear_radius")
 
 
 def build_arena_scene(desc: Description) -> Scene:
@@ -394,8 +410,9 @@ def load_arena(assets_dir=None) -> Arena:
             raise ArenaAssetError(f"{p}: missing baked arena file; {BAKE_FIX}")
     try:
         scene = load_scene(mp, qp)
-    except SceneFileError as exc:
-        raise ArenaAssetError(f"{exc}; {BAKE_FIX}") from None
+    except SceneFileError as exc:          # damage is reported with the re-bake command already
+        text = str(exc)
+        raise ArenaAssetError(text if "game.tools.bake" in text else f"{text}; {BAKE_FIX}") from None
     if len(scene) != len(desc.objects):
         raise ArenaAssetError(f"{mp}: holds {len(scene)} models but {desc.path} describes "
                               f"{len(desc.objects)} objects (stale bake); {BAKE_FIX}")

@@ -1,27 +1,224 @@
-"""Fighter and move data: read from ``assets/`` once and compiled to arrays.
+"""Fighter and move data: read from ``assets/`` once, validated, and compiled to arrays.
 
 A move's keyframes are compiled into a dense ``(frames, L, 3)`` angle table,
 so posing a fighter during play is an index, not an interpolation.
+
+Every field of ``fighters.json`` and ``moves.json`` is checked on load by the
+shared :class:`Fields` reader (which :mod:`game.sim.arena` uses for
+``arena.scene.json`` too): a bad value raises :class:`AssetError` with one line
+``<file>: <field path>: expected <what>, got <value>; <fix>``, never an error from
+inside numpy.  The bounds are what the sim can play (constants below).
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 
-from .skeleton import Skeleton, euler_matrices
+from .skeleton import Skeleton, SkeletonError, euler_matrices
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
 HEIGHTS = ("high", "mid", "low")
 
+# ---- bounds of the data fields (60 frames = 1 s) ----------------------------------------------
+#: A move phase, a loop, a stun, a hitstop or a projectile's life: whole frames up to 10 s.
+MAX_FRAMES = 600
+#: ``max_health`` and a hit's ``damage``.
+MAX_HEALTH = 100_000
+MAX_LIMBS = 64
+#: Pose angles, degrees either way.
+MAX_ANGLE = 360.0
+#: Limb joints, centres and half sizes (m): a body, not a building.
+BODY_SIZE = 5.0
+#: ``pushbox_radius`` (m): the two circles must fit between the arena walls.
+MAX_PUSHBOX = 2.0
+#: ``lunge`` and ``pushback`` (m of travel), a jump's height (m).
+MAX_TRAVEL = 10.0
+#: A projectile's speed (m / frame) and half size (m).
+MAX_PROJECTILE_SPEED = 2.0
+MAX_PROJECTILE_HALF = 2.0
+
+#: Names the sim looks up (game/sim/match.py): the poses and loops of its states, the moves
+#: its inputs start, so a file without one would fail mid-match.
+REQUIRED_POSES = ("stance", "crouch", "block_stand", "block_crouch", "ko", "win") + tuple(f"hit_{h}" for h in HEIGHTS)
+REQUIRED_LOOPS = ("walk_fwd", "walk_back", "sidestep")
+REQUIRED_MOVES = ("lp", "hp", "lk", "hk", "hk_low", "fireball", "jump")
+
+FRAMES = f"a whole number of frames from 0 to {MAX_FRAMES}"
+
 
 class AssetError(ValueError):
     """An asset file is missing or malformed; the message names file, field and fix."""
+
+
+# ---- shared field validation --------------------------------------------------------------------
+#: ``default`` of a :class:`Fields` reader: the key must be present.
+REQUIRED = object()
+_MISSING = object()
+
+
+class Fields:
+    """Typed, range-checked reads of one JSON document's fields, shared by every asset loader.
+
+    Each reader takes the containing object or list, the key (str) or index (int) and the
+    path of the container (``"moves.lk"``, ``""`` for the top level), and returns a clean
+    Python value or raises ``error`` with one line::
+
+        <file>: <path>: expected <what>, got <value>; <fix>, or restore the shipped file with <restore>
+
+    A key absent from an object reads as ``default``, or is an error when ``default`` is
+    :data:`REQUIRED`.  Numbers are finite (no NaN, no infinity) and never ``true`` / ``false``;
+    whole numbers are JSON integers.  Keys a loader does not read are ignored (``_doc``,
+    comments), as they always were.
+    """
+
+    def __init__(self, path, error: type[ValueError] = AssetError, restore: str | None = None):
+        self.path = path
+        self.error = error
+        self.restore = restore
+
+    @staticmethod
+    def at(where: str, key) -> str:
+        """The path of ``key`` inside ``where``: ``moves.lk`` + ``keys`` -> ``moves.lk.keys``, + 2 -> ``[2]``."""
+        if isinstance(key, int):
+            return f"{where}[{key}]"
+        return f"{where}.{key}" if where else str(key)
+
+    def fail(self, field: str, expected: str, got=_MISSING, fix: str | None = None, *,
+             shown: str | None = None) -> NoReturn:
+        """Raise the error for ``field``; ``shown`` replaces ``repr(got)`` in the message."""
+        if got is _MISSING and shown is None:
+            text = f"{field}: missing: expected {expected}; {fix or 'add it'}"
+        else:
+            if shown is None:
+                shown = repr(got)
+                shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            text = f"{field}: expected {expected}, got {shown}; {fix or 'set it to ' + expected}"
+        if self.restore:
+            text += f", or restore the shipped file with {self.restore}"
+        raise self.error(f"{self.path}: {text}")
+
+    def root(self, doc) -> dict:
+        """The document itself, which must be a JSON object."""
+        if not isinstance(doc, dict):
+            self.fail("top level", "a JSON object {...}", doc)
+        return doc
+
+    def raw(self, parent, key, where: str, expected: str, default=REQUIRED):
+        """``parent[key]`` unchecked (``expected`` describes it if it is missing); ``_MISSING``
+        when it is absent and may be (``default`` given)."""
+        if isinstance(parent, dict):
+            if key in parent:
+                return parent[key]
+        elif isinstance(parent, list) and isinstance(key, int):
+            if 0 <= key < len(parent):
+                return parent[key]
+        else:
+            self.fail(where or "top level", "an object or a list", parent)
+        if default is REQUIRED:
+            self.fail(self.at(where, key), expected)
+        return _MISSING
+
+    def obj(self, parent, key, where: str, default=REQUIRED) -> dict:
+        """An object ``{...}``."""
+        what = "an object {...}"
+        v = self.raw(parent, key, where, what, default)
+        if v is _MISSING:
+            return default
+        if not isinstance(v, dict):
+            self.fail(self.at(where, key), what, v)
+        return v
+
+    def items(self, parent, key, where: str, what: str, n: int | None = None, lo: int = 0,
+              hi: int | None = None, default=REQUIRED) -> list:
+        """A list of ``n`` (or ``lo`` to ``hi``) items; ``what`` names them (``"numbers"``)."""
+        if n is not None:
+            lo = hi = n
+            expected = f"a list of {n} {what}"
+        elif hi is not None:
+            expected = f"a list of {lo} to {hi} {what}"
+        else:
+            expected = f"a list of {what}" + (f" (at least {lo})" if lo else "")
+        v = self.raw(parent, key, where, expected, default)
+        if v is _MISSING:
+            return default
+        if not isinstance(v, list) or len(v) < lo or (hi is not None and len(v) > hi):
+            self.fail(self.at(where, key), expected, v)
+        return v
+
+    def num(self, parent, key, where: str, lo: float | None = None, hi: float | None = None, *,
+            above: float | None = None, default=REQUIRED) -> float:
+        """A finite number in ``[lo, hi]`` (``above``: strictly greater), as a float."""
+        parts = [f"> {above}" if above is not None else f">= {lo}" if lo is not None else "",
+                 f"<= {hi}" if hi is not None else ""]
+        expected = "a finite number" + (" " + " and ".join(p for p in parts if p) if any(parts) else "")
+        v = self.raw(parent, key, where, expected, default)
+        if v is _MISSING:
+            return default
+        x = math.nan
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            try:
+                x = float(v)
+            except OverflowError:          # a JSON integer too large for a float
+                pass
+        if (not math.isfinite(x) or (above is not None and not x > above) or (lo is not None and x < lo)
+                or (hi is not None and x > hi)):
+            self.fail(self.at(where, key), expected, v)
+        return x
+
+    def whole(self, parent, key, where: str, lo: int, hi: int, what: str | None = None, *,
+              default=REQUIRED) -> int:
+        """A JSON integer from ``lo`` to ``hi``; ``what`` replaces the description."""
+        expected = what or f"a whole number from {lo} to {hi}"
+        v = self.raw(parent, key, where, expected, default)
+        if v is _MISSING:
+            return default
+        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+            self.fail(self.at(where, key), expected, v)
+        return int(v)
+
+    def vec(self, parent, key, where: str, n: int, lo: float | None = None, hi: float | None = None, *,
+            above: float | None = None) -> list[float]:
+        """A list of ``n`` finite numbers, each in range (the path names the bad element)."""
+        v = self.items(parent, key, where, "numbers", n=n)
+        field = self.at(where, key)
+        return [self.num(v, i, field, lo, hi, above=above) for i in range(n)]
+
+    def text(self, parent, key, where: str, *, nullable: bool = False, default=REQUIRED) -> str | None:
+        """A non-empty string (or null when ``nullable``)."""
+        expected = "a non-empty string" + (" or null" if nullable else "")
+        v = self.raw(parent, key, where, expected, default)
+        if v is _MISSING:
+            return default
+        if not ((isinstance(v, str) and v) or (nullable and v is None)):
+            self.fail(self.at(where, key), expected, v)
+        return v
+
+    def flag(self, parent, key, where: str, default=REQUIRED) -> bool:
+        """``true`` or ``false``."""
+        v = self.raw(parent, key, where, "true or false", default)
+        if v is _MISSING:
+            return default
+        if not isinstance(v, bool):
+            self.fail(self.at(where, key), "true or false", v)
+        return v
+
+    def choice(self, parent, key, where: str, options, what: str | None = None, default=REQUIRED) -> str:
+        """One of the strings ``options``."""
+        expected = (what + " " if what else "") + "one of " + ", ".join(repr(o) for o in options)
+        v = self.raw(parent, key, where, expected, default)
+        if v is _MISSING:
+            return default
+        if not isinstance(v, str) or v not in options:
+            self.fail(self.at(where, key), expected, v)
+        return v
 
 
 @dataclass(frozen=True)
@@ -105,134 +302,244 @@ class GameData:
     loop_body: dict[str, np.ndarray]    # name -> (frames, 12, L, 4)
 
 
-def _read_json(path: Path) -> dict:
+def in_shipped_assets(path) -> bool:
+    """True if ``path`` lies in the repository's own ``assets/`` folder, restorable with git: only
+    then do messages suggest ``git checkout``.  A copy elsewhere (a test's, a user's) is its owner's."""
+    return ASSETS.resolve() in Path(path).resolve().parents
+
+
+def restore_hint(path) -> str | None:
+    """``git checkout -- assets/NAME`` for a shipped asset file, else None."""
+    return f"git checkout -- assets/{Path(path).name}" if in_shipped_assets(path) else None
+
+
+def _read_json(path: Path):
+    restore = restore_hint(path)
     try:
         with open(path, encoding="utf-8") as fh:
             return json.load(fh)
     except FileNotFoundError:
-        raise AssetError(f"{path}: file not found; restore the assets/ folder from the repository") from None
-    except (OSError, ValueError) as exc:
-        raise AssetError(f"{path}: not readable JSON ({exc}); restore it from the repository") from None
+        fix = "restore the assets/ folder from the repository" if restore else "check the path"
+        raise AssetError(f"{path}: file not found; {fix}") from None
+    except (OSError, ValueError, RecursionError) as exc:   # ValueError: bad JSON or not UTF-8 text
+        fix = f"restore it from the repository with {restore}" if restore else "fix the file's JSON"
+        raise AssetError(f"{path}: not readable JSON ({exc}); {fix}") from None
+
+
+def _fields(path: Path) -> Fields:
+    return Fields(path, AssetError, restore_hint(path))
 
 
 def _ease(t: np.ndarray) -> np.ndarray:
     return t * t * (3.0 - 2.0 * t)
 
 
-def _compile_pose(spec, poses_src: dict, names: tuple[str, ...], where: str, seen=()) -> np.ndarray:
-    """Pose spec (a name or ``{base, limb: [ax, ay, az]}``) -> ``(L, 3)`` radians."""
+def _read_fighters(path: Path) -> tuple[Skeleton, int, float, tuple[dict, ...]]:
+    """``fighters.json`` -> (skeleton, max_health, pushbox_radius, fighters), every field checked."""
+    f = _fields(path)
+    doc = f.root(_read_json(path))
+    max_health = f.whole(doc, "max_health", "", 1, MAX_HEALTH, f"a whole number of health points from 1 to {MAX_HEALTH}")
+    radius = f.num(doc, "pushbox_radius", "", hi=MAX_PUSHBOX, above=0.0)
+    src = f.items(doc, "limbs", "", "limb objects", lo=1, hi=MAX_LIMBS)
+    limbs = []
+    for i in range(len(src)):
+        w = f"limbs[{i}]"
+        limb = f.obj(src, i, "limbs")
+        limbs.append({
+            "name": f.text(limb, "name", w),
+            "parent": f.text(limb, "parent", w, nullable=True),
+            "joint": f.vec(limb, "joint", w, 3, -BODY_SIZE, BODY_SIZE),
+            "center": f.vec(limb, "center", w, 3, -BODY_SIZE, BODY_SIZE),
+            "half": f.vec(limb, "half", w, 3, hi=BODY_SIZE, above=0.0),
+        })
+    try:
+        skeleton = Skeleton(limbs)
+    except SkeletonError as exc:
+        f.fail(exc.field, exc.expected, exc.got, exc.fix)
+    fighters = f.items(doc, "fighters", "", "fighter objects (the two players)", n=2)
+    for i in range(len(fighters)):
+        w = f"fighters[{i}]"
+        fd = f.obj(fighters, i, "fighters")
+        f.text(fd, "name", w, default=None)
+        colors = f.obj(fd, "colors", w)
+        for c in colors:
+            f.vec(colors, c, f"{w}.colors", 3, 0.0, 1.0)
+        limb_colors = f.obj(fd, "limb_colors", w)
+        for name in skeleton.names:
+            f.choice(limb_colors, name, f"{w}.limb_colors", tuple(colors), "a colour name:")
+        for name in limb_colors:
+            if name not in skeleton.names:
+                f.fail(f"{w}.limb_colors", f"limb names only ({', '.join(skeleton.names)})", name,
+                       "remove or rename that key")
+    return skeleton, max_health, radius, tuple(fighters)
+
+
+def _compile_pose(f: Fields, parent, key, where: str, poses_src: dict, names: tuple[str, ...],
+                  seen: tuple[str, ...] = ()) -> np.ndarray:
+    """The pose at ``parent[key]`` (a pose name or ``{base, limb: [ax, ay, az]}``) -> ``(L, 3)`` radians.
+
+    ``seen``: the poses being compiled that led here, so a pose cannot be its own base."""
+    field = f.at(where, key)
+    spec = f.raw(parent, key, where, "a pose name or an object {base, limb: [ax, ay, az]}")
     if isinstance(spec, str):
         if spec not in poses_src:
-            raise AssetError(f"moves.json: {where}: unknown pose {spec!r}")
+            f.fail(field, f"a pose name (one of {', '.join(poses_src)})", spec)
         if spec in seen:
-            raise AssetError(f"moves.json: {where}: pose {spec!r} is its own base")
-        spec = dict(poses_src[spec], _name=spec)
-        seen = seen + (spec["_name"],)
+            f.fail(field, "a pose that is not based on itself", spec,
+                   f"break the chain of 'base' poses {' -> '.join(seen + (spec,))}")
+        return _compile_pose(f, poses_src, spec, "poses", poses_src, names, seen + (spec,))
     if not isinstance(spec, dict):
-        raise AssetError(f"moves.json: {where}: a pose is a name or an object, got {spec!r}")
+        f.fail(field, "a pose name or an object {base, limb: [ax, ay, az]}", spec)
     base = spec.get("base")
     out = (
-        _compile_pose(base, poses_src, names, where, seen) if base is not None else np.zeros((len(names), 3))
+        _compile_pose(f, spec, "base", field, poses_src, names, seen) if base is not None
+        else np.zeros((len(names), 3))
     ).copy()
-    for key, value in spec.items():
-        if key in ("base", "_name"):
+    for limb in spec:
+        if limb == "base":
             continue
-        if key not in names:
-            raise AssetError(f"moves.json: {where}: unknown limb {key!r}; limbs are {', '.join(names)}")
-        if not (isinstance(value, list) and len(value) == 3):
-            raise AssetError(f"moves.json: {where}: limb {key!r} needs [ax, ay, az] in degrees")
-        out[names.index(key)] = np.radians(np.asarray(value, dtype=float))
+        if limb not in names:
+            f.fail(field, f"'base' and limb names only ({', '.join(names)})", limb, "remove or rename that key")
+        angles = f.vec(spec, limb, field, 3, -MAX_ANGLE, MAX_ANGLE)   # [ax, ay, az] degrees
+        out[names.index(limb)] = np.radians(np.asarray(angles, dtype=float))
     return out
 
 
-def _compile_keys(keys, frames: int, poses_src, names, where) -> np.ndarray:
-    """Keyframes ``[[frame, pose], ...]`` -> dense eased table ``(frames, L, 3)``."""
-    if not keys or keys[0][0] != 0:
-        raise AssetError(f"moves.json: {where}: keys must start at frame 0")
-    kf = [int(k[0]) for k in keys]
-    if kf != sorted(kf) or len(set(kf)) != len(kf) or kf[-1] > frames:
-        raise AssetError(f"moves.json: {where}: key frames must increase and stay within {frames}")
-    kp = [_compile_pose(k[1], poses_src, names, f"{where} key {k[0]}") for k in keys]
-    table = np.empty((frames, len(names), 3))
-    for f in range(frames):
-        j = max(i for i, k in enumerate(kf) if k <= f)
-        if j == len(kf) - 1:
-            table[f] = kp[j]
+def _compile_keys(f: Fields, parent: dict, where: str, frames: int, poses_src: dict, names) -> np.ndarray:
+    """``parent["keys"]``, keyframes ``[[frame, pose], ...]`` -> dense eased table ``(frames, L, 3)``."""
+    field = f.at(where, "keys")
+    keys = f.items(parent, "keys", where, "[frame, pose] pairs", lo=1, hi=frames + 1)
+    kf, kp = [], []
+    for i in range(len(keys)):
+        kw = f.at(field, i)
+        f.items(keys, i, field, "items: [frame, pose]", n=2)
+        if i == 0:
+            kf.append(f.whole(keys[0], 0, kw, 0, 0, "frame 0 (the first key starts the animation)"))
+        elif kf[-1] >= frames:
+            f.fail(kw, f"no key after frame {frames}, the last one", keys[i], "remove this key")
         else:
-            t = _ease(np.array((f - kf[j]) / (kf[j + 1] - kf[j])))
-            table[f] = kp[j] + (kp[j + 1] - kp[j]) * t
+            kf.append(f.whole(keys[i], 0, kw, kf[-1] + 1, frames,
+                              f"a key frame from {kf[-1] + 1} to {frames} (after the previous key)"))
+        kp.append(_compile_pose(f, keys[i], 1, kw, poses_src, names))
+    table = np.empty((frames, len(names), 3))
+    for fr in range(frames):
+        j = max(i for i, k in enumerate(kf) if k <= fr)
+        if j == len(kf) - 1:
+            table[fr] = kp[j]
+        else:
+            t = _ease(np.array((fr - kf[j]) / (kf[j + 1] - kf[j])))
+            table[fr] = kp[j] + (kp[j + 1] - kp[j]) * t
     return table
+
+
+def _require(f: Fields, parent: dict, where: str, names: tuple[str, ...], what: str) -> None:
+    """Each of ``names`` (entries the sim looks up by name) is in ``parent``."""
+    for n in names:
+        if n not in parent:
+            f.fail(f.at(where, n), f"a {what} object {{...}}", fix=f"add it: the game plays the {what} {n!r}")
+
+
+def _read_projectile(f: Fields, m: dict, w: str, name: str, names: tuple[str, ...]) -> ProjectileSpec:
+    pw = f.at(w, "projectile")
+    p = f.obj(m, "projectile", w)
+    return ProjectileSpec(
+        name=name,
+        limb=names.index(f.choice(p, "limb", pw, names, "a limb name:")),
+        speed=f.num(p, "speed", pw, hi=MAX_PROJECTILE_SPEED, above=0.0),
+        lifetime=f.whole(p, "lifetime", pw, 1, MAX_FRAMES, f"a whole number of frames from 1 to {MAX_FRAMES}"),
+        half=f.num(p, "half", pw, hi=MAX_PROJECTILE_HALF, above=0.0),
+        level=f.whole(p, "level", pw, 0, 2, "a level: 0 (low), 1 (medium) or 2 (high)"),
+        damage=f.whole(p, "damage", pw, 0, MAX_HEALTH, f"a whole number of health points from 0 to {MAX_HEALTH}"),
+        hitstun=f.whole(p, "hitstun", pw, 0, MAX_FRAMES, FRAMES),
+        blockstun=f.whole(p, "blockstun", pw, 0, MAX_FRAMES, FRAMES),
+        pushback=f.num(p, "pushback", pw, 0.0, MAX_TRAVEL),
+        hitstop=f.whole(p, "hitstop", pw, 0, MAX_FRAMES, FRAMES),
+        height=f.choice(p, "height", pw, HEIGHTS),
+    )
+
+
+def _read_move(f: Fields, m: dict, n: str, poses_src: dict, skeleton: Skeleton) -> Move:
+    """One entry of ``moves``, every field checked, compiled to its tables."""
+    names = skeleton.names
+    w = f"moves.{n}"
+    label = f.text(m, "label", w)
+    startup = f.whole(m, "startup", w, 0, MAX_FRAMES, FRAMES)
+    active = f.whole(m, "active", w, 0, MAX_FRAMES, FRAMES)
+    recovery = f.whole(m, "recovery", w, 0, MAX_FRAMES, FRAMES)
+    total = startup + active + recovery
+    if total < 1:
+        f.fail(f"{w}.recovery", "a move of at least 1 frame (startup + active + recovery >= 1)", recovery)
+    src = f.items(m, "hit_limbs", w, "limb names")
+    hit_limbs = tuple(names.index(f.choice(src, i, f"{w}.hit_limbs", names, "a limb name:")) for i in range(len(src)))
+    height = f.choice(m, "height", w, HEIGHTS)
+    damage = f.whole(m, "damage", w, 0, MAX_HEALTH, f"a whole number of health points from 0 to {MAX_HEALTH}")
+    hitstun = f.whole(m, "hitstun", w, 0, MAX_FRAMES, FRAMES)
+    blockstun = f.whole(m, "blockstun", w, 0, MAX_FRAMES, FRAMES)
+    pushback = f.num(m, "pushback", w, 0.0, MAX_TRAVEL)
+    hitstop = f.whole(m, "hitstop", w, 0, MAX_FRAMES, FRAMES)
+    lunge = f.num(m, "lunge", w, 0.0, MAX_TRAVEL)
+    heavy = f.flag(m, "heavy", w)
+    crouching = f.flag(m, "crouching", w, default=False)
+    advance = np.zeros(total)
+    if startup > 0 and lunge:
+        ramp = _ease(np.linspace(0.0, 1.0, startup + 1)) * lunge
+        advance[:startup] = np.diff(ramp)
+    air = np.zeros(total)
+    if "air" in m:
+        aw = f.at(w, "air")
+        a = f.items(m, "air", w, "items: [first frame, last frame, height in m]", n=3)
+        a0 = f.whole(a, 0, aw, 0, total - 1, f"a take-off frame from 0 to {total - 1}")
+        a1 = f.whole(a, 1, aw, a0 + 1, total, f"a landing frame from {a0 + 1} to {total} (after take-off)")
+        height_m = f.num(a, 2, aw, hi=MAX_TRAVEL, above=0.0)
+        t = (np.arange(total) - a0) / float(a1 - a0)
+        inside = (t > 0) & (t < 1)
+        air[inside] = 4.0 * height_m * t[inside] * (1.0 - t[inside])
+    proj = _read_projectile(f, m, w, n, names) if "projectile" in m else None
+    angles = _compile_keys(f, m, w, total, poses_src, names)
+    rot = euler_matrices(angles)
+    return Move(
+        name=n, label=label, startup=startup, active=active, recovery=recovery, hit_limbs=hit_limbs,
+        height=height, damage=damage, hitstun=hitstun, blockstun=blockstun, pushback=pushback,
+        hitstop=hitstop, heavy=heavy, crouching=crouching, angles=angles, rot=rot, body=skeleton.body(rot),
+        advance=advance, air=air, projectile=proj,
+    )
 
 
 @functools.lru_cache(maxsize=4)
 def load_game_data(assets_dir: str | None = None) -> GameData:
-    """Read and compile ``fighters.json`` and ``moves.json`` (cached; read-only result)."""
+    """Read, validate and compile ``fighters.json`` and ``moves.json`` (cached; read-only result).
+
+    Raises :class:`AssetError` naming the file, the field path and the fix for any missing
+    or bad field (see :class:`Fields`)."""
     root = Path(assets_dir) if assets_dir else ASSETS
-    fdoc = _read_json(root / "fighters.json")
-    mdoc = _read_json(root / "moves.json")
-    try:
-        skeleton = Skeleton(fdoc["limbs"])
-        names = skeleton.names
-        poses_src = mdoc["poses"]
-        poses = {n: _compile_pose(n, poses_src, names, f"pose {n}") for n in poses_src}
-        loops = {
-            n: _compile_keys(l["keys"], int(l["frames"]), poses_src, names, f"loop {n}")
-            for n, l in mdoc["loops"].items()
-        }
-        moves = {}
-        for n, m in mdoc["moves"].items():
-            total = int(m["startup"]) + int(m["active"]) + int(m["recovery"])
-            if m["height"] not in HEIGHTS:
-                raise AssetError(f"moves.json: move {n}: height must be one of {HEIGHTS}")
-            for limb in m["hit_limbs"]:
-                if limb not in names:
-                    raise AssetError(f"moves.json: move {n}: unknown hit limb {limb!r}")
-            advance = np.zeros(total)
-            if m["startup"] > 0 and m["lunge"]:
-                ramp = _ease(np.linspace(0.0, 1.0, int(m["startup"]) + 1)) * float(m["lunge"])
-                advance[: int(m["startup"])] = np.diff(ramp)
-            air = np.zeros(total)
-            if "air" in m:
-                a0, a1, height = m["air"]
-                t = (np.arange(total) - a0) / float(a1 - a0)
-                inside = (t > 0) & (t < 1)
-                air[inside] = 4.0 * height * t[inside] * (1.0 - t[inside])
-            proj = None
-            if "projectile" in m:
-                p = m["projectile"]
-                if p["limb"] not in names or p["height"] not in HEIGHTS:
-                    raise AssetError(f"moves.json: move {n}: projectile needs a known limb and height")
-                if p["level"] not in (0, 1, 2) or isinstance(p["level"], bool):
-                    raise AssetError(f"moves.json: move {n}: projectile level must be 0 (low), 1 (medium) "
-                                     f"or 2 (high), got {p['level']!r}")
-                proj = ProjectileSpec(
-                    name=n, limb=names.index(p["limb"]), speed=float(p["speed"]), lifetime=int(p["lifetime"]),
-                    half=float(p["half"]), level=int(p["level"]), damage=int(p["damage"]),
-                    hitstun=int(p["hitstun"]), blockstun=int(p["blockstun"]), pushback=float(p["pushback"]),
-                    hitstop=int(p["hitstop"]), height=p["height"])
-            moves[n] = Move(
-                name=n, label=m["label"], startup=int(m["startup"]), active=int(m["active"]),
-                recovery=int(m["recovery"]), hit_limbs=tuple(names.index(l) for l in m["hit_limbs"]),
-                height=m["height"], damage=int(m["damage"]), hitstun=int(m["hitstun"]),
-                blockstun=int(m["blockstun"]), pushback=float(m["pushback"]), hitstop=int(m["hitstop"]),
-                heavy=bool(m["heavy"]), crouching=bool(m.get("crouching", False)),
-                angles=(angles := _compile_keys(m["keys"], total, poses_src, names, f"move {n}")),
-                rot=(rot := euler_matrices(angles)), body=skeleton.body(rot), advance=advance, air=air,
-                projectile=proj,
-            )
-        pose_rot = {n: euler_matrices(a) for n, a in poses.items()}
-        loop_rot = {n: euler_matrices(a) for n, a in loops.items()}
-        pose_body = {n: skeleton.body(r) for n, r in pose_rot.items()}
-        loop_body = {n: skeleton.body(r) for n, r in loop_rot.items()}
-        tables = [*poses.values(), *loops.values(), *pose_rot.values(), *loop_rot.values(),
-                  *pose_body.values(), *loop_body.values()]
-        for arr in tables + [t for m in moves.values() for t in (m.angles, m.rot, m.body)]:
-            arr.flags.writeable = False
-        return GameData(
-            skeleton=skeleton, max_health=int(fdoc["max_health"]),
-            pushbox_radius=float(fdoc["pushbox_radius"]), fighters=tuple(fdoc["fighters"]),
-            poses=poses, loops=loops, moves=moves, pose_rot=pose_rot, loop_rot=loop_rot,
-            pose_body=pose_body, loop_body=loop_body,
-        )
-    except KeyError as exc:
-        raise AssetError(f"{root}: missing field {exc.args[0]!r} in fighters.json or moves.json") from None
+    skeleton, max_health, pushbox_radius, fighters = _read_fighters(root / "fighters.json")
+    names = skeleton.names
+    mpath = root / "moves.json"
+    f = _fields(mpath)
+    mdoc = f.root(_read_json(mpath))
+    poses_src = f.obj(mdoc, "poses", "")
+    _require(f, poses_src, "poses", REQUIRED_POSES, "pose")
+    poses = {n: _compile_pose(f, poses_src, n, "poses", poses_src, names, (n,)) for n in poses_src}
+    loops_src = f.obj(mdoc, "loops", "")
+    _require(f, loops_src, "loops", REQUIRED_LOOPS, "loop")
+    loops = {}
+    for n in loops_src:
+        loop = f.obj(loops_src, n, "loops")
+        frames = f.whole(loop, "frames", f"loops.{n}", 1, MAX_FRAMES, f"a whole number of frames from 1 to {MAX_FRAMES}")
+        loops[n] = _compile_keys(f, loop, f"loops.{n}", frames, poses_src, names)
+    moves_src = f.obj(mdoc, "moves", "")
+    _require(f, moves_src, "moves", REQUIRED_MOVES, "move")
+    moves = {n: _read_move(f, f.obj(moves_src, n, "moves"), n, poses_src, skeleton) for n in moves_src}
+    pose_rot = {n: euler_matrices(a) for n, a in poses.items()}
+    loop_rot = {n: euler_matrices(a) for n, a in loops.items()}
+    pose_body = {n: skeleton.body(r) for n, r in pose_rot.items()}
+    loop_body = {n: skeleton.body(r) for n, r in loop_rot.items()}
+    tables = [*poses.values(), *loops.values(), *pose_rot.values(), *loop_rot.values(),
+              *pose_body.values(), *loop_body.values()]
+    for arr in tables + [t for m in moves.values() for t in (m.angles, m.rot, m.body)]:
+        arr.flags.writeable = False
+    return GameData(
+        skeleton=skeleton, max_health=max_health, pushbox_radius=pushbox_radius, fighters=fighters,
+        poses=poses, loops=loops, moves=moves, pose_rot=pose_rot, loop_rot=loop_rot,
+        pose_body=pose_body, loop_body=loop_body,
+    )

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-
 #: The eight corner signs of a box, ``(8, 3)``.
 CORNER_SIGNS = np.array(
     [[sx, sy, sz] for sx in (-1.0, 1.0) for sy in (-1.0, 1.0) for sz in (-1.0, 1.0)]
@@ -37,6 +36,17 @@ def euler_matrices(angles: np.ndarray) -> np.ndarray:
     return out
 
 
+class SkeletonError(ValueError):
+    """A limb list that is not a tree listed root first and by depth.
+
+    ``field`` (``"limbs[3].parent"``), ``expected``, ``got`` and ``fix`` say where and how;
+    the data loader reports them as an ``AssetError`` of ``fighters.json``."""
+
+    def __init__(self, field: str, expected: str, got, fix: str):
+        super().__init__(f"{field}: expected {expected}, got {got!r}; {fix}")
+        self.field, self.expected, self.got, self.fix = field, expected, got, fix
+
+
 class Skeleton:
     """The static body description: limb hierarchy and solids (no per-frame state).
 
@@ -51,18 +61,36 @@ class Skeleton:
     """
 
     def __init__(self, limbs: list[dict]):
-        self.names = tuple(l["name"] for l in limbs)
-        index = {n: i for i, n in enumerate(self.names)}
-        self.parent = np.array([-1 if l["parent"] is None else index[l["parent"]] for l in limbs])
+        """``limbs``: dicts with ``name``, ``parent`` (a name, None for the root), ``joint``,
+        ``center`` and ``half`` (3 numbers each), as in ``fighters.json`` (whose fields
+        :func:`game.sim.data.load_game_data` checks first).  A list that is not a tree
+        listed root first and by depth raises :class:`SkeletonError` naming the limb."""
+        if not limbs:
+            raise SkeletonError("limbs", "at least one limb", limbs, "list the root limb first")
+        index: dict[str, int] = {}
+        parent = []
+        for i, l in enumerate(limbs):
+            name, p = l["name"], l["parent"]
+            if name in index:
+                raise SkeletonError(f"limbs[{i}].name", "a name no other limb has", name,
+                                    "rename one of the two limbs")
+            if i == 0 and p is not None:
+                raise SkeletonError("limbs[0].parent", "null (the first limb is the root)", p,
+                                    "list the root limb first, with parent null")
+            if i > 0 and p not in index:
+                raise SkeletonError(f"limbs[{i}].parent", f"the name of a limb listed before it ({', '.join(index)})",
+                                    p, "only the first limb is the root; list every limb after its parent")
+            index[name] = i
+            parent.append(-1 if p is None else index[p])
+        self.names = tuple(index)
+        self.parent = np.array(parent)
         depth = np.zeros(len(limbs), dtype=int)
         for i, p in enumerate(self.parent):
-            if p >= i:
-                raise ValueError(f"fighters.json: limb {self.names[i]!r} must come after its parent")
             depth[i] = 0 if p < 0 else depth[p] + 1
-        if (self.parent < 0).sum() != 1 or self.parent[0] != -1:
-            raise ValueError("fighters.json: exactly one root limb, listed first")
-        if np.any(np.diff(depth) < 0):
-            raise ValueError("fighters.json: list limbs by depth (root, then its children, then theirs ...)")
+            if i and depth[i] < depth[i - 1]:
+                raise SkeletonError(f"limbs[{i}]", f"a limb of depth {depth[i - 1]} or more after "
+                                    f"{self.names[i - 1]!r}", self.names[i],
+                                    "list limbs by depth (the root, then its children, then theirs ...)")
         # Each depth level is a contiguous slice, so FK writes it in place.
         self.levels = [
             (slice(int(np.flatnonzero(depth == d)[0]), int(np.flatnonzero(depth == d)[-1]) + 1),

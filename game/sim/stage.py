@@ -23,10 +23,8 @@ import numpy as np
 
 from game.collision import CollisionModel, Compound, CompoundGroup, LEVEL_MEDIUM
 
-from .arena import Arena, load_arena
+from .arena import CRATE_WALL, Arena, load_arena
 
-#: Wall thickness of a crate's compound (B6), metres.
-CRATE_WALL = 0.08
 #: Growth of a strike's interaction region around the fist or foot (B3).
 STRIKE_MARGIN = 0.05
 #: A crate breaks apart when one of its six walls keeps less than this fraction of

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import locale
 import sys
 from pathlib import Path
 
@@ -32,6 +31,7 @@ try:
         default_assets_dir,
         read_description,
     )
+    from game.sim.data import in_shipped_assets
 except ModuleNotFoundError as _exc:      # run as a command without the set-up step: one line, exit 2
     if __name__ != "__main__" or (_exc.name or "").split(".")[0] not in _REQUIRED_PACKAGES:
         raise
@@ -49,15 +49,9 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see: {_PROG} --help)")
 
 
-def _in_assets(path: Path) -> bool:
-    """True if ``path`` lies in the repository's own ``assets/`` folder (restorable with git)."""
-    assets = default_assets_dir().resolve()
-    return assets in path.resolve().parents
-
-
 def check_description(path: Path) -> None:
     """``--description``: an existing, readable text file, else :class:`UsageError` naming the flag and fix."""
-    restore = ("restore it with `git checkout -- assets`" if _in_assets(path)
+    restore = ("restore it with `git checkout -- assets`" if in_shipped_assets(path)
                else f"check the path (the shipped one is {default_assets_dir() / DESCRIPTION_NAME})")
     if path.is_dir():
         raise UsageError(f"--description {path}: is a folder; give the arena description JSON file "
@@ -69,13 +63,11 @@ def check_description(path: Path) -> None:
     except OSError as exc:
         raise UsageError(f"--description {path}: cannot read ({exc.strerror or exc}); "
                          "check its permissions") from None
-    encoding = locale.getpreferredencoding(False)     # what read_description's Path.read_text() decodes with
     try:
-        data.decode(encoding)
-    except (UnicodeDecodeError, LookupError) as exc:
-        where = f" (byte {exc.start})" if isinstance(exc, UnicodeDecodeError) else ""
-        raise UsageError(f"--description {path}: not a text file{where}: expected the arena description JSON "
-                         f"({encoding}), such as {default_assets_dir() / DESCRIPTION_NAME}") from None
+        data.decode("utf-8")                          # as read_description reads it
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"--description {path}: not a text file (byte {exc.start}): expected the arena "
+                         f"description JSON (UTF-8), such as {default_assets_dir() / DESCRIPTION_NAME}") from None
 
 
 def check_out_dir(out_dir: Path, flag: str) -> None:
@@ -129,9 +121,6 @@ def main(argv: list[str] | None = None) -> int:
             _, _, summary = bake(args.description, out)
         except ArenaDescriptionError as exc:
             raise UsageError(str(exc)) from None
-        except UnicodeDecodeError as exc:   # a mesh the description names is not text (read in game.sim.arena)
-            raise UsageError(f"--description {args.description}: a mesh file it names is not a text .obj "
-                             f"(byte {exc.start}: {exc.reason}); check the objects' shape.path entries") from None
         except OSError as exc:
             kept = "" if getattr(exc, "partial", False) else "; the old scene files are unchanged"
             raise UsageError(f"{exc.filename or out}: cannot write ({exc.strerror or exc}){kept}; "

@@ -1,0 +1,267 @@
+"""Bad asset files get a clear error: every field of ``fighters.json``, ``moves.json`` and
+``arena.scene.json`` is validated on load.
+
+A bad value raises the file family's exception (:class:`AssetError` for the fighter and move
+data, :class:`ArenaDescriptionError` / :class:`ArenaAssetError` for the arena) with one line
+naming the file, the field path and the fix; the CLI turns it into exit code 2.  Never an
+error from inside numpy or Python (TypeError, KeyError, numpy's ValueError ...).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.collision import Compound
+from game.sim.arena import (
+    CRATE_WALL,
+    DESCRIPTION_NAME,
+    MODELS_NAME,
+    QUADTREE_NAME,
+    ArenaAssetError,
+    ArenaDescriptionError,
+    build_arena_scene,
+    load_arena,
+    read_description,
+)
+from game.sim.data import AssetError, in_shipped_assets, load_game_data, restore_hint
+from game.sim.match import Match
+from game.sim.stage import Stage
+from game.tools import bake
+
+ROOT = Path(__file__).resolve().parents[1]
+ASSETS = ROOT / "assets"
+DATA_FILES = ("fighters.json", "moves.json")
+FILES = (*DATA_FILES, DESCRIPTION_NAME)
+#: The exception types a file's loader may raise on bad input.
+FAMILY = {"fighters.json": (AssetError,), "moves.json": (AssetError,),
+          DESCRIPTION_NAME: (ArenaDescriptionError, ArenaAssetError)}
+BAD_VALUES = (None, "x", [], [1, 2], {}, {"a": 1}, math.nan, math.inf, -math.inf, 1e30, -1e30, -1, 0, True)
+
+
+def shipped(name: str):
+    return json.loads((ASSETS / name).read_text())
+
+
+def put(doc, path: tuple, value):
+    """``doc`` with the item at ``path`` (keys and indices) replaced by ``value``; ``()`` is the root."""
+    if not path:
+        return value
+    node = doc
+    for k in path[:-1]:
+        node = node[k]
+    node[path[-1]] = value
+    return doc
+
+
+def paths(node, prefix=()) -> list[tuple]:
+    """Every leaf and container of a JSON tree, the root ``()`` included."""
+    out = [prefix]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += paths(v, prefix + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += paths(v, prefix + (i,))
+    return out
+
+
+def field_name(path: tuple) -> str:
+    """``("moves", "lk", "keys", 2)`` -> ``moves.lk.keys[2]`` (the loaders' field paths)."""
+    out = ""
+    for k in path:
+        out += f"[{k}]" if isinstance(k, int) else (f".{k}" if out else k)
+    return out
+
+
+def load(name: str, assets_dir: Path):
+    """Load ``name`` from ``assets_dir`` the ways the game and the bake tool do (no cache)."""
+    if name in DATA_FILES:
+        return load_game_data.__wrapped__(str(assets_dir))
+    build_arena_scene(read_description(assets_dir / DESCRIPTION_NAME))      # python -m game.tools.bake
+    return Stage(load_arena(assets_dir))                                    # the match's arena
+
+
+@pytest.fixture(scope="module")
+def assets_copy(tmp_path_factory) -> Path:
+    """A private copy of assets/ whose files the tests rewrite (and restore)."""
+    dst = tmp_path_factory.mktemp("assets") / "assets"
+    shutil.copytree(ASSETS, dst)
+    return dst
+
+
+def write_bad(assets_dir: Path, name: str, path: tuple, value) -> None:
+    for n in FILES:                          # the other files stay as shipped
+        shutil.copy2(ASSETS / n, assets_dir / n)
+    (assets_dir / name).write_text(json.dumps(put(shipped(name), path, value)))
+
+
+def test_shipped_assets_load(assets_copy):
+    for name in FILES:
+        write_bad(assets_copy, name, (), shipped(name))
+        load(name, assets_copy)
+
+
+# ------------------------------------------------------------------ (a) the reviewer's cases
+REVIEWER_CASES = [
+    ("fighters.json", ("limbs", 1, "parent"), None),
+    ("fighters.json", ("limbs", 4, "joint", 2), "x"),
+    ("fighters.json", (), []),
+    ("fighters.json", ("pushbox_radius",), math.nan),
+    ("fighters.json", ("pushbox_radius",), -5),
+    ("fighters.json", ("max_health",), 0),
+    ("fighters.json", ("max_health",), -100),
+    ("moves.json", ("moves", "lk", "hitstun"), None),
+    ("moves.json", ("moves", "hk_low", "startup"), 1e30),
+    ("moves.json", ("moves", "lk", "damage"), -1),
+    ("moves.json", ("moves", "lk", "hitstun"), -1),
+    (DESCRIPTION_NAME, ("quadtree",), "x"),
+]
+
+
+@pytest.mark.parametrize("name, path, value", REVIEWER_CASES)
+def test_bad_field_raises_the_file_family_error_naming_file_and_field(assets_copy, name, path, value):
+    write_bad(assets_copy, name, path, value)
+    with pytest.raises(FAMILY[name][0]) as info:
+        load(name, assets_copy)
+    msg = str(info.value)
+    assert "\n" not in msg
+    assert str(assets_copy / name) in msg
+    field = field_name(path) or "top level"
+    assert f": {field}: " in msg, msg
+    assert f"got {value!r}" in msg and "expected" in msg, msg
+    assert "git checkout" not in msg, msg       # a copy outside assets/ is not restored from git
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_only_the_shipped_files_are_offered_a_git_restore(assets_copy, name):
+    assert in_shipped_assets(ASSETS / name) and restore_hint(ASSETS / name) == f"git checkout -- assets/{name}"
+    assert not in_shipped_assets(assets_copy / name) and restore_hint(assets_copy / name) is None
+    assert not in_shipped_assets(ASSETS.parent / name)        # beside assets/, not in it
+
+
+def test_damaged_scene_file_names_the_rebake_command_once(assets_copy):
+    for n in FILES:
+        shutil.copy2(ASSETS / n, assets_copy / n)
+    for n in (MODELS_NAME, QUADTREE_NAME):
+        shutil.copy2(ASSETS / n, assets_copy / n)
+    data = bytearray((assets_copy / MODELS_NAME).read_bytes())
+    data[-100] ^= 0x40                                   # a payload byte: the checksum catches it
+    (assets_copy / MODELS_NAME).write_bytes(bytes(data))
+    try:
+        with pytest.raises(ArenaAssetError) as info:
+            load_arena(assets_copy)
+    finally:
+        shutil.copy2(ASSETS / MODELS_NAME, assets_copy / MODELS_NAME)
+    msg = str(info.value)
+    assert "crc32" in msg and msg.count("python -m game.tools.bake") == 1, msg
+
+
+@pytest.mark.parametrize("size, ok", [(2 * CRATE_WALL - 0.01, False), (2 * CRATE_WALL, False),
+                                      (2 * CRATE_WALL + 0.01, True)])
+def test_B6_crate_must_be_wider_than_its_two_walls(assets_copy, size, ok):
+    doc = shipped(DESCRIPTION_NAME)
+    i = next(k for k, o in enumerate(doc["objects"]) if o["name"] == "crate_north")
+    write_bad(assets_copy, DESCRIPTION_NAME, ("objects", i, "shape", "size", 0), size)
+    if ok:
+        desc = read_description(assets_copy / DESCRIPTION_NAME)
+        o = next(o for o in desc.objects if o.name == "crate_north")
+        w = (o.triangles @ o.transform[:3, :3] + o.transform[3, :3]).reshape(-1, 3)
+        Compound.from_box(np.array([w.min(axis=0), w.max(axis=0)]), CRATE_WALL)    # and the compound is made
+        return
+    with pytest.raises(ArenaDescriptionError, match=rf"objects\[{i}\] \(crate_north\): expected a crate more than "
+                       rf"{2 * CRATE_WALL:g} m across.*make it larger"):
+        read_description(assets_copy / DESCRIPTION_NAME)
+
+
+def test_limb_parent_error_names_the_limbs_before_it(assets_copy):
+    write_bad(assets_copy, "fighters.json", ("limbs", 1, "parent"), None)
+    with pytest.raises(AssetError, match=r"limbs\[1\]\.parent: expected the name of a limb listed before it \(hips\)"):
+        load("fighters.json", assets_copy)
+
+
+def test_missing_move_the_sim_plays_is_named(assets_copy):
+    doc = shipped("moves.json")
+    del doc["moves"]["jump"]
+    write_bad(assets_copy, "moves.json", (), doc)
+    with pytest.raises(AssetError, match=r"moves\.json: moves\.jump: missing: .*add it"):
+        load("moves.json", assets_copy)
+
+
+def test_bake_reports_a_binary_description_in_one_line(tmp_path, capsys):
+    junk = tmp_path / "some_binary_file"
+    junk.write_bytes(bytes(range(256)) * 4)
+    assert bake.main(["--description", str(junk), "--out-dir", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and str(junk) in err and "Traceback" not in err, err
+    with pytest.raises(ArenaDescriptionError, match=r"some_binary_file: not a UTF-8 text file"):
+        read_description(junk)             # the library's own check, under the bake tool's
+
+
+def test_obj_mesh_that_is_not_text_names_the_field(assets_copy):
+    (assets_copy / "binary.obj").write_bytes(bytes(range(256)))
+    write_bad(assets_copy, DESCRIPTION_NAME, ("objects", 19, "shape", "path"), "binary.obj")
+    with pytest.raises(ArenaDescriptionError, match=r"objects\[19\]\.shape\.path: expected .*binary\.obj"):
+        read_description(assets_copy / DESCRIPTION_NAME)
+
+
+# ------------------------------------------------------------------ (b) fuzz: one field replaced
+@pytest.mark.parametrize("name", FILES)
+def test_any_field_replaced_by_a_bad_value_loads_or_raises_the_family_error(assets_copy, name):
+    tree_paths = paths(shipped(name))
+
+    @settings(max_examples=150, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(path=st.sampled_from(tree_paths), value=st.sampled_from(BAD_VALUES))
+    def check(path, value):
+        write_bad(assets_copy, name, path, value)
+        try:
+            loaded = load(name, assets_copy)
+        except FAMILY[name] as exc:
+            msg = str(exc)
+            assert "\n" not in msg and str(assets_copy / name) in msg, msg
+            return
+        if name in DATA_FILES:             # what loads also plays: a short CPU-vs-CPU match
+            match = Match(loaded, 0, ("hard", "hard"), Stage.load())
+            for _ in range(240):
+                match.step()
+
+    check()
+
+
+# ------------------------------------------------------------------ (c) the CLI: exit 2, one line
+@pytest.fixture
+def program(tmp_path) -> tuple[Path, Path]:
+    """A private copy of the program (main.py, game/, shaders/, assets/): (main.py, assets folder)."""
+    ign = shutil.ignore_patterns("__pycache__", "*.pyc")
+    dst = tmp_path / "rb"
+    dst.mkdir()
+    shutil.copy2(ROOT / "main.py", dst / "main.py")
+    for d in ("game", "shaders", "assets"):
+        if (ROOT / d).is_dir():
+            shutil.copytree(ROOT / d, dst / d, ignore=ign)
+    return dst / "main.py", dst / "assets"
+
+
+@pytest.mark.parametrize("name, path, value", [REVIEWER_CASES[0], REVIEWER_CASES[8], REVIEWER_CASES[-1]])
+def test_cli_exits_2_with_one_line_naming_file_and_field(program, name, path, value):
+    main, assets = program
+    write_bad(assets, name, path, value)
+    env = dict(os.environ, PYGLET_HEADLESS="1")
+    env.pop("DISPLAY", None)
+    p = subprocess.run([sys.executable, str(main), "--headless", "--frames", "1"], check=False, cwd=main.parent,
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2, p.stderr
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1 and "Traceback" not in p.stderr, p.stderr
+    assert name in lines[0] and f": {field_name(path)}: expected" in lines[0], lines[0]
