@@ -262,6 +262,9 @@ def read_description(path=None) -> Description:
         f.fail("version", "1 (the version this game reads)", version)
     f.items(raw, "fighter_starts", "", "points [x, y, z]", n=2)
     starts = np.array([_point(f, raw["fighter_starts"], i, "fighter_starts") for i in range(2)])
+    f.choice(raw, "units", "", ("m",), "the unit of every length:", default="m")     # declared, as read
+    f.choice(raw, "up", "", ("y",), "the up axis:", default="y")
+    f.text(raw, "comment", "", default=None)                                          # free text
     clear = f.num(raw, "clear_radius", "", 0.0, MAX_COORD, default=3.0)
     qt = f.obj(raw, "quadtree", "", default={})
     cap = f.whole(qt, "leaf_capacity", "quadtree", 1, 1024, default=8)
@@ -291,6 +294,7 @@ def read_description(path=None) -> Description:
                        r, "raise the radius or move the centre")
             c = tuple(float(v) for v in c)
         out.append(_ObjectSpec(name, kind, level, tris, m, c, r))
+    f.reject_unknown(raw)           # a misspelt optional key would silently read as its default
     desc = Description(path, tuple(out), starts, clear, cap, depth)
     _check_clear_area(desc, f)
     _check_crate_sizes(desc, f)

@@ -7,11 +7,14 @@ Every field of ``fighters.json`` and ``moves.json`` is checked on load by the
 shared :class:`Fields` reader (which :mod:`game.sim.arena` uses for
 ``arena.scene.json`` too): a bad value raises :class:`AssetError` with one line
 ``<file>: <field path>: expected <what>, got <value>; <fix>``, never an error from
-inside numpy.  The bounds are what the sim can play (constants below).
+inside numpy.  The bounds are what the sim can play (constants below).  A key the loader
+does not read (a misspelt ``"crouchng"``) is an error too, suggesting the closest key it
+does read; keys starting with ``_`` are comments (``"_doc"``).
 """
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 import math
@@ -75,14 +78,64 @@ class Fields:
 
     A key absent from an object reads as ``default``, or is an error when ``default`` is
     :data:`REQUIRED`.  Numbers are finite (no NaN, no infinity) and never ``true`` / ``false``;
-    whole numbers are JSON integers.  Keys a loader does not read are ignored (``_doc``,
-    comments), as they always were.
+    whole numbers are JSON integers.
+
+    Unknown keys: every reader records which keys of which object it was asked for
+    (present or not), so the keys a loader reads *are* the known keys; no list to keep in
+    step with the code.  Once the loader has read the whole document (all passes: a pose is
+    read again by each move that names it), it calls :meth:`reject_unknown`, which walks the
+    document and fails on the first key of an object that no reader asked for, suggesting
+    the closest known key (``did you mean 'crouching'?``) or listing them.  Keys starting
+    with ``_`` are comments, allowed in every object (and never entries of a name -> value
+    object such as ``poses``: see :meth:`entries`).  A loader that reads an object's keys
+    without a reader (``obj.get``) makes those keys "unknown": the shipped files then fail.
     """
 
     def __init__(self, path, error: type[ValueError] = AssetError, restore: str | None = None):
         self.path = path
         self.error = error
         self.restore = restore
+        #: id(object) -> (the object, kept alive so the id stays its own; the keys read from it)
+        self._read: dict[int, tuple[dict, set]] = {}
+
+    @staticmethod
+    def is_comment(key) -> bool:
+        """A ``_``-prefixed key (``"_doc"``): documentation, never read, allowed in every object."""
+        return isinstance(key, str) and key.startswith("_")
+
+    @classmethod
+    def entries(cls, obj: dict) -> tuple[str, ...]:
+        """The keys of a name -> value object (``poses``, ``moves``, ``colors`` ...), comments left out."""
+        return tuple(k for k in obj if not cls.is_comment(k))
+
+    def unknown(self, where: str, key, known) -> NoReturn:
+        """Fail on ``key`` of the object at ``where``, which reads only the keys ``known``."""
+        known = sorted(k for k in known if isinstance(k, str) and not self.is_comment(k))
+        close = difflib.get_close_matches(key, known, n=1) if isinstance(key, str) else []
+        shown = f"unknown key {key!r}"
+        if close:
+            self.fail(self.at(where, key), "a key the game reads", shown=shown,
+                      fix=f"did you mean {close[0]!r}? rename it (or remove it)")
+        listing = ", ".join(known) if known else "none"
+        self.fail(self.at(where, key), f"one of the keys the game reads here ({listing}) or a '_' comment key",
+                  shown=shown, fix="rename it to one of those, or remove it")
+
+    def reject_unknown(self, node, where: str = "") -> None:
+        """Fail on the first key, anywhere in ``node`` (the document), that no reader asked for.
+
+        Call it after the loader's last read of the document: the known keys of an object are
+        the ones read from it so far."""
+        if isinstance(node, dict):
+            known = self._read.get(id(node), (node, set()))[1]
+            for k in node:
+                if k not in known and not self.is_comment(k):
+                    self.unknown(where, k, known)
+            for k, v in node.items():
+                if not self.is_comment(k):
+                    self.reject_unknown(v, self.at(where, k))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                self.reject_unknown(v, self.at(where, i))
 
     @staticmethod
     def at(where: str, key) -> str:
@@ -115,6 +168,7 @@ class Fields:
         """``parent[key]`` unchecked (``expected`` describes it if it is missing); ``_MISSING``
         when it is absent and may be (``default`` given)."""
         if isinstance(parent, dict):
+            self._read.setdefault(id(parent), (parent, set()))[1].add(key)
             if key in parent:
                 return parent[key]
         elif isinstance(parent, list) and isinstance(key, int):
@@ -362,15 +416,15 @@ def _read_fighters(path: Path) -> tuple[Skeleton, int, float, tuple[dict, ...]]:
         fd = f.obj(fighters, i, "fighters")
         f.text(fd, "name", w, default=None)
         colors = f.obj(fd, "colors", w)
-        for c in colors:
+        for c in f.entries(colors):
             f.vec(colors, c, f"{w}.colors", 3, 0.0, 1.0)
         limb_colors = f.obj(fd, "limb_colors", w)
         for name in skeleton.names:
-            f.choice(limb_colors, name, f"{w}.limb_colors", tuple(colors), "a colour name:")
-        for name in limb_colors:
+            f.choice(limb_colors, name, f"{w}.limb_colors", f.entries(colors), "a colour name:")
+        for name in f.entries(limb_colors):
             if name not in skeleton.names:
-                f.fail(f"{w}.limb_colors", f"limb names only ({', '.join(skeleton.names)})", name,
-                       "remove or rename that key")
+                f.unknown(f"{w}.limb_colors", name, skeleton.names)
+    f.reject_unknown(doc)
     return skeleton, max_health, radius, tuple(fighters)
 
 
@@ -382,24 +436,24 @@ def _compile_pose(f: Fields, parent, key, where: str, poses_src: dict, names: tu
     field = f.at(where, key)
     spec = f.raw(parent, key, where, "a pose name or an object {base, limb: [ax, ay, az]}")
     if isinstance(spec, str):
-        if spec not in poses_src:
-            f.fail(field, f"a pose name (one of {', '.join(poses_src)})", spec)
+        if spec not in poses_src or f.is_comment(spec):
+            f.fail(field, f"a pose name (one of {', '.join(f.entries(poses_src))})", spec)
         if spec in seen:
             f.fail(field, "a pose that is not based on itself", spec,
                    f"break the chain of 'base' poses {' -> '.join(seen + (spec,))}")
         return _compile_pose(f, poses_src, spec, "poses", poses_src, names, seen + (spec,))
     if not isinstance(spec, dict):
         f.fail(field, "a pose name or an object {base, limb: [ax, ay, az]}", spec)
-    base = spec.get("base")
+    base = f.raw(spec, "base", field, "a pose name or null", default=None)
     out = (
-        _compile_pose(f, spec, "base", field, poses_src, names, seen) if base is not None
+        _compile_pose(f, spec, "base", field, poses_src, names, seen) if base not in (None, _MISSING)
         else np.zeros((len(names), 3))
     ).copy()
-    for limb in spec:
+    for limb in f.entries(spec):
         if limb == "base":
             continue
         if limb not in names:
-            f.fail(field, f"'base' and limb names only ({', '.join(names)})", limb, "remove or rename that key")
+            f.unknown(field, limb, ("base", *names))
         angles = f.vec(spec, limb, field, 3, -MAX_ANGLE, MAX_ANGLE)   # [ax, ay, az] degrees
         out[names.index(limb)] = np.radians(np.asarray(angles, dtype=float))
     return out
@@ -439,9 +493,12 @@ def _require(f: Fields, parent: dict, where: str, names: tuple[str, ...], what: 
             f.fail(f.at(where, n), f"a {what} object {{...}}", fix=f"add it: the game plays the {what} {n!r}")
 
 
-def _read_projectile(f: Fields, m: dict, w: str, name: str, names: tuple[str, ...]) -> ProjectileSpec:
+def _read_projectile(f: Fields, m: dict, w: str, name: str, names: tuple[str, ...]) -> ProjectileSpec | None:
+    """``m["projectile"]``, or None for a move without one."""
     pw = f.at(w, "projectile")
-    p = f.obj(m, "projectile", w)
+    p = f.obj(m, "projectile", w, default=None)
+    if p is None:
+        return None
     return ProjectileSpec(
         name=name,
         limb=names.index(f.choice(p, "limb", pw, names, "a limb name:")),
@@ -485,16 +542,16 @@ def _read_move(f: Fields, m: dict, n: str, poses_src: dict, skeleton: Skeleton) 
         ramp = _ease(np.linspace(0.0, 1.0, startup + 1)) * lunge
         advance[:startup] = np.diff(ramp)
     air = np.zeros(total)
-    if "air" in m:
+    a = f.items(m, "air", w, "items: [first frame, last frame, height in m]", n=3, default=None)
+    if a is not None:
         aw = f.at(w, "air")
-        a = f.items(m, "air", w, "items: [first frame, last frame, height in m]", n=3)
         a0 = f.whole(a, 0, aw, 0, total - 1, f"a take-off frame from 0 to {total - 1}")
         a1 = f.whole(a, 1, aw, a0 + 1, total, f"a landing frame from {a0 + 1} to {total} (after take-off)")
         height_m = f.num(a, 2, aw, hi=MAX_TRAVEL, above=0.0)
         t = (np.arange(total) - a0) / float(a1 - a0)
         inside = (t > 0) & (t < 1)
         air[inside] = 4.0 * height_m * t[inside] * (1.0 - t[inside])
-    proj = _read_projectile(f, m, w, n, names) if "projectile" in m else None
+    proj = _read_projectile(f, m, w, n, names)
     angles = _compile_keys(f, m, w, total, poses_src, names)
     rot = euler_matrices(angles)
     return Move(
@@ -519,17 +576,18 @@ def load_game_data(assets_dir: str | None = None) -> GameData:
     mdoc = f.root(_read_json(mpath))
     poses_src = f.obj(mdoc, "poses", "")
     _require(f, poses_src, "poses", REQUIRED_POSES, "pose")
-    poses = {n: _compile_pose(f, poses_src, n, "poses", poses_src, names, (n,)) for n in poses_src}
+    poses = {n: _compile_pose(f, poses_src, n, "poses", poses_src, names, (n,)) for n in f.entries(poses_src)}
     loops_src = f.obj(mdoc, "loops", "")
     _require(f, loops_src, "loops", REQUIRED_LOOPS, "loop")
     loops = {}
-    for n in loops_src:
+    for n in f.entries(loops_src):
         loop = f.obj(loops_src, n, "loops")
         frames = f.whole(loop, "frames", f"loops.{n}", 1, MAX_FRAMES, f"a whole number of frames from 1 to {MAX_FRAMES}")
         loops[n] = _compile_keys(f, loop, f"loops.{n}", frames, poses_src, names)
     moves_src = f.obj(mdoc, "moves", "")
     _require(f, moves_src, "moves", REQUIRED_MOVES, "move")
-    moves = {n: _read_move(f, f.obj(moves_src, n, "moves"), n, poses_src, skeleton) for n in moves_src}
+    moves = {n: _read_move(f, f.obj(moves_src, n, "moves"), n, poses_src, skeleton) for n in f.entries(moves_src)}
+    f.reject_unknown(mdoc)          # after every pass: the poses are read again by the moves naming them
     pose_rot = {n: euler_matrices(a) for n, a in poses.items()}
     loop_rot = {n: euler_matrices(a) for n, a in loops.items()}
     pose_body = {n: skeleton.body(r) for n, r in pose_rot.items()}
