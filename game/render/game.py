@@ -214,13 +214,14 @@ class Game:
 
     def _impact_point(self, e) -> np.ndarray:
         """Where a projectile's blocked path meets the scene: presentation asks the
-        nearest hit (C7) along the segment the sim found blocked (C8 any-hit)."""
+        nearest hit (C7) along the segment the sim found blocked (C8 any-hit), at the
+        projectile's logic level (C9) as the sim did."""
         start, end = np.asarray(e.start, float), np.asarray(e.end, float)
         stage = getattr(self.match, "stage", None)
         d = end - start
         length = float(np.linalg.norm(d))
         if stage is not None and length > 1e-9:
-            hit = stage.scene.cast_nearest(start, d / length, length)
+            hit = stage.scene.cast_nearest(start, d / length, length, level=e.level)
             if hit is not None:
                 return np.asarray(hit.point, float)
         return end

@@ -93,7 +93,10 @@ def decide(match, i: int, level: str) -> int:
     elif dist > longest + 0.35:
         # Close the distance, now and then with a sidestep or a hop.
         if r < cfg["zone"] and match.stage is not None and "fireball" in match.data.moves:
-            st.update(bits=0, hold=int(rng.integers(lo, hi + 1)) + 20, tap=LP | HP)   # zone with a fireball
+            if _clear_shot(match, i):
+                st.update(bits=0, hold=int(rng.integers(lo, hi + 1)) + 20, tap=LP | HP)   # zone with a fireball
+            else:   # a pillar or a crate in the way would stop it: step around the obstacle first
+                st.update(bits=SIDE_L if rng.random() < 0.5 else SIDE_R, hold=int(rng.integers(lo, hi + 1)), tap=0)
             return _press(st)
         if r < 0.06 + cfg["zone"]:
             plan = SIDE_L if rng.random() < 0.5 else SIDE_R
@@ -123,6 +126,15 @@ def decide(match, i: int, level: str) -> int:
     else:
         st.update(bits=FORWARD if dist > 1.0 else 0, hold=int(rng.integers(2, lo + 1)), tap=0)
     return _press(st)
+
+
+def _clear_shot(match, i: int) -> bool:
+    """Line of sight (C8 any-hit at the projectile's level, C9) from fighter ``i`` to the
+    opponent, at the height its fireball would fly: the launching limb's height now."""
+    spec = match.data.moves["fireball"].projectile
+    me, op = match.fighters[i], match.fighters[1 - i]
+    y = float(me.limb_boxes()[spec.limb, :, 1].mean())
+    return match.stage.line_of_sight((me.x, y, me.z), (op.x, y, op.z), spec.level)
 
 
 def _press(st: dict) -> int:

@@ -67,13 +67,15 @@ class ProjectileImpact:
     """A projectile's path hit the scene (C8 any-hit) between ``start`` and ``end``.
 
     The simulation only knows *that* it hit; presentation finds *where* with a
-    nearest-hit cast along the same segment (C7).
+    nearest-hit cast along the same segment (C7) at the same logic ``level`` (C9),
+    so a spark never lands on a low prop the projectile flew through.
     """
 
     frame: int
     owner: int
     start: np.ndarray
     end: np.ndarray
+    level: int
 
 
 @dataclass(frozen=True)

@@ -363,7 +363,7 @@ class Match:
             start = np.array([p.x, p.y, p.z])
             step = np.array([p.vx, 0.0, p.vz])
             if self.stage.path_blocked(start, step, spec.level):
-                events.append(ProjectileImpact(self.frame, p.owner, start, start + step))
+                events.append(ProjectileImpact(self.frame, p.owner, start, start + step, spec.level))
             elif p.age + 1 < spec.lifetime:
                 alive.append(Projectile(p.owner, p.x + p.vx, p.y, p.z + p.vz, p.vx, p.vz, p.age + 1))
         self.stage.projectiles = tuple(alive)

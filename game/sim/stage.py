@@ -246,6 +246,17 @@ class Stage:
         self._record(start, start + step, "ray_any", hit, None)
         return hit
 
+    def line_of_sight(self, a: np.ndarray, b: np.ndarray, level: int) -> bool:
+        """C8, C9: is the segment ``a -> b`` clear of every model above ``level``?  An any-hit
+        question of the simulation: the CPU asks it before it zones with a fireball, which
+        a pillar, a wall or a crate in between would stop.  (Recorded as a ray, like a
+        projectile's path, so the overlay shows it.)"""
+        a = np.asarray(a, dtype=float)
+        step = np.asarray(b, dtype=float) - a
+        if not float(np.linalg.norm(step)) > 0.0:
+            return True
+        return not self.path_blocked(a, step, level)
+
     # ------------------------------------------------------------ rays
     def begin_frame(self) -> None:
         self.rays = []
