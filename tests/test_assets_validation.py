@@ -39,6 +39,8 @@ from game.sim.match import Match
 from game.sim.stage import Stage
 from game.tools import bake
 
+from clihelp import copy_program
+
 ROOT = Path(__file__).resolve().parents[1]
 ASSETS = ROOT / "assets"
 DATA_FILES = ("fighters.json", "moves.json")
@@ -322,14 +324,7 @@ def test_underscore_comment_keys_are_allowed_in_every_object(assets_copy, name):
 @pytest.fixture
 def program(tmp_path) -> tuple[Path, Path]:
     """A private copy of the program (main.py, game/, shaders/, assets/): (main.py, assets folder)."""
-    ign = shutil.ignore_patterns("__pycache__", "*.pyc")
-    dst = tmp_path / "rb"
-    dst.mkdir()
-    shutil.copy2(ROOT / "main.py", dst / "main.py")
-    for d in ("game", "shaders", "assets"):
-        if (ROOT / d).is_dir():
-            shutil.copytree(ROOT / d, dst / d, ignore=ign)
-    return dst / "main.py", dst / "assets"
+    return copy_program(tmp_path)
 
 
 @pytest.mark.parametrize("name, path, value", [REVIEWER_CASES[0], REVIEWER_CASES[8], REVIEWER_CASES[-1]])

@@ -7,7 +7,6 @@ import errno
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,8 @@ from game.sim.arena import (
     default_assets_dir,
 )
 from game.tools import bake, soak
+
+from clihelp import NO_PACKAGE_SHIM, sitecustomize
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSETS = default_assets_dir()
@@ -152,24 +153,12 @@ def test_soak_bad_flags_one_line_exit_2(args, words, capsys):
 
 
 # ---- a missing package: one line naming the set-up command, exit 2 --------------------------------
-NO_PACKAGE_SHIM = textwrap.dedent(r'''
-    # Test shim: behave as if pip had not installed the package {package!r}.
-    import sys
-    class _NoPackage:
-        def find_spec(self, name, path=None, target=None):
-            if name == {package!r} or name.startswith({package!r} + "."):
-                raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
-            return None
-    sys.meta_path.insert(0, _NoPackage())
-''')
 
 
 @pytest.mark.parametrize("package", ["numpy", "pyrr"])
 @pytest.mark.parametrize("tool", ["bake", "soak"])
 def test_tool_without_a_required_package_names_the_setup_command(tool, package, tmp_path):
-    shim = tmp_path / "shim"
-    shim.mkdir()
-    (shim / "sitecustomize.py").write_text(NO_PACKAGE_SHIM.format(package=package))
+    shim = sitecustomize(tmp_path, NO_PACKAGE_SHIM.format(package=package))
     args = ["--out-dir", str(tmp_path / "o")] if tool == "bake" else ["--frames", "1", "--quiet"]
     p = subprocess.run([sys.executable, "-m", f"game.tools.{tool}", *args], check=False, cwd=ROOT,
                        capture_output=True, text=True, timeout=120,

@@ -14,11 +14,10 @@ import struct
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from clihelp import NO_PACKAGE_SHIM, ROOT, copy_program, sitecustomize
 
 
 def run(args, cwd=None, env=None, main=ROOT / "main.py", timeout=120):
@@ -128,14 +127,7 @@ def test_mismatched_replay_names_the_frame(tmp_path):
 @pytest.fixture
 def tree(tmp_path):
     """A private copy of the program to damage: (main.py path, assets folder)."""
-    ign = shutil.ignore_patterns("__pycache__", "*.pyc")
-    dst = tmp_path / "rb"
-    dst.mkdir()
-    shutil.copy2(ROOT / "main.py", dst / "main.py")
-    for d in ("game", "shaders", "assets"):
-        if (ROOT / d).is_dir():
-            shutil.copytree(ROOT / d, dst / d, ignore=ign)
-    return dst / "main.py", dst / "assets"
+    return copy_program(tmp_path)
 
 
 def test_tree_copy_runs(tree):
@@ -207,14 +199,6 @@ GL_SHIM = textwrap.dedent(r'''
 ''')
 
 
-def sitecustomize(tmp_path: Path, code: str) -> Path:
-    """A folder whose sitecustomize.py runs ``code`` at start-up in a child put on PYTHONPATH."""
-    shim = tmp_path / "shim"
-    shim.mkdir()
-    (shim / "sitecustomize.py").write_text(code)
-    return shim
-
-
 @pytest.mark.parametrize("args, env", [
     ([], {"PYGLET_HEADLESS": None, "DISPLAY": ":99"}),     # a display but no GL
     ([], {"PYGLET_HEADLESS": "1"}),                         # headless EGL, no EGL
@@ -247,16 +231,6 @@ def test_projectile_level_outside_the_three_logic_levels(tree):
     assert_usage_error(run(["--headless", "--frames", "5"], main=main), "moves.json", "level")
 
 
-NO_PACKAGE_SHIM = textwrap.dedent(r'''
-    # Test shim: behave as if pip had not installed the package {package!r}.
-    import sys
-    class _NoPackage:
-        def find_spec(self, name, path=None, target=None):
-            if name == {package!r} or name.startswith({package!r} + "."):
-                raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
-            return None
-    sys.meta_path.insert(0, _NoPackage())
-''')
 NO_PYGLET_SHIM = NO_PACKAGE_SHIM.format(package="pyglet")
 
 

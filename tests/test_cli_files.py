@@ -14,12 +14,11 @@ import stat
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from clihelp import ROOT, sitecustomize
 
 
 def run(args, cwd, env=None, timeout=60):
@@ -89,9 +88,7 @@ FULL_DISK_SHIM = textwrap.dedent(r'''
 def full_disk_env(tmp_path, full_dir, err="ENOSPC", tmpdir=None):
     import errno
 
-    shim = tmp_path / "shim"
-    shim.mkdir(exist_ok=True)
-    (shim / "sitecustomize.py").write_text(FULL_DISK_SHIM)
+    shim = sitecustomize(tmp_path, FULL_DISK_SHIM)
     env = {"PYTHONPATH": str(shim), "RB_FULL_DIR": str(full_dir), "RB_FULL_ERRNO": str(getattr(errno, err))}
     if tmpdir is not None:
         env["TMPDIR"] = str(tmpdir)

@@ -1,0 +1,22 @@
+"""Command-line tools (``python -m game.tools.bake``, ``python -m game.tools.soak``)."""
+
+from __future__ import annotations
+
+import sys
+from typing import NoReturn
+
+#: Exit status of every tool (and ``main.py``) for bad input: a flag, a file, a missing package.
+EXIT_USAGE = 2
+#: The packages the tools import (``requirements.txt``); a missing one is a set-up step not run.
+REQUIRED_PACKAGES = frozenset({"numpy", "pyrr"})
+
+
+def exit_for_missing_package(exc: ModuleNotFoundError, prog: str, as_command: bool) -> NoReturn:
+    """A tool's import of a required package failed: as a command, print one line naming the
+    set-up command and exit :data:`EXIT_USAGE` (as ``main.py`` does); imported as a module,
+    or for any other module, re-raise ``exc``."""
+    if not as_command or (exc.name or "").split(".")[0] not in REQUIRED_PACKAGES:
+        raise exc
+    print(f"{prog}: Python package '{exc.name}' is not installed: run 'bash scripts/setup.sh' "
+          f"(or 'pip install -r requirements.txt')", file=sys.stderr)
+    sys.exit(EXIT_USAGE)

@@ -16,9 +16,9 @@ import errno
 import sys
 from pathlib import Path
 
-EXIT_USAGE = 2
+from game.tools import EXIT_USAGE, exit_for_missing_package
+
 _PROG = "python -m game.tools.bake"
-_REQUIRED_PACKAGES = {"numpy", "pyrr"}
 
 try:
     from game.collision import save_scene
@@ -33,11 +33,7 @@ try:
     )
     from game.sim.data import in_shipped_assets
 except ModuleNotFoundError as _exc:      # run as a command without the set-up step: one line, exit 2
-    if __name__ != "__main__" or (_exc.name or "").split(".")[0] not in _REQUIRED_PACKAGES:
-        raise
-    print(f"bake: Python package '{_exc.name}' is not installed: run 'bash scripts/setup.sh' "
-          f"(or 'pip install -r requirements.txt')", file=sys.stderr)
-    sys.exit(EXIT_USAGE)
+    exit_for_missing_package(_exc, "bake", __name__ == "__main__")
 
 
 class UsageError(Exception):

@@ -29,8 +29,7 @@ import sys
 import time
 import zlib
 
-EXIT_USAGE = 2
-_REQUIRED_PACKAGES = {"numpy", "pyrr"}
+from game.tools import EXIT_USAGE, exit_for_missing_package
 
 try:
     import numpy as np
@@ -38,11 +37,7 @@ try:
     from game.sim import FrameInput, Match
     from game.sim.fighter import SCALARS
 except ModuleNotFoundError as _exc:      # run as a command without the set-up step: one line, exit 2
-    if __name__ != "__main__" or (_exc.name or "").split(".")[0] not in _REQUIRED_PACKAGES:
-        raise
-    print(f"soak: Python package '{_exc.name}' is not installed: run 'bash scripts/setup.sh' "
-          f"(or 'pip install -r requirements.txt')", file=sys.stderr)
-    sys.exit(EXIT_USAGE)
+    exit_for_missing_package(_exc, "soak", __name__ == "__main__")
 
 #: Tolerances of the checks (metres).
 TOL = 1e-6
