@@ -570,8 +570,10 @@ class Scene:
             md = math.nan
         if not md >= 0.0:
             raise ValueError(f"max_distance: must be a number >= 0, got {max_distance!r}")
-        if level is not None and (isinstance(level, bool) or not isinstance(level, (int, np.integer))):
-            raise ValueError(f"level: must be None or an int logic level, got {level!r}")
+        if level is not None and (isinstance(level, bool) or not isinstance(level, (int, np.integer))
+                                  or int(level) not in _LEVELS):
+            raise ValueError(f"level: must be None (every model) or a logic level 0 (low), 1 (medium) "
+                             f"or 2 (high), got {level!r}")
         return md, (None if level is None else int(level))
 
     @staticmethod
@@ -600,7 +602,8 @@ class Scene:
     def cast_nearest(self, origin, direction, max_distance: float, level: int | None = None) -> RayHit | None:
         """C6, C7 (client): nearest hit of one ray within ``max_distance``, or None.
 
-        Only models with ``level is None or model.level > level`` are hit (C9).
+        Only models with ``level is None or model.level > level`` are hit (C9).  ``level``
+        is None or a logic level 0, 1 or 2 (every cast checks it; anything else is a ValueError).
         """
         md, lv = self._check_common(max_distance, level)
         ray = self._one_ray(origin, direction)
