@@ -10,7 +10,8 @@ offset and (for damage) the fix; nothing from ``struct`` or numpy escapes,
 not even a numpy warning.
 
 Loading (C5) rebuilds the quadtree from the quadtree file as stored (no
-re-insertion), reads each model's mesh triangles into arrays, recomputes its
+re-insertion; a quadrant the file omits, C4 allowing 1–4 children, becomes an
+empty leaf), reads each model's mesh triangles into arrays, recomputes its
 AABB (checked against the stored one) and builds its AABB tree.
 """
 
@@ -338,7 +339,12 @@ def _read_models(rd: _Reader, mesh_count: int, model_count: int) -> list[Collisi
 
 
 def _read_quadtree(rd: _Reader, header: tuple[int, int, int, int], model_rects: list) -> QuadTree:
-    """The quadtree of a quadtree file whose header :func:`_quad_header` has read."""
+    """The quadtree of a quadtree file whose header :func:`_quad_header` has read.
+
+    An inner node lists 1–4 children (C4), each placed in the quadrant whose rect it has; the
+    quadrants it omits become new empty leaves after the file's nodes, so every inner node of
+    the returned tree has four children in quadrant order, exactly as if they had been written.
+    """
     model_count, node_count, leaf_capacity, max_depth = header
     n_models = len(model_rects)
     if model_count != n_models:
@@ -395,20 +401,23 @@ def _read_quadtree(rd: _Reader, header: tuple[int, int, int, int], model_rects: 
         models.append(idx.astype(np.int64).tolist())
     children: list[list[int] | None] = []
     parent = np.full(node_count, -1, dtype=np.int64)
+    partial: list[tuple[int, list, int]] = []       # nodes with 1-3 children: (node, quadrant slots, relation offset)
     rel_at = rd.pos
     for i in range(node_count):
-        at = rd.pos
+        at = rec_at = rd.pos
         index, has, cnt = rd.unpack(_REL, f"relations[{i}]")
         if index != i:
             rd.fail(f"relations[{i}].node_index", f"expected {i}, got {index}", at)
         if has not in (0, 1):
             rd.fail(f"relations[{i}].has_children", f"must be 0 or 1, got {has}", at + 4)
-        if cnt != (4 if has else 0):
-            rd.fail(f"relations[{i}].child_count", f"must be {4 if has else 0} when has_children={has}, got {cnt}",
-                    at + 5)
+        if (has and not 1 <= cnt <= 4) or (not has and cnt):
+            rd.fail(f"relations[{i}].child_count", f"must be {'1 to 4' if has else 0} when has_children={has}, "
+                    f"got {cnt}", at + 5)
         at = rd.pos
-        kids = rd.array("<u4", cnt, f"relations[{i}].children").astype(np.int64)
-        for k, c in enumerate(kids.tolist()):
+        kids = rd.array("<u4", cnt, f"relations[{i}].children").astype(np.int64).tolist()
+        quads = quadrants(rects[i].tolist()) if has else ()
+        slots: list = [None] * 4                    # the child node in each quadrant, in quadrant order
+        for k, c in enumerate(kids):
             f = f"relations[{i}].children[{k}]"
             if c >= node_count:
                 rd.fail(f, f"node index {c} out of range (node_count {node_count})", at + 4 * k)
@@ -417,34 +426,69 @@ def _read_quadtree(rd: _Reader, header: tuple[int, int, int, int], model_rects: 
                         f"{parent[c] if parent[c] >= 0 else i} (cycle among children)", at + 4 * k)
             if depths[c] != depths[i] + 1:
                 rd.fail(f, f"child {c} has depth {depths[c]}, expected {depths[i] + 1} (bad depth)", at + 4 * k)
-            quad = quadrants(rects[i].tolist())[k]
-            if tuple(rects[c].tolist()) != quad:
-                rd.fail(f, f"child {c}'s rect {rects[c].tolist()} is not quadrant {k} {list(quad)} of node {i}",
-                        at + 4 * k)
+            rc = tuple(rects[c].tolist())
+            # the child's quadrant is the one whose rect it has (k in a full file, written in quadrant
+            # order); equal quadrants (of a zero-width node) are interchangeable: the first free one
+            if rc == quads[k] and slots[k] is None:
+                q = k
+            else:
+                same = [j for j in range(4) if rc == quads[j]]
+                if not same:
+                    rd.fail(f, f"child {c}'s rect {list(rc)} is not a quadrant of node {i} "
+                            f"(its quadrants are {[list(r) for r in quads]})", at + 4 * k)
+                free = [j for j in same if slots[j] is None]
+                if not free:
+                    j = same[0]
+                    rd.fail(f, f"child {c} is in quadrant {j} {list(quads[j])} of node {i}, which child "
+                            f"{slots[j]} (children[{kids.index(slots[j])}]) already takes: two children "
+                            "in one quadrant", at + 4 * k)
+                q = free[0]
+            slots[q] = c
             parent[c] = i
         if has and models[i]:
             rd.fail(f"node_models[{i}]", "an inner node holds models (only leaves do, C1)", models_at[i])
         if not has and depths[i] < max_depth and len(models[i]) > leaf_capacity:
             rd.fail(f"node_models[{i}].count", f"{len(models[i])} models exceed leaf_capacity {leaf_capacity} "
                     "above max_depth (C1)", models_at[i])
-        children.append(None if not has else kids.tolist())
+        if has and cnt < 4:
+            partial.append((i, slots, rec_at))
+        children.append(slots if has else None)
     if rd.pos != len(rd.data):
         rd.fail("relations", f"{len(rd.data) - rd.pos} unexpected trailing bytes")
     orphan = np.flatnonzero(parent[1:] < 0)
     if orphan.size:
         rd.fail("relations", f"node {orphan[0] + 1} is not reachable from the root (cycle among children)",
                 rel_at)
-    _check_membership(rd, rects, children, models, model_rects, nodes_at, models_at)
-    return QuadTree.from_nodes([tuple(r) for r in rects.tolist()], depths.tolist(), children, models,
-                               model_rects, leaf_capacity, max_depth)
+    rect_list = [tuple(r) for r in rects.tolist()]
+    depth_list = depths.tolist()
+    # C4 allows 1-4 children: each omitted quadrant becomes an empty leaf, appended after the file's
+    # nodes, so that in memory every inner node has four children in quadrant order (as the walkers need)
+    filled: dict[int, tuple[int, int, int]] = {}    # new empty leaf -> (parent, quadrant, relation offset)
+    for i, slots, at in partial:                    # none in a full file: nothing to do
+        quads = quadrants(rect_list[i])
+        for q in range(4):
+            if slots[q] is None:
+                n = len(rect_list)
+                slots[q] = n
+                filled[n] = (i, q, at)
+                rect_list.append(quads[q])
+                depth_list.append(depth_list[i] + 1)
+                children.append(None)
+                models.append([])
+    if filled:
+        rects = np.asarray(rect_list, dtype=np.float64)
+    _check_membership(rd, rects, children, models, model_rects, nodes_at, models_at, filled)
+    return QuadTree.from_nodes(rect_list, depth_list, children, models, model_rects, leaf_capacity, max_depth)
 
 
 def _check_membership(rd: _Reader, rects: np.ndarray, children, models, model_rects, nodes_at: int,
-                      models_at: list[int]) -> None:
+                      models_at: list[int], filled: dict[int, tuple[int, int, int]]) -> None:
     """C1 on load: the root covers every model, and each leaf holds exactly the models overlapping it.
 
     Without this a damaged rect or index list would load and silently make rays
     miss models.  ``model_rects`` are the models' padded x–z rects, as at insertion.
+    ``filled`` maps the empty leaves made for omitted quadrants to ``(parent, quadrant,
+    byte offset of the parent's relation)``: a model overlapping one is reported there.
     """
     if not model_rects:
         return
@@ -464,6 +508,10 @@ def _check_membership(rd: _Reader, rects: np.ndarray, children, models, model_re
     if bad.size:
         row, m = (int(v) for v in bad[0])
         n = int(leaves[row])
+        if n in filled:
+            i, q, at = filled[n]
+            rd.fail(f"relations[{i}].children", f"quadrant {q} of node {i} is omitted (read as an empty leaf) "
+                    f"but model {m}'s AABB overlaps it (C1)", at)
         what = "misses model" if want[row, m] else "holds model"
         why = "whose AABB overlaps it" if want[row, m] else "whose AABB does not overlap it"
         rd.fail(f"node_models[{n}]", f"leaf {n} {what} {m} {why} (C1)", models_at[n])
