@@ -591,17 +591,22 @@ def old_pair(tmp_path):
     return m, q, _pair_state(tmp_path)
 
 
-def test_C3_C4_save_scene_failed_second_write_leaves_old_pair_and_no_tmp(old_pair, tmp_path, monkeypatch):
-    m, q, before = old_pair
-    real = scene_file._write_synced
-    calls = []
-
-    def write(path, data):
+def _fail_second_call(real, err: int, text: str, calls: list):
+    """``real`` wrapped to record its first argument in ``calls`` and raise ``OSError(err)``
+    on the second call (the second file of the pair)."""
+    def wrapper(path, other):
         calls.append(path)
         if len(calls) == 2:
-            raise OSError(errno.ENOSPC, "No space left on device", str(path))
-        real(path, data)
-    monkeypatch.setattr(scene_file, "_write_synced", write)
+            raise OSError(err, text, str(path))
+        real(path, other)
+    return wrapper
+
+
+def test_C3_C4_save_scene_failed_second_write_leaves_old_pair_and_no_tmp(old_pair, tmp_path, monkeypatch):
+    m, q, before = old_pair
+    calls = []
+    monkeypatch.setattr(scene_file, "_write_synced",
+                        _fail_second_call(scene_file._write_synced, errno.ENOSPC, "No space left on device", calls))
     with pytest.raises(OSError, match="No space left"):
         save_scene(_scene(seed=2, n=5), m, q)
     assert [p.name for p in calls] == ["s.models.bin.tmp", "s.quadtree.bin.tmp"]
@@ -652,15 +657,8 @@ def test_C3_C4_save_scene_refuses_a_directory_target_before_writing(old_pair, tm
 def test_C3_C4_save_scene_failed_second_rename_is_reported_and_detected_at_load(old_pair, tmp_path,
                                                                                 monkeypatch):
     m, q, _ = old_pair
-    real = os.replace
-    calls = []
-
-    def replace(src, dst):
-        calls.append(dst)
-        if len(calls) == 2:
-            raise OSError(errno.EIO, "Input/output error", str(src))
-        real(src, dst)
-    monkeypatch.setattr(scene_file.os, "replace", replace)
+    calls = []                 # (the temp files renamed: the second rename fails)
+    monkeypatch.setattr(scene_file.os, "replace", _fail_second_call(os.replace, errno.EIO, "Input/output error", calls))
     with pytest.raises(OSError) as info:
         save_scene(_scene(seed=2, n=5), m, q)
     monkeypatch.undo()
