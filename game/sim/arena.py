@@ -24,7 +24,6 @@ This module never imports pyglet.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +34,7 @@ from pyrr import matrix44
 from game.collision import CollisionModel, Scene, SceneFileError, load_scene
 from game.collision.tolerances import MIN_BOX_EXTENT
 
-from .data import REQUIRED, Fields, in_shipped_assets, restore_hint
+from .data import REQUIRED, Fields, read_json, restore_hint
 
 __all__ = [
     "DESCRIPTION_NAME",
@@ -239,21 +238,7 @@ def read_description(path=None) -> Description:
     """Parse and validate the arena description; raises :class:`ArenaDescriptionError` naming file and field."""
     path = Path(path) if path is not None else default_assets_dir() / DESCRIPTION_NAME
     f = _fields(path)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        fix = ("restore the assets/ folder from the repository (git checkout -- assets)" if in_shipped_assets(path)
-               else "check the path")
-        raise ArenaDescriptionError(f"{path}: cannot read ({exc.strerror or exc}); {fix}") from None
-    except json.JSONDecodeError as exc:
-        raise ArenaDescriptionError(f"{path}: line {exc.lineno} column {exc.colno}: invalid JSON ({exc.msg}); "
-                                    "fix the JSON syntax") from None
-    except UnicodeDecodeError as exc:
-        raise ArenaDescriptionError(f"{path}: not a UTF-8 text file (byte {exc.start}: {exc.reason}); "
-                                    f"name the arena's JSON description (assets/{DESCRIPTION_NAME})") from None
-    except (ValueError, RecursionError) as exc:   # a NUL in the name, JSON nested too deeply
-        raise ArenaDescriptionError(f"{path}: cannot read as JSON ({exc}); "
-                                    f"name the arena's JSON description (assets/{DESCRIPTION_NAME})") from None
+    raw = read_json(path, ArenaDescriptionError)
     raw = f.root(raw)
     if f.raw(raw, "format", "", '"rangebox-arena"') != "rangebox-arena":
         f.fail("format", '"rangebox-arena"', raw["format"])

@@ -367,17 +367,27 @@ def restore_hint(path) -> str | None:
     return f"git checkout -- assets/{Path(path).name}" if in_shipped_assets(path) else None
 
 
-def _read_json(path: Path):
+def read_json(path: Path, error: type[ValueError] = AssetError):
+    """The JSON document in the UTF-8 file ``path``; any problem reading or parsing it raises
+    ``error`` (each asset family's own type) with one line naming the file and the fix."""
     restore = restore_hint(path)
     try:
         with open(path, encoding="utf-8") as fh:
             return json.load(fh)
     except FileNotFoundError:
-        fix = "restore the assets/ folder from the repository" if restore else "check the path"
-        raise AssetError(f"{path}: file not found; {fix}") from None
-    except (OSError, ValueError, RecursionError) as exc:   # ValueError: bad JSON or not UTF-8 text
-        fix = f"restore it from the repository with {restore}" if restore else "fix the file's JSON"
-        raise AssetError(f"{path}: not readable JSON ({exc}); {fix}") from None
+        fix = "restore the assets/ folder from the repository (git checkout -- assets)" if restore else "check the path"
+        raise error(f"{path}: file not found; {fix}") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot read ({exc.strerror or exc}); check the path and its permissions") from None
+    except json.JSONDecodeError as exc:
+        raise error(f"{path}: line {exc.lineno} column {exc.colno}: invalid JSON ({exc.msg}); fix the JSON "
+                    f"syntax" + (f", or restore it with {restore}" if restore else "")) from None
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: not a UTF-8 text file (byte {exc.start}: {exc.reason}); name the JSON file "
+                    f"(assets/{path.name})" + (f", or restore it with {restore}" if restore else "")) from None
+    except (ValueError, RecursionError) as exc:   # JSON nested too deeply
+        raise error(f"{path}: cannot read as JSON ({exc}); fix the file"
+                    + (f", or restore it with {restore}" if restore else "")) from None
 
 
 def _fields(path: Path) -> Fields:
@@ -391,7 +401,7 @@ def _ease(t: np.ndarray) -> np.ndarray:
 def _read_fighters(path: Path) -> tuple[Skeleton, int, float, tuple[dict, ...]]:
     """``fighters.json`` -> (skeleton, max_health, pushbox_radius, fighters), every field checked."""
     f = _fields(path)
-    doc = f.root(_read_json(path))
+    doc = f.root(read_json(path))
     max_health = f.whole(doc, "max_health", "", 1, MAX_HEALTH, f"a whole number of health points from 1 to {MAX_HEALTH}")
     radius = f.num(doc, "pushbox_radius", "", hi=MAX_PUSHBOX, above=0.0)
     src = f.items(doc, "limbs", "", "limb objects", lo=1, hi=MAX_LIMBS)
@@ -573,7 +583,7 @@ def load_game_data(assets_dir: str | None = None) -> GameData:
     names = skeleton.names
     mpath = root / "moves.json"
     f = _fields(mpath)
-    mdoc = f.root(_read_json(mpath))
+    mdoc = f.root(read_json(mpath))
     poses_src = f.obj(mdoc, "poses", "")
     _require(f, poses_src, "poses", REQUIRED_POSES, "pose")
     poses = {n: _compile_pose(f, poses_src, n, "poses", poses_src, names, (n,)) for n in f.entries(poses_src)}
