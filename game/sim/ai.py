@@ -129,12 +129,12 @@ def decide(match, i: int, level: str) -> int:
 
 
 def _clear_shot(match, i: int) -> bool:
-    """Line of sight (C8 any-hit at the projectile's level, C9) from fighter ``i`` to the
-    opponent, at the height its fireball would fly: the launching limb's height now."""
+    """Line of sight (C8 any-hit at the projectile's level, C9) from where fighter ``i``'s
+    fireball would start to the opponent, at the height it would fly."""
     spec = match.data.moves["fireball"].projectile
-    me, op = match.fighters[i], match.fighters[1 - i]
-    y = float(me.limb_boxes()[spec.limb, :, 1].mean())
-    return match.stage.line_of_sight((me.x, y, me.z), (op.x, y, op.z), spec.level)
+    start = match.launch_point(i, spec)
+    op = match.fighters[1 - i]
+    return match.stage.line_of_sight(start, (op.x, start[1], op.z), spec.level)
 
 
 def _press(st: dict) -> int:

@@ -536,6 +536,13 @@ class Match:
             left = 1
         return f.hitstop + left
 
+    def launch_point(self, i: int, spec) -> np.ndarray:
+        """``(3,)`` where fighter ``i`` would launch ``spec`` (a ``ProjectileSpec``) now: its
+        limb's range-box centre, 0.2 m ahead along the facing."""
+        f = self.fighters[i]
+        c = self._boxes[i, spec.limb].mean(axis=0)
+        return np.array([c[0] + f.fx * 0.2, c[1], c[2] + f.fz * 0.2])
+
     def _spawn_projectiles(self, events: list) -> None:
         """A projectile move launches on its first active frame, from its limb's box centre."""
         if self.stage is None:
@@ -548,9 +555,8 @@ class Match:
                 continue
             if any(p.owner == f.index for p in self.stage.projectiles):
                 continue   # one in flight per fighter
-            c = self._boxes[f.index, spec.limb].mean(axis=0)
-            p = Projectile(f.index, float(c[0] + f.fx * 0.2), float(c[1]), float(c[2] + f.fz * 0.2),
-                           f.fx * spec.speed, f.fz * spec.speed, 0)
+            x, y, z = self.launch_point(f.index, spec).tolist()
+            p = Projectile(f.index, x, y, z, f.fx * spec.speed, f.fz * spec.speed, 0)
             self.stage.projectiles = self.stage.projectiles + (p,)
             events.append(ProjectileLaunched(self.frame, f.index, np.array([p.x, p.y, p.z])))
 
