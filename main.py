@@ -19,12 +19,11 @@ import argparse
 import errno
 import json
 import os
-import stat
 import sys
 import tempfile
 import time
 
-EXIT_USAGE = 2
+from game.tools import EXIT_USAGE, FIX_PACKAGE   # standard library only: works with numpy missing
 
 
 class UsageError(Exception):
@@ -169,21 +168,20 @@ def check_output_path(flag: str, path: str, *, force: bool) -> None:
     """Up-front check that ``flag PATH`` can be saved: not empty, not a directory, FIFO,
     device or socket, an existing file only with ``force``, a folder that exists, and the
     temp file the save writes through can be created there (it is removed at once)."""
-    from game.replay import check_writable, special_kind
+    from game.files import DIRECTORY, REGULAR, existing_kind
+    from game.replay import check_writable
 
     if path == "":
         raise UsageError(f"{flag}: empty path; give a file name")
     try:
-        mode = os.stat(path).st_mode
-    except (FileNotFoundError, NotADirectoryError):
-        mode = None
+        kind = existing_kind(path)
     except OSError as exc:
         raise UsageError(f"{flag} {path}: cannot use this path ({_why(exc)}); give another file name") from None
-    if mode is not None:
-        if stat.S_ISDIR(mode):
+    if kind is not None:
+        if kind == DIRECTORY:
             raise UsageError(f"{flag} {path}: is a directory; give a file name")
-        if not stat.S_ISREG(mode):
-            raise UsageError(f"{flag} {path}: is {special_kind(mode)}, not a regular file; give a file name")
+        if kind != REGULAR:
+            raise UsageError(f"{flag} {path}: is {kind}, not a regular file; give a file name")
         if not force:
             raise UsageError(f"{flag} {path}: file already exists; add --force to let {flag} overwrite it")
     parent = os.path.dirname(os.path.abspath(path))
@@ -215,14 +213,22 @@ def check_replay_frames(args, replay) -> None:
         raise UsageError(f"--frames {args.frames}: the replay {args.replay} holds {replay.frames} frames; {fix}")
 
 
-def run_replay_headless(args) -> dict:
-    """Check ``--replay FILE`` with no window (only its first ``--frames`` frames if given);
-    a divergence raises ReplayMismatch."""
-    from game.replay import check_version, load_replay, play_replay
+def _load_checked_replay(args):
+    """``--replay FILE`` read, its version checked and ``--frames`` checked against its length."""
+    from game.replay import check_version, load_replay
 
     replay = load_replay(args.replay)
     check_version(replay)
     check_replay_frames(args, replay)
+    return replay
+
+
+def run_replay_headless(args) -> dict:
+    """Check ``--replay FILE`` with no window (only its first ``--frames`` frames if given);
+    a divergence raises ReplayMismatch."""
+    from game.replay import play_replay
+
+    replay = _load_checked_replay(args)
     out = play_replay(replay, make_match, frames=args.frames)
     if args.frames is not None:
         out["replay_frames"] = replay.frames
@@ -231,11 +237,7 @@ def run_replay_headless(args) -> dict:
 
 def prepare_window_replay(args) -> None:
     """``--replay FILE`` in a window: load and check the file, take seed and sides from it."""
-    from game.replay import check_version, load_replay
-
-    replay = load_replay(args.replay)
-    check_version(replay)
-    check_replay_frames(args, replay)
+    replay = _load_checked_replay(args)
     levels = {c for c in replay.cpu if c is not None}
     if len(levels) > 1:
         raise UsageError(f"--replay {args.replay}: the two CPUs play different levels; "
@@ -491,8 +493,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.screenshot is not None:
                 return run_screenshot(args)
             return run_window(args)
-        except RenderUnavailable as exc:
-            raise UsageError(str(exc)) from None
+        except RenderUnavailable as exc:     # --headless excludes --screenshot: only the fix there
+            raise UsageError(exc.fix if args.screenshot is not None else str(exc)) from None
     except UsageError as exc:
         print(f"main.py: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -501,8 +503,7 @@ def main(argv: list[str] | None = None) -> int:
         # outside the renderer's own boot, which names --headless too)
         if exc.name not in _REQUIRED_PACKAGES:
             raise
-        print(f"main.py: Python package '{exc.name}' is not installed: run 'bash scripts/setup.sh' "
-              f"(or 'pip install -r requirements.txt')", file=sys.stderr)
+        print(f"main.py: {FIX_PACKAGE.format(name=exc.name)}", file=sys.stderr)
         return EXIT_USAGE
     except (ValueError, OSError) as exc:
         # Asset, scene and replay files: one line naming the file and the fix.

@@ -47,6 +47,7 @@ from pathlib import Path
 import numpy as np
 
 import game
+from game.files import REGULAR, existing_kind, special_kind
 from game.sim import FrameInput
 from game.sim.match import INTRO_FRAMES, KO_FRAMES, MAX_ROUNDS, ROUND_FRAMES
 
@@ -82,18 +83,6 @@ def _max_file_size(frames: int) -> int:
 
 #: ``load_replay`` refuses a bigger file before reading it (156,288 bytes).
 MAX_FILE_SIZE = _max_file_size(MAX_MATCH_FRAMES)
-
-_SPECIAL_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-                  (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
-
-
-def special_kind(mode: int) -> str:
-    """What a non-regular, non-directory ``st_mode`` is, for a message ("a FIFO", ...)."""
-    for test, name in _SPECIAL_KINDS:
-        if test(mode):
-            return name
-    return "not a regular file"
-
 
 class ReplayError(ValueError):
     """A replay file cannot be used; the message names the file, field, byte offset and fix."""
@@ -291,14 +280,10 @@ def write_atomic(path, data: bytes, *, force: bool = False) -> None:
     so a crash never leaves half a file.  An existing file needs ``force``; an existing
     directory, FIFO, device or socket is never replaced (``FileExistsError``)."""
     path = Path(path)
-    try:
-        mode = os.stat(path).st_mode
-    except (FileNotFoundError, NotADirectoryError):
-        mode = None
-    if mode is not None and not stat.S_ISREG(mode):
-        kind = "a directory" if stat.S_ISDIR(mode) else special_kind(mode)
+    kind = existing_kind(path)
+    if kind not in (None, REGULAR):
         raise FileExistsError(f"{path}: is {kind}, not a regular file; give a file name")
-    if mode is not None and not force:
+    if kind is not None and not force:
         raise FileExistsError(f"{path}: already exists; pass --force with --record to overwrite it")
     fd, tmp = make_temp(path)
     try:

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from game.collision import Compound
 from game.sim.arena import (
+    BAKE_FIX,
     CRATE_WALL,
     DESCRIPTION_NAME,
     MODELS_NAME,
@@ -152,21 +153,37 @@ def test_only_the_shipped_files_are_offered_a_git_restore(assets_copy, name):
     assert not in_shipped_assets(ASSETS.parent / name)        # beside assets/, not in it
 
 
-def test_damaged_scene_file_names_the_rebake_command_once(assets_copy):
-    for n in FILES:
-        shutil.copy2(ASSETS / n, assets_copy / n)
-    for n in (MODELS_NAME, QUADTREE_NAME):
-        shutil.copy2(ASSETS / n, assets_copy / n)
-    data = bytearray((assets_copy / MODELS_NAME).read_bytes())
+def _flip_payload_byte(path):
+    data = bytearray(path.read_bytes())
     data[-100] ^= 0x40                                   # a payload byte: the checksum catches it
-    (assets_copy / MODELS_NAME).write_bytes(bytes(data))
+    path.write_bytes(bytes(data))
+
+
+def _max_depth_17(path):
+    """max_depth past 16 with the checksum still right: a field error with no fix of its own."""
+    from game.collision.scene_file import _QUAD_CRC_AT, _sealed
+
+    data = bytearray(path.read_bytes())
+    data[24:28] = (17).to_bytes(4, "little")
+    path.write_bytes(_sealed(bytes(data), _QUAD_CRC_AT)[0])
+
+
+@pytest.mark.parametrize("name, damage, field", [(MODELS_NAME, _flip_payload_byte, "crc32"),
+                                                 (QUADTREE_NAME, _max_depth_17, "max_depth")])
+def test_damaged_scene_file_names_the_rebake_command_once(assets_copy, name, damage, field):
+    """The checksum's error names the re-bake command itself; a structural field error gets
+    load_arena's: either way the command appears once, at the end."""
+    for n in (*FILES, MODELS_NAME, QUADTREE_NAME):
+        shutil.copy2(ASSETS / n, assets_copy / n)
+    damage(assets_copy / name)
     try:
         with pytest.raises(ArenaAssetError) as info:
             load_arena(assets_copy)
     finally:
-        shutil.copy2(ASSETS / MODELS_NAME, assets_copy / MODELS_NAME)
+        shutil.copy2(ASSETS / name, assets_copy / name)
     msg = str(info.value)
-    assert "crc32" in msg and msg.count("python -m game.tools.bake") == 1, msg
+    assert field in msg and msg.count("python -m game.tools.bake") == 1, msg
+    assert msg.endswith(BAKE_FIX), msg
 
 
 @pytest.mark.parametrize("size, ok", [(2 * CRATE_WALL - 0.01, False), (2 * CRATE_WALL, False),

@@ -85,7 +85,7 @@ def test_bake_binary_description_exits_2_naming_the_flag_and_file(tmp_path, caps
     blob = tmp_path / "blob.json"
     blob.write_bytes(content)
     assert bake.main(["--description", str(blob), "--out-dir", str(tmp_path / "o")]) == 2
-    one_line(capsys, "--description", str(blob), "not a text file")
+    one_line(capsys, "--description", str(blob), "not a UTF-8 text file")
     assert not (tmp_path / "o").exists()
 
 

@@ -25,6 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
+from game.files import DIRECTORY, REGULAR, existing_kind
+
 from .quadtree import QuadTree, quadrants
 from .scene import CollisionModel, Scene
 from .tolerances import FILE_AABB_REL
@@ -63,7 +65,13 @@ _MAX_DEPTH = 16
 
 
 class SceneFileError(ValueError):
-    """A scene file is missing, truncated, corrupt or malformed; the message names file, field and byte offset."""
+    """A scene file is missing, truncated, corrupt or malformed; the message names file, field and byte offset.
+
+    ``names_fix`` is True when the message already ends with the fix (:data:`REBAKE`)."""
+
+    def __init__(self, message: str, names_fix: bool = False):
+        super().__init__(message)
+        self.names_fix = names_fix
 
 
 def _crc(data, crc_at: int) -> int:
@@ -71,9 +79,10 @@ def _crc(data, crc_at: int) -> int:
     return zlib.crc32(data[crc_at + 4:], zlib.crc32(data[:crc_at]))
 
 
-def _sealed(data: bytes, crc_at: int) -> bytes:
-    """``data`` (crc32 field zero) with its crc32 field filled in."""
-    return data[:crc_at] + struct.pack("<I", _crc(data, crc_at)) + data[crc_at + 4:]
+def _sealed(data: bytes, crc_at: int) -> tuple[bytes, int]:
+    """``data`` with its crc32 field filled in, and that CRC-32."""
+    crc = _crc(data, crc_at)
+    return data[:crc_at] + struct.pack("<I", crc) + data[crc_at + 4:], crc
 
 
 class _Reader:
@@ -84,8 +93,10 @@ class _Reader:
         self.name = name
         self.pos = 0
 
-    def fail(self, field: str, problem: str, at: int | None = None):
-        raise SceneFileError(f"{self.name}: field {field} at byte {self.pos if at is None else at}: {problem}")
+    def fail(self, field: str, problem: str, at: int | None = None, rebake: bool = False):
+        """Raise :class:`SceneFileError` naming file, field and offset; ``rebake`` appends :data:`REBAKE`."""
+        raise SceneFileError(f"{self.name}: field {field} at byte {self.pos if at is None else at}: {problem}"
+                             + (f"; {REBAKE}" if rebake else ""), names_fix=rebake)
 
     def need(self, n: int, field: str):
         if n > len(self.data) - self.pos:
@@ -112,23 +123,23 @@ def _check_prefix(rd: _Reader, want_magic: bytes) -> None:
         rd.fail("magic", f"expected {want_magic!r}, got {bytes(magic)!r} (not a Rangebox scene file of this kind)", 0)
     if 1 <= version < FORMAT_VERSION:
         rd.fail("version", f"version {version} is an older format (no checksum) that this build no longer reads "
-                f"(it reads version {FORMAT_VERSION}); {REBAKE}", 8)
+                f"(it reads version {FORMAT_VERSION})", 8, rebake=True)
     if version != FORMAT_VERSION:
         rd.fail("version", f"unsupported version {version}, this build reads version {FORMAT_VERSION} "
-                f"(a newer build wrote it, or the file is damaged); {REBAKE}", 8)
+                "(a newer build wrote it, or the file is damaged)", 8, rebake=True)
     if reserved != 0:
-        rd.fail("reserved", f"must be 0, got {reserved} (file damaged); {REBAKE}", 10)
+        rd.fail("reserved", f"must be 0, got {reserved} (file damaged)", 10, rebake=True)
     rd.pos = 0
 
 
 def _check_size_and_crc(rd: _Reader, file_size: int, size_at: int, stored_crc: int, crc_at: int) -> None:
     if file_size != len(rd.data):
         rd.fail("file_size", f"header says {file_size} bytes but the file has {len(rd.data)} "
-                f"(truncated or trailing data); {REBAKE}", size_at)
+                "(truncated or trailing data)", size_at, rebake=True)
     crc = _crc(rd.data, crc_at)
     if crc != stored_crc:
         rd.fail("crc32", f"checksum mismatch: stored 0x{stored_crc:08x}, computed 0x{crc:08x} "
-                f"(the file is corrupted); {REBAKE}", crc_at)
+                "(the file is corrupted)", crc_at, rebake=True)
 
 
 # ---- writing ---------------------------------------------------------------------
@@ -148,9 +159,8 @@ def scene_to_bytes(scene: Scene) -> tuple[bytes, bytes]:
     parts.append(recs.tobytes())
     body = b"".join(parts)
     size = _MODELS_HEADER.size + len(body)
-    models_bytes = _sealed(_MODELS_HEADER.pack(MODELS_MAGIC, FORMAT_VERSION, 0, len(models), len(models), size, 0)
-                           + body, _MODELS_CRC_AT)
-    models_crc = _crc(models_bytes, _MODELS_CRC_AT)
+    models_bytes, models_crc = _sealed(_MODELS_HEADER.pack(MODELS_MAGIC, FORMAT_VERSION, 0, len(models),
+                                                           len(models), size, 0) + body, _MODELS_CRC_AT)
 
     qt = scene.quadtree
     q = qt.node_count
@@ -168,18 +178,20 @@ def scene_to_bytes(scene: Scene) -> tuple[bytes, bytes]:
             parts.append(_REL.pack(i, 1, len(kids)) + np.asarray(kids, dtype="<u4").tobytes())
     body = b"".join(parts)
     size = _QUAD_HEADER.size + len(body)
-    quad_bytes = _sealed(_QUAD_HEADER.pack(QUADTREE_MAGIC, FORMAT_VERSION, 0, len(models), q,
-                                           qt.leaf_capacity, qt.max_depth, size, 0, models_crc) + body, _QUAD_CRC_AT)
+    quad_bytes, _ = _sealed(_QUAD_HEADER.pack(QUADTREE_MAGIC, FORMAT_VERSION, 0, len(models), q,
+                                              qt.leaf_capacity, qt.max_depth, size, 0, models_crc) + body,
+                            _QUAD_CRC_AT)
     return models_bytes, quad_bytes
 
 
 def _check_target(path: Path) -> None:
     """``path`` must be a regular file or absent: anything else (a directory, a device) is refused
     with an :class:`OSError` naming it, before any write."""
-    if path.exists() and not path.is_file():
-        what = "a directory" if path.is_dir() else "not a regular file"
-        raise OSError(errno.EISDIR if path.is_dir() else errno.EEXIST,
-                      f"is {what}, so it cannot be replaced; remove it or write elsewhere", str(path))
+    kind = existing_kind(path)
+    if kind not in (None, REGULAR):
+        raise OSError(errno.EISDIR if kind == DIRECTORY else errno.EEXIST,
+                      f"is {kind}, not a regular file, so it cannot be replaced; remove it or write elsewhere",
+                      str(path))
 
 
 def _write_synced(path: Path, data: bytes) -> None:
@@ -270,7 +282,7 @@ def _quad_header(rd: _Reader, models_crc: int, models_name: str) -> tuple[int, i
     _check_size_and_crc(rd, file_size, 28, crc, _QUAD_CRC_AT)
     if pair_crc != models_crc:
         rd.fail("models_crc32", f"records model data file checksum 0x{pair_crc:08x} but {models_name} has "
-                f"0x{models_crc:08x}: the two files are from different bakes; {REBAKE}", _QUAD_PAIR_AT)
+                f"0x{models_crc:08x}: the two files are from different bakes", _QUAD_PAIR_AT, rebake=True)
     return model_count, node_count, leaf_capacity, max_depth
 
 

@@ -13,10 +13,10 @@ import os
 
 import numpy as np
 
+from game.tools import FIX_PACKAGE
+
 WIDTH, HEIGHT = 1280, 720
 
-FIX_PYGLET = ("Python package '{name}' is not installed: run 'bash scripts/setup.sh' "
-              "(or 'pip install -r requirements.txt')")
 FIX_DISPLAY = "no display: use --screenshot, or set PYGLET_HEADLESS=1"
 FIX_GL = ("OpenGL/EGL libraries not found ({lib}): install them with "
           "'apt-get install libgl1 libegl1 libgl1-mesa-dri libfontconfig1' (or run bash scripts/setup.sh)")
@@ -29,16 +29,15 @@ class RenderUnavailable(Exception):
     """No usable display or GL; the message is one line that names the fix.
 
     ``fix`` is the fix for this failure alone.  ``str()`` adds main.py's alternative,
-    ``--headless`` (no renderer), where ``headless_alternative`` says it helps; tools
-    that have no such flag (the benchmark) print ``fix``."""
+    ``--headless`` (no renderer); callers where that does not apply (``--screenshot``,
+    which ``--headless`` excludes, and tools with no such flag) print ``fix``."""
 
-    def __init__(self, fix: str, headless_alternative: bool = True):
+    def __init__(self, fix: str):
         super().__init__(fix)
         self.fix = fix
-        self.headless_alternative = headless_alternative
 
     def __str__(self) -> str:
-        return f"{self.fix}, {HEADLESS_ALTERNATIVE}" if self.headless_alternative else self.fix
+        return f"{self.fix}, {HEADLESS_ALTERNATIVE}"
 
 
 def _explain(exc: BaseException) -> str | None:
@@ -67,7 +66,7 @@ def load_pyglet(headless: bool | None = None):
     try:
         import pyglet
     except ImportError as exc:
-        raise RenderUnavailable(FIX_PYGLET.format(name=exc.name or "pyglet")) from exc
+        raise RenderUnavailable(FIX_PACKAGE.format(name=exc.name or "pyglet")) from exc
 
     if headless:
         pyglet.options["headless"] = True

@@ -32,6 +32,7 @@ import numpy as np
 from pyrr import matrix44
 
 from game.collision import CollisionModel, Scene, SceneFileError, load_scene
+from game.collision.scene_file import REBAKE
 from game.collision.tolerances import MIN_BOX_EXTENT
 
 from .data import REQUIRED, Fields, read_json, restore_hint
@@ -55,7 +56,7 @@ KINDS = ("floor", "wall", "pillar", "crate", "barrel", "banner", "grass", "raili
 DESCRIPTION_NAME = "arena.scene.json"
 MODELS_NAME = "arena.models.bin"
 QUADTREE_NAME = "arena.quadtree.bin"
-BAKE_FIX = "rebuild it with `python -m game.tools.bake`"
+BAKE_FIX = REBAKE                 # the one wording of the re-bake command
 SHAPES = ("grid", "box", "prism", "cylinder", "quad", "railing", "obj")
 #: Every coordinate and size in the description (m): the arena is 30 m across.
 MAX_COORD = 1000.0
@@ -399,9 +400,8 @@ def load_arena(assets_dir=None) -> Arena:
             raise ArenaAssetError(f"{p}: missing baked arena file; {BAKE_FIX}")
     try:
         scene = load_scene(mp, qp)
-    except SceneFileError as exc:          # damage is reported with the re-bake command already
-        text = str(exc)
-        raise ArenaAssetError(text if "game.tools.bake" in text else f"{text}; {BAKE_FIX}") from None
+    except SceneFileError as exc:          # most damage is reported with the re-bake command already
+        raise ArenaAssetError(str(exc) if exc.names_fix else f"{exc}; {BAKE_FIX}") from None
     if len(scene) != len(desc.objects):
         raise ArenaAssetError(f"{mp}: holds {len(scene)} models but {desc.path} describes "
                               f"{len(desc.objects)} objects (stale bake); {BAKE_FIX}")

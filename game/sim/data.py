@@ -377,6 +377,8 @@ def read_json(path: Path, error: type[ValueError] = AssetError):
     except FileNotFoundError:
         fix = "restore the assets/ folder from the repository (git checkout -- assets)" if restore else "check the path"
         raise error(f"{path}: file not found; {fix}") from None
+    except IsADirectoryError:
+        raise error(f"{path}: is a folder, not a JSON file; name the file itself") from None
     except OSError as exc:
         raise error(f"{path}: cannot read ({exc.strerror or exc}); check the path and its permissions") from None
     except json.JSONDecodeError as exc:

@@ -7,6 +7,9 @@ from typing import NoReturn
 
 #: Exit status of every tool (and ``main.py``) for bad input: a flag, a file, a missing package.
 EXIT_USAGE = 2
+#: The one line for a required package that is not installed (``main.py``, the tools, the renderer's boot).
+FIX_PACKAGE = ("Python package '{name}' is not installed: run 'bash scripts/setup.sh' "
+               "(or 'pip install -r requirements.txt')")
 #: The packages the tools import (``requirements.txt``); a missing one is a set-up step not run.
 REQUIRED_PACKAGES = frozenset({"numpy", "pyrr"})
 
@@ -17,6 +20,5 @@ def exit_for_missing_package(exc: ModuleNotFoundError, prog: str, as_command: bo
     or for any other module, re-raise ``exc``."""
     if not as_command or (exc.name or "").split(".")[0] not in REQUIRED_PACKAGES:
         raise exc
-    print(f"{prog}: Python package '{exc.name}' is not installed: run 'bash scripts/setup.sh' "
-          f"(or 'pip install -r requirements.txt')", file=sys.stderr)
+    print(f"{prog}: {FIX_PACKAGE.format(name=exc.name)}", file=sys.stderr)
     sys.exit(EXIT_USAGE)

@@ -16,6 +16,7 @@ import errno
 import sys
 from pathlib import Path
 
+from game.files import REGULAR, existing_kind
 from game.tools import EXIT_USAGE, exit_for_missing_package
 
 _PROG = "python -m game.tools.bake"
@@ -31,7 +32,6 @@ try:
         default_assets_dir,
         read_description,
     )
-    from game.sim.data import in_shipped_assets
 except ModuleNotFoundError as _exc:      # run as a command without the set-up step: one line, exit 2
     exit_for_missing_package(_exc, "bake", __name__ == "__main__")
 
@@ -45,27 +45,6 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see: {_PROG} --help)")
 
 
-def check_description(path: Path) -> None:
-    """``--description``: an existing, readable text file, else :class:`UsageError` naming the flag and fix."""
-    restore = ("restore it with `git checkout -- assets`" if in_shipped_assets(path)
-               else f"check the path (the shipped one is {default_assets_dir() / DESCRIPTION_NAME})")
-    if path.is_dir():
-        raise UsageError(f"--description {path}: is a folder; give the arena description JSON file "
-                         f"(e.g. {DESCRIPTION_NAME})")
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise UsageError(f"--description {path}: file not found; {restore}") from None
-    except OSError as exc:
-        raise UsageError(f"--description {path}: cannot read ({exc.strerror or exc}); "
-                         "check its permissions") from None
-    try:
-        data.decode("utf-8")                          # as read_description reads it
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"--description {path}: not a text file (byte {exc.start}): expected the arena "
-                         f"description JSON (UTF-8), such as {default_assets_dir() / DESCRIPTION_NAME}") from None
-
-
 def check_out_dir(out_dir: Path, flag: str) -> None:
     """``--out-dir``: a folder or nothing yet (it is created), else :class:`UsageError` naming the flag and fix."""
     if out_dir.exists() and not out_dir.is_dir():
@@ -73,8 +52,9 @@ def check_out_dir(out_dir: Path, flag: str) -> None:
                          "(it is created if missing) or drop --out-dir to write next to the description")
     for name in (MODELS_NAME, QUADTREE_NAME):
         target = out_dir / name
-        if target.exists() and not target.is_file():
-            raise UsageError(f"{flag} {out_dir}: {target} is not a regular file (a folder?), so it cannot be "
+        kind = existing_kind(target)
+        if kind not in (None, REGULAR):
+            raise UsageError(f"{flag} {out_dir}: {target} is {kind}, not a regular file, so it cannot be "
                              "replaced; remove it or choose another --out-dir")
 
 
@@ -110,13 +90,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.add_argument("--out-dir", type=Path, default=None,
                             help="where to write the .bin files (default: the description's folder)")
         args = parser.parse_args(argv)
-        check_description(args.description)
         out = args.out_dir if args.out_dir is not None else args.description.parent
         check_out_dir(out, "--out-dir" if args.out_dir is not None else "--description's folder")
         try:
             _, _, summary = bake(args.description, out)
-        except ArenaDescriptionError as exc:
-            raise UsageError(str(exc)) from None
+        except ArenaDescriptionError as exc:     # names the file and the fix; add the flag
+            raise UsageError(f"--description {exc}") from None
         except OSError as exc:
             kept = "" if getattr(exc, "partial", False) else "; the old scene files are unchanged"
             raise UsageError(f"{exc.filename or out}: cannot write ({exc.strerror or exc}){kept}; "
