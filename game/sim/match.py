@@ -61,6 +61,8 @@ _ATTACK_ORDER = ((HK, "hk"), (HP, "hp"), (LK, "lk"), (LP, "lp"))
 _STATE_POSE = {"idle": "stance", "crouch": "crouch", "block_stand": "block_stand", "block_crouch": "block_crouch",
                "ko": "ko", "win": "win"}
 _LOOP_STATES = ("walk_fwd", "walk_back", "sidestep")
+#: States in which a held guard button guards (set in ``Fighter.guard``).
+_GUARD_STATES = ("block_stand", "block_crouch", "blockstun")
 
 
 class Match:
@@ -187,20 +189,26 @@ class Match:
             f.buf_left -= 1
             if f.buf_left == 0:
                 f.buf_move = ""
-        if f.state in NEUTRAL_STATES or f.state == "blockstun":
-            f.guard = (2 if bits & DOWN else 1) if bits & GUARD else 0
-        else:
-            f.guard = 0
         if f.hitstop > 0:                      # hitstop: frozen in place and pose
+            f.guard = _guard_level(bits) if f.state in _GUARD_STATES else 0
             f.hitstop -= 1
             return True
+        self._act(f, bits, pressed, events)
+        # The guard of this frame follows the state the fighter ends the frame in: held on
+        # the first free frame after a stun or a move it blocks (the frame Hit.advantage
+        # counts as free), and dropped on the first frame of an attack started from a block.
+        f.guard = _guard_level(bits) if f.state in _GUARD_STATES else 0
+        return False
+
+    def _act(self, f: Fighter, bits: int, pressed: int, events: list) -> None:
+        """The unfrozen part of :meth:`_advance_fighter`: slide, stun, move frames, neutral."""
         self._slide(f)
         if f.state in ("ko", "win"):
-            return False
+            return
         if f.stun > 0:                         # hitstun / blockstun
             f.stun -= 1
             if f.stun > 0:
-                return False
+                return
             f.state = "idle"
             f.combo = 0
         if f.move:
@@ -216,21 +224,21 @@ class Match:
             if mv.active and f.mframe == mv.startup + mv.active and not f.move_hit:
                 events.append(Whiff(self.frame, f.index, f.move))
             if f.mframe < mv.total:
-                return False
+                return
             f.move = ""
             f.state = "idle"
             f.vx = f.vz = 0.0
         if self.phase != "fight":
             f.state = "idle"
-            return False
+            return
         # Neutral: a buffered attack first, then guard, jump, crouch, sidestep, walk.
         fwd, up, side = axes(bits)
         if f.buf_move:
             move = f.buf_move
-            if move == "hk" and bits & DOWN:
+            if move == "hk" and up < 0:
                 move = "hk_low"
             self._start_move(f, move, events)
-            return False
+            return
         if bits & GUARD:
             f.state = "block_crouch" if up < 0 else "block_stand"
         elif up > 0 and pressed & UP:
@@ -252,7 +260,7 @@ class Match:
             f.loop_t += 1
         else:
             f.state = "idle"
-        return False
+        return
 
     def _start_move(self, f: Fighter, move: str, events: list) -> None:
         f.move, f.mframe, f.move_hit, f.crate_hit = move, 0, False, False
@@ -292,11 +300,33 @@ class Match:
                 b.x += dx * push
                 b.z += dz * push
             for f in self.fighters:
-                if self.stage is not None:
-                    f.x, f.z = self.stage.push_out(f.x, f.z, r)
-                x0, z0, x1, z1 = self._bounds_xz   # plain floats: positions stay Python floats
-                f.x = min(max(f.x, x0 + r), x1 - r)
-                f.z = min(max(f.z, z0 + r), z1 - r)
+                f.x, f.z = self._constrain(f.x, f.z)
+        # An obstacle pushing one of them back into the pair's overlap leaves some of it: the one
+        # that can give way does, by the whole of it (both: half each, as above).
+        dx, dz = b.x - a.x, b.z - a.z
+        d = math.hypot(dx, dz)
+        if 1e-9 < d < 2 * r:
+            over = (2 * r - d) / d
+            a_free = self._is_free(a.x - dx * over, a.z - dz * over)
+            b_free = self._is_free(b.x + dx * over, b.z + dz * over)
+            share = 0.5 if a_free and b_free else 1.0
+            if a_free:
+                a.x, a.z = a.x - dx * over * share, a.z - dz * over * share
+            if b_free:
+                b.x, b.z = b.x + dx * over * share, b.z + dz * over * share
+
+    def _is_free(self, x: float, z: float) -> bool:
+        """A pushbox centred here touches no obstacle and stays in bounds (to rounding)."""
+        cx, cz = self._constrain(x, z)
+        return abs(cx - x) + abs(cz - z) < 1e-9
+
+    def _constrain(self, x: float, z: float) -> tuple[float, float]:
+        """A pushbox centre moved out of the arena's obstacles, then into its bounds."""
+        r = self.data.pushbox_radius
+        if self.stage is not None:
+            x, z = self.stage.push_out(x, z, r)
+        x0, z0, x1, z1 = self._bounds_xz   # plain floats: positions stay Python floats
+        return min(max(x, x0 + r), x1 - r), min(max(z, z0 + r), z1 - r)
 
     def _target_pose(self, f: Fighter) -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
         """The animation source of this frame: (key, angles (L, 3), rotations (L, 3, 3),
@@ -394,8 +424,13 @@ class Match:
         * the same limbs against every standing crate's small boxes (B7), once
           per move;
         * each projectile's range box against the other fighter's limbs.
+
+        Fighters are struck only in the FIGHT phase (crates always).
         """
         limb, crate, proj = [], [], []
+        # Once a round is decided (K.O. or time), no attack lands on a fighter any more: not on
+        # the knocked-out body, not on the winner (the result stands as announced).
+        live = self.phase == "fight"
         for f in self.fighters:
             if not f.move or f.hitstop:
                 continue
@@ -404,7 +439,7 @@ class Match:
                 continue
             hits = list(mv.hit_limbs)
             hit_boxes = self._boxes[f.index, hits]                                # (K, 2, 3)
-            if not f.move_hit:
+            if not f.move_hit and live:
                 ok, j1, j2 = self._pairs(f.index)                            # (L, L), (L, L, 4) x 2
                 ok = ok[hits]                                                # (K, L): hitting limbs only
                 if ok.any():
@@ -424,6 +459,8 @@ class Match:
             victims = [1 - p.owner for p in ps]
             ok = overlaps(pbox[:, None], self._boxes[victims])                         # (P, L)
             for i in np.flatnonzero(ok.any(axis=1)).tolist():
+                if not live:
+                    continue                 # the round is decided: it flies on through
                 l = np.flatnonzero(ok[i])
                 j1, j2 = judgement_points(pbox[i], self._boxes[victims[i], l])         # (n, 3) each
                 best = int(l[np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1))])
@@ -599,9 +636,9 @@ class Match:
                     loser = dead[0] if len(dead) == 1 else None
                     events.append(KO(self.frame, self.round, loser))
                     winner = None if loser is None else 1 - loser
-                    if loser is not None:
-                        self.fighters[loser].state, self.fighters[loser].move = "ko", ""
-                        self.fighters[loser].stun = 0
+                    for k in dead:           # both fall in a double K.O.
+                        self.fighters[k].state, self.fighters[k].move = "ko", ""
+                        self.fighters[k].stun = 0
                 else:
                     events.append(TimeOver(self.frame, self.round))
                     winner = None if a.health == b.health else (0 if a.health > b.health else 1)
@@ -724,6 +761,14 @@ class Match:
         if self.stage is not None:
             h.update(self.stage.state_bytes())
         return h.hexdigest()
+
+
+def _guard_level(bits: int) -> int:
+    """``Fighter.guard`` asked for by ``bits``: 0 none, 1 standing, 2 crouching (guard + down;
+    up + down cancel, as everywhere, to a standing guard)."""
+    if not bits & GUARD:
+        return 0
+    return 2 if axes(bits)[1] < 0 else 1
 
 
 def _attack_from(pressed: int, bits: int) -> str:
