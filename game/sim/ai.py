@@ -27,8 +27,26 @@ LEVELS = {
 _MOVE_BUTTON = {"lp": LP, "hp": HP, "lk": LK, "hk": HK, "hk_low": HK | DOWN, "fireball": LP | HP}
 
 
+#: How far one step of a forward walk goes (m), for the CPU's "is the way ahead blocked?" look.
+_STEP_AHEAD = 0.045
+#: A detour around an obstacle is held at least this long (frames): long enough to clear a crate.
+_DETOUR_FRAMES = 24
+
+
 def initial_state() -> dict:
-    return {"bits": 0, "hold": 0, "tap": 0}
+    """The plan: the held ``bits``, for ``hold`` more frames, plus a one-frame ``tap``; ``detour``
+    is the sidestep (SIDE_L / SIDE_R) it keeps taking around an obstacle in its way, or 0."""
+    return {"bits": 0, "hold": 0, "tap": 0, "detour": 0}
+
+
+def _blocked_ahead(match, me) -> bool:
+    """True when a pillar, a wall or a standing crate stops a step toward the opponent, as a
+    player sees when their walk goes nowhere (the arena's own push-out, no state changed)."""
+    if match.stage is None:
+        return False
+    x, z = me.x + me.fx * _STEP_AHEAD, me.z + me.fz * _STEP_AHEAD
+    nx, nz = match.stage.push_out(x, z, match.data.pushbox_radius)
+    return (nx - me.x) * me.fx + (nz - me.z) * me.fz < 0.5 * _STEP_AHEAD
 
 
 @functools.lru_cache(maxsize=4)
@@ -53,7 +71,7 @@ def decide(match, i: int, level: str) -> int:
     """The CPU's input bits for fighter ``i`` this frame (mutates ``match.ai_state[i]``)."""
     st = match.ai_state[i]
     if match.phase != "fight":
-        st.update(bits=0, hold=0, tap=0)
+        st.update(bits=0, hold=0, tap=0, detour=0)
         return 0
     cfg = LEVELS[level]
     rng = match.rng
@@ -90,7 +108,14 @@ def decide(match, i: int, level: str) -> int:
     r = rng.random()
     if me.state == "blockstun":
         st.update(bits=me.input_bits & (GUARD | DOWN), hold=2, tap=0)
+    elif dist > longest + 0.35 and _blocked_ahead(match, me):
+        # An obstacle between us: walk round it, always the same way until the way is clear
+        # (a random side each time would slide it back to the middle of the crate's face).
+        if not st["detour"]:
+            st["detour"] = SIDE_L if rng.random() < 0.5 else SIDE_R
+        st.update(bits=st["detour"], hold=_DETOUR_FRAMES + int(rng.integers(lo, hi + 1)), tap=0)
     elif dist > longest + 0.35:
+        st["detour"] = 0
         # Close the distance, now and then with a sidestep or a hop.
         if r < cfg["zone"] and match.stage is not None and "fireball" in match.data.moves:
             if _clear_shot(match, i):
