@@ -55,8 +55,8 @@ def test_C9_projectile_path_passes_the_low_railing_a_levelless_ray_hits(where):
 
 @pytest.mark.parametrize("where", sorted(RAILING_PATHS))
 def test_C9_projectile_in_flight_crosses_the_railing_and_stops_at_the_wall(where):
-    # A thrown fireball flies at y ~ 1.35, above the 1 m railing, so it cannot tell the
-    # levels apart; this one is put in flight at the railing's height (as test_stage's _fly).
+    # A thrown fireball's height follows the throw pose (moves.json); this one is put in
+    # flight at the railing's height (as test_stage's _fly), so only the levels let it by.
     m = Match.new(seed=0)
     to_fight(m)
     _place(m, (-6.0, -2.0), (-3.0, -2.0))                 # out of the way
