@@ -326,6 +326,75 @@ def test_render_shadow_pass_culls_back_faces_and_casts_the_same_shadow(env):
         world.shadow_mesh.count, world.cull_shadow_back_faces = count, True
 
 
+def test_render_saved_frame_is_opaque_where_the_fighters_shadows_fall(env):
+    """The shadow pass blends its colour but keeps the framebuffer's alpha at 1: it used to
+    write alpha 0.75 under every shadow, so a saved frame (``--screenshot``, the colour
+    buffer's PNG) showed the shadows washed out over whatever a viewer puts behind it, and a
+    crate chunk drawn later over a shadow kept that alpha (a pale fighter-shaped streak)."""
+    import ctypes
+
+    from pyglet import gl
+
+    from game.render.offscreen import frame_pixels
+
+    _, _, game = env
+    _fresh(game, p1="cpu", p2="cpu", seed=3)
+    for _ in range(45):
+        game.step()
+    count = game.world.shadow_mesh.count
+    game.world.shadow_mesh.count = 0
+    try:
+        none = frame_pixels(game).astype(int)
+    finally:
+        game.world.shadow_mesh.count = count
+    with_shadows = frame_pixels(game).astype(int)
+    rgba = np.empty((H, W, 4), dtype=np.uint8)
+    gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
+    gl.glReadPixels(0, 0, W, H, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, rgba.ctypes.data_as(ctypes.c_void_p))
+    alpha = rgba[::-1, :, 3]
+    shadow = (none - with_shadows).sum(axis=-1) > 45
+    assert shadow.sum() > 200, "no fighter shadow in view"
+    assert (alpha[shadow] == 255).all(), f"alpha {np.unique(alpha[shadow])} under the shadows"
+    assert (alpha == 255).all()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1280, 800), (1024, 768), (1280, 1024), (2560, 1080)])
+def test_render_hud_rows_fit_windows_of_any_aspect(env, size):
+    """The HUD is laid out on a canvas scaled to the window.  Its widest rows, the title's
+    control lines (about 1,200 units) and the training frame meter (972), used to run off
+    the sides of a window narrower than 16:9 (16:10, 4:3, 5:4: a canvas only 900-1150 units
+    wide): every label and rectangle of the title and training screens must lie on the canvas."""
+    from game.render.controls import CONTROLS_TEXT
+    from game.render.training import TrainingMode
+
+    _, _, game = env
+    _fresh(game)
+    hud = game.hud
+    W, H, s = hud.canvas(size)
+    assert W * s == pytest.approx(size[0]) and H * s == pytest.approx(size[1])
+    assert H >= 720 - 1e-9
+    training = TrainingMode()
+    training.meter.advantage = -12
+    training.meter.last_hit = "P1 HK hit (high)"
+    info = {"versus": "Kaito (Player)   vs   Rin (CPU)", "controls": CONTROLS_TEXT}
+    try:
+        for screen, tr in (("title", None), ("fight", training)):
+            rects, _ = hud.build(size, game.match, screen=screen, fps=None, training=tr, title_info=info)
+            r = rects.array()
+            assert (r[:, 0] >= -1e-6).all() and (r[:, 0] + r[:, 2] <= W + 1e-6).all(), (screen, size)
+            for t in hud._all_texts():
+                lab = t.label
+                if not lab.text or lab.x < -500:
+                    continue
+                w = lab.content_width
+                left = {"left": lab.x, "center": lab.x - w / 2, "right": lab.x - w}[lab.anchor_x]
+                assert -1 <= left and left + w <= W + 1, (screen, size, lab.text, left, left + w, W)
+                assert 0 <= lab.y <= H, (screen, size, lab.text, lab.y, H)
+    finally:
+        _fresh(game)
+        game.draw(1.0)
+
+
 def test_render_hud_glyphs_are_in_the_atlas_before_the_first_frame_and_cover_what_it_shows(env):
     """A glyph drawn for the first time is uploaded mid-frame, which stalls llvmpipe (10-35 ms
     seen): Hud.warm_glyphs (which the game loop calls before its first frame) renders every

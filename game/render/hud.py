@@ -2,7 +2,9 @@
 
 Laid out on a virtual canvas 720 units high (width follows the window's
 aspect), scaled to the window, so a resized or fullscreen window keeps the
-same composition.  Reads match state only; the damage trail is the HUD's own
+same composition.  A window narrower than 16:9 gets a canvas 1280 units wide
+and taller instead: the widest rows (the title's control lines, the training
+frame meter) are laid out for 1280 units and would run off a narrower one.  Reads match state only; the damage trail is the HUD's own
 animation state, advanced once per simulation frame.
 """
 
@@ -17,6 +19,7 @@ from .passes import Rects
 from .training import HISTORY_LEN, METER_LEN, PHASE_COLORS, InputHistory
 
 CANVAS_H = 720.0
+CANVAS_MIN_W = 1280.0     # narrower windows get a taller canvas (see the module docstring)
 FONT = ("DejaVu Sans", "Arial", "Helvetica")
 GOLD = (1.0, 0.80, 0.25)
 TRAIL_HOLD = 36          # frames the damage trail waits before draining
@@ -159,9 +162,10 @@ class Hud:
 
     # ---- per render frame ---------------------------------------------------
     def canvas(self, size) -> tuple[float, float, float]:
-        """(virtual width, virtual height, scale) for a window of ``size`` pixels."""
-        s = size[1] / CANVAS_H
-        return size[0] / s, CANVAS_H, s
+        """(virtual width, virtual height, scale) for a window of ``size`` pixels: 720 units
+        high, or 1280 wide (and taller) when the window is narrower than 16:9."""
+        s = min(size[1] / CANVAS_H, size[0] / CANVAS_MIN_W)
+        return size[0] / s, size[1] / s, s
 
     def build(self, size, match, *, screen: str, fps: float | None, training=None, menu=None,
               overlay_texts=(), view_proj=None, title_info=None, blink: int = 0,

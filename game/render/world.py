@@ -271,9 +271,10 @@ class WorldRenderer:
             else:
                 prog.vec("u_pixel_angle", pixel_angle)
                 vao.draw_range(*rng)
-        # 2. the fighters' shadows on the floor: blended once per pixel (stencil), depth-tested
+        # 2. the fighters' shadows on the floor: blended once per pixel (stencil), depth-tested;
+        #    the framebuffer's alpha stays 1 (a saved frame's shadows are as dark as on screen)
         gl.glEnable(gl.GL_BLEND)
-        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ZERO, gl.GL_ONE)
         gl.glDepthMask(gl.GL_FALSE)
         gl.glEnable(gl.GL_STENCIL_TEST)
         gl.glStencilFunc(gl.GL_EQUAL, 0, 0xFF)
@@ -292,6 +293,7 @@ class WorldRenderer:
         self.shadow_mesh.draw()
         gl.glDisable(gl.GL_CULL_FACE)
         gl.glDisable(gl.GL_STENCIL_TEST)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         gl.glDisable(gl.GL_BLEND)
         # 3. sky last, only where nothing was drawn (depth still at the clear value)
         gl.glDepthFunc(gl.GL_LEQUAL)
