@@ -3,7 +3,11 @@
 It looks across the fighters' line from the side (perpendicular to the line
 joining them, on the same side as the frame before, so a sidestep swings it
 around the arena), backs off with their separation, and is smoothed
-exponentially.  Heavy hits add a short decaying shake.  The renderer
+exponentially.  An obstacle behind the eye pulls it in; one so close to the
+fighters on that side (a pillar beside them, a wall behind them) that the
+pulled-in eye would sit in it, or one hiding a fighter, swings the camera
+round to the best clear direction instead (a pan of at most ``MAX_TURN`` a
+frame).  Heavy hits add a short decaying shake.  The renderer
 interpolates between the last two camera states by the loop's alpha, exactly
 like the fighters.  Matrices are column-vector convention (OpenGL).
 """
@@ -28,6 +32,10 @@ OBSTACLE_MARGIN = 0.35  # metres kept between the eye and an obstacle
 TALL = 2.0              # obstacles higher than this pull the eye in; lower ones lift it
 LIFT_REACH = 1.4        # a low obstacle this close (x-z) to the eye lifts it ...
 LIFT_CLEAR = 1.15       # ... to this height above the obstacle's top
+MIN_VIEW = 0.3          # fraction of the eye distance the view must keep clear (less: the camera swings)
+MAX_TURN = math.radians(2.5)   # most the view direction turns in a frame (150 degrees a second)
+SWING = (20, -20, 40, -40, 60, -60, 80, -80, 100, -100, 120, -120, 140, -140, 160, -160)   # degrees tried
+SEARCH_STEP = 2         # swing turns scored per frame while a search runs (three rays each)
 
 
 def perspective(fovy_deg: float, aspect: float, near: float = NEAR, far: float = FAR) -> np.ndarray:
@@ -95,11 +103,21 @@ def first_blocker(origin, end, boxes: np.ndarray) -> float:
     return float(tmin[hit].min()) if hit.any() else 1.0
 
 
+def _turn(n: np.ndarray, deg: float) -> np.ndarray:
+    """The x-z direction ``n`` (2,) turned by ``deg`` degrees: ``(x, z) -> (c x - s z, s x + c z)``."""
+    if not deg:
+        return n
+    a = math.radians(deg)
+    c, s = math.cos(a), math.sin(a)
+    return np.array([c * n[0] - s * n[1], s * n[0] + c * n[1]])
+
+
 class FightCamera:
     """Smoothed side-on camera.  ``update(p1, p2)`` once per sim frame; ``matrices(aspect, alpha)``.
 
     ``obstacles`` ``(N, 2, 3)``: world boxes the eye must not be behind or inside (the
-    tall ones are used only without ``ray``).  ``ray``: optional
+    tall ones are used only without ``ray``, and with it to look out of a pillar the
+    fighters stand either side of).  ``ray``: optional
     ``(origin (3,), unit direction (3,), max_distance) -> distance | None``, the
     scene's nearest hit (C7) for camera collision.
     """
@@ -108,19 +126,24 @@ class FightCamera:
         self.ray = ray
         boxes = np.zeros((0, 2, 3)) if obstacles is None else np.asarray(obstacles, dtype=float).reshape(-1, 2, 3)
         tall = boxes[:, 1, 1] > TALL
+        self._tall = boxes[tall]
         self.obstacles = boxes[tall] + np.array([[-OBSTACLE_MARGIN] * 3, [OBSTACLE_MARGIN] * 3])
         self.low = boxes[~tall]
         self.eye_y = EYE_HEIGHT
         self.shake = 0.0
         self.shake_t = 0
+        #: swing turns scored per update while a search runs (None: all in one update)
+        self.search_step = SEARCH_STEP
         self.reset(p1, p2)
 
     def reset(self, p1, p2) -> None:
         self.side = None
+        self._offset, self._scores = 0, None      # the swing turn faced (degrees), scores of the turns
         target, direction, dist = self._goal(np.asarray(p1, float), np.asarray(p2, float))
         self.target, self.dir, self.dist = target, direction, dist
         self.eye_y = EYE_HEIGHT
         self.eye_y = self._wanted_eye_y()
+        self.dir = self._swing(target, direction, dist, (p1, p2))
         self.prev = self.current = self._eye_target()
 
     def _goal(self, p1, p2):
@@ -148,26 +171,134 @@ class FightCamera:
         near = np.hypot(dx, dz) < LIFT_REACH
         return float(max(EYE_HEIGHT, (hi[near, 1] + LIFT_CLEAR).max())) if near.any() else EYE_HEIGHT
 
-    def _collide(self, eye: np.ndarray) -> np.ndarray:
-        """Pull the eye toward the target, in front of the first tall obstacle between them."""
-        d = eye - self.target
+    def _exit(self, target: np.ndarray, u: np.ndarray) -> float:
+        """Where the ray ``target + s u`` leaves the tall obstacles holding ``target`` (0 if
+        none does): fighters either side of a pillar look out of it, not at its inside.
+        ``target`` is held when it is in an obstacle's box and the scene ray meets the solid
+        both ways along ``u`` inside that box (a point outside a convex solid, such as in the
+        corner of a pillar's box beside the octagon, sees it on one side at most)."""
+        boxes = self._tall[((self._tall[:, 0] < target) & (target < self._tall[:, 1])).all(axis=1)]
+        if not len(boxes) or self.ray is None:
+            return 0.0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ahead = np.where(u > 0, boxes[:, 1] - target, boxes[:, 0] - target) / u
+            behind = np.where(u < 0, boxes[:, 1] - target, boxes[:, 0] - target) / -u
+        ok = np.abs(u) > 1e-12
+        ahead = float(np.where(ok, ahead, np.inf).min(axis=1).max())
+        behind = float(np.where(ok, behind, np.inf).min(axis=1).max())
+        if self.ray(target, u, ahead) is None or self.ray(target, -u, behind) is None:
+            return 0.0
+        return ahead + 1e-3                                    # just past the box it leaves
+
+    def _clear(self, target: np.ndarray, eye: np.ndarray) -> tuple[float, float, float]:
+        """``(clear, length, start)``: how far from ``target`` toward ``eye`` nothing tall
+        blocks the view (``inf``: nothing within the eye distance and the margin), that
+        distance, and where the view starts (``_exit``: out of an obstacle holding the target)."""
+        d = eye - target
         length = float(np.linalg.norm(d))
         if length < 1e-9:
-            return eye
+            return math.inf, length, 0.0
         if self.ray is not None:
-            hit = self.ray(self.target, d / length, length + OBSTACLE_MARGIN)
-            if hit is None:
-                return eye
-            return self.target + d / length * min(length, max(hit - OBSTACLE_MARGIN, 0.3 * length))
-        t = first_blocker(self.target, eye, self.obstacles)
-        return eye if t >= 1.0 else self.target + d * max(t - 0.02, 0.3)
+            u = d / length
+            start = self._exit(target, u)
+            hit = self.ray(target + u * start, u, length + OBSTACLE_MARGIN - start) if start < length else None
+            return (math.inf if hit is None else start + hit), length, start
+        t = first_blocker(target, eye, self.obstacles)           # boxes grown by the margin
+        return (math.inf if t >= 1.0 else t * length + OBSTACLE_MARGIN), length, 0.0
+
+    def _collide(self, eye: np.ndarray) -> np.ndarray:
+        """Pull the eye toward the target, in front of the first tall obstacle between them:
+        ``OBSTACLE_MARGIN`` before it, or at least 30 % of the way out when that is still in
+        front of it; never into it (``_swing`` turns the camera away from such a spot)."""
+        clear, length, start = self._clear(self.target, eye)
+        if clear == math.inf:
+            return eye
+        d = eye - self.target
+        room = clear - start                                   # the free stretch in front of the obstacle
+        keep = max(clear - OBSTACLE_MARGIN, min(0.3 * length, start + 0.5 * room), start + 0.05 * room)
+        return self.target + d / length * min(length, keep)
+
+    def _sees(self, p: np.ndarray, eye: np.ndarray) -> bool:
+        """True if no tall obstacle stands between ``p`` and ``eye``."""
+        d = eye - p
+        length = float(np.linalg.norm(d))
+        if length < 1e-9:
+            return True
+        if self.ray is not None:
+            return self.ray(p, d / length, length) is None
+        return first_blocker(p, eye, self._tall) >= 1.0
+
+    def _place(self, target: np.ndarray, n: np.ndarray, dist: float) -> np.ndarray:
+        """The eye ``dist`` from ``target`` along the x-z unit ``n``, at ``eye_y``, inside the walls."""
+        eye = np.array([target[0] + n[0] * dist, self.eye_y, target[2] + n[1] * dist])
+        eye[0] = min(max(eye[0], -WALL), WALL)
+        eye[2] = min(max(eye[2], -WALL), WALL)
+        return eye
+
+    def _swing(self, target: np.ndarray, n: np.ndarray, dist: float, fighters=(),
+               step: int | None = None) -> np.ndarray:
+        """The goal view direction (x-z unit): ``n``, unless the view from there is clear for
+        less than ``MIN_VIEW`` of the eye distance (a pillar beside the fighters, the arena wall
+        right behind them), where even the pulled-in eye would sit in the obstacle or on top of
+        the fighters, or a tall obstacle hides one of ``fighters`` (ground points ``(3,)``)
+        from the eye.  Then ``n`` turned by the ``SWING`` angle whose view, clear length times
+        the cosine of the turn (how much it still looks across the fighters' line), halved per
+        hidden fighter, is longest (the smaller turn, toward the current direction, on a tie);
+        a turn past 90 degrees also moves the camera's ``side``, so it stays there.
+
+        Every turn's score is kept from the last time it was scored: while the view needs a
+        swing, an update scores the goal view, the turn it faces and the next ``step`` turns
+        in order (``None``: all of them, the reference), and picks from those scores.  A
+        turn costs a ray, and one per fighter unless its view is already too short to win
+        (then its score is that bound); all sixteen in every update took up to 8 ms a frame."""
+        want = math.hypot(dist, self.eye_y - target[1])
+        bodies = [np.array([p[0], target[1], p[2]]) for p in fighters]
+
+        def score(deg, floor=-1.0):
+            """Clear length times the cosine of the turn, halved per hidden fighter; or, once
+            that cannot beat ``floor`` any more, the bound so far (no more rays), and the
+            number of fighters found hidden."""
+            eye = self._place(target, _turn(n, deg), dist)
+            clear, length, _ = self._clear(target, eye)
+            out, hidden = min(clear, length) * abs(math.cos(math.radians(deg))), 0
+            for b in bodies:
+                if out <= floor + 1e-6:
+                    break
+                if not self._sees(b, eye):
+                    out, hidden = out * 0.5, hidden + 1
+            return out, hidden
+
+        v, hidden = score(0)
+        if v >= MIN_VIEW * want and not hidden:
+            self._offset, self._scores = 0, None
+            return n
+        if self._scores is None:               # a swing starts: turns toward the current direction first
+            first = 1 if n[0] * self.dir[1] - n[1] * self.dir[0] >= 0.0 else -1
+            self._order, self._scores, self._next = [deg * first for deg in SWING], {}, 0
+        order, scores = self._order, self._scores
+        floor = v                              # the best score found in this update
+        if self._offset:
+            scores[self._offset] = score(self._offset, floor)[0]
+            floor = max(floor, scores[self._offset])
+        for _ in range(len(order) if step is None else step):
+            deg = order[self._next]
+            self._next = (self._next + 1) % len(order)
+            if deg != self._offset:
+                scores[deg] = score(deg, floor)[0]
+                floor = max(floor, scores[deg])
+        best_deg, best_score = 0, v            # the goal view first, then the turns in order
+        for deg in order:
+            if deg in scores and scores[deg] > best_score + 1e-6:
+                best_deg, best_score = deg, scores[deg]
+        self._offset = best_deg
+        if abs(best_deg) > 90:                 # past the fighters' line: the other side, kept from there
+            self.side = -self.side
+            self._offset, self._scores = best_deg - math.copysign(180, best_deg), None
+        return _turn(n, best_deg)
 
     def _eye_target(self):
         n = self.dir / max(np.linalg.norm(self.dir), 1e-9)
-        eye = np.array([self.target[0] + n[0] * self.dist, self.eye_y, self.target[2] + n[1] * self.dist])
-        eye[0] = min(max(eye[0], -WALL), WALL)
-        eye[2] = min(max(eye[2], -WALL), WALL)
-        eye = self._collide(eye)
+        eye = self._collide(self._place(self.target, n, self.dist))
         tgt = self.target.copy()
         tgt[1] += 0.35 * (self.eye_y - EYE_HEIGHT)     # a lifted eye also looks a little higher
         return eye, tgt
@@ -179,9 +310,16 @@ class FightCamera:
 
     def update(self, p1, p2, frame: int = 0) -> None:
         target, direction, dist = self._goal(np.asarray(p1, float), np.asarray(p2, float))
+        direction = self._swing(target, direction, dist, (p1, p2), step=self.search_step)
         self.target = self.target + (target - self.target) * SMOOTH_POS
-        self.dir = self.dir + (direction - self.dir) * SMOOTH_DIR
-        self.dir /= max(np.linalg.norm(self.dir), 1e-9)
+        turned = self.dir + (direction - self.dir) * SMOOTH_DIR
+        turned /= max(np.linalg.norm(turned), 1e-9)
+        cross, dot = self.dir[0] * turned[1] - self.dir[1] * turned[0], float(self.dir @ turned)
+        if math.atan2(abs(cross), dot) > MAX_TURN:     # a swing round an obstacle pans, it does not whip
+            a = math.copysign(MAX_TURN, cross)
+            c, s = math.cos(a), math.sin(a)
+            turned = np.array([c * self.dir[0] - s * self.dir[1], s * self.dir[0] + c * self.dir[1]])
+        self.dir = turned
         self.dist += (dist - self.dist) * SMOOTH_POS
         self.eye_y += (self._wanted_eye_y() - self.eye_y) * SMOOTH_POS
         eye, tgt = self._eye_target()

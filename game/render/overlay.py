@@ -29,6 +29,9 @@ COLORS = {
     "collision": (1.00, 1.00, 1.00, 1.00),
     "centres": (1.00, 0.95, 0.55, 1.00),
     "crate": (1.00, 0.62, 0.20, 0.95),
+    "crate_target_face": (1.00, 0.35, 0.80, 1.00),   # the last strike (B2-B5), apart from the slabs
+    "crate_region": (1.00, 1.00, 0.45, 1.00),
+    "crate_fill_face": (0.75, 0.90, 1.00, 1.00),
     "quadtree": (0.75, 0.75, 0.80, 0.70),
     "ray_nearest": (0.20, 1.00, 1.00, 1.00),
     "ray_any": (0.80, 0.45, 1.00, 1.00),
