@@ -262,7 +262,8 @@ class Debris:
     def strike(self, event, crate, attacker_pos=None) -> None:
         """Chips for one ``CrateStruck`` on ``crate`` (a ``game.sim.stage.Crate``, read only):
         thrown from the collision point out of the struck face (the event's outward normal,
-        else away from ``attacker_pos``), and the crate's remaining boxes as chunks when it broke."""
+        else the horizontal direction from the point to ``attacker_pos``: the struck face faces
+        the attacker), and the crate's remaining boxes as chunks when it broke."""
         key = _KEY_DEBRIS + int(event.frame) * 7877 + int(event.crate) * 31 + int(event.fighter)
         point = np.asarray(event.point, dtype=float)
         if crate.obj.kind == "barrel":          # draw_map is the identity for every other kind
