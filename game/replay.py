@@ -260,10 +260,17 @@ def load_replay(path) -> Replay:
     return decode(data, str(path))
 
 
+def save_target(path) -> Path:
+    """The file a save to ``path`` replaces: ``path`` itself, or for a symbolic link the file
+    it points to (as a shell's ``>`` writes through a link; the link stays a link)."""
+    return Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+
+
 def make_temp(path) -> tuple[int, str]:
     """Create the temp file :func:`write_atomic` writes ``path`` through: ``(fd, temp path)``,
-    in ``path``'s folder, named ``NAME.XXXXXXXX.tmp`` (13 characters longer than NAME)."""
-    path = Path(path)
+    in the folder of ``save_target(path)``, named ``NAME.XXXXXXXX.tmp`` (13 characters longer
+    than NAME)."""
+    path = save_target(path)
     return tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
 
 
@@ -278,8 +285,9 @@ def check_writable(path) -> None:
 def write_atomic(path, data: bytes, *, force: bool = False) -> None:
     """Write ``data`` to ``path`` via a temp file in the same folder and a rename,
     so a crash never leaves half a file.  An existing file needs ``force``; an existing
-    directory, FIFO, device or socket is never replaced (``FileExistsError``)."""
-    path = Path(path)
+    directory, FIFO, device or socket is never replaced (``FileExistsError``).  A symbolic
+    link is written through: the file it points to is replaced (:func:`save_target`)."""
+    path = save_target(path)
     kind = existing_kind(path)
     if kind not in (None, REGULAR):
         raise FileExistsError(f"{path}: is {kind}, not a regular file; give a file name")

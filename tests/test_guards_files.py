@@ -39,3 +39,24 @@ def test_existing_kind_raises_other_stat_errors(tmp_path):
                                         (0, "not a regular file")])
 def test_special_kind_names_each_file_type(mode, kind):
     assert special_kind(mode | 0o644) == kind
+
+
+def test_save_through_a_symbolic_link_replaces_its_target_and_keeps_the_link(tmp_path):
+    """``--record link --force`` with ``link`` a symlink: the file it points to gets the new
+    bytes and the link stays a link (it used to be replaced by a regular file, the target left
+    stale); a dangling link creates its target."""
+    from game.replay import check_writable, write_atomic
+
+    target = tmp_path / "real" / "match.rpl"
+    target.parent.mkdir()
+    target.write_bytes(b"old")
+    link = tmp_path / "link.rpl"
+    link.symlink_to(target)
+    check_writable(link)
+    write_atomic(link, b"new", force=True)
+    assert link.is_symlink() and target.read_bytes() == b"new"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["match.rpl"]     # no temp file left
+    dangling = tmp_path / "dangling.rpl"
+    dangling.symlink_to(tmp_path / "real" / "fresh.rpl")
+    write_atomic(dangling, b"first")
+    assert dangling.is_symlink() and (tmp_path / "real" / "fresh.rpl").read_bytes() == b"first"
