@@ -34,7 +34,7 @@ from .debug import ROLE_GUARD, ROLE_HIT, ROLE_HURT
 from .events import (KO, CrateStruck, Fight, Hit, MatchOver, MoveStarted, ProjectileImpact, ProjectileLaunched,
                      RoundEnd, RoundStart, TimeOver, Whiff)
 from .fighter import NEUTRAL_STATES, SCALARS, Fighter
-from .inputs import ATTACK_BUTTONS, DOWN, GUARD, HK, HP, LK, LP, UP, FrameInput, axes
+from .inputs import ATTACK_BUTTONS, GUARD, HK, HP, LK, LP, UP, FrameInput, axes
 from .skeleton import euler_matrices
 from .stage import GROUND_RECAST, Projectile, Stage
 
