@@ -451,7 +451,7 @@ class Match:
                 if touch is not None:
                     k, c, box = touch
                     crate.append((f.index, mv.hit_limbs[k], c, box))
-        if self.stage is not None and self.stage.projectiles:
+        if live and self.stage is not None and self.stage.projectiles:   # decided: it flies on through
             ps = self.stage.projectiles
             half = self.data.moves[self._projectile_move].projectile.half
             pbox = np.array([[[p.x - half, p.y - half, p.z - half], [p.x + half, p.y + half, p.z + half]]
@@ -459,8 +459,6 @@ class Match:
             victims = [1 - p.owner for p in ps]
             ok = overlaps(pbox[:, None], self._boxes[victims])                         # (P, L)
             for i in np.flatnonzero(ok.any(axis=1)).tolist():
-                if not live:
-                    continue                 # the round is decided: it flies on through
                 l = np.flatnonzero(ok[i])
                 j1, j2 = judgement_points(pbox[i], self._boxes[victims[i], l])         # (n, 3) each
                 best = int(l[np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1))])
