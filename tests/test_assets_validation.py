@@ -289,7 +289,7 @@ def test_an_unknown_key_in_any_object_is_named(assets_copy, name):
 
 @pytest.mark.parametrize("name, path, typo, known, renamed", [
     # an optional key renamed: the default would have been used silently
-    ("moves.json", ("moves", "hk_low"), "crouchng", "crouching", True),          # default False
+    ("moves.json", ("moves", "jump"), "ar", "air", True),                        # default: no arc
     ("moves.json", ("moves", "lp"), "projectle", "projectile", False),           # read only when present
     ("moves.json", ("poses", "block_stand"), "bas", "base", True),
     (DESCRIPTION_NAME, ("quadtree",), "max_dpth", "max_depth", True),            # default 6

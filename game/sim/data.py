@@ -85,7 +85,7 @@ class Fields:
     step with the code.  Once the loader has read the whole document (all passes: a pose is
     read again by each move that names it), it calls :meth:`reject_unknown`, which walks the
     document and fails on the first key of an object that no reader asked for, suggesting
-    the closest known key (``did you mean 'crouching'?``) or listing them.  Keys starting
+    the closest known key (``did you mean 'hitstun'?``) or listing them.  Keys starting
     with ``_`` are comments, allowed in every object (and never entries of a name -> value
     object such as ``poses``: see :meth:`entries`).  A loader that reads an object's keys
     without a reader (``obj.get``) makes those keys "unknown": the shipped files then fail.
@@ -317,7 +317,6 @@ class Move:
     pushback: float
     hitstop: int
     heavy: bool
-    crouching: bool
     angles: np.ndarray
     rot: np.ndarray
     body: np.ndarray     # (total, 12, L, 4) the rows of ``rot`` posed in the body frame (Skeleton.body)
@@ -548,7 +547,6 @@ def _read_move(f: Fields, m: dict, n: str, poses_src: dict, skeleton: Skeleton) 
     hitstop = f.whole(m, "hitstop", w, 0, MAX_FRAMES, FRAMES)
     lunge = f.num(m, "lunge", w, 0.0, MAX_TRAVEL)
     heavy = f.flag(m, "heavy", w)
-    crouching = f.flag(m, "crouching", w, default=False)
     advance = np.zeros(total)
     if startup > 0 and lunge:
         ramp = _ease(np.linspace(0.0, 1.0, startup + 1)) * lunge
@@ -569,7 +567,7 @@ def _read_move(f: Fields, m: dict, n: str, poses_src: dict, skeleton: Skeleton) 
     return Move(
         name=n, label=label, startup=startup, active=active, recovery=recovery, hit_limbs=hit_limbs,
         height=height, damage=damage, hitstun=hitstun, blockstun=blockstun, pushback=pushback,
-        hitstop=hitstop, heavy=heavy, crouching=crouching, angles=angles, rot=rot, body=skeleton.body(rot),
+        hitstop=hitstop, heavy=heavy, angles=angles, rot=rot, body=skeleton.body(rot),
         advance=advance, air=air, projectile=proj,
     )
 
