@@ -1,17 +1,19 @@
 """Gameplay a player relies on: guarding on the first free frame, contradictory directions, K.O.s,
 fighters against walls and crates, the CPU finding its way round an obstacle, the fireball's
-height, and both sides playing the same game."""
+height, fireballs that meet, and both sides playing the same game."""
 
 import math
 
+import numpy as np
 import pytest
 
-from game.sim import KO, FrameInput, Hit, Match, MoveStarted, ProjectileLaunched
+from game.sim import KO, FrameInput, Hit, Match, MoveStarted, ProjectileClash, ProjectileLaunched
 from game.sim.stage import Projectile
 
 from simhelp import NEUTRAL, gap, to_fight
 
 GUARD = FrameInput(guard=True)
+FIREBALL = FrameInput(lp=True, hp=True)
 
 
 def _placed(dist: float) -> Match:
@@ -160,22 +162,22 @@ def test_knocked_out_fighter_is_not_hit_again_and_stays_down():
 
 
 def test_fireball_in_flight_after_the_ko_does_not_hit_the_winner():
-    """Both throw a fireball 3 m apart, P1 three frames sooner; P1's knocks P2 out.  P2's own,
-    still flying, must not then hit P1: with 10 health left P1 would fall to 0 after winning
-    (the HUD would read the round as a double K.O. / draw while P1 got the point)."""
+    """P1's fireball knocks P2 out while P2's, thrown earlier from P1's side, is still on
+    its way to P1.  It must not then hit P1: with 10 health left P1 would fall to 0 after
+    winning (the HUD would read the round as a double K.O. / draw while P1 got the point).
+    (From the side: two fireballs on one line would meet and cancel.)"""
     m = _placed(3.0)
     a, b = m.fighters
-    dmg = m.data.moves["fireball"].projectile.damage
-    a.health = b.health = dmg
-    fb = FrameInput(lp=True, hp=True)
+    spec = m.data.moves["fireball"].projectile
+    a.health = b.health = spec.damage
+    m.stage.projectiles = (Projectile(1, a.x, 1.0, a.z - 6.0, 0.0, spec.speed, 0),)   # reaches P1 in 37 frames
     events = []
     for i in range(150):
-        events += m.step(fb if i == 0 else NEUTRAL, fb if i == 3 else NEUTRAL)
-    launched = [e.owner for e in events if isinstance(e, ProjectileLaunched)]
+        events += m.step(FIREBALL if i == 0 else NEUTRAL, NEUTRAL)
     ko = next(e for e in events if isinstance(e, KO))
-    assert launched == [0, 1] and ko.loser == 1
+    assert ko.loser == 1 and ko.frame < events[0].frame + 37
     assert [e.attacker for e in events if isinstance(e, Hit)] == [0]
-    assert a.health == dmg and a.wins == 1
+    assert a.health == spec.damage and a.wins == 1
 
 
 # ---------------------------------------------------------------- walls, pillars, crates
@@ -257,6 +259,36 @@ def test_fireball_is_blocked_standing():
         events += m.step(FrameInput(lp=True, hp=True) if i == 5 else NEUTRAL, GUARD)
     hits = [e for e in events if isinstance(e, Hit)]
     assert len(hits) == 1 and hits[0].blocked and m.fighters[1].health == m.fighters[1].max_health
+
+
+@pytest.mark.parametrize("dist, lag", [(4.0, 0), (6.0, 0), (5.0, 9)])
+def test_fireballs_that_meet_cancel_each_other_at_their_A7_collision_point(dist, lag):
+    """Both fighters throw: the fireballs meet, burst (a ProjectileClash at the A7 point of
+    their two range boxes) and hit no one; before, they flew through each other and both
+    fighters were hit.  ``lag``: P2 throws that many frames later, so they meet off centre."""
+    from game.collision.range_box import collision_point
+
+    m = _placed(dist)
+    half = m.data.moves["fireball"].projectile.half
+    events, before = [], ()
+    for i in range(150):
+        before = m.stage.projectiles
+        step = m.step(FIREBALL if i == 5 else NEUTRAL, FIREBALL if i == 5 + lag else NEUTRAL)
+        events += step
+        if any(isinstance(e, ProjectileClash) for e in step):
+            break
+    clash = [e for e in events if isinstance(e, ProjectileClash)]
+    assert len(clash) == 1 and not m.stage.projectiles
+    assert not any(isinstance(e, Hit) for e in events)
+    assert all(f.health == f.max_health for f in m.fighters)
+    # the point: A7 of the two boxes where this frame moved them (reference: numpy collision_point)
+    moved = [(p.x + p.vx, p.y, p.z + p.vz) for p in before]
+    boxes = [np.array([np.subtract(c, half), np.add(c, half)]) for c in moved]
+    assert np.allclose(clash[0].point, collision_point(boxes[0], boxes[1]))
+    if lag == 0:
+        assert abs(clash[0].point[0]) < 1e-9        # mirrored throws meet in the middle
+    else:
+        assert clash[0].point[0] > 0.5              # P1's was on its way sooner: nearer P2
 
 
 # ---------------------------------------------------------------- fairness

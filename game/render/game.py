@@ -16,7 +16,7 @@ from collections import deque
 import numpy as np
 from pyglet import gl
 
-from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileImpact
+from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileClash, ProjectileImpact
 
 from .camera import FightCamera, look_at, perspective
 from .crates import Debris
@@ -189,6 +189,8 @@ class Game:
                     self.camera.kick(0.03)
             elif isinstance(e, ProjectileImpact):
                 self.sparks.burst(self._impact_point(e), e.frame, "impact")
+            elif isinstance(e, ProjectileClash):            # both fireballs burst where they met
+                self.sparks.burst(e.point, e.frame, "impact", big=True)
         self.sparks.step()
         self.debris.step()
         self.hud.step(self.match)

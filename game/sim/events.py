@@ -79,6 +79,15 @@ class ProjectileImpact:
 
 
 @dataclass(frozen=True)
+class ProjectileClash:
+    """Both players' projectiles met (A2-A4 on their range boxes) and cancelled each other
+    at ``point``, the A7 collision point of the two boxes."""
+
+    frame: int
+    point: np.ndarray
+
+
+@dataclass(frozen=True)
 class MoveStarted:
     frame: int
     fighter: int
@@ -132,4 +141,4 @@ class MatchOver:
     winner: int | None  # None: draw
 
 
-Event = Hit | CrateStruck | ProjectileLaunched | ProjectileImpact | MoveStarted | Whiff | RoundStart | Fight | KO | TimeOver | RoundEnd | MatchOver
+Event = Hit | CrateStruck | ProjectileLaunched | ProjectileImpact | ProjectileClash | MoveStarted | Whiff | RoundStart | Fight | KO | TimeOver | RoundEnd | MatchOver

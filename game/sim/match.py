@@ -31,7 +31,8 @@ from game.collision import (PairJudge, collision_point, collision_point_pair, ju
 from . import ai
 from .data import GameData, load_game_data
 from .debug import ROLE_GUARD, ROLE_HIT, ROLE_HURT
-from .events import (KO, CrateStruck, Fight, Hit, MatchOver, MoveStarted, ProjectileImpact, ProjectileLaunched,
+from .events import (KO, CrateStruck, Fight, Hit, MatchOver, MoveStarted, ProjectileClash, ProjectileImpact,
+                     ProjectileLaunched,
                      RoundEnd, RoundStart, TimeOver, Whiff)
 from .fighter import NEUTRAL_STATES, SCALARS, Fighter
 from .inputs import ATTACK_BUTTONS, GUARD, HK, HP, LK, LP, UP, FrameInput, axes
@@ -116,7 +117,7 @@ class Match:
         """A fresh match.  ``p1_cpu``/``p2_cpu``: None for a player, or a CPU level
         (``'easy'``, ``'normal'``, ``'hard'``); a CPU side ignores the input given
         to :meth:`step` and plays its own (see ``last_inputs``).  ``arena=False``
-        fights on a bare bounded floor (no scene, crates or projectiles' obstacles)."""
+        fights on a bare bounded floor (no scene, no crates, and a fireball launches nothing)."""
         stage = Stage.load(assets_dir) if arena else None
         return cls(load_game_data(assets_dir), seed, (p1_cpu, p2_cpu), stage)
 
@@ -416,18 +417,20 @@ class Match:
             return ok, j1, j2
         return ok.T, j1.transpose(1, 0, 2), j2.transpose(1, 0, 2)
 
-    def _judge_collisions(self) -> tuple[list, list, list]:
+    def _judge_collisions(self) -> tuple[list, list, list, list]:
         """A2-A4, one batched call per question:
 
         * each attacker on an active frame whose move has not hit yet: its
           hitting limbs against all of the defender's limbs;
         * the same limbs against every standing crate's small boxes (B7), once
           per move;
-        * each projectile's range box against the other fighter's limbs.
+        * the two players' projectiles against each other: meeting, they cancel (a clash)
+          and strike no one;
+        * each other projectile's range box against the other fighter's limbs.
 
         Fighters are struck only in the FIGHT phase (crates always).
         """
-        limb, crate, proj = [], [], []
+        limb, crate, proj, clash = [], [], [], []
         # Once a round is decided (K.O. or time), no attack lands on a fighter any more: not on
         # the knocked-out body, not on the winner (the result stands as announced).
         live = self.phase == "fight"
@@ -458,26 +461,33 @@ class Match:
                              for p in ps])                                              # (P, 2, 3)
             victims = [1 - p.owner for p in ps]
             ok = overlaps(pbox[:, None], self._boxes[victims])                         # (P, L)
+            # one projectile per fighter at most: a clash is the two of them overlapping
+            if len(ps) == 2 and ps[0].owner != ps[1].owner and overlaps(pbox[0], pbox[1]):
+                clash.append((0, 1, pbox[0], pbox[1]))
+                ok[:] = False
             for i in np.flatnonzero(ok.any(axis=1)).tolist():
                 l = np.flatnonzero(ok[i])
                 j1, j2 = judgement_points(pbox[i], self._boxes[victims[i], l])         # (n, 3) each
                 best = int(l[np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1))])
                 proj.append((i, ps[i], best, pbox[i]))
-        return limb, crate, proj
+        return limb, crate, proj, clash
 
     # ------------------------------------------------------- 5. points (A7)
-    def _collision_points(self, contacts: tuple[list, list, list]) -> tuple[list, list, list]:
-        """A7 for every contact: limb pairs, limb vs crate small box, projectile vs limb."""
-        limb, crate, proj = contacts
+    def _collision_points(self, contacts: tuple[list, list, list, list]) -> tuple[list, list, list, list]:
+        """A7 for every contact: limb pairs, limb vs crate small box, projectile vs limb,
+        projectile vs projectile."""
+        limb, crate, proj, clash = contacts
         lp = [collision_point(self._boxes[atk, ks], self._boxes[1 - atk, ls]) for atk, ks, ls, *_ in limb]
         cp = [collision_point_pair(self._boxes[atk, k], box) for atk, k, _c, box in crate]
         pp = [collision_point(pbox, self._boxes[1 - p.owner, l]) for _i, p, l, pbox in proj]
-        return lp, cp, pp
+        xp = [collision_point_pair(a, b) for _i, _j, a, b in clash]
+        return lp, cp, pp, xp
 
     # ------------------------------------------------------- 6. apply hits
-    def _apply_hits(self, contacts: tuple[list, list, list], points: tuple[list, list, list], events: list) -> None:
-        limb, crate, proj = contacts
-        lpts, cpts, ppts = points
+    def _apply_hits(self, contacts: tuple[list, list, list, list], points: tuple[list, list, list, list],
+                    events: list) -> None:
+        limb, crate, proj, clash = contacts
+        lpts, cpts, ppts, xpts = points
         self.contacts = tuple((c[0], c[1], c[2], c[3], c[4], p) for c, p in zip(limb, lpts))
         self.crate_contacts = tuple((atk, k, c, box, p) for (atk, k, c, box), p in zip(crate, cpts))
         self.projectile_contacts = tuple((p.owner, pbox, l, pt) for (_i, p, l, pbox), pt in zip(proj, ppts))
@@ -492,6 +502,11 @@ class Match:
         if len(limb) == 2:
             self._trade(events, first)
         gone = set()
+        for (i, j, _a, _b), pt in zip(clash, xpts):
+            point = np.array(pt)
+            point.flags.writeable = False
+            events.append(ProjectileClash(self.frame, point))
+            gone.update((i, j))
         for (i, p, l, _box), pt in zip(proj, ppts):
             spec = self.data.moves[self._projectile_move].projectile
             self._land(p.owner, spec, spec.name, names[l], pt, False, events)
