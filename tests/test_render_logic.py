@@ -661,3 +661,18 @@ def test_render_C7_camera_swing_pruned_scores_pick_the_turn_every_ray_would():
         cases += 1
         turned += expect != 0
     assert turned >= 8
+
+
+def test_render_camera_looks_over_a_crate_between_it_and_the_fighters():
+    """Fighters 5 m apart across the arena's centre put crate_north 2 m in front of the eye:
+    the eye used to stay at 1.55 m with the crate hiding the middle of the fight.  It rises
+    until its line to the fighters' middle (0.95 m) clears the crate, and no higher."""
+    from game.render.camera import EYE_HEIGHT, OVER_CLEAR, OVER_MAX, TARGET_HEIGHT, first_blocker
+
+    eye, _tgt, arena = _settled_camera((-2.5, 0.0), (2.5, 0.0), frames=240)
+    crate = next(o for o in arena.objects if o.name == "crate_north").aabb
+    middle = np.array([0.0, TARGET_HEIGHT, 0.0])
+    assert first_blocker(eye, middle, crate[None]) >= 1.0                       # the middle is in sight
+    raised = crate + np.array([[0, 0, 0], [0, OVER_CLEAR + 0.01, 0]])          # a crate 16 cm taller
+    assert first_blocker(eye, middle, raised[None]) < 1.0                      # as low as it can be
+    assert EYE_HEIGHT < eye[1] < OVER_MAX

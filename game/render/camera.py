@@ -32,6 +32,9 @@ OBSTACLE_MARGIN = 0.35  # metres kept between the eye and an obstacle
 TALL = 2.0              # obstacles higher than this pull the eye in; lower ones lift it
 LIFT_REACH = 1.4        # a low obstacle this close (x-z) to the eye lifts it ...
 LIFT_CLEAR = 1.15       # ... to this height above the obstacle's top
+OVER_MIN = 0.2          # a low obstacle between, from this fraction of the way target -> eye, ...
+OVER_CLEAR = 0.15       # ... is looked over with this much room above its top ...
+OVER_MAX = 3.0          # ... by an eye at most this high
 MIN_VIEW = 0.3          # fraction of the eye distance the view must keep clear (less: the camera swings)
 MAX_TURN = math.radians(2.5)   # most the view direction turns in a frame (150 degrees a second)
 SWING = (20, -20, 40, -40, 60, -60, 80, -80, 100, -100, 120, -120, 140, -140, 160, -160)   # degrees tried
@@ -160,16 +163,33 @@ class FightCamera:
         return target, n, dist
 
     def _wanted_eye_y(self) -> float:
-        """Eye height that looks over every low obstacle near the eye (or under the line of sight)."""
+        """Eye height that looks over every low obstacle near the eye, and over one standing
+        between the fighters and the eye (a crate in the middle of the view hid the action):
+        the line from the target to the eye clears its top by ``OVER_CLEAR`` where it enters
+        the box (at most ``OVER_MAX``; a box within ``OVER_MIN`` of the way is at the fighters)."""
         if not len(self.low):
             return EYE_HEIGHT
         n = self.dir / max(np.linalg.norm(self.dir), 1e-9)
-        ex, ez = self.target[0] + n[0] * self.dist, self.target[2] + n[1] * self.dist
+        tx, ty, tz = self.target
+        ex, ez = tx + n[0] * self.dist, tz + n[1] * self.dist
         lo, hi = self.low[:, 0], self.low[:, 1]
         dx = np.maximum(np.maximum(lo[:, 0] - ex, ex - hi[:, 0]), 0.0)
         dz = np.maximum(np.maximum(lo[:, 2] - ez, ez - hi[:, 2]), 0.0)
         near = np.hypot(dx, dz) < LIFT_REACH
-        return float(max(EYE_HEIGHT, (hi[near, 1] + LIFT_CLEAR).max())) if near.any() else EYE_HEIGHT
+        want = float((hi[near, 1] + LIFT_CLEAR).max()) if near.any() else EYE_HEIGHT
+        # the x-z segment target -> eye against each box: t in [0, 1] where it is inside (slabs)
+        d = np.array([ex - tx, ez - tz])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            a = (lo[:, [0, 2]] - (tx, tz)) / d
+            b = (hi[:, [0, 2]] - (tx, tz)) / d
+        inside = ((lo[:, [0, 2]] <= (tx, tz)) & ((tx, tz) <= hi[:, [0, 2]]))       # parallel to a slab
+        t0 = np.where(d == 0.0, np.where(inside, -np.inf, np.inf), np.minimum(a, b)).max(axis=1)
+        t1 = np.where(d == 0.0, np.where(inside, np.inf, -np.inf), np.maximum(a, b)).min(axis=1)
+        between = (t0 >= OVER_MIN) & (t0 < 1.0) & (t0 <= t1) & (hi[:, 1] + OVER_CLEAR > ty)
+        if between.any():
+            need = ty + (hi[between, 1] + OVER_CLEAR - ty) / t0[between]
+            want = max(want, min(float(need.max()), OVER_MAX))
+        return float(max(EYE_HEIGHT, want))
 
     def _exit(self, target: np.ndarray, u: np.ndarray) -> float:
         """Where the ray ``target + s u`` leaves the tall obstacles holding ``target`` (0 if
