@@ -319,3 +319,20 @@ def test_swapping_sides_mirrors_the_whole_fight(seed):
         hits += sum(isinstance(e, Hit) for e in e1)
         assert _mirrored_state(m1, False) == _mirrored_state(m2, True), f"frame {m1.frame}"
     assert hits > 0                                        # the fight had exchanges to mirror
+
+
+def test_fireball_pressed_while_ones_own_is_in_flight_comes_out_as_the_heavy_punch():
+    """One fireball at a time: pressed again while the first still flies, lp + hp gives the
+    heavy punch (its stronger button) instead of a 41-frame throw that launches nothing; once
+    the first is gone, the next press throws again."""
+    m = _placed(9.0)
+    started, launched = [], []
+    for i in range(200):
+        press = i in (0, 45) or (i > 45 and not m.stage.projectiles and not m.fighters[0].move and not launched[1:])
+        for e in m.step(FIREBALL if press else NEUTRAL, NEUTRAL):
+            if isinstance(e, MoveStarted) and e.fighter == 0:
+                started.append(e.move)
+            elif isinstance(e, ProjectileLaunched):
+                launched.append(e.frame)
+    assert started[:3] == ["fireball", "hp", "fireball"]
+    assert len(launched) == 2

@@ -117,7 +117,8 @@ def decide(match, i: int, level: str) -> int:
     elif dist > longest + 0.35:
         st["detour"] = 0
         # Close the distance, now and then with a sidestep or a hop.
-        if r < cfg["zone"] and match.stage is not None and "fireball" in match.data.moves:
+        if r < cfg["zone"] and match.stage is not None and "fireball" in match.data.moves and \
+                not any(p.owner == i for p in match.stage.projectiles):      # one fireball at a time
             if _clear_shot(match, i):
                 st.update(bits=0, hold=int(rng.integers(lo, hi + 1)) + 20, tap=LP | HP)   # zone with a fireball
             else:   # a pillar or a crate in the way would stop it: step around the obstacle first

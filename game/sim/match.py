@@ -238,6 +238,9 @@ class Match:
             move = f.buf_move
             if move == "hk" and up < 0:
                 move = "hk_low"
+            elif move == "fireball" and self.stage is not None and \
+                    any(p.owner == f.index for p in self.stage.projectiles):
+                move = "hp"          # one fireball at a time: the press comes out as its heavy punch
             self._start_move(f, move, events)
             return
         if bits & GUARD:
