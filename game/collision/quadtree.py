@@ -64,7 +64,7 @@ def quadrants(rect) -> tuple[tuple[float, float, float, float], ...]:
 
 
 class QuadTree:
-    """C1 scene quadtree: models go into every node whose x–z rect their AABB overlaps.
+    """C1 scene quadtree: models go into every leaf whose x–z rect their AABB overlaps.
 
     Parameters
     ----------

@@ -230,8 +230,8 @@ def overlaps_pairs(rows: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.
 class PairJudge:
     """A2-A4 on a fixed list of box pairs, over box rows (A1) that change every frame.
 
-    The match's limb check: every (P1 limb, P2 limb) pair, each frame, on that frame's
-    range boxes.  One ``take`` lays out the pairs' endpoints as four contiguous blocks
+    The match's limb check: every (P1 limb, P2 limb) pair, on each frame with an active
+    hitting limb, on that frame's range boxes.  One ``take`` lays out the pairs' endpoints as four contiguous blocks
     (a.min, a.max, b.min, b.max), then ``maximum`` forms A2's judgement point,
     ``minimum`` A3's and ``less`` A4's per-axis verdict, whose four bytes per pair are
     read as one ``uint32``.  At these sizes numpy's per-call cost, not the arithmetic,

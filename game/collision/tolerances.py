@@ -10,7 +10,8 @@ RAY_PARALLEL_EPS = 1e-12
 RAY_EDGE_EPS = 1e-9
 #: Smallest extent (world units) a compound's small box may have (B9).
 MIN_BOX_EXTENT = 1e-6
-#: Smallest area of a split face that is kept (B4: empty pieces are dropped).
+#: Smallest area of an exposed piece of a box side that is kept as a face
+#: (``Compound.faces``: covered pieces are dropped).
 MIN_FACE_AREA = 1e-9
 #: Distance below which two coordinates are taken as the same plane (B9 merge).
 PLANE_EPS = 1e-7
@@ -21,7 +22,7 @@ SNAP_EPS = 1e-5
 
 # --- Method C (scene quadtree, AABB trees, ray casts) ---------------------
 #: Relative padding of every AABB-tree box and quadtree rectangle (times the
-#: box's largest extent).  Boxes are inflated so that a triangle hit accepted
+#: box's largest extent plus its largest |coordinate|).  Boxes are inflated so that a triangle hit accepted
 #: with RAY_EDGE_EPS slack is never culled by a box test rounded the other way.
 BOX_PAD_REL = 1e-7
 #: Absolute part of the same padding (world units).

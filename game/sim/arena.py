@@ -11,13 +11,13 @@ collision model ``i`` of the baked scene.
 For the game
 ------------
 * ``arena.scene`` is a :class:`game.collision.Scene`: ``cast_any`` for the
-  authoritative sim (C8), ``cast_nearest`` for presentation (C7); a ray at
-  ``level=k`` only hits models of level > k (C9).
+  authoritative sim (C8), ``cast_nearest`` for presentation and the sim's ground
+  height (C7); a ray at ``level=k`` only hits models of level > k (C9).
 * ``arena.objects`` are :class:`ArenaObject` records (name, kind, level, model
   index, world AABB at load time, bounding sphere for barrels).
-* A struck crate: ``arena.scene.update_model(obj.model, triangles=world_tris,
-  transform=np.eye(4))`` (or local triangles with its current transform);
-  the live AABB is then ``arena.scene.models[obj.model].aabb``.
+* A struck crate changes only its match's copy of the scene (``match.stage.scene``,
+  :mod:`game.sim.stage`), where model ``obj.model`` is replaced; the live AABB is
+  then ``stage.scene.models[obj.model].aabb``, and ``arena.scene`` stays as loaded.
 
 This module never imports pyglet.
 """

@@ -1,7 +1,7 @@
 """The simulation's debug-draw interface (pymunk style).
 
 The simulation describes what it knows (range boxes, judgement points,
-collision points, and later crate slabs, quadtree cells and rays) through
+collision points, crate slabs, quadtree cells and rays) through
 calls on a :class:`DebugDraw`; only the pyglet side implements drawing.
 A recording implementation lives here for tests and tools.
 """
