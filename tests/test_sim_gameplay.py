@@ -336,3 +336,17 @@ def test_fireball_pressed_while_ones_own_is_in_flight_comes_out_as_the_heavy_pun
                 launched.append(e.frame)
     assert started[:3] == ["fireball", "hp", "fireball"]
     assert len(launched) == 2
+
+
+def test_a_fireball_that_hits_is_not_reported_as_a_whiff():
+    """The throw's one active frame launches the projectile and ends before it lands: that
+    is not a whiff (a Whiff came one frame after every launch, even for a fireball that hit).
+    A jab that misses still is one."""
+    from game.sim import Whiff
+
+    m = _placed(4.0)
+    events = []
+    for i in range(120):
+        events += m.step(FIREBALL if i == 0 else (FrameInput(lp=True) if i == 80 else NEUTRAL), NEUTRAL)
+    assert [e.move for e in events if isinstance(e, Hit)] == ["fireball"]
+    assert [e.move for e in events if isinstance(e, Whiff)] == ["lp"]

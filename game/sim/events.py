@@ -96,7 +96,8 @@ class MoveStarted:
 
 @dataclass(frozen=True)
 class Whiff:
-    """A move's active frames ended without connecting."""
+    """A melee move's active frames ended without connecting (a fireball's outcome is its
+    projectile's events: ``Hit``, ``ProjectileImpact`` or ``ProjectileClash``)."""
 
     frame: int
     fighter: int

@@ -222,7 +222,8 @@ class Match:
                 f.x += f.fx * step
                 f.z += f.fz * step
             f.mframe += 1
-            if mv.active and f.mframe == mv.startup + mv.active and not f.move_hit:
+            # a projectile move's outcome is its projectile's (Hit, ProjectileImpact, ProjectileClash)
+            if mv.active and f.mframe == mv.startup + mv.active and not f.move_hit and mv.projectile is None:
                 events.append(Whiff(self.frame, f.index, f.move))
             if f.mframe < mv.total:
                 return
