@@ -350,3 +350,22 @@ def test_a_fireball_that_hits_is_not_reported_as_a_whiff():
         events += m.step(FIREBALL if i == 0 else (FrameInput(lp=True) if i == 80 else NEUTRAL), NEUTRAL)
     assert [e.move for e in events if isinstance(e, Hit)] == ["fireball"]
     assert [e.move for e in events if isinstance(e, Whiff)] == ["lp"]
+
+
+def test_rounds_start_at_the_arenas_fighter_starts_facing_each_other():
+    """arena.scene.json's fighter_starts are where rounds start (they were only checked for a
+    clear area while every round started at x = -1.5 / 1.5); a bare floor keeps those."""
+    import dataclasses
+
+    m = Match.new(seed=0)
+    starts = np.array([[-3.0, 0.0, 1.0], [1.0, 0.0, -2.0]])
+    m.stage.arena = dataclasses.replace(m.stage.arena, fighter_starts=starts)
+    m._start_round()
+    d = (starts[1] - starts[0])[[0, 2]] / np.linalg.norm(starts[1] - starts[0])
+    for f, s, sign in zip(m.fighters, starts, (1, -1)):
+        assert (f.x, f.z) == (s[0], s[2])
+        assert np.allclose((f.fx, f.fz), sign * d)
+    shipped = Match.new(seed=0)
+    assert [(f.x, f.z) for f in shipped.fighters] == [tuple(s[[0, 2]]) for s in shipped.stage.arena.fighter_starts]
+    bare = Match.new(seed=0, arena=False)
+    assert [(f.x, f.z, f.fx) for f in bare.fighters] == [(-1.5, 0.0, 1.0), (1.5, 0.0, -1.0)]

@@ -615,13 +615,23 @@ class Match:
             events.append(ProjectileLaunched(self.frame, f.index, np.array([p.x, p.y, p.z])))
 
     # ------------------------------------------------------- rounds
+    def _starts(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        """Each fighter's start ``(x, z)``: the arena's ``fighter_starts``, or (-START_X, 0)
+        and (START_X, 0) on a bare floor."""
+        if self.stage is None:
+            return (-START_X, 0.0), (START_X, 0.0)
+        (x1, _, z1), (x2, _, z2) = self.stage.arena.fighter_starts.tolist()
+        return (x1, z1), (x2, z2)
+
     def _start_round(self) -> None:
         self.round += 1
         self.phase, self.phase_frame, self.timer = "intro", 0, ROUND_FRAMES
-        for f, x in zip(self.fighters, (-START_X, START_X)):
-            wins = f.wins
+        starts = self._starts()
+        for f, (x, z) in zip(self.fighters, starts):
+            (ox, oz), wins = starts[1 - f.index], f.wins
+            d = math.hypot(ox - x, oz - z)
             f.set_scalars(tuple(0 for _ in SCALARS))
-            f.x, f.z, f.fx, f.fz = x, 0.0, (1.0 if x < 0 else -1.0), 0.0
+            f.x, f.z, f.fx, f.fz = x, z, (ox - x) / d, (oz - z) / d     # facing each other
             f.vx = f.vz = 0.0
             f.health, f.wins = self.data.max_health, wins
             f.state, f.move, f.stun_height, f.pose_key, f.buf_move = "idle", "", "", "", ""
