@@ -676,3 +676,41 @@ def test_render_camera_looks_over_a_crate_between_it_and_the_fighters():
     raised = crate + np.array([[0, 0, 0], [0, OVER_CLEAR + 0.01, 0]])          # a crate 16 cm taller
     assert first_blocker(eye, middle, raised[None]) < 1.0                      # as low as it can be
     assert EYE_HEIGHT < eye[1] < OVER_MAX
+
+
+def test_render_camera_eye_height_matches_a_sampled_reference():
+    """``_wanted_eye_y`` (Python floats, slab entry of the target -> eye segment) against a
+    reference that walks the segment in 1e-4 steps to find where it first enters each low
+    box: the near-eye lift and the look-over height agree to 5 mm.  Seeded views from 1-5 m
+    beside each low obstacle, looking at it (and some away), at every eye distance."""
+    from game.render.camera import (EYE_HEIGHT, LIFT_CLEAR, LIFT_REACH, OVER_CLEAR, OVER_MAX, OVER_MIN,
+                                    TARGET_HEIGHT)
+
+    cam = _arena_camera((-1.5, 0.0), (1.5, 0.0))
+    rng = np.random.default_rng(11)
+    raised = 0
+    for _ in range(160):
+        lo, hi = cam.low[rng.integers(len(cam.low))]
+        centre = (lo + hi)[[0, 2]] / 2
+        phi = rng.uniform(0, 2 * np.pi)
+        target = centre + rng.uniform(1.0, 5.0) * np.array([np.cos(phi), np.sin(phi)])
+        towards = centre - target
+        angle = np.arctan2(towards[1], towards[0]) + rng.normal(0.0, 0.3) + (np.pi if rng.random() < 0.2 else 0.0)
+        cam.target = np.array([target[0], TARGET_HEIGHT, target[1]])
+        cam.dir, cam.dist = np.array([np.cos(angle), np.sin(angle)]), rng.uniform(4.3, 10.0)
+        eye = target + cam.dir * cam.dist
+        t = np.arange(0.0, 1.0, 1e-4)
+        path = target + t[:, None] * (eye - target)
+        want = EYE_HEIGHT
+        for blo, bhi in cam.low:
+            gap = np.maximum(np.maximum(blo[[0, 2]] - eye, eye - bhi[[0, 2]]), 0.0)
+            if np.hypot(*gap) < LIFT_REACH:
+                want = max(want, bhi[1] + LIFT_CLEAR)
+            inside = ((blo[[0, 2]] <= path) & (path <= bhi[[0, 2]])).all(axis=1)
+            if inside.any() and bhi[1] + OVER_CLEAR > TARGET_HEIGHT:
+                t0 = t[np.argmax(inside)]
+                if t0 >= OVER_MIN:
+                    want = max(want, min(TARGET_HEIGHT + (bhi[1] + OVER_CLEAR - TARGET_HEIGHT) / t0, OVER_MAX))
+        assert cam._wanted_eye_y() == pytest.approx(want, abs=5e-3)
+        raised += want > EYE_HEIGHT
+    assert raised >= 30

@@ -132,6 +132,7 @@ class FightCamera:
         self._tall = boxes[tall]
         self.obstacles = boxes[tall] + np.array([[-OBSTACLE_MARGIN] * 3, [OBSTACLE_MARGIN] * 3])
         self.low = boxes[~tall]
+        self._low_list = [(lo[0], lo[2], hi[0], hi[2], hi[1]) for lo, hi in self.low.tolist()]   # x0 z0 x1 z1 top
         self.eye_y = EYE_HEIGHT
         self.shake = 0.0
         self.shake_t = 0
@@ -166,30 +167,31 @@ class FightCamera:
         """Eye height that looks over every low obstacle near the eye, and over one standing
         between the fighters and the eye (a crate in the middle of the view hid the action):
         the line from the target to the eye clears its top by ``OVER_CLEAR`` where it enters
-        the box (at most ``OVER_MAX``; a box within ``OVER_MIN`` of the way is at the fighters)."""
-        if not len(self.low):
-            return EYE_HEIGHT
-        n = self.dir / max(np.linalg.norm(self.dir), 1e-9)
-        tx, ty, tz = self.target
-        ex, ez = tx + n[0] * self.dist, tz + n[1] * self.dist
-        lo, hi = self.low[:, 0], self.low[:, 1]
-        dx = np.maximum(np.maximum(lo[:, 0] - ex, ex - hi[:, 0]), 0.0)
-        dz = np.maximum(np.maximum(lo[:, 2] - ez, ez - hi[:, 2]), 0.0)
-        near = np.hypot(dx, dz) < LIFT_REACH
-        want = float((hi[near, 1] + LIFT_CLEAR).max()) if near.any() else EYE_HEIGHT
-        # the x-z segment target -> eye against each box: t in [0, 1] where it is inside (slabs)
-        d = np.array([ex - tx, ez - tz])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            a = (lo[:, [0, 2]] - (tx, tz)) / d
-            b = (hi[:, [0, 2]] - (tx, tz)) / d
-        inside = ((lo[:, [0, 2]] <= (tx, tz)) & ((tx, tz) <= hi[:, [0, 2]]))       # parallel to a slab
-        t0 = np.where(d == 0.0, np.where(inside, -np.inf, np.inf), np.minimum(a, b)).max(axis=1)
-        t1 = np.where(d == 0.0, np.where(inside, np.inf, -np.inf), np.maximum(a, b)).min(axis=1)
-        between = (t0 >= OVER_MIN) & (t0 < 1.0) & (t0 <= t1) & (hi[:, 1] + OVER_CLEAR > ty)
-        if between.any():
-            need = ty + (hi[between, 1] + OVER_CLEAR - ty) / t0[between]
-            want = max(want, min(float(need.max()), OVER_MAX))
-        return float(max(EYE_HEIGHT, want))
+        the box (at most ``OVER_MAX``; a box within ``OVER_MIN`` of the way is at the fighters).
+        On Python floats: a handful of boxes, every frame."""
+        n0, n1 = float(self.dir[0]), float(self.dir[1])
+        k = max(math.hypot(n0, n1), 1e-9)
+        tx, ty, tz = (float(v) for v in self.target)
+        dx, dz = n0 / k * self.dist, n1 / k * self.dist           # target -> eye on x-z
+        ex, ez = tx + dx, tz + dz
+        want = EYE_HEIGHT
+        for x0, z0, x1, z1, top in self._low_list:
+            gx, gz = max(x0 - ex, ex - x1, 0.0), max(z0 - ez, ez - z1, 0.0)
+            if math.hypot(gx, gz) < LIFT_REACH:
+                want = max(want, top + LIFT_CLEAR)
+            if top + OVER_CLEAR <= ty:
+                continue
+            t0, t1 = -math.inf, math.inf                            # where the segment is in the box
+            for o, d, lo, hi in ((tx, dx, x0, x1), (tz, dz, z0, z1)):
+                if d == 0.0:
+                    if not lo <= o <= hi:
+                        t0, t1 = math.inf, -math.inf
+                else:
+                    a, b = (lo - o) / d, (hi - o) / d
+                    t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
+            if OVER_MIN <= t0 < 1.0 and t0 <= t1:
+                want = max(want, min(ty + (top + OVER_CLEAR - ty) / t0, OVER_MAX))
+        return want
 
     def _exit(self, target: np.ndarray, u: np.ndarray) -> float:
         """Where the ray ``target + s u`` leaves the tall obstacles holding ``target`` (0 if
