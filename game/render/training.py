@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from game.sim import FrameInput, Hit
+from game.sim import FrameInput, Hit, Whiff
 from game.sim.inputs import BUTTONS
 
 METER_LEN = 80          # cells shown per fighter
@@ -34,10 +34,23 @@ class FrameMeter:
     """One row of phases per fighter for the current exchange.
 
     An exchange starts on the first frame either fighter leaves neutral and
-    ends when both are neutral again; then ``advantage`` (P1's view) is the
-    difference of the frames at which they became free to act, measured from
-    the phases themselves (the HUD shows this one; ``hit_advantage`` keeps
-    the last ``Hit.advantage`` for comparison).
+    ends when both are neutral again with no projectile in flight (a fireball
+    thrown from afar lands after its thrower has recovered: its hit belongs to
+    the throw's exchange).  Then ``advantage`` (P1's view) is the difference
+    of the frames at which they became free to act, measured from the phases
+    themselves (the HUD shows this one; ``hit_advantage`` keeps the last
+    ``Hit.advantage`` for comparison).  A hit resets the count: a fighter
+    already free on the frame of a hit can act again from the next frame on,
+    as :attr:`game.sim.Hit.advantage` counts it.  ``last_hit`` names what the
+    exchange was about, its last hit, block or whiff (cleared when an exchange
+    starts, so an old hit's label never stands next to a new exchange's figure).
+
+    Hitstop frames on which *both* fighters are frozen are not shown (as
+    training modes' frame meters do): no one's frame advances on them, so the
+    rows read as the move table (a jab on hit: 6 startup, 3 active, 10
+    recovery against 15 hitstun) and the advantage is unchanged.  A freeze of
+    one fighter only (a projectile's victim, a fist in a crate) is shown: the
+    other one's frames go on meanwhile.
     """
 
     def __init__(self):
@@ -48,8 +61,20 @@ class FrameMeter:
         self.last_hit: str = ""
         self._free_at = [None, None]
         self._frame = 0
+        self._stopped = (False, False)     # hitstop left after the last observed step
 
-    def record(self, phases: tuple[str, str], events=()) -> None:
+    def observe(self, match, events=()) -> None:
+        """Record the step just taken from the match itself: phases, the fighters its
+        hitstop froze, and whether a projectile is still in flight."""
+        frozen = self._stopped
+        self._stopped = tuple(f.hitstop > 0 for f in match.fighters)
+        stage = getattr(match, "stage", None)
+        flying = bool(getattr(stage, "projectiles", ())) if stage is not None else False
+        self.record(tuple(f.frame_phase() for f in match.fighters), events, frozen=frozen, in_flight=flying)
+
+    def record(self, phases: tuple[str, str], events=(), frozen=(False, False), in_flight: bool = False) -> None:
+        """One step: each fighter's phase after it, its events, which fighters its hitstop
+        froze (``frozen``) and whether a projectile is in flight after it."""
         busy = [p != "neutral" for p in phases]
         if any(busy) and not self.active:
             for r in self.rows:
@@ -58,21 +83,30 @@ class FrameMeter:
             self._free_at = [None, None]
             self._frame = 0
             self.hit_advantage = None
+            self.last_hit = ""
+        hit = False
         for e in events:
             if isinstance(e, Hit):
+                hit = True
                 self.hit_advantage = e.advantage if e.attacker == 0 else -e.advantage   # the sim's own figure
                 self.last_hit = f"{'P1' if e.attacker == 0 else 'P2'} {e.move.upper()} " \
                                 f"{'blocked' if e.blocked else 'hit'} ({e.height})"
+            elif isinstance(e, Whiff) and self.active:
+                self.last_hit = f"{'P1' if e.fighter == 0 else 'P2'} {e.move.upper()} whiff"
         if not self.active:
+            return
+        if all(frozen):           # a hitstop freeze: nobody's frame advanced
             return
         for i, p in enumerate(phases):
             self.rows[i].append(p)
             if busy[i]:
                 self._free_at[i] = None
+            elif hit:             # free on the frame of a hit: acts on the next one at the earliest
+                self._free_at[i] = self._frame + 1
             elif self._free_at[i] is None:
                 self._free_at[i] = self._frame
         self._frame += 1
-        if not any(busy):
+        if not any(busy) and not in_flight:
             self.active = False
             a, b = self._free_at
             self.advantage = (b if b is not None else 0) - (a if a is not None else 0)
@@ -161,7 +195,7 @@ class TrainingMode:
 
     def after_step(self, match, events) -> None:
         self.dummy.refill(match)
-        self.meter.record(tuple(f.frame_phase() for f in match.fighters), events)
+        self.meter.observe(match, events)
         for h, inp in zip(self.history, match.last_inputs):
             h.record(inp)
 

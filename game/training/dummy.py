@@ -16,11 +16,12 @@ Settings (plain attributes, change any time):
 - ``stance``: ``"stand"`` or ``"crouch"`` (hold down);
 - ``guard``: ``"none"`` (never blocks) or ``"all"`` (guards every attack
   correctly: a standing guard against high and mid attacks, a crouching guard
-  against low ones, chosen from the attacker's current move height
-  ``match.data.moves[f.move].height``, or, once the move is over, from the
-  height of its projectile still in flight (``match.stage.projectiles``);
-  the guard is held all the time so it is already up when the attack's
-  first active frame arrives);
+  against low ones, chosen from the height of the threat that can connect
+  first: the attacker's current move (``match.data.moves[f.move].height``)
+  or its projectile still in flight (``match.stage.projectiles``), whichever
+  arrives sooner, so a fireball flying in while its thrower sweeps is still
+  blocked standing; the guard is held all the time so it is already up when
+  the attack's first active frame arrives);
 - ``mode`` sets both from one of :data:`MODES`: ``"stand"``, ``"crouch"``,
   ``"block_all"`` (guard all, stance kept), ``"block_none"`` (guard none).
 
@@ -40,6 +41,8 @@ the tuple of recorded inputs.
 
 from __future__ import annotations
 
+import math
+
 from game.sim import FrameInput
 
 #: 10 seconds at 60 Hz.
@@ -47,6 +50,9 @@ MAX_RECORD_FRAMES = 600
 STANCES = ("stand", "crouch")
 GUARDS = ("none", "all")
 MODES = ("stand", "crouch", "block_all", "block_none")
+
+#: (m) how much farther a guard pose may reach toward a projectile than the pose it is chosen in
+_POSE_MARGIN = 0.15
 
 _NEUTRAL = FrameInput()
 _CROUCH = FrameInput(down=True)
@@ -148,14 +154,39 @@ class DummyController:
         return _CROUCH if self.stance == "crouch" else _NEUTRAL
 
     def _guard_for(self, match) -> FrameInput:
-        """The opponent's move decides the guard; if it is not attacking, its projectile
-        in flight does; otherwise the stance's guard."""
+        """The guard for the opponent's threat that can connect first: its move (a threat
+        from its first active frame to its end) or its projectile in flight; with neither,
+        the stance's guard.  A fireball still flying when its thrower starts a sweep is
+        blocked standing if it arrives first, the sweep crouching after it (the guard
+        switches at once, in blockstun too); on a tie the projectile wins (it surely
+        arrives, a move may not reach)."""
         op = match.fighters[1 - self.side]
+        threats = []                                     # (frames until it can connect, rank, height)
         if op.move and op.move != "jump":
-            return _GUARD_LOW if match.data.moves[op.move].height == "low" else _GUARD_HIGH
+            mv = match.data.moves[op.move]
+            nxt = op.mframe + (0 if op.hitstop else 1)   # the move's frame on the coming step
+            threats.append((max(0, mv.startup - nxt) + op.hitstop, 1, mv.height))
         stage = getattr(match, "stage", None)
-        if stage is not None and any(pr.owner == op.index for pr in getattr(stage, "projectiles", ())):
-            heights = {mv.projectile.height for mv in match.data.moves.values()
-                       if getattr(mv, "projectile", None) is not None}
-            return _GUARD_LOW if heights == {"low"} else _GUARD_HIGH
+        flying = [pr for pr in getattr(stage, "projectiles", ()) if pr.owner == op.index] if stage is not None else []
+        if flying:
+            specs = [mv.projectile for mv in match.data.moves.values() if getattr(mv, "projectile", None) is not None]
+            height = "low" if {sp.height for sp in specs} == {"low"} else "high"
+            half = max(sp.half for sp in specs)
+            me = match.fighters[self.side]
+            boxes = me.limb_boxes().tolist()             # (L, 2, 3): how far the body reaches toward it
+            for pr in flying:
+                speed = math.hypot(pr.vx, pr.vz)
+                if speed == 0:
+                    threats.append((0, 0, height))
+                    continue
+                ux, uz = -pr.vx / speed, -pr.vz / speed  # from the dummy toward the projectile
+                reach = max(max(lo[0] * ux, hi[0] * ux) + max(lo[2] * uz, hi[2] * uz)
+                            for lo, hi in boxes) - (me.x * ux + me.z * uz)
+                # box to body along its path, less a margin for the pose the guard itself takes
+                gap = -((me.x - pr.x) * ux + (me.z - pr.z) * uz) - half - reach - _POSE_MARGIN
+                if gap < -2 * (reach + half):
+                    continue                             # flown past
+                threats.append((max(0, math.ceil(gap / speed) - 1), 0, height))
+        if threats:
+            return _GUARD_LOW if min(threats)[2] == "low" else _GUARD_HIGH
         return _GUARD_LOW if self.stance == "crouch" else _GUARD_HIGH
