@@ -135,6 +135,17 @@ class Game:
         self.screen = "fight"
         self.new_match()
 
+    def reset_training(self) -> None:
+        """Training's R: the match back to the start positions, and the view with it (the
+        camera framing them as at the start, not swinging back from wherever it was; no
+        sparks or crate debris of the abandoned exchange)."""
+        self.training.reset(self.match)
+        self.sparks.clear()
+        self.debris.clear()
+        f1, f2 = self.match.fighters
+        self.camera.reset(f1.position, f2.position)
+        self._cur = self._prev = self._capture()
+
     # ------------------------------------------------------------------ input
     def _intents(self, player: int) -> dict:
         pad_index = player if self.p1 == "human" else player - 1
@@ -389,9 +400,7 @@ class Game:
             elif symbol == k.PERIOD:
                 tr.request_step()
             elif symbol == k.R:
-                tr.reset(self.match)
-                self.sparks.clear()
-                self._cur = self._prev = self._capture()
+                self.reset_training()
             elif symbol == k.F6:
                 tr.cycle_dummy()
             elif symbol == k.F7:

@@ -191,7 +191,7 @@ class Hud:
             for lbl in self.lines:
                 lbl.hide()
             self._bars(r, W, H, match)
-            self._banners(W, H, match, attract)
+            self._banners(W, H, match, attract, training is not None)
             if training is not None:
                 self._training(r, W, H, training)
             else:
@@ -254,7 +254,10 @@ class Hud:
         secs = int(math.ceil(max(match.timer, 0) / 60))
         self.timer_lbl.set(f"{secs:02d}", cx, top - 22, (255, 90, 70, 255) if secs <= 10 else (255, 255, 255, 255))
 
-    def _banners(self, W, H, match, attract: bool = False) -> None:
+    def _banners(self, W, H, match, attract: bool = False, training: bool = False) -> None:
+        """Round banners.  Training has no round start to announce: it skips the intro, and R
+        puts the match back to the first FIGHT frame, which would cover the fighters with
+        FIGHT! for 40 frames after every reset."""
         text, sub, color = "", "", (255, 255, 255, 255)
         ph, pf = match.phase, match.phase_frame
         gold = _rgba255(GOLD)
@@ -264,7 +267,7 @@ class Hud:
                 color = (255, 255, 255, 255)
             else:
                 text, color = "READY", (220, 230, 255, 255)
-        elif ph == "fight" and pf < 40:
+        elif ph == "fight" and pf < 40 and not training:
             text, color = "FIGHT!", gold
         elif ph in ("ko", "over"):
             dead = [f for f in match.fighters if f.health <= 0]
