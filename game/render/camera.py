@@ -132,7 +132,9 @@ class FightCamera:
         self._tall = boxes[tall]
         self.obstacles = boxes[tall] + np.array([[-OBSTACLE_MARGIN] * 3, [OBSTACLE_MARGIN] * 3])
         self.low = boxes[~tall]
-        self._low_list = [(lo[0], lo[2], hi[0], hi[2], hi[1]) for lo, hi in self.low.tolist()]   # x0 z0 x1 z1 top
+        # x0 z0 x1 z1 top of the low boxes that can raise the eye (grass can do neither)
+        self._low_list = [(lo[0], lo[2], hi[0], hi[2], hi[1]) for lo, hi in self.low.tolist()
+                          if hi[1] + LIFT_CLEAR > EYE_HEIGHT or hi[1] + OVER_CLEAR > TARGET_HEIGHT]
         self.eye_y = EYE_HEIGHT
         self.shake = 0.0
         self.shake_t = 0
