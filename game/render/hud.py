@@ -19,6 +19,8 @@ from .passes import Rects
 from .training import HISTORY_LEN, METER_LEN, PHASE_COLORS, InputHistory
 
 CANVAS_H = 720.0
+#: the training meter's legend: every phase it can draw (the jump's colour had none)
+LEGEND = tuple(name for name in PHASE_COLORS if name != "neutral")
 CANVAS_MIN_W = 1280.0     # narrower windows get a taller canvas (see the module docstring)
 FONT = ("DejaVu Sans", "Arial", "Helvetica")
 GOLD = (1.0, 0.80, 0.25)
@@ -95,7 +97,7 @@ class Hud:
         self.hist_lbl = [[T(12, anchor_x="left" if p == 0 else "right", shadow=True, font=mono)
                           for _ in range(HISTORY_LEN)] for p in range(2)]
         self._hist_slot: list[dict] = [{}, {}]      # per player: id(history row) -> its label
-        self.legend_lbl = [T(10, shadow=True) for _ in range(5)]
+        self.legend_lbl = [T(10, shadow=True) for _ in LEGEND]
         # menus
         self.title_lbl = T(64, bold=True, anchor_x="center", anchor_y="center", shadow=True)
         self.title_sub = T(18, anchor_x="center", anchor_y="center", shadow=True)
@@ -321,7 +323,7 @@ class Hud:
         self.status_lbl.set("TRAINING   " + tr.status(), W / 2, H - 108 - 22)
         # legend
         lx = x0
-        for name, lbl in zip(("startup", "active", "recovery", "hitstun", "blockstun"), self.legend_lbl):
+        for name, lbl in zip(LEGEND, self.legend_lbl):
             r.add(lx, 20, 10, 10, PHASE_COLORS[name])
             lbl.set(name, lx + 15, 20)
             lx += 96
