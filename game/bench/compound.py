@@ -1,6 +1,6 @@
 """Method B benchmark: ``python -m game.bench compound [--quick]``.
 
-Figures (median of several runs, each with its reference measured here):
+Figures (median of several runs, each with its reference measured round-robin in the same rounds):
 
 * one strike on a crate (B1-B9), vs :func:`reference_strike` (per-box Python
   loops, pairwise merging);
@@ -164,13 +164,11 @@ def run(args) -> None:
     assert not group.touching(apart)
     # the gauge's workload in the same rounds: this VM's speed drifts by 2x within a run, so
     # the header's gauge (taken before) can belong to another spell than these figures
-    t_group, t_pairs, t_dense, t_fists, t_apart, t_gauge = interleaved_medians(
+    # the per-box loop (the reference) and the plain overlaps() calls run in the same rounds
+    t_group, t_pairs, t_dense, t_fists, t_apart, t_gauge, t_one, t_per, t_loop = interleaved_medians(
         [grouped, lambda: group.pairs(limbs), lambda: group.overlaps(limbs), lambda: group.touching(fists),
-         lambda: group.touching(apart), gauge_workload],
-        numbers=[number] * 6, repeat=rep)
-    t_one = median_seconds(one_call, number=number // 10, repeat=rep)
-    t_per = median_seconds(per_compound, number=number // 10, repeat=rep)
-    t_loop = median_seconds(per_box_loop, number=3 if quick else 10, repeat=3 if quick else 5)
+         lambda: group.touching(apart), gauge_workload, one_call, per_compound, per_box_loop],
+        numbers=[number] * 6 + [number // 10] * 2 + [3 if quick else 10], repeat=rep)
     report(f"{LIMBS} limbs x {n_boxes} boxes, CompoundGroup.touching", t_group * 1e6, "us", target="<= 20 us",
            ref=t_loop * 1e6)
     report("  same, as group-wide (limb, row) pairs: CompoundGroup.pairs", t_pairs * 1e6, "us", ref=t_loop * 1e6)
@@ -188,8 +186,8 @@ def run(args) -> None:
         big._faces = None  # drop the per-version cache
         return big.faces
 
-    t_faces = median_seconds(faces, number=20 if quick else 100, repeat=rep)
-    t_faces_ref = median_seconds(lambda: reference_faces(big), number=3 if quick else 10, repeat=3 if quick else 5)
+    t_faces, t_faces_ref = interleaved_medians([faces, lambda: reference_faces(big)],
+                                               numbers=[20 if quick else 100, 3 if quick else 10], repeat=rep)
     report(f"faces of a struck crate ({len(big)} boxes, {big.faces.count} quads)", t_faces * 1e3, "ms",
            ref=t_faces_ref * 1e3)
 
