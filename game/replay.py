@@ -203,11 +203,19 @@ def decode(data: bytes, path: str = "<bytes>") -> Replay:
     if nchk != frames // interval:
         raise err("checkpoints", f"{nchk} checkpoints for {frames} frames every {interval}, "
                   f"expected {frames // interval}")
+    want = nruns * RUN.itemsize + frames * 2 + nchk * 8 + 8
+    cap = want + (1 << 16)
     try:
-        raw = zlib.decompress(data[HEADER.size:HEADER.size + psize])
+        # Bounded: a file of 156 kB could otherwise inflate to 160 MB (zlib's 1000:1) before
+        # its size is found wrong.
+        inflate = zlib.decompressobj()
+        raw = inflate.decompress(data[HEADER.size:HEADER.size + psize], cap)
     except zlib.error as exc:
         raise err("payload", f"zlib data is invalid ({exc})") from None
-    want = nruns * RUN.itemsize + frames * 2 + nchk * 8 + 8
+    if not inflate.eof and len(raw) == cap:
+        raise err("payload", f"decompressed payload is over {cap:,} bytes, the header implies {want}")
+    if not inflate.eof:
+        raise err("payload", "zlib data is invalid (incomplete or truncated stream)")
     if len(raw) != want:
         raise err("payload", f"decompressed payload is {len(raw)} bytes, the header implies {want}")
     runs = np.frombuffer(raw, dtype=RUN, count=nruns)

@@ -378,10 +378,9 @@ class Match:
         the animation tables, or was computed this frame for a blend; here both bodies
         are turned to their facing and set on the ground, corners included."""
         a, b = self.fighters
-        g = np.array([[a.x, a.ground_y, a.z, a.fx, a.fz, self._lift(a)],
-                      [b.x, b.ground_y, b.z, b.fx, b.fz, self._lift(b)]])   # ground, facing, lift
-        self._rot, self._origin, self._padded = self.data.skeleton.place(
-            np.concatenate((a.body[None], b.body[None])), g[:, :3], g[:, 3:5], g[:, 5], padded=True)
+        self._rot, self._origin, self._padded = self.data.skeleton.place_rows(
+            np.concatenate((a.body[None], b.body[None])),
+            [(float(f.fx), float(f.fz), float(f.x), float(f.ground_y), float(f.z), self._lift(f)) for f in (a, b)])
         self._boxes = self._padded[..., :3]          # (2, L, 2, 3), a view: one array per frame
         self._pairs_cache = None
 
@@ -779,15 +778,27 @@ class Match:
         h.update(repr(self._round_winner).encode())
         for f in self.fighters:
             h.update(repr(f.scalars()).encode())
-            h.update(f.pose.tobytes())
-            h.update(f.pose_from.tobytes())
-        st = self.rng.bit_generator.state["state"]
+            h.update(_le_bytes(f.pose))
+            h.update(_le_bytes(f.pose_from))
+        rs = self.rng.bit_generator.state
+        st = rs["state"]
         h.update(struct.pack("<QQQQ", st["state"] & (2**64 - 1), st["state"] >> 64, st["inc"] & (2**64 - 1), st["inc"] >> 64))
+        if rs["has_uint32"]:
+            # PCG64 keeps the unused half of a 64-bit output for the next 32-bit draw (the CPU's
+            # rng.integers); with it the same state/inc draws other numbers.  Tagged "U": what
+            # follows otherwise starts with "[", so no two states hash alike by this.
+            h.update(struct.pack("<cI", b"U", rs["uinteger"]))
         h.update(repr([sorted(s.items()) for s in self.ai_state]).encode())
-        h.update(self._boxes.tobytes())
+        h.update(_le_bytes(self._boxes))
         if self.stage is not None:
             h.update(self.stage.state_bytes())
         return h.hexdigest()
+
+
+def _le_bytes(a: np.ndarray) -> bytes:
+    """``a``'s values as little-endian float64 bytes in C order (``tobytes`` of a native
+    little-endian array, as before; the same bytes on a big-endian machine)."""
+    return np.ascontiguousarray(a, dtype="<f8").tobytes()
 
 
 def _guard_level(bits: int) -> int:

@@ -36,6 +36,24 @@ def euler_matrices(angles: np.ndarray) -> np.ndarray:
     return out
 
 
+def _products(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``sum_k a[..., k, :] * b[..., k, :]`` over a leading axis of 4 (``(..., 4, m)`` ->
+    ``(..., m)``): the entries of matrix products laid out k-major, summed
+    ``((p0 + p1) + p2) + p3`` with every product and sum rounded on its own, so the same
+    bits on every machine.
+
+    ``np.matmul`` hands float64 stacks to BLAS, whose kernel is chosen at run time by the
+    CPU (with or without FMA, other summation orders): its results, and so the range boxes
+    and ``Match.state_hash()``, differed between machines (``OPENBLAS_CORETYPE=Sandybridge``
+    shows it on this one), and a replay or a rollback peer on another CPU diverged at once.
+    """
+    p = a * b
+    s = p[..., 0, :] + p[..., 1, :]
+    s += p[..., 2, :]
+    s += p[..., 3, :]
+    return s
+
+
 class SkeletonError(ValueError):
     """A limb list that is not a tree listed root first and by depth.
 
@@ -112,6 +130,24 @@ class Skeleton:
         self._limb_vectors[:, :3, :3] = np.eye(3)
         self._limb_vectors[:, 3, 3:] = 1.0
         self._limb_vectors[:, :3, 4:] = self.corners.transpose(0, 2, 1)
+        # Forward kinematics as gathers, products and sums (see _products): per depth level,
+        # where each child's entries go in the flat (N, L * 16) transforms, and the index of
+        # every parent entry a[i, k] and child entry b[k, j] of each product, k-major
+        # (2, 4, l * 16); then the index of every t[l, i, k] and the matching vector entry
+        # v[l, k, r] for the twelve vectors of every limb, k-major (4, 12 * L * 4).
+        e = np.arange(4)
+        self._fk_levels = []
+        for sl, par in self.levels:
+            kids = np.arange(sl.start, sl.stop)
+            ia = par[None, :, None, None] * 16 + e[None, None, :, None] * 4 + e[:, None, None, None]
+            ib = kids[None, :, None, None] * 16 + e[:, None, None, None] * 4 + e[None, None, None, :]
+            ia, ib = np.broadcast_arrays(ia, ib)                   # (4k, l, 4i, 4j) each
+            self._fk_levels.append((slice(sl.start * 16, sl.stop * 16), np.stack([ia, ib]).reshape(2, 4, -1)))
+        limb = np.arange(n)
+        ti = limb[None, None, :, None] * 16 + e[None, None, None, :] * 4 + e[:, None, None, None]   # (4k, 1, L, 4i)
+        self._fk_take = np.broadcast_to(ti, (4, self.BODY_COLS, n, 4)).reshape(4, -1)
+        vc = self._limb_vectors.transpose(1, 2, 0)[:, :, :, None]                                  # (4k, 12, L, 1)
+        self._fk_vectors = np.broadcast_to(vc, (4, self.BODY_COLS, n, 4)).reshape(4, -1).copy()
 
     #: Vectors per limb in a body-frame FK row (:meth:`body`): 3 axes, 1 joint origin, 8 corners.
     BODY_COLS = 12
@@ -130,21 +166,25 @@ class Skeleton:
             Twelve homogeneous vectors per limb: its frame's three axes (w = 0), its
             joint origin and the eight corners of its solid (w = 1), all in the body
             frame, vector-major (row ``r`` of every limb together).  Turning and setting
-            down the whole body (:meth:`place`) is then one product with a (4, 3)
-            matrix per fighter, and the corner rows reduce with contiguous operands, so
-            the match stores this for every animation table row and only places it per
-            frame.
+            down the whole body (:meth:`place`) is then one product per fighter, so the
+            match stores this for every animation table row and only places it per frame.
+
+        No BLAS: the products and their sums are numpy's elementwise ``multiply`` and
+        ``add`` (:func:`_products`), so the bits are the same on every CPU.
         """
         lead = local.shape[:-3]
         loc = local.reshape((-1,) + local.shape[-3:])
-        t = np.empty(loc.shape[:2] + (4, 4))          # (N, L, 4, 4): local, then body-frame transforms
+        n, nl = loc.shape[:2]
+        t = np.empty((n, nl, 4, 4))                   # (N, L, 4, 4): local, then body-frame transforms
         t[:] = self._local_h
         t[..., :3, :3] = loc
-        for sl, par in self.levels:                   # parents first: world = parent's @ local
-            np.matmul(t[:, par], t[:, sl], out=t[:, sl])
-        vec = np.matmul(t, self._limb_vectors)        # (N, L, 4, 12): every vector, w in row 3
-        rows = np.ascontiguousarray(vec.transpose(0, 3, 1, 2))                   # (N, 12, L, 4)
-        return rows.reshape(lead + rows.shape[1:])
+        flat = t.reshape(n, nl * 16)
+        for dst, idx in self._fk_levels:              # parents first: world = parent's @ local
+            g = flat[:, idx]                          # (N, 2, 4, l * 16): both operands in one gather
+            flat[:, dst] = _products(g[:, 0], g[:, 1])
+        # every vector of every limb: t @ v, vector-major (N, 12, L, 4)
+        rows = _products(flat[:, self._fk_take], self._fk_vectors)
+        return rows.reshape(lead + (self.BODY_COLS, nl, 4))
 
     def place(self, body: np.ndarray, ground: np.ndarray, facing: np.ndarray, lift: np.ndarray, *,
               padded: bool = False):
@@ -170,27 +210,45 @@ class Skeleton:
             max over each solid's eight world corners (A6); with ``padded=True``, the
             same boxes as A1 rows ``(F, L, 2, 4)`` (:func:`~game.collision.padded_boxes`
             layout, the match's operand of ``PairJudge``), whose pad lane is 0 in
-            both endpoints and so passes every A4 test.  The turn matrix's zero fourth
-            column writes that lane, so the rows need no packing step.
+            both endpoints and so passes every A4 test.  The turn writes that lane, so
+            the rows need no packing step.
         """
+        places = [(fx, fz, gx, gy, gz, up) for (fx, fz), (gx, gy, gz), up in
+                  zip(np.asarray(facing, dtype=float).tolist(), np.asarray(ground, dtype=float).tolist(),
+                      np.asarray(lift, dtype=float).tolist())]
+        rot, origin, rows = self.place_rows(body, places)
+        return rot, origin, (rows if padded else rows[..., :3])
+
+    def place_rows(self, body: np.ndarray, places: list) -> tuple:
+        """:meth:`place` with ``padded=True``, for the match's per-frame call: ``places`` holds
+        each fighter's ``(fx, fz, gx, gy, gz, lift)`` as Python floats (no arrays to build
+        from the fighters' floats and take apart again)."""
         # The lowest point of the body goes to ground height + lift.  A turn about y keeps
         # every height, so the lowest corner is known before turning.
         f = body.shape[0]
         low = np.minimum.reduce(body[:, 4:, :, 1], axis=(1, 2)).tolist()   # the ufunc's own reduce: np.min's wrapper costs more
-        # Per fighter one (4, 4) matrix: the transposed turn to its facing,
-        # [[fx, 0, -fz], [0, 1, 0], [fz, 0, fx]]^T, then the shift to its place (points only),
-        # and a fourth, zero column that makes every result a padded row: lane 3 is 0 (an
-        # exact product with 0, so lanes 0-2 are the same bits as with a (4, 3) matrix).
-        to_world = np.array([[[fx, 0.0, fz, 0.0], [0.0, 1.0, 0.0, 0.0], [-fz, 0.0, fx, 0.0], [gx, gy + up - lo, gz, 0.0]]
-                             for (fx, fz), (gx, gy, gz), up, lo in
-                             zip(np.asarray(facing).tolist(), np.asarray(ground).tolist(), np.asarray(lift).tolist(), low)])
-        w = np.matmul(body.reshape(f, -1, 4), to_world).reshape(body.shape)   # (F, 12, L, 4)
-        corners = w[:, 4:]                                                   # (F, 8, L, 4)
+        # Per fighter the turn to its facing about y, [[fx, 0, -fz], [0, 1, 0], [fz, 0, fx]], then the
+        # shift to its place (points only: the axes have w = 0), as one product with a (12, 4)
+        # matrix whose every output row takes exactly one lane (x fx, y, x fz, 0 | -z fz, 0, z fx,
+        # 0 | w sx, w sy, w sz, 0) and two sums of its thirds, lane-major.  A sum in which all but
+        # one product is exactly 0 is that product, rounded once, however BLAS orders or fuses it
+        # (FMA): the same bits on every CPU, where a full (4, 4) turn product differed between BLAS
+        # kernels.  Lane 3 comes out 0, so every box is a padded row.
+        k = np.zeros((f, 12, 4))
+        for i, ((fx, fz, gx, gy, gz, up), lo) in enumerate(zip(places, low)):
+            ki = k[i]
+            ki[0, 0], ki[1, 1], ki[2, 0], ki[4, 2], ki[6, 2] = fx, 1.0, fz, -fz, fx
+            ki[8, 3], ki[9, 3], ki[10, 3] = gx, gy + up - lo, gz
+        part = np.matmul(k, body.reshape(f, -1, 4).transpose(0, 2, 1))     # (F, 12, 12 L)
+        w = part[:, :4] + part[:, 4:8]                                       # (x fx - z fz, y, ...)
+        w += part[:, 8:]                                                     # + the shift
+        w = w.reshape(f, 4, body.shape[1], body.shape[2])                    # (F, 4 lanes, 12, L)
         rows = np.empty((f, body.shape[2], 2, 4))
-        np.minimum.reduce(corners, axis=1, out=rows[:, :, 0])      # A6: min / max endpoints
-        np.maximum.reduce(corners, axis=1, out=rows[:, :, 1])
-        rot = w[:, :3, :, :3].transpose(0, 2, 3, 1)                # rot[f, l, :, k] = axis k
-        return rot, w[:, 3, :, :3], (rows if padded else rows[..., :3])
+        np.minimum.reduce(w[:, :, 4:], axis=2, out=rows[:, :, 0].transpose(0, 2, 1))   # A6: min / max
+        np.maximum.reduce(w[:, :, 4:], axis=2, out=rows[:, :, 1].transpose(0, 2, 1))   # of the corners
+        rot = w[:, :3, :3].transpose(0, 3, 1, 2)                   # rot[f, l, :, k] = axis k
+        origin = w[:, :3, 3].transpose(0, 2, 1)
+        return rot, origin, rows
 
     def pose(self, ground: np.ndarray, facing: np.ndarray, local: np.ndarray, lift: np.ndarray):
         """Pose ``F`` fighters from joint rotations: :meth:`place` of :meth:`body`.
