@@ -241,7 +241,8 @@ class Stage:
     # ------------------------------------------------------------ projectiles
     def path_blocked(self, start: np.ndarray, step: np.ndarray, level: int) -> bool:
         """C8: does the segment ``start -> start + step`` hit any model above ``level``?"""
-        length = float(np.linalg.norm(step))
+        sx, sy, sz = np.asarray(step, dtype=float).tolist()
+        length = math.sqrt(sx * sx + sy * sy + sz * sz)     # not np.linalg.norm: BLAS (see DEVELOPERS.md)
         hit = self.scene.cast_any(start, step, length, level=level)
         self._record(start, start + step, "ray_any", hit, None)
         return hit
@@ -253,7 +254,8 @@ class Stage:
         projectile's path, so the overlay shows it.)"""
         a = np.asarray(a, dtype=float)
         step = np.asarray(b, dtype=float) - a
-        if not float(np.linalg.norm(step)) > 0.0:
+        sx, sy, sz = step.tolist()
+        if not math.sqrt(sx * sx + sy * sy + sz * sz) > 0.0:
             return True
         return not self.path_blocked(a, step, level)
 
