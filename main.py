@@ -122,6 +122,9 @@ def check_mode_flags(args) -> None:
     if args.training and args.record is not None:
         raise UsageError("--record cannot be combined with --training (the dummy's reset rewinds the "
                          "match); drop one")
+    if args.level is not None and args.replay is None and "cpu" not in (args.p1, args.p2 or MATCH_DEFAULTS["p2"]):
+        raise UsageError(f"--level {args.level} sets the CPU's difficulty, but neither side is a CPU; "
+                         f"drop --level, or add --p2 cpu")
     if args.screenshot is not None and args.frames is not None:
         from game.replay import MAX_MATCH_FRAMES
 
@@ -157,6 +160,9 @@ def check_screenshot_path(args) -> None:
         raise UsageError("--screenshot: empty path; give a .png file name")
     if not path.lower().endswith(".png"):
         raise UsageError(f"--screenshot {path}: give a .png file name")
+    if args.record is not None and os.path.realpath(args.record) == os.path.realpath(path):
+        raise UsageError(f"--screenshot {path} and --record {args.record} name the same file (one would "
+                         f"overwrite the other); give them different names")
     check_output_path("--screenshot", path, force=True)
 
 
@@ -327,12 +333,17 @@ def run_headless(args) -> dict:
     neutral = FrameInput()
     hits = 0
     t0 = time.perf_counter()
-    while match.frame < limit and not match.over:
-        for ev in match.step(neutral, neutral):
-            if isinstance(ev, Hit):
-                hits += 1
+    try:
+        while match.frame < limit and not match.over:
+            for ev in match.step(neutral, neutral):
+                if isinstance(ev, Hit):
+                    hits += 1
+            if recorder is not None:
+                recorder.record(match)
+    except KeyboardInterrupt:        # Ctrl-C: the frames recorded so far are saved all the same
         if recorder is not None:
-            recorder.record(match)
+            save_recording(recorder, args.record, args.force)
+        raise
     elapsed = time.perf_counter() - t0
     if recorder is not None:
         save_recording(recorder, args.record, args.force)
@@ -395,6 +406,12 @@ def _open_game(args, *, headless):
 def run_window(args) -> int:
     """The game loop: fixed-step simulation, interpolated rendering, one window."""
     pyglet, window, game = _open_game(args, headless=None)
+    if pyglet.options["headless"] and args.frames is None and getattr(args, "replay_data", None) is None:
+        # no screen and no keys: nothing would ever end this window (only a replay ends by itself)
+        window.close()
+        raise UsageError("PYGLET_HEADLESS=1 gives a window no one can see or play in, and this game would "
+                         "never end; add --frames N to run N frames, use --screenshot PNG or --headless, "
+                         "or unset PYGLET_HEADLESS to play")
     finish = attach_replay_io(args, game)
     game.prepare_for_play()     # no glyph upload or full garbage collection stalls a frame later
 
@@ -417,9 +434,11 @@ def run_window(args) -> int:
         if game.quit or (args.frames is not None and game.match.frame >= args.frames):
             pyglet.app.exit()
 
-    pyglet.app.run(1 / 120)
-    window.close()
-    finish()
+    try:
+        pyglet.app.run(1 / 120)
+    finally:                         # also on Ctrl-C: a recording keeps the frames played
+        window.close()
+        finish()
     return 0
 
 
@@ -498,6 +517,9 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"main.py: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:        # Ctrl-C in the terminal: one line, not the frame loop's traceback
+        print("main.py: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except ModuleNotFoundError as exc:
         # numpy, pyrr or pyglet: the set-up step was skipped (pyglet alone reaches here only
         # outside the renderer's own boot, which names --headless too)
@@ -522,6 +544,7 @@ def _is_user_file_error(exc: BaseException) -> bool:
 
 
 _REQUIRED_PACKAGES = {"numpy", "pyrr", "pyglet"}
+EXIT_INTERRUPTED = 130     # the shell's status for a command ended by SIGINT
 _USER_FILE_ERRORS = {"AssetError", "SceneFileError", "ReplayError", "ArenaAssetError", "ArenaDescriptionError"}
 
 

@@ -16,20 +16,24 @@ from game.sim import FrameInput
 
 INTENTS = ("left", "right", "up", "down", "in", "out", "lp", "hp", "lk", "hk", "guard")
 
-#: key names (pyglet.window.key attributes) per player and intent
+#: key names (pyglet.window.key attributes) per player and intent.  P2's keypad keys are named
+#: twice: with Num Lock off the keypad sends KP_Home, KP_Left, KP_Begin, ... (NUM_HOME, ...)
+#: instead of KP_7, KP_4, KP_5 (NUM_7, ...), and the player presses the same key either way.
 KEYMAP = {
     0: {"left": ("A",), "right": ("D",), "up": ("W",), "down": ("S",), "in": ("Q",), "out": ("E",),
         "lp": ("U",), "hp": ("I",), "lk": ("J",), "hk": ("K",), "guard": ("L", "SPACE")},
     1: {"left": ("LEFT",), "right": ("RIGHT",), "up": ("UP",), "down": ("DOWN",),
-        "in": ("NUM_7", "PAGEUP"), "out": ("NUM_9", "PAGEDOWN"),
-        "lp": ("NUM_4", "BRACKETLEFT"), "hp": ("NUM_5", "BRACKETRIGHT"),
-        "lk": ("NUM_1", "SEMICOLON"), "hk": ("NUM_2", "APOSTROPHE"), "guard": ("NUM_0", "RCTRL", "BACKSLASH")},
+        "in": ("NUM_7", "NUM_HOME", "PAGEUP"), "out": ("NUM_9", "NUM_PAGE_UP", "PAGEDOWN"),
+        "lp": ("NUM_4", "NUM_LEFT", "BRACKETLEFT"), "hp": ("NUM_5", "NUM_BEGIN", "BRACKETRIGHT"),
+        "lk": ("NUM_1", "NUM_END", "SEMICOLON"), "hk": ("NUM_2", "NUM_DOWN", "APOSTROPHE"),
+        "guard": ("NUM_0", "NUM_INSERT", "RCTRL", "BACKSLASH")},
 }
 
 CONTROLS_TEXT = (
     "P1   move A D  ·  jump W  ·  crouch S  ·  sidestep Q (in) E (out)  ·  LP U  HP I  LK J  HK K  ·  guard L / Space",
-    "P2   move ← →  ·  jump ↑  ·  crouch ↓  ·  sidestep Num7 / Num9 (PgUp / PgDn)  ·  "
-    "LP Num4 [  HP Num5 ]  LK Num1 ;  HK Num2 '  ·  guard Num0 / RCtrl",
+    "P2   move ← →  ·  jump ↑  ·  crouch ↓  ·  sidestep Num7 Num9 (PgUp PgDn)  ·  "
+    "LP Num4 [  HP Num5 ]  LK Num1 ;  HK Num2 '  ·  guard Num0 RCtrl \\",
+    "Pad  move stick / d-pad  ·  LP X  HP Y  LK A  HK B  ·  guard RB / RT  ·  sidestep LB (in) LT (out)",
     "Esc pause menu  ·  F1 debug overlay (F2 crates, F3 quadtree, F4 rays)  ·  F5 fps  ·  F11 fullscreen",
     "Training  P freeze  ·  . step one frame  ·  R reset  ·  F6 dummy stance/guard  ·  F7 record  ·  F8 playback",
 )
@@ -69,12 +73,22 @@ class Keyboard:
 
 
 class Gamepads:
-    """pyglet.input controllers, guarded: no devices (or no /dev/input) means none."""
+    """pyglet.input controllers, guarded: no devices (or no /dev/input) means none.
+
+    ``pads[i]`` is slot i's controller or None (slot 0 is the first human side's).  A
+    ``ControllerManager`` reports hot-plugging: a pad plugged in mid-match is opened into
+    the first free slot, and one unplugged frees its slot at once (the other pad keeps its
+    own, so P2's pad never starts driving P1).  pyglet keeps an unplugged Controller's last
+    state (a stick held right, a button down), so a pad whose device is gone reads as
+    nothing even before the manager says so.
+    """
 
     DEAD = 0.45
+    SLOTS = 2
 
-    def __init__(self, pyglet, enabled: bool = True):
+    def __init__(self, pyglet, enabled: bool = True, manager=None):
         self.pads = []
+        self.manager = None
         if not enabled:
             return
         try:
@@ -82,27 +96,48 @@ class Gamepads:
         except Exception:  # noqa: BLE001
             pass
         try:
-            import pyglet.input
+            if manager is None:
+                import pyglet.input
 
-            for c in pyglet.input.get_controllers()[:2]:
-                try:
-                    c.open()
-                    self.pads.append(c)
-                except Exception:  # noqa: BLE001 - a busy device is just skipped
-                    continue
+                manager = pyglet.input.ControllerManager()
+            manager.push_handlers(on_connect=self.connect, on_disconnect=self.disconnect)
+            self.manager = manager
+            for c in manager.get_controllers():
+                self.connect(c)
         except Exception:  # noqa: BLE001 - FileNotFoundError without /dev/input, AttributeError headless
             self.pads = []
 
+    def connect(self, c) -> None:
+        """A controller (present at start or plugged in): opened into the first free slot."""
+        if c in self.pads or (None not in self.pads and len(self.pads) >= self.SLOTS):
+            return
+        try:
+            c.open()
+        except Exception:  # noqa: BLE001 - a busy device is just skipped
+            return
+        if None in self.pads:
+            self.pads[self.pads.index(None)] = c
+        else:
+            self.pads.append(c)
+
+    def disconnect(self, c) -> None:
+        """A controller unplugged: its slot is free (the others keep theirs)."""
+        self.pads = [None if p is c else p for p in self.pads]
+
     def intents(self, index: int) -> dict:
-        if index >= len(self.pads):
+        c = self.pads[index] if index < len(self.pads) else None
+        if c is None or getattr(getattr(c, "device", None), "connected", True) is False:
             return {}
-        c = self.pads[index]
         g = lambda name, default=0.0: getattr(c, name, default) or default  # noqa: E731
         stick = getattr(c, "left_analog", None)          # pyglet 2.1: Vec2, y up
         dpad = getattr(c, "dpad", None)                  # Vec2 of -1/0/1
-        x = (stick.x if stick is not None else 0.0) + (dpad.x if dpad is not None else 0.0)
-        y = (stick.y if stick is not None else 0.0) + (dpad.y if dpad is not None else 0.0)
-        return {"left": x < -self.DEAD, "right": x > self.DEAD, "up": y > self.DEAD, "down": y < -self.DEAD,
+        sx, sy = (stick.x, stick.y) if stick is not None else (0.0, 0.0)
+        dx, dy = (dpad.x, dpad.y) if dpad is not None else (0.0, 0.0)
+        # stick and d-pad are two sources of directions, as two keys are: held against each
+        # other they are both held and cancel in the match (never summed into one axis)
+        d = self.DEAD
+        return {"left": sx < -d or dx < -0.5, "right": sx > d or dx > 0.5,
+                "up": sy > d or dy > 0.5, "down": sy < -d or dy < -0.5,
                 "in": bool(g("leftshoulder", False)), "out": g("lefttrigger") > 0.5,
                 "lp": bool(g("x", False)), "hp": bool(g("y", False)), "lk": bool(g("a", False)),
                 "hk": bool(g("b", False)), "guard": bool(g("rightshoulder", False)) or g("righttrigger") > 0.5}

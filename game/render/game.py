@@ -34,6 +34,9 @@ from .world import WorldRenderer, limb_matrices
 _NEUTRAL = FrameInput()
 
 MENU_ITEMS = ("Resume", "Restart", "Training", "Quit")
+#: intents the match acts on when pressed (attacks, jump): one held when play resumes from the
+#: title screen or the pause menu (U and Space confirm there) must be released before it counts
+PRESS_INTENTS = ("up", "lp", "hp", "lk", "hk")
 ATTRACT_RESTART = 300      # frames after the match ends before attract mode starts another
 
 
@@ -71,6 +74,9 @@ class Game:
         self.step_listeners: list = []
         self.last_events: tuple = ()
         self._held = False
+        #: per player, the press intents held when play resumed (see PRESS_INTENTS); None: take
+        #: them at the next played frame (the key that resumed is only in ``keys`` after it)
+        self._latched: list | None = [set(), set()]
         self._frame_times: deque = deque(maxlen=60)
         #: fraction of the window's resolution the 3D scene is rendered at (HUD always full)
         self.render_scale = float(render_scale)
@@ -147,13 +153,32 @@ class Game:
         self._cur = self._prev = self._capture()
 
     # ------------------------------------------------------------------ input
-    def _intents(self, player: int) -> dict:
+    def _raw_intents(self, player: int) -> dict:
         pad_index = player if self.p1 == "human" else player - 1
         return merge(self.keyboard.intents(player), self.pads.intents(pad_index) if pad_index >= 0 else {})
+
+    def _intents(self, player: int) -> dict:
+        """Keys and pad of one player, less the press intents latched when play resumed
+        (each counts again once released)."""
+        held = self._raw_intents(player)
+        latched = self._latched[player]
+        if latched:
+            latched.intersection_update(i for i in PRESS_INTENTS if held[i])
+            for i in latched:
+                held[i] = False
+        return held
+
+    def _latch_held(self) -> None:
+        """Play resumes (title -> fight, pause menu closed, a new match from a key): whatever
+        attack or jump is held then was pressed for the menu, not the fight (taken at the next
+        played frame, when the key that resumed is in ``keys``)."""
+        self._latched = None
 
     def player_inputs(self) -> tuple[FrameInput, FrameInput]:
         """This frame's inputs of both sides from keys and pads.  A CPU side gets a neutral
         input without reading them: the match ignores it and decides that side itself."""
+        if self._latched is None:
+            self._latched = [{i for i in PRESS_INTENTS if self._raw_intents(p)[i]} for p in (0, 1)]
         if self.training is None:
             human = [level is None for level in self.match.cpu]
             if not any(human):
@@ -364,6 +389,15 @@ class Game:
     # ------------------------------------------------------------------ keys
     def on_key_press(self, symbol, modifiers):
         k = self.key
+        paused = self.screen == "title" or self.menu_sel is not None
+        over = self.match.over
+        self._on_key_press(symbol)
+        if (paused and self.screen != "title" and self.menu_sel is None) or (over and not self.match.over):
+            self._latch_held()
+        return self.pyglet.event.EVENT_HANDLED if symbol == k.ESCAPE else None
+
+    def _on_key_press(self, symbol) -> None:
+        k = self.key
         if symbol == k.F11:
             try:
                 self.window.set_fullscreen(not self.window.fullscreen)
@@ -407,7 +441,6 @@ class Game:
                 tr.toggle_record()
             elif symbol == k.F8:
                 tr.toggle_playback()
-        return self.pyglet.event.EVENT_HANDLED if symbol == k.ESCAPE else None
 
     def _menu_key(self, symbol) -> None:
         k = self.key
