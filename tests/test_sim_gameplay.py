@@ -369,3 +369,35 @@ def test_rounds_start_at_the_arenas_fighter_starts_facing_each_other():
     assert [(f.x, f.z) for f in shipped.fighters] == [tuple(s[[0, 2]]) for s in shipped.stage.arena.fighter_starts]
     bare = Match.new(seed=0, arena=False)
     assert [(f.x, f.z, f.fx) for f in bare.fighters] == [(-1.5, 0.0, 1.0), (1.5, 0.0, -1.0)]
+
+
+def _moves_started(events) -> list:
+    return [(e.fighter, e.move) for e in events if isinstance(e, MoveStarted)]
+
+
+def test_button_held_through_the_round_intro_is_no_press_when_the_fight_starts():
+    """Moves start on a press.  The intro passed no input, so a button held through it read as
+    pressed on the first fight frame: a jab came out that nobody pressed then.  Held through
+    round 1's intro and through round 2's (after a K.O.), nothing starts; a new press does."""
+    jab = FrameInput(lp=True)
+    m = Match.new(seed=0, arena=False)
+    started = []
+    while m.phase != "fight":
+        m.step(jab, jab)
+    for _ in range(20):                                  # still held: nothing starts
+        started += _moves_started(m.step(jab, jab))
+    assert started == []
+    m.step(NEUTRAL, NEUTRAL)
+    assert (0, "lp") in _moves_started(m.step(jab, NEUTRAL))   # released and pressed: a jab
+    # round 2: a jab knocks P2 out, then both hold lp through the next intro
+    m = _placed(1.0)
+    m.fighters[1].health = m.data.moves["lp"].damage
+    assert (0, "lp") in _moves_started(m.step(jab, NEUTRAL))
+    while m.round == 1:
+        m.step(jab, jab)
+    started = []
+    while m.phase != "fight":
+        started += _moves_started(m.step(jab, jab))
+    for _ in range(20):
+        started += _moves_started(m.step(jab, jab))
+    assert started == []

@@ -164,6 +164,9 @@ class Match:
     def _advance_actions(self, bits: tuple[int, int], events: list) -> None:
         live = self.phase == "fight"
         frozen = [self._advance_fighter(self.fighters[i], bits[i] if live else 0, events) for i in (0, 1)]
+        if not live:        # no action, but a button held through the intro is no press when it ends
+            for f, b in zip(self.fighters, bits):
+                f.prev_bits = b
         self._resolve_pushboxes()
         if self.stage is not None:
             self._advance_projectiles(events)
