@@ -31,7 +31,7 @@ class FakePad:
     def __init__(self, **kw):
         self.left_analog = kw.pop("left_analog", Vec2(0, 0))
         self.dpad = kw.pop("dpad", Vec2(0, 0))
-        for name in ("x", "y", "a", "b", "leftshoulder", "rightshoulder"):
+        for name in ("x", "y", "a", "b", "leftshoulder", "rightshoulder", "start"):
             setattr(self, name, kw.pop(name, False))
         self.lefttrigger = kw.pop("lefttrigger", 0.0)
         self.righttrigger = kw.pop("righttrigger", 0.0)
@@ -414,3 +414,64 @@ def test_ctrl_c_keeps_the_frames_recorded_so_far(monkeypatch, tmp_path, capsys):
         pytest.fail("Ctrl-C escaped main.main as a KeyboardInterrupt")
     assert rc == 130, capsys.readouterr().err
     assert load_replay(path).frames == 40
+
+
+# ------------------------------------------------------------------ menus from a pad
+def test_pad_menu_buttons_are_any_pads_start_a_b_and_vertical_directions():
+    g = Gamepads(pyglet, enabled=False)
+    g.pads = [FakePad(start=True, dpad=Vec2(0, 1)), None, FakePad(b=True, left_analog=Vec2(0.0, -0.9))]
+    assert g.menu_buttons() == {"start", "up", "b", "down"}
+    g.pads[0].device.connected = False               # an unplugged pad's last state is no press
+    assert g.menu_buttons() == {"b", "down"}
+    assert Gamepads(pyglet, enabled=False).menu_buttons() == set()
+
+
+def _tap(game, pad, name, value=True):
+    """Press a pad button for one tick, then release it for one (the game acts on the press)."""
+    setattr(pad, name, value)
+    game.step()
+    setattr(pad, name, Vec2(0, 0) if name == "dpad" else False)
+    game.step()
+
+
+def test_two_players_on_pads_start_pause_choose_and_resume_without_the_keyboard(env):
+    """Start leaves the title, pauses a fight and confirms; the d-pad moves in the menu; B
+    closes it; A confirms.  Before, a pad could not leave the title or pause at all."""
+    _, _, game = env
+    _fresh(game)
+    pad = FakePad()
+    game.pads.pads = [pad, FakePad()]
+    game.screen = "title"
+    _tap(game, pad, "start")
+    assert game.screen == "fight"
+    _to_fight(game)
+    _tap(game, pad, "start")                          # pause
+    assert game.menu_sel == 0
+    frame = game.match.frame
+    _tap(game, pad, "dpad", Vec2(0, -1))              # down: Restart
+    assert game.menu_sel == 1 and game.match.frame == frame      # paused: no step
+    _tap(game, pad, "b")                              # back: resume
+    assert game.menu_sel is None
+    game.step()
+    assert game.match.frame > frame
+    _tap(game, pad, "start")
+    _tap(game, pad, "dpad", Vec2(0, -1))
+    _tap(game, pad, "a")                              # confirm Restart: a new match
+    assert game.menu_sel is None and game.match.frame <= 2
+    # A is the light kick in a fight: it opens nothing there
+    _to_fight(game)
+    _tap(game, pad, "a")
+    assert game.menu_sel is None
+    game.pads.pads = []
+
+
+def test_numpad_enter_confirms_like_enter(env):
+    _, window, game = env
+    _fresh(game)
+    game.screen = "title"
+    _press(window, _key().NUM_ENTER)
+    assert game.screen == "fight"
+    _to_fight(game)
+    _press(window, _key().ESCAPE)
+    _press(window, _key().NUM_ENTER)                  # Resume
+    assert game.menu_sel is None

@@ -33,7 +33,7 @@ CONTROLS_TEXT = (
     "P1   move A D  ·  jump W  ·  crouch S  ·  sidestep Q (in) E (out)  ·  LP U  HP I  LK J  HK K  ·  guard L / Space",
     "P2   move ← →  ·  jump ↑  ·  crouch ↓  ·  sidestep Num7 Num9 (PgUp PgDn)  ·  "
     "LP Num4 [  HP Num5 ]  LK Num1 ;  HK Num2 '  ·  guard Num0 RCtrl \\",
-    "Pad  move stick / d-pad  ·  LP X  HP Y  LK A  HK B  ·  guard RB / RT  ·  sidestep LB (in) LT (out)",
+    "Pad  move stick / d-pad  ·  LP X  HP Y  LK A  HK B  ·  guard RB / RT  ·  sidestep LB (in) LT (out)  ·  Start",
     "Esc pause menu  ·  F1 debug overlay (F2 crates, F3 quadtree, F4 rays)  ·  F5 fps  ·  F11 fullscreen",
     "Training  P freeze  ·  . step one frame  ·  R reset  ·  F6 dummy stance/guard  ·  F7 record  ·  F8 playback",
 )
@@ -141,6 +141,25 @@ class Gamepads:
                 "in": bool(g("leftshoulder", False)), "out": g("lefttrigger") > 0.5,
                 "lp": bool(g("x", False)), "hp": bool(g("y", False)), "lk": bool(g("a", False)),
                 "hk": bool(g("b", False)), "guard": bool(g("rightshoulder", False)) or g("righttrigger") > 0.5}
+
+
+    def menu_buttons(self) -> set:
+        """The menu buttons held on any pad: ``start``, ``a`` (confirm), ``b`` (back) and the
+        d-pad or stick ``up`` / ``down`` (either player may start, pause and choose)."""
+        held = set()
+        for c in self.pads:
+            if c is None or getattr(getattr(c, "device", None), "connected", True) is False:
+                continue
+            for name in ("start", "a", "b"):
+                if getattr(c, name, False):
+                    held.add(name)
+            stick, dpad = getattr(c, "left_analog", None), getattr(c, "dpad", None)
+            y = (stick.y if stick is not None else 0.0), (dpad.y if dpad is not None else 0.0)
+            if y[0] > self.DEAD or y[1] > 0.5:
+                held.add("up")
+            if y[0] < -self.DEAD or y[1] < -0.5:
+                held.add("down")
+        return held
 
 
 def merge(*dicts) -> dict:

@@ -77,6 +77,7 @@ class Game:
         #: per player, the press intents held when play resumed (see PRESS_INTENTS); None: take
         #: them at the next played frame (the key that resumed is only in ``keys`` after it)
         self._latched: list | None = [set(), set()]
+        self._pad_held: set = set()     # menu buttons held on the pads last tick (see _pad_menu)
         self._frame_times: deque = deque(maxlen=60)
         #: fraction of the window's resolution the 3D scene is rendered at (HUD always full)
         self.render_scale = float(render_scale)
@@ -203,6 +204,7 @@ class Game:
     def step(self) -> None:
         """One 1/60 s tick of the game: at most one ``match.step``."""
         self.ticks += 1
+        self._pad_menu()
         if self.screen == "title" or self.menu_sel is not None or \
                 (self.training is not None and not self.training.wants_step()):
             self._hold()
@@ -241,6 +243,25 @@ class Game:
             self.over_frames += 1
             if self.attract and self.over_frames >= ATTRACT_RESTART:
                 self.new_match(self.seed + 1)
+
+    def _pad_menu(self) -> None:
+        """Pads drive the screens as the keys do, on a button's press (any pad): Start starts
+        from the title, pauses a fight and confirms in the menu or after a match; A confirms
+        where there is something to confirm; B closes the menu; up / down move in it."""
+        held = self.pads.menu_buttons() if self.pads.pads else set()
+        pressed, self._pad_held = held - self._pad_held, held
+        if not pressed:
+            return
+        k = self.key
+        menu, title, over = self.menu_sel is not None, self.screen == "title", self.match.over
+        if "start" in pressed:
+            self.on_key_press(k.ESCAPE if not (menu or title or over) else k.ENTER, 0)
+        elif "a" in pressed and (menu or title or over):
+            self.on_key_press(k.ENTER, 0)
+        elif "b" in pressed and menu:
+            self.on_key_press(k.ESCAPE, 0)
+        elif menu and pressed & {"up", "down"}:
+            self.on_key_press(k.UP if "up" in pressed else k.DOWN, 0)
 
     def _hold(self) -> None:
         """No simulation step this tick: render the current state still (no interpolation drift)."""
@@ -414,7 +435,7 @@ class Game:
         elif symbol == k.F5:
             self.show_fps = not self.show_fps
         elif self.screen == "title":
-            if symbol in (k.ENTER, k.RETURN, k.SPACE, k.U):
+            if symbol in (k.ENTER, k.RETURN, k.NUM_ENTER, k.SPACE, k.U):
                 self.screen = "fight"
                 self.new_match()
             elif symbol == k.T:
@@ -425,7 +446,7 @@ class Game:
             self._menu_key(symbol)
         elif symbol == k.ESCAPE:
             self.menu_sel = 0
-        elif self.match.over and symbol in (k.ENTER, k.RETURN):
+        elif self.match.over and symbol in (k.ENTER, k.RETURN, k.NUM_ENTER):
             self.new_match()
         elif self.training is not None:
             tr = self.training
@@ -450,7 +471,7 @@ class Game:
             self.menu_sel = (self.menu_sel + 1) % len(MENU_ITEMS)
         elif symbol == k.ESCAPE:
             self.menu_sel = None
-        elif symbol in (k.ENTER, k.RETURN, k.SPACE, k.U):
+        elif symbol in (k.ENTER, k.RETURN, k.NUM_ENTER, k.SPACE, k.U):
             choice = MENU_ITEMS[self.menu_sel]
             self.menu_sel = None
             if choice == "Restart":
