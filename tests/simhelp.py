@@ -75,3 +75,20 @@ def mashed_advantage(m: Match, frames: int = 120) -> int:
         if len(starts) == 2:
             break
     return starts[1] - starts[0]
+
+
+def ev_key(ev):
+    """An event as a comparable tuple (points are arrays)."""
+    import numpy as np
+
+    d = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in vars(ev).items()}
+    return (type(ev).__name__, tuple(sorted(d.items())))
+
+
+def run_frames(m: Match, inputs):
+    """Step ``inputs``; per frame ``(frame, state_hash, events, last_inputs)`` (rollback checks)."""
+    out = []
+    for p1, p2 in inputs:
+        ev = m.step(p1, p2)
+        out.append((m.frame, m.state_hash(), tuple(ev_key(e) for e in ev), tuple(m.last_inputs)))
+    return out

@@ -24,24 +24,10 @@ import pytest
 
 from game.replay import HEADER, TRAILER, ReplayError, ReplayRecorder, decode
 from game.sim import CrateStruck, FrameInput, Match
+from simhelp import run_frames as run
 
 ROOT = Path(__file__).resolve().parents[1]
 NEUTRAL = FrameInput()
-
-
-def ev_key(ev):
-    """An event as a comparable tuple (points are arrays)."""
-    d = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in vars(ev).items()}
-    return (type(ev).__name__, tuple(sorted(d.items())))
-
-
-def run(m, inputs):
-    """Step ``inputs``; per frame ``(frame, state_hash, events, last_inputs)``."""
-    out = []
-    for p1, p2 in inputs:
-        ev = m.step(p1, p2)
-        out.append((m.frame, m.state_hash(), tuple(ev_key(e) for e in ev), tuple(m.last_inputs)))
-    return out
 
 
 def _steer(f, tx, tz):

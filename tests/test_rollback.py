@@ -17,15 +17,10 @@ import numpy as np
 import pytest
 
 from game.sim import FrameInput, Match
+from simhelp import run_frames as run
 
 ROOT = Path(__file__).resolve().parents[1]
 _DECODE = [FrameInput.from_bits(n) for n in range(1 << FrameInput.BITS)]
-
-
-def ev_key(ev):
-    """An event as a comparable tuple (``Hit.point`` is an array)."""
-    d = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in vars(ev).items()}
-    return (type(ev).__name__, tuple(sorted(d.items())))
 
 
 def held_inputs(rng, n):
@@ -34,14 +29,6 @@ def held_inputs(rng, n):
     for i in range(1, n):
         bits[i] = np.where(keep[i], bits[i - 1], bits[i])
     return [(_DECODE[a], _DECODE[b]) for a, b in bits.tolist()]
-
-
-def run(m, inputs):
-    out = []
-    for p1, p2 in inputs:
-        ev = m.step(p1, p2)
-        out.append((m.frame, m.state_hash(), tuple(ev_key(e) for e in ev), tuple(m.last_inputs)))
-    return out
 
 
 @pytest.mark.parametrize("cpu", [(None, None), (None, "hard"), ("normal", "easy")])
