@@ -325,9 +325,18 @@ class ReplayRecorder:
     after every ``match.step``; then :meth:`to_bytes` or :meth:`save`."""
 
     def __init__(self, seed: int, cpu: tuple[str | None, str | None], interval: int = CHECK_INTERVAL):
+        # Checked here, not by save() at the end of a recorded match: the header's fields are a u64
+        # seed, a CPU code per side and a u16 interval.
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+            raise ValueError(f"ReplayRecorder: seed {seed!r}: a replay stores a whole number from 0 to "
+                             f"2**64 - 1; record a match made with such a seed")
+        if not isinstance(cpu, (tuple, list)) or len(cpu) != 2:
+            raise ValueError(f"ReplayRecorder: cpu {cpu!r}: pass a pair (p1_cpu, p2_cpu)")
         for c in cpu:
-            if c not in CPU_CODES:
+            if not (c is None or isinstance(c, str)) or c not in CPU_CODES:
                 raise ValueError(f"ReplayRecorder: cpu {c!r}: choose None or one of easy, normal, hard")
+        if isinstance(interval, bool) or not isinstance(interval, int) or not 1 <= interval <= 0xFFFF:
+            raise ValueError(f"ReplayRecorder: interval {interval!r}: a whole number of frames from 1 to 65535")
         self.seed, self.cpu, self.interval = int(seed), tuple(cpu), interval
         self._inputs: list[int] = []
         self._tags: list[int] = []
@@ -336,8 +345,14 @@ class ReplayRecorder:
 
     @classmethod
     def for_match(cls, match) -> ReplayRecorder:
+        """A recorder for ``match``, on its frame 0.  The file holds no arena setting and
+        playback (``--replay``) rebuilds the match on the arena, so a bare-floor match
+        (``Match.new(arena=False)``) is refused: its replay could only ever "diverge"."""
         if match.frame != 0:
             raise ValueError("ReplayRecorder.for_match: start recording on frame 0")
+        if getattr(match, "stage", True) is None:     # (a stand-in match without a stage passes)
+            raise ValueError("ReplayRecorder.for_match: the match is on a bare floor (arena=False), and a "
+                             "replay is played back on the arena; record a Match.new(arena=True) match")
         return cls(match.seed, match.cpu)
 
     @property
@@ -434,7 +449,9 @@ def check_version(replay: Replay) -> None:
 
 def play_replay(replay: Replay, make_match, frames: int | None = None) -> dict:
     """Play a replay headless into ``make_match(seed, p1_cpu, p2_cpu)``: all of it, or
-    only its first ``frames`` frames (at most ``replay.frames``).
+    only its first ``frames`` frames (at most ``replay.frames``).  ``make_match`` must build
+    the match as recorded (on the arena: ``Match.new(seed=..., p1_cpu=..., p2_cpu=...)``);
+    any other setting diverges at frame 0.
 
     Returns ``{frames, hashes_checked, final_hash, ok}``; a divergence raises
     :class:`ReplayMismatch`.

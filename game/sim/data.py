@@ -604,7 +604,11 @@ def load_game_data(assets_dir: str | None = None) -> GameData:
     loop_body = {n: skeleton.body(r) for n, r in loop_rot.items()}
     tables = [*poses.values(), *loops.values(), *pose_rot.values(), *loop_rot.values(),
               *pose_body.values(), *loop_body.values()]
-    for arr in tables + [t for m in moves.values() for t in (m.angles, m.rot, m.body)]:
+    # Shared by every match of the process (cached): nothing reachable from it may be written,
+    # or one tool's ``match.data.moves['hp'].advance *= 2`` would change every other match.
+    skel = [v for v in vars(skeleton).values() if isinstance(v, np.ndarray)]
+    skel += [a for lv in (skeleton.levels, skeleton._fk_levels) for _, a in lv]
+    for arr in tables + skel + [t for m in moves.values() for t in (m.angles, m.rot, m.body, m.advance, m.air)]:
         arr.flags.writeable = False
     return GameData(
         skeleton=skeleton, max_health=max_health, pushbox_radius=pushbox_radius, fighters=fighters,

@@ -11,9 +11,12 @@ import numpy as np
 class Hit:
     """A move connected (A8 steps 4-6): hit or blocked.
 
-    ``point`` is the A7 collision point ``(3,)`` of the attacking limb's and
-    the struck limb's range boxes as ``limb_boxes()`` reports them after the
-    step.  ``advantage`` is the attacker's frame advantage once both recover
+    ``attack_limb`` and ``struck_limb`` are names from ``Fighter.limb_names``,
+    except for a projectile's hit: then ``attack_limb`` is the projectile's
+    name (``move``, e.g. ``'fireball'``), as no limb of the thrower struck.
+    ``point`` is the A7 collision point ``(3,)`` float, read-only, of the attacking
+    limb's (or the projectile's) and the struck limb's range boxes as
+    ``limb_boxes()`` reports them after the step.  ``advantage`` is the attacker's frame advantage once both recover
     (positive: the attacker can act first), counted after every hit of the
     step: a projectile's thrower may still be in its move or already free, and
     in a trade each fighter is in the other's stun.
@@ -57,6 +60,8 @@ class CrateStruck:
 
 @dataclass(frozen=True)
 class ProjectileLaunched:
+    """Fighter ``owner`` threw a projectile; ``position`` ``(3,)`` float (read-only) is where it starts."""
+
     frame: int
     owner: int
     position: np.ndarray
@@ -64,7 +69,8 @@ class ProjectileLaunched:
 
 @dataclass(frozen=True)
 class ProjectileImpact:
-    """A projectile's path hit the scene (C8 any-hit) between ``start`` and ``end``.
+    """A projectile's path hit the scene (C8 any-hit) between ``start`` and ``end`` (``(3,)``
+    float each, read-only).
 
     The simulation only knows *that* it hit; presentation finds *where* with a
     nearest-hit cast along the same segment (C7) at the same logic ``level`` (C9),

@@ -7,10 +7,15 @@ side maps keys or sticks to these; the simulation never sees key codes.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, fields
+
+import numpy as np
 
 #: Bit order of :attr:`FrameInput.bits` (bit i = BUTTONS[i]).
 BUTTONS = ("forward", "back", "up", "down", "side_l", "side_r", "lp", "hp", "lk", "hk", "guard")
+_GET_BUTTONS = operator.attrgetter(*BUTTONS)
+_ALL_BOOL = frozenset((bool,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +41,20 @@ class FrameInput:
 
     BITS = len(BUTTONS)
 
+    def __post_init__(self):
+        # Each button is a bool: numpy's bool and the ints 0 / 1 are taken as one; anything
+        # else (a string such as 'no', 2, None) would silently read as pressed or not.
+        if _ALL_BOOL.issuperset(map(type, _GET_BUTTONS(self))):
+            return                                   # the usual case, in one C-level pass
+        for name in BUTTONS:
+            v = getattr(self, name)
+            if v is True or v is False:
+                continue
+            if isinstance(v, (np.bool_, int, np.integer)) and v in (0, 1):
+                object.__setattr__(self, name, bool(v))
+                continue
+            raise TypeError(f"FrameInput: {name} must be True or False, got {type(v).__name__} {v!r}")
+
     @property
     def bits(self) -> int:
         n = 0
@@ -46,8 +65,9 @@ class FrameInput:
 
     @classmethod
     def from_bits(cls, n: int) -> "FrameInput":
-        """Decode ``n`` in ``range(2 ** BITS)``; anything else raises ValueError."""
-        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < (1 << len(BUTTONS)):
+        """Decode ``n`` in ``range(2 ** BITS)`` (an int, or a numpy integer such as an element
+        of a ``uint16`` input array); anything else raises ValueError."""
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 <= n < (1 << len(BUTTONS)):
             raise ValueError(f"FrameInput.from_bits: expected an int in range(0, {1 << len(BUTTONS)}), got {n!r}")
         return _DECODED[n]
 

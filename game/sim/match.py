@@ -71,14 +71,19 @@ class Match:
 
     def __init__(self, data: GameData, seed: int, cpu: tuple[str | None, str | None], stage: Stage | None = None):
         self.data = data
-        self.seed = int(seed)
+        self.seed = _check_seed(seed)
         self.cpu = tuple(cpu)
-        for level in self.cpu:
-            if level is not None and level not in ai.LEVELS:
-                raise ValueError(f"cpu level {level!r}: choose one of {', '.join(ai.LEVELS)}")
+        if len(self.cpu) != 2:
+            raise ValueError(f"Match: cpu must be a pair (p1_cpu, p2_cpu), got {cpu!r}")
+        for side, level in zip(("p1_cpu", "p2_cpu"), self.cpu):
+            if level is not None and (not isinstance(level, str) or level not in ai.LEVELS):
+                raise ValueError(f"{side}: cpu level {level!r}: choose None (a player) or one of "
+                                 f"{', '.join(map(repr, ai.LEVELS))}")
         #: The live arena (method C scene, method B crates, projectiles), or None: a bare floor.
         self.stage = stage
+        #: ``(2, 2)`` ``[[xmin, zmin], [xmax, zmax]]``, read-only: the match keeps its own floats of it.
         self.bounds = np.array(stage.bounds if stage is not None else DEFAULT_BOUNDS, dtype=float)
+        self.bounds.flags.writeable = False
         self._bounds_xz = tuple(float(v) for v in self.bounds.ravel())   # x0, z0, x1, z1 as Python floats
         n = len(data.skeleton.names)
         self.fighters = (Fighter(self, 0, data.max_health, n), Fighter(self, 1, data.max_health, n))
@@ -117,7 +122,14 @@ class Match:
         """A fresh match.  ``p1_cpu``/``p2_cpu``: None for a player, or a CPU level
         (``'easy'``, ``'normal'``, ``'hard'``); a CPU side ignores the input given
         to :meth:`step` and plays its own (see ``last_inputs``).  ``arena=False``
-        fights on a bare bounded floor (no scene, no crates, and a fireball launches nothing)."""
+        fights on a bare bounded floor (no scene, no crates, and a fireball launches nothing).
+
+        ``seed``: an int ``>= 0`` (numpy ints too); anything else raises TypeError or
+        ValueError naming ``seed`` (a replay stores seeds below ``2**64``)."""
+        _check_seed(seed)
+        if not isinstance(arena, (bool, np.bool_)):
+            raise TypeError(f"Match.new: arena must be True (the arena) or False (a bare floor), "
+                            f"got {type(arena).__name__} {arena!r}")
         stage = Stage.load(assets_dir) if arena else None
         return cls(load_game_data(assets_dir), seed, (p1_cpu, p2_cpu), stage)
 
@@ -129,7 +141,12 @@ class Match:
         return None if self.stage is None else self.stage.arena
 
     def step(self, p1: FrameInput = FrameInput(), p2: FrameInput = FrameInput()) -> tuple:
-        """Advance one frame (1/60 s) in the A8 order; return this frame's events."""
+        """Advance one frame (1/60 s) in the A8 order; return this frame's events.
+
+        ``p1``, ``p2``: :class:`FrameInput` (a CPU side's is ignored; anything else on a
+        player's side raises TypeError).  Once ``over`` is True the match may still be
+        stepped (the window does, for the K.O. and win poses): ``frame`` counts on, the
+        inputs are ignored and no more events come."""
         events: list = self._pending
         self._pending = []
         if self.stage is not None:
@@ -400,7 +417,8 @@ class Match:
             start = np.array([p.x, p.y, p.z])
             step = np.array([p.vx, 0.0, p.vz])
             if self.stage.path_blocked(start, step, spec.level):
-                events.append(ProjectileImpact(self.frame, p.owner, start, start + step, spec.level))
+                events.append(ProjectileImpact(self.frame, p.owner, _read_only(start), _read_only(start + step),
+                                               spec.level))
             elif p.age + 1 < spec.lifetime:
                 alive.append(Projectile(p.owner, p.x + p.vx, p.y, p.z + p.vz, p.vx, p.vz, p.age + 1))
         self.stage.projectiles = tuple(alive)
@@ -614,7 +632,7 @@ class Match:
             x, y, z = self.launch_point(f.index, spec).tolist()
             p = Projectile(f.index, x, y, z, f.fx * spec.speed, f.fz * spec.speed, 0)
             self.stage.projectiles = self.stage.projectiles + (p,)
-            events.append(ProjectileLaunched(self.frame, f.index, np.array([p.x, p.y, p.z])))
+            events.append(ProjectileLaunched(self.frame, f.index, _read_only(np.array([p.x, p.y, p.z]))))
 
     # ------------------------------------------------------- rounds
     def _starts(self) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -702,12 +720,14 @@ class Match:
         frame its judgement points j1, j2 (A2, A3), the overlap box between
         them (A4), the centre-to-centre segment and the collision point (A7).
         """
+        boxes = self._boxes.view()        # read-only: an overlay that moves a box in place
+        boxes.flags.writeable = False      # must not move the match's range box
         for f in self.fighters:
             hitting = ()
             if f.move and self.data.moves[f.move].is_active(f.mframe):
                 hitting = self.data.moves[f.move].hit_limbs
             guarding = f.guard and f.state in ("block_stand", "block_crouch", "blockstun")
-            for li, box in enumerate(self._boxes[f.index]):
+            for li, box in enumerate(boxes[f.index]):
                 kind = ROLE_HIT if li in hitting else (ROLE_GUARD if guarding else ROLE_HURT)
                 draw.box(box, kind)
         for atk, ks, ls, j1, j2, pts in self.contacts:
@@ -715,8 +735,8 @@ class Match:
                 draw.point(a, "j1")
                 draw.point(b, "j2")
                 draw.box(np.stack((a, b)), "overlap")
-                c1 = self._boxes[atk, k].mean(axis=0)
-                c2 = self._boxes[1 - atk, l].mean(axis=0)
+                c1 = boxes[atk, k].mean(axis=0)
+                c2 = boxes[1 - atk, l].mean(axis=0)
                 draw.segment(c1, c2, "centres")
                 draw.point(p, "collision")
         for atk, k, c, box, p in self.crate_contacts:
@@ -751,8 +771,26 @@ class Match:
         )
 
     def restore(self, snap: tuple) -> None:
-        """Put the match back in the state of ``snap`` (from :meth:`snapshot`)."""
+        """Put the match back in the state of ``snap`` (from :meth:`snapshot`).
+
+        ``snap`` may come from another match on the same arena (or the same bare floor)
+        and fighter data; anything else raises ValueError before the match is changed."""
+        if not isinstance(snap, tuple) or len(snap) != 10:
+            got = f"a tuple of {len(snap)} items" if isinstance(snap, tuple) else type(snap).__name__
+            raise ValueError(f"Match.restore: snap must be a tuple from Match.snapshot(), got {got}; "
+                             f"take one with snap = match.snapshot()")
         scal, rw, fsc, poses, rng, ais, last, pending, arena, boxes = snap
+        if (arena is None) != (self.stage is None):
+            where = ("a bare floor (arena=False)", "the arena") if arena is None else \
+                ("the arena", "a bare floor (arena=False)")
+            raise ValueError(f"Match.restore: snap is of a match on {where[0]}, this match is on {where[1]}; "
+                             f"restore it into a match made with the same arena setting")
+        if arena is not None and len(arena[0]) != len(self.stage.crates):
+            raise ValueError(f"Match.restore: snap is of an arena with {len(arena[0])} crates, this match's "
+                             f"has {len(self.stage.crates)}; restore it into a match on the same arena")
+        if boxes[2].shape != self._boxes.shape:
+            raise ValueError(f"Match.restore: snap has limb boxes {boxes[2].shape}, this match {self._boxes.shape}; "
+                             f"restore it into a match made with the same fighter data (assets_dir)")
         for n, v in zip(self._MATCH_SCALARS, scal):
             setattr(self, n, v)
         self._round_winner = rw
@@ -777,10 +815,10 @@ class Match:
     def state_hash(self) -> str:
         """SHA-256 of the whole state, identical for the same seed and inputs in any process."""
         h = hashlib.sha256()
-        h.update(repr(tuple(getattr(self, n) for n in self._MATCH_SCALARS)).encode())
+        h.update(repr(_plain(getattr(self, n) for n in self._MATCH_SCALARS)).encode())
         h.update(repr(self._round_winner).encode())
         for f in self.fighters:
-            h.update(repr(f.scalars()).encode())
+            h.update(repr(_plain(f.scalars())).encode())
             h.update(_le_bytes(f.pose))
             h.update(_le_bytes(f.pose_from))
         rs = self.rng.bit_generator.state
@@ -796,6 +834,36 @@ class Match:
         if self.stage is not None:
             h.update(self.stage.state_bytes())
         return h.hexdigest()
+
+
+def _check_seed(seed) -> int:
+    """``seed`` as a Python int, or TypeError / ValueError naming it (no float is truncated,
+    no string parsed, no negative left to fail inside numpy's PCG64)."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"Match: seed must be an int >= 0, got {type(seed).__name__} {seed!r}; "
+                        f"pass a whole number such as seed=0")
+    seed = int(seed)
+    if seed < 0:
+        raise ValueError(f"Match: seed must be an int >= 0, got {seed}; pass a non-negative seed")
+    return seed
+
+
+def _plain(values) -> tuple:
+    """``values`` with numpy scalars as the Python numbers they equal: a tool that sets
+    ``fighter.x = np.float64(0.5)`` sets the same state as ``0.5`` (repr would differ)."""
+    values = tuple(values)
+    if _PLAIN_TYPES.issuperset(map(type, values)):       # the usual case, in one C-level pass
+        return values
+    return tuple(v.item() if isinstance(v, np.generic) else v for v in values)
+
+
+_PLAIN_TYPES = frozenset((int, float, bool, str, type(None)))
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    """``a``, made read-only: an event's arrays are values, as its other fields are."""
+    a.flags.writeable = False
+    return a
 
 
 def _le_bytes(a: np.ndarray) -> bytes:

@@ -96,7 +96,12 @@ class Crate:
 
 @functools.lru_cache(maxsize=2)
 def _cached_arena(assets_dir: str | None) -> Arena:
-    return load_arena(assets_dir)
+    """The arena every match of the process shares (``match.arena``): its arrays read-only,
+    so no tool changes the bounds or start points of later matches."""
+    arena = load_arena(assets_dir)
+    arena.bounds.flags.writeable = False
+    arena.fighter_starts.flags.writeable = False
+    return arena
 
 
 class Stage:
@@ -106,6 +111,7 @@ class Stage:
         self.arena = arena
         self.scene = copy.deepcopy(arena.scene)
         self.bounds = np.array(arena.bounds, dtype=float)
+        self.bounds.flags.writeable = False      # read once into the match's plain floats
         self.crates: list[Crate] = []
         for o in arena.by_kind("crate", "barrel"):
             if o.sphere_radius is not None:

@@ -64,10 +64,12 @@ class DummyController:
     """Decides one side's input every frame: stance/guard settings, or record and loop playback."""
 
     def __init__(self, side: int = 1, *, mode: str = "stand", max_frames: int = MAX_RECORD_FRAMES):
-        if side not in (0, 1):
+        if isinstance(side, bool) or side not in (0, 1):
             raise ValueError(f"DummyController: side must be 0 (P1) or 1 (P2), got {side!r}")
-        if not 1 <= int(max_frames) <= MAX_RECORD_FRAMES:
-            raise ValueError(f"DummyController: max_frames must be 1..{MAX_RECORD_FRAMES}, got {max_frames!r}")
+        if isinstance(max_frames, bool) or not isinstance(max_frames, int) \
+                or not 1 <= max_frames <= MAX_RECORD_FRAMES:
+            raise ValueError(f"DummyController: max_frames must be a whole number of frames "
+                             f"1..{MAX_RECORD_FRAMES}, got {max_frames!r}")
         self.side = side
         self.max_frames = int(max_frames)
         self.stance = "stand"
