@@ -17,11 +17,17 @@ from .inputs import BACK, DOWN, FORWARD, GUARD, HK, HP, LK, LP, SIDE_L, SIDE_R, 
 
 #: Per level: chance per frame to notice an incoming attack, chance to guard it
 #: correctly once noticed, attack eagerness when in range, chance to throw an
-#: attack from out of range (a whiff), and how long a decision is held (frames).
+#: attack from out of range (a whiff), and how long a decision is held (frames);
+#: ``dodge``: chance to sidestep out of a noticed projectile's line (when there is time)
+#: rather than guard it; ``punish``: chance per frame to hit an opponent stuck in a move
+#: (a whiffed heavy's recovery, a slow wind-up) with an attack that lands in time.
 LEVELS = {
-    "easy":   dict(notice=0.10, guard=0.35, attack=0.30, whiff=0.25, hold=(14, 26), mix=0.2, zone=0.02),
-    "normal": dict(notice=0.22, guard=0.60, attack=0.45, whiff=0.15, hold=(8, 16), mix=0.5, zone=0.05),
-    "hard":   dict(notice=0.45, guard=0.85, attack=0.60, whiff=0.06, hold=(4, 9), mix=0.8, zone=0.08),
+    "easy":   dict(notice=0.10, guard=0.35, attack=0.30, whiff=0.25, hold=(14, 26), mix=0.2, zone=0.02,
+                   dodge=0.15, punish=0.02),
+    "normal": dict(notice=0.22, guard=0.60, attack=0.45, whiff=0.15, hold=(8, 16), mix=0.5, zone=0.05,
+                   dodge=0.45, punish=0.06),
+    "hard":   dict(notice=0.45, guard=0.85, attack=0.60, whiff=0.06, hold=(4, 9), mix=0.8, zone=0.08,
+                   dodge=0.85, punish=0.30),
 }
 
 _MOVE_BUTTON = {"lp": LP, "hp": HP, "lk": LK, "hk": HK, "hk_low": HK | DOWN, "fireball": LP | HP}
@@ -31,12 +37,22 @@ _MOVE_BUTTON = {"lp": LP, "hp": HP, "lk": LK, "hk": HK, "hk_low": HK | DOWN, "fi
 _STEP_AHEAD = 0.045
 #: A detour around an obstacle is held at least this long (frames): long enough to clear a crate.
 _DETOUR_FRAMES = 24
+#: How far one frame of a sidestep goes (m, the match's SIDESTEP), for "can I get out of its line?".
+_SIDESTEP = 0.040
+#: A dodge starts at most this many frames before it needs to (earlier, it would walk a long arc).
+_DODGE_SLACK = 4
+#: A dodge steps this much further out of a projectile's path than its bare clearance (m): a
+#: fighter that then walks at the thrower drifts back toward the path it flies along.
+_DODGE_MARGIN = 0.15
+#: States from which a move starts on the next frame (the match's neutral states).
+_FREE_STATES = ("idle", "walk_fwd", "walk_back", "sidestep", "crouch", "block_stand", "block_crouch")
 
 
 def initial_state() -> dict:
     """The plan: the held ``bits``, for ``hold`` more frames, plus a one-frame ``tap``; ``detour``
-    is the sidestep (SIDE_L / SIDE_R) it keeps taking around an obstacle in its way, or 0."""
-    return {"bits": 0, "hold": 0, "tap": 0, "detour": 0}
+    is the sidestep (SIDE_L / SIDE_R) it keeps taking around an obstacle in its way, or 0;
+    ``dodge`` is 1 while the plan is a sidestep out of a projectile's line."""
+    return {"bits": 0, "hold": 0, "tap": 0, "detour": 0, "dodge": 0}
 
 
 def _blocked_ahead(match, me) -> bool:
@@ -67,34 +83,160 @@ def move_reach(data) -> dict[str, tuple[float, float]]:
     return out
 
 
+@functools.lru_cache(maxsize=4)
+def projectile_move(data):
+    """The move that launches a projectile (the fireball), or None."""
+    return next((m for m in data.moves.values() if m.projectile is not None), None)
+
+
+@functools.lru_cache(maxsize=4)
+def projectile_lanes(data) -> tuple[float, float, float]:
+    """``(ahead, front, clear)`` (m) for the projectile move, measured like :func:`move_reach`:
+    how far ahead of its thrower a projectile starts (its limb's box centre at launch, 0.2 m
+    on, after the lunge); how far ahead of a standing fighter's centre it strikes (the
+    frontmost of the stance's limbs at its flying height, plus the projectile's half size);
+    and how far to the side of its path a fighter's centre must be for it to fly past (the
+    widest of those limbs plus the half size)."""
+    sk = data.skeleton
+    mv = projectile_move(data)
+    spec = mv.projectile
+    local = np.stack([mv.rot[mv.startup], data.pose_rot["stance"]])
+    _, _, boxes = sk.pose(np.zeros((2, 3)), np.tile([1.0, 0.0], (2, 1)), local, np.zeros(2))
+    ahead = float(boxes[0, spec.limb, :, 0].mean() + 0.2 + mv.advance[:mv.startup].sum())
+    y = float(boxes[0, spec.limb, :, 1].mean())                 # it flies level, at its launch height
+    body = boxes[1][(boxes[1, :, 0, 1] <= y + spec.half) & (boxes[1, :, 1, 1] >= y - spec.half)]
+    front = float(body[:, 1, 0].max() + spec.half)
+    clear = float(np.abs(body[:, :, 2]).max() + spec.half)
+    return ahead, front, clear
+
+
+def _projectile_threat(match, i: int):
+    """The opponent's projectile that will strike fighter ``i`` if it stays where it is, as a
+    player reads it (a fireball in flight, or the thrower's wind-up aimed at it): ``(frames
+    until it strikes, frames of sidestep needed to leave its path, the sidestep bit that
+    does)``, or None.  The thrower faces where it aims, and a projectile flies straight.
+    ``frames`` counts to its reaching the body's front; it is past the body ``2 * front / speed``
+    frames later."""
+    me, op = match.fighters[i], match.fighters[1 - i]
+    lines = []
+    for p in match.stage.projectiles:
+        if p.owner != i:
+            lines.append((p.x, p.z, p.vx, p.vz, 0))
+    if op.move and not lines:
+        mv = match.data.moves[op.move]
+        if mv.projectile is not None and op.mframe < mv.startup:
+            ahead = projectile_lanes(match.data)[0]
+            s = mv.projectile.speed
+            lines.append((op.x + op.fx * ahead, op.z + op.fz * ahead, op.fx * s, op.fz * s, mv.startup - op.mframe))
+    if not lines:
+        return None
+    _, front, clear = projectile_lanes(match.data)
+    best = None
+    for x, z, vx, vz, wait in lines:
+        speed = math.hypot(vx, vz)
+        if speed <= 0.0:
+            continue
+        dx, dz = vx / speed, vz / speed
+        along = (me.x - x) * dx + (me.z - z) * dz
+        side = (me.x - x) * -dz + (me.z - z) * dx           # + : to the left of its path
+        if along < -front or abs(side) >= clear + _DODGE_MARGIN:
+            continue                                         # gone past, or flying wide
+        frames = wait + int(max(0.0, along - front) / speed)
+        need = int((clear + _DODGE_MARGIN - abs(side)) / _SIDESTEP) + 1
+        # SIDE_R moves a fighter along (-fz, fx): away from the path on the side it is already on
+        gain_r = -me.fz * -dz + me.fx * dx
+        bit = SIDE_R if (gain_r > 0) == (side >= 0) else SIDE_L
+        if best is None or frames < best[0]:
+            best = (frames, need, bit)
+    return best
+
+
+def _side_free(match, me, bit: int, frames: int) -> bool:
+    """True when ``frames`` of sidestep ``bit`` stay clear of pillars, walls, crates and the bounds."""
+    sign = 1.0 if bit == SIDE_R else -1.0
+    d = sign * _SIDESTEP * frames
+    x, z = me.x - me.fz * d, me.z + me.fx * d
+    r = match.data.pushbox_radius
+    nx, nz = match.stage.push_out(x, z, r)
+    (x0, z0), (x1, z1) = match.bounds.tolist()
+    return abs(nx - x) + abs(nz - z) < 1e-9 and x0 + r <= x <= x1 - r and z0 + r <= z <= z1 - r
+
+
+def _punish(match, me, op, dist: float) -> str:
+    """The attack that lands on ``op`` before it can guard or strike: it is in a move's
+    recovery (a whiffed heavy) or slow wind-up, and the attack reaches it in time.  The
+    heaviest such attack, or ``""``."""
+    mv = match.data.moves[op.move]
+    if op.mframe < mv.startup and (mv.hit_limbs or mv.projectile is not None):
+        window = mv.startup - op.mframe                      # hit it out of its wind-up
+    elif op.mframe >= mv.startup + mv.active:
+        window = mv.total - op.mframe                        # or in its recovery
+    else:
+        return ""
+    window += op.hitstop
+    ducking = match.data.moves[op.move].height == "low"     # a sweep: a crouching body, highs pass over
+    best, damage = "", -1
+    for name, (reach_n, _) in move_reach(match.data).items():
+        m = match.data.moves[name]
+        if m.startup + 2 <= window and reach_n >= dist and m.damage > damage and \
+                not (ducking and m.height == "high"):
+            best, damage = name, m.damage
+    return best
+
+
 def decide(match, i: int, level: str) -> int:
     """The CPU's input bits for fighter ``i`` this frame (mutates ``match.ai_state[i]``)."""
     st = match.ai_state[i]
     if match.phase != "fight":
-        st.update(bits=0, hold=0, tap=0, detour=0)
+        st.update(bits=0, hold=0, tap=0, detour=0, dodge=0)
         return 0
     cfg = LEVELS[level]
     rng = match.rng
     me, op = match.fighters[i], match.fighters[1 - i]
     dist = math.hypot(op.x - me.x, op.z - me.z)
 
-    # Reacting to an attack on its way in can interrupt any plan.
-    if op.move and op.move != "jump" and me.state not in ("attack", "hitstun") and dist < 2.2:
+    # Reacting to an attack on its way in can interrupt any plan (a projectile: below).
+    if op.move and op.move != "jump" and me.state not in ("attack", "hitstun") and dist < 2.2 and \
+            match.data.moves[op.move].projectile is None:
         mv = match.data.moves[op.move]
         if op.mframe < mv.startup + mv.active and not (st["bits"] & GUARD) and rng.random() < cfg["notice"]:
             if rng.random() < cfg["guard"]:
                 guard = GUARD | (DOWN if mv.height == "low" else 0)
             else:  # a wrong guess, as players make
                 guard = GUARD | (0 if mv.height == "low" else DOWN)
-            st.update(bits=guard, hold=mv.startup + mv.active - op.mframe + 2, tap=0)
+            st.update(bits=guard, hold=mv.startup + mv.active - op.mframe + 2, tap=0, dodge=0)
 
-    # A fireball on its way in: stand and guard it (a mid), if noticed in time.
-    if match.stage is not None and me.state not in ("attack", "hitstun") and not (st["bits"] & GUARD):
-        for p in match.stage.projectiles:
-            if p.owner != i and math.hypot(p.x - me.x, p.z - me.z) < 2.5 and rng.random() < cfg["notice"]:
-                if rng.random() < cfg["guard"]:
-                    st.update(bits=GUARD, hold=24, tap=0)
-                break
+    # A projectile on its way (in flight, or the thrower's wind-up): once noticed, sidestep out
+    # of its path when there is time, else guard it until it lands.  A guard already up is
+    # held until then (a wind-up guard dropped at the launch would take the projectile).
+    threat = None
+    if match.stage is not None and me.state not in ("attack", "hitstun", "jump") and \
+            projectile_move(match.data) is not None:
+        threat = _projectile_threat(match, i)
+    if threat is not None:
+        frames, need, side = threat
+        height = projectile_move(match.data).projectile.height
+        guard = GUARD | (DOWN if height == "low" else 0)
+        if st["dodge"] and st["hold"] > 0:
+            pass                                             # already stepping out of its path
+        elif st["bits"] & (GUARD | DOWN) == guard:
+            st["hold"] = max(st["hold"], frames + 3)
+        elif frames <= need + _DODGE_SLACK and rng.random() < cfg["notice"]:
+            if frames >= need and rng.random() < cfg["dodge"] and _side_free(match, me, side, need):
+                _, front, _ = projectile_lanes(match.data)
+                passing = int(2.0 * front / projectile_move(match.data).projectile.speed) + 1
+                st.update(bits=side, hold=frames + passing, tap=0, dodge=1)   # until it has flown past
+            elif rng.random() < cfg["guard"]:
+                st.update(bits=guard, hold=frames + 3, tap=0, dodge=0)
+    elif op.move and op.move != "jump" and me.state in _FREE_STATES and not me.move and me.stun == 0 and \
+            dist <= longest_reach(match.data) and rng.random() < cfg["punish"]:
+        # The opponent is stuck in a move (a whiffed heavy's recovery, a slow wind-up): hit it.
+        move = _punish(match, me, op, dist)
+        if move:
+            lo, hi = cfg["hold"]
+            button = _MOVE_BUTTON[move]
+            st.update(bits=button & DOWN, hold=int(rng.integers(lo, hi + 1)), tap=button & ~DOWN, dodge=0)
+            return _press(st)
 
     if st["hold"] > 0:
         st["hold"] -= 1
@@ -102,9 +244,10 @@ def decide(match, i: int, level: str) -> int:
         st["tap"] = 0
         return bits
 
+    st["dodge"] = 0
     lo, hi = cfg["hold"]
     reach = move_reach(match.data)
-    longest = max(r for r, _ in reach.values())
+    longest = longest_reach(match.data)
     r = rng.random()
     if me.state == "blockstun":
         st.update(bits=me.input_bits & (GUARD | DOWN), hold=2, tap=0)
@@ -126,7 +269,7 @@ def decide(match, i: int, level: str) -> int:
             return _press(st)
         if r < 0.06 + cfg["zone"]:
             plan = SIDE_L if rng.random() < 0.5 else SIDE_R
-        elif r < 0.08 + cfg["zone"]:
+        elif r < 0.08 + cfg["zone"] and threat is None:     # a jump does not clear a projectile
             plan = UP | FORWARD
         else:
             plan = FORWARD
@@ -135,7 +278,12 @@ def decide(match, i: int, level: str) -> int:
         in_range = [n for n, (reach_n, _) in reach.items() if reach_n + 0.12 >= dist]
         if not in_range or rng.random() < cfg["whiff"]:
             in_range = list(reach)           # swing anyway: a whiff
-        if op.guard == 1 and "hk_low" in in_range and rng.random() < cfg["mix"]:
+        ducking = op.state in ("crouch", "block_crouch") or (op.move and match.data.moves[op.move].height == "low")
+        if ducking and op.guard != 2 and rng.random() < cfg["mix"]:
+            # a high passes over a crouching body: a low or a mid
+            fits = [n for n in in_range if match.data.moves[n].height != "high"] or in_range
+            move = fits[int(rng.integers(len(fits)))]
+        elif op.guard == 1 and "hk_low" in in_range and rng.random() < cfg["mix"]:
             move = "hk_low"                  # open up a standing guard
         elif op.guard == 2 and rng.random() < cfg["mix"]:
             mids = [n for n in in_range if match.data.moves[n].height == "mid"]
@@ -152,6 +300,12 @@ def decide(match, i: int, level: str) -> int:
     else:
         st.update(bits=FORWARD if dist > 1.0 else 0, hold=int(rng.integers(2, lo + 1)), tap=0)
     return _press(st)
+
+
+@functools.lru_cache(maxsize=4)
+def longest_reach(data) -> float:
+    """The reach of the longest attack (m), from :func:`move_reach`."""
+    return max(r for r, _ in move_reach(data).values())
 
 
 def _clear_shot(match, i: int) -> bool:
