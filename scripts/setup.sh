@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install everything Rangebox needs on a fresh Debian 12 machine:
 # Mesa software GL + EGL (headless rendering), fontconfig + a font (HUD text),
-# git (`python -m game.bench.ab` and its tests read revisions with it),
+# git (`python3 -m game.bench.ab` and its tests read revisions with it),
 # Python 3 with pip where the machine has none, then the Python packages.
 # Fails loudly on the first error; safe to run again (apt is skipped, with no
 # network needed, when every package is already installed).

@@ -43,7 +43,7 @@ def test_C3_C4_baked_arena_files_are_up_to_date_with_the_description(tmp_path):
         qp.read_bytes() == (ASSETS / QUADTREE_NAME).read_bytes()
     if not same:  # allow last-ulp trig differences between machines, nothing more
         fresh, baked = load_scene(mp, qp), load_scene(ASSETS / MODELS_NAME, ASSETS / QUADTREE_NAME)
-        assert len(fresh) == len(baked), "stale bake: run python -m game.tools.bake"
+        assert len(fresh) == len(baked), "stale bake: run python3 -m game.tools.bake"
         for a, b in zip(fresh.models, baked.models):
             assert a.level == b.level and a.triangles.shape == b.triangles.shape
             np.testing.assert_allclose(a.world_triangles, b.world_triangles, atol=1e-9)
@@ -117,19 +117,19 @@ def test_C6_C9_arena_rays_from_the_fighters():
 def test_C5_arena_missing_or_corrupt_files_name_file_and_fix(tmp_path):
     base = _copy_assets(tmp_path)
     (base / QUADTREE_NAME).unlink()
-    with pytest.raises(ArenaAssetError, match=r"arena\.quadtree\.bin.*python -m game\.tools\.bake"):
+    with pytest.raises(ArenaAssetError, match=r"arena\.quadtree\.bin.*python3 -m game\.tools\.bake"):
         load_arena(base)
     base = _copy_assets(tmp_path)
     data = bytearray((base / MODELS_NAME).read_bytes())
     data[0] ^= 0xFF
     (base / MODELS_NAME).write_bytes(bytes(data))
-    with pytest.raises(ArenaAssetError, match=r"arena\.models\.bin: field magic at byte 0.*python -m game\.tools\.bake"):
+    with pytest.raises(ArenaAssetError, match=r"arena\.models\.bin: field magic at byte 0.*python3 -m game\.tools\.bake"):
         load_arena(base)
     base = _copy_assets(tmp_path)
     desc = json.loads((base / DESCRIPTION_NAME).read_text())
     desc["objects"] = desc["objects"][:-1]
     (base / DESCRIPTION_NAME).write_text(json.dumps(desc))
-    with pytest.raises(ArenaAssetError, match=r"stale bake.*python -m game\.tools\.bake"):
+    with pytest.raises(ArenaAssetError, match=r"stale bake.*python3 -m game\.tools\.bake"):
         load_arena(base)
 
 

@@ -91,7 +91,7 @@ def load(name: str, assets_dir: Path):
     """Load ``name`` from ``assets_dir`` the ways the game and the bake tool do (no cache)."""
     if name in DATA_FILES:
         return load_game_data.__wrapped__(str(assets_dir))
-    build_arena_scene(read_description(assets_dir / DESCRIPTION_NAME))      # python -m game.tools.bake
+    build_arena_scene(read_description(assets_dir / DESCRIPTION_NAME))      # python3 -m game.tools.bake
     return Stage(load_arena(assets_dir))                                    # the match's arena
 
 
@@ -182,7 +182,7 @@ def test_damaged_scene_file_names_the_rebake_command_once(assets_copy, name, dam
     finally:
         shutil.copy2(ASSETS / name, assets_copy / name)
     msg = str(info.value)
-    assert field in msg and msg.count("python -m game.tools.bake") == 1, msg
+    assert field in msg and msg.count("python3 -m game.tools.bake") == 1, msg
     assert msg.endswith(BAKE_FIX), msg
 
 

@@ -1,4 +1,4 @@
-"""The command-line tools ``python -m game.tools.bake`` and ``python -m game.tools.soak``: bad input
+"""The command-line tools ``python3 -m game.tools.bake`` and ``python3 -m game.tools.soak``: bad input
 gets one stderr line naming the flag or file and the fix, exit 2, and a failed bake loses nothing."""
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def baked(tmp_path, capsys):
 
 # ---- flags --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("args, words", [
-    (["--bogus"], ["bake: ", "--bogus", "python -m game.tools.bake --help"]),
+    (["--bogus"], ["bake: ", "--bogus", "python3 -m game.tools.bake --help"]),
     (["--out-dir"], ["--out-dir", "expected one argument"]),
     (["extra"], ["extra"]),
 ])
@@ -141,7 +141,7 @@ def test_bake_help_names_the_description_default(capsys):
 
 # ---- soak's flags -------------------------------------------------------------------------------
 @pytest.mark.parametrize("args, words", [
-    (["--bogus"], ["soak: ", "--bogus", "python -m game.tools.soak --help"]),
+    (["--bogus"], ["soak: ", "--bogus", "python3 -m game.tools.soak --help"]),
     (["--frames", "abc"], ["--frames", "'abc'"]),
     (["--seed", "-1"], ["--seed", "0 or more"]),
 ])

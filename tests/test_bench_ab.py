@@ -1,4 +1,4 @@
-"""``python -m game.bench.ab``: another revision's code runs beside the working tree in one process."""
+"""``python3 -m game.bench.ab``: another revision's code runs beside the working tree in one process."""
 
 import subprocess
 import sys

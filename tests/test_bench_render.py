@@ -1,4 +1,4 @@
-"""Pieces of ``python -m game.bench render`` that run without GL."""
+"""Pieces of ``python3 -m game.bench render`` that run without GL."""
 
 import time
 

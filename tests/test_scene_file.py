@@ -114,7 +114,7 @@ def test_C3_C4_specific_errors_name_file_field_and_offset():
     mb, qb = scene_to_bytes(_scene(n=6))
     _bad(b"XXXXXXXX" + mb[8:], qb, r"M\.bin: field magic at byte 0")
     _bad(mb[:8] + struct.pack("<H", 7) + mb[10:], qb, r"M\.bin: field version at byte 8")
-    _bad(mb[:-3], qb, r"M\.bin: field file_size at byte 20: .*python -m game\.tools\.bake")
+    _bad(mb[:-3], qb, r"M\.bin: field file_size at byte 20: .*python3 -m game\.tools\.bake")
     _bad(mb, qb[:-3], r"Q\.bin: field file_size at byte 28")
     _bad(mb[:10], qb, r"M\.bin: field header at byte 0: file truncated")
     _bad(mb[:20], qb, r"M\.bin: field header at byte 0: file truncated")
@@ -493,7 +493,7 @@ def test_C3_checksum_mismatch_names_file_field_values_and_fix():
     msg = str(info.value)
     assert msg.startswith(f"arena.models.bin: field crc32 at byte {MODELS_CRC_AT}: checksum mismatch"), msg
     assert f"stored 0x{stored:08x}" in msg and f"computed 0x{computed:08x}" in msg
-    assert "python -m game.tools.bake" in msg
+    assert "python3 -m game.tools.bake" in msg
     q = bytearray(qb)
     q[-1] ^= 1
     with pytest.raises(SceneFileError, match=r"^arena\.quadtree\.bin: field crc32 at byte 36: checksum mismatch"):
@@ -505,11 +505,11 @@ def test_C3_C4_old_version_1_files_say_to_rebake():
     # a version-1 file: the old 28/36-byte headers (no checksum) in front of the same payload
     v1m = struct.pack("<8sHHIIQ", b"RBXMODL\x00", 1, 0, 4, 4, 28 + len(mb) - MODELS_HDR) + mb[MODELS_HDR:]
     v1q = struct.pack("<8sHHIIIIQ", b"RBXQUAD\x00", 1, 0, 4, 1, 3, 5, 36 + len(qb) - QUAD_HDR) + qb[QUAD_HDR:]
-    want = r"field version at byte 8: version 1 is an older format.*`python -m game\.tools\.bake`"
+    want = r"field version at byte 8: version 1 is an older format.*`python3 -m game\.tools\.bake`"
     _bad(v1m, qb, r"^M\.bin: " + want)
     _bad(mb, v1q, r"^Q\.bin: " + want)
     _bad(v1m[:12], qb, r"^M\.bin: " + want)                  # even a stub is told it is old, not truncated
-    _bad(mb[:8] + struct.pack("<H", 3) + mb[10:], qb, r"unsupported version 3.*python -m game\.tools\.bake")
+    _bad(mb[:8] + struct.pack("<H", 3) + mb[10:], qb, r"unsupported version 3.*python3 -m game\.tools\.bake")
 
 
 def test_C3_C4_files_from_different_bakes_are_refused_with_the_fix(tmp_path):
@@ -519,7 +519,7 @@ def test_C3_C4_files_from_different_bakes_are_refused_with_the_fix(tmp_path):
         scene_from_bytes(ma, qb_, models_name="M.bin", quadtree_name="Q.bin")
     msg = str(info.value)
     assert msg.startswith("Q.bin: field models_crc32 at byte 40:") and "M.bin" in msg
-    assert "different bakes" in msg and "python -m game.tools.bake" in msg
+    assert "different bakes" in msg and "python3 -m game.tools.bake" in msg
     assert f"0x{_crc(ma, MODELS_CRC_AT):08x}" in msg and f"0x{_crc(mb_, MODELS_CRC_AT):08x}" in msg
     # the same through load_scene, with the paths named
     save_scene(a, tmp_path / "m.bin", tmp_path / "q.bin")

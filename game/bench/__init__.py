@@ -1,4 +1,4 @@
-"""Benchmarks: ``python -m game.bench [section ...]``.
+"""Benchmarks: ``python3 -m game.bench [section ...]``.
 
 Each section is a module in this package with ``run(args) -> None`` that
 prints its figures (median of several runs, and the ratio against a simple

@@ -1,4 +1,4 @@
-"""``python -m game.bench [section ...] [--quick]``: print benchmark figures.
+"""``python3 -m game.bench [section ...] [--quick]``: print benchmark figures.
 
 With no section every available one runs.  Exit code 2 on an unknown section.
 """
@@ -17,7 +17,7 @@ from .common import machine_gauge_us
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m game.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python3 -m game.bench", description=__doc__)
     parser.add_argument("sections", nargs="*", help=f"any of: {', '.join(SECTIONS)} (default: all)")
     parser.add_argument("--quick", action="store_true", help="fewer repeats (smoke run, figures are noisier)")
     args = parser.parse_args(argv)
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
             mod.run(args)
         except RenderUnavailable as exc:                  # no pyglet, no GL, no display: one line
             # (the fix alone: main.py's --headless alternative is no flag of the benchmark)
-            print(f"python -m game.bench {name}: {exc.fix}", file=sys.stderr)
+            print(f"python3 -m game.bench {name}: {exc.fix}", file=sys.stderr)
             return 2
     return 0
 

@@ -1,4 +1,4 @@
-"""``python -m game.bench.ab REV [--seeds N] [--chunks N]``: Match.step of the working
+"""``python3 -m game.bench.ab REV [--seeds N] [--chunks N]``: Match.step of the working
 tree against the code of git revision ``REV``, in one process.
 
 This VM's speed drifts by 2-3x within minutes, so two benchmark runs (even at
@@ -30,7 +30,7 @@ def extract(rev: str, dest: Path, package: str) -> None:
     """``rev``'s tree in ``dest``, its ``game`` package renamed ``package`` (imports rewritten)."""
     tar = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", rev], capture_output=True)
     if tar.returncode:
-        raise SystemExit(f"python -m game.bench.ab: REV: {rev!r} is not a git revision here "
+        raise SystemExit(f"python3 -m game.bench.ab: REV: {rev!r} is not a git revision here "
                          f"({tar.stderr.decode(errors='replace').strip()})")
     subprocess.run(["tar", "-x", "-C", str(dest)], input=tar.stdout, check=True)
     (dest / "game").rename(dest / package)
@@ -67,7 +67,7 @@ def compare(old_sim, new_sim, seeds: int, chunks: int, frames: int = 100) -> dic
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m game.bench.ab", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python3 -m game.bench.ab", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("rev", help="git revision to compare the working tree against, e.g. HEAD~1")
     parser.add_argument("--seeds", type=int, default=6, help="matches per version (default 6)")

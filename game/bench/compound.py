@@ -1,4 +1,4 @@
-"""Method B benchmark: ``python -m game.bench compound [--quick]``.
+"""Method B benchmark: ``python3 -m game.bench compound [--quick]``.
 
 Figures (median of several runs, each with its reference measured round-robin in the same rounds):
 

@@ -18,7 +18,7 @@ the GPU (here: the CPU rasteriser) work is inside the measured time.  Wall
 time is the figure against the target; CPU time over all threads is printed
 too because llvmpipe's rasteriser threads compete with anything else running
 on the 2 cores (wall time then varies by 2x between runs, CPU time much less).  Start-up is
-the wall time of ``python main.py --screenshot ... --frames 1`` as a
+the wall time of ``python3 main.py --screenshot ... --frames 1`` as a
 subprocess: interpreter, imports, GL context, shaders, meshes, fonts, one
 frame and the PNG write.
 """

@@ -1,4 +1,4 @@
-"""Rollback benchmark: ``python -m game.bench rollback [--quick]``.
+"""Rollback benchmark: ``python3 -m game.bench rollback [--quick]``.
 
 Figures (median of several runs; the reference is measured in the same run):
 

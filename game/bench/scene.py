@@ -1,4 +1,4 @@
-"""Benchmark section ``scene`` (method C): ``python -m game.bench scene [--quick]``.
+"""Benchmark section ``scene`` (method C): ``python3 -m game.bench scene [--quick]``.
 
 A generated scene of ~200 models / ~50k triangles over a 100 x 100 m floor
 (ground tiles, pillars, crates, rocks), 10,000 random rays of max distance 50.
@@ -212,4 +212,4 @@ def run(args) -> None:
         report("arena cast_any single ray (max 20 m)", median_seconds(arena_any, number=1, repeat=rep) / k * 1e6,
                "us", target="<= 30")
     else:
-        print("  baked arena not found (run python -m game.tools.bake)")
+        print("  baked arena not found (run python3 -m game.tools.bake)")

@@ -46,7 +46,7 @@ MODELS_MAGIC = b"RBXMODL\x00"
 QUADTREE_MAGIC = b"RBXQUAD\x00"
 FORMAT_VERSION = 2
 #: The command that rewrites the arena's scene files (the fix for any damaged or old file).
-REBAKE = "re-bake both files with `python -m game.tools.bake`"
+REBAKE = "re-bake both files with `python3 -m game.tools.bake`"
 
 _PREFIX = struct.Struct("<8sHH")                  # magic, version, reserved: the same in every version
 _MODELS_HEADER = struct.Struct("<8sHHIIQI")       # magic, version, reserved, mesh_count, model_count, file_size,

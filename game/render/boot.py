@@ -17,7 +17,7 @@ from game.tools import FIX_PACKAGE
 
 WIDTH, HEIGHT = 1280, 720
 
-FIX_DISPLAY = "no display: use --screenshot, or set PYGLET_HEADLESS=1"
+FIX_DISPLAY = "no display: use --screenshot PNG, or set PYGLET_HEADLESS=1 and add --frames N (a window no one sees)"
 FIX_GL = ("OpenGL/EGL libraries not found ({lib}): install them with "
           "'apt-get install libgl1 libegl1 libgl1-mesa-dri libfontconfig1' (or run bash scripts/setup.sh)")
 FIX_CONTEXT = "could not create an OpenGL 3.3 context ({text}); install Mesa (bash scripts/setup.sh)"
@@ -49,7 +49,7 @@ def _explain(exc: BaseException) -> str | None:
     if name == "NoSuchDisplayException" or "display" in text.lower() and "no" in text.lower():
         return FIX_DISPLAY
     if isinstance(exc, AttributeError) and "XRender" in text:
-        return "X libraries are missing (libXrender): apt-get install libxrender1, or set PYGLET_HEADLESS=1"
+        return "X libraries are missing (libXrender): apt-get install libxrender1, or set PYGLET_HEADLESS=1 and add --frames N"
     if name in ("GLException", "WindowException", "NoSuchConfigException", "ContextException"):
         return FIX_CONTEXT.format(text=text)
     return None

@@ -1,7 +1,7 @@
 """The arena as data: the scene description, its meshes, and loading the baked method-C scene.
 
 The arena is authored as a readable JSON description (``assets/arena.scene.json``,
-meshes as ``.obj`` where useful), baked by ``python -m game.tools.bake`` into
+meshes as ``.obj`` where useful), baked by ``python3 -m game.tools.bake`` into
 the two binary files of method C (``assets/arena.models.bin``, C3, and
 ``assets/arena.quadtree.bin``, C4), and loaded at start with :func:`load_arena`.
 
@@ -388,7 +388,7 @@ def _bounds(objects, scene: Scene) -> np.ndarray:
 def load_arena(assets_dir=None) -> Arena:
     """Load the baked arena (``arena.models.bin`` + ``arena.quadtree.bin``) and the description's metadata.
 
-    Raises :class:`ArenaAssetError` naming the file and the fix (``python -m game.tools.bake``)
+    Raises :class:`ArenaAssetError` naming the file and the fix (``python3 -m game.tools.bake``)
     when a baked file is missing, corrupt or does not match the description, and
     :class:`ArenaDescriptionError` when the description itself is invalid.
     """

@@ -1,4 +1,4 @@
-"""Command-line tools (``python -m game.tools.bake``, ``python -m game.tools.soak``)."""
+"""Command-line tools (``python3 -m game.tools.bake``, ``python3 -m game.tools.soak``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import NoReturn
 EXIT_USAGE = 2
 #: The one line for a required package that is not installed (``main.py``, the tools, the renderer's boot).
 FIX_PACKAGE = ("Python package '{name}' is not installed: run 'bash scripts/setup.sh' "
-               "(or 'pip install -r requirements.txt')")
+               "(or 'python3 -m pip install -r requirements.txt')")
 #: The packages the tools import (``requirements.txt``); a missing one is a set-up step not run.
 REQUIRED_PACKAGES = frozenset({"numpy", "pyrr"})
 

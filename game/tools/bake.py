@@ -1,4 +1,4 @@
-"""``python -m game.tools.bake``: bake the arena description into the method-C scene files.
+"""``python3 -m game.tools.bake``: bake the arena description into the method-C scene files.
 
 Reads ``assets/arena.scene.json`` (and the ``.obj`` meshes it names), builds the
 collision models and the quadtree (C1, C2, C5), and writes
@@ -19,7 +19,7 @@ from pathlib import Path
 from game.files import REGULAR, existing_kind
 from game.tools import EXIT_USAGE, exit_for_missing_package
 
-_PROG = "python -m game.tools.bake"
+_PROG = "python3 -m game.tools.bake"
 
 try:
     from game.collision import save_scene

@@ -1,6 +1,6 @@
 """Soak the simulation with random inputs and check its invariants on every frame.
 
-    python -m game.tools.soak --frames 1000000 --seed S [--quiet]
+    python3 -m game.tools.soak --frames 1000000 --seed S [--quiet]
 
 Both fighters get seeded random inputs (held for random spans, so moves,
 walks, jumps, guards and contradictory presses all happen); when a match
@@ -174,7 +174,7 @@ def soak(frames: int, seed: int, *, make_match=None, on_frame=None, on_match=Non
         if problem:
             raise SoakViolation(
                 f"soak seed {seed}, frame {g} (match {matches}, match seed {mseed}, match frame {m.frame - 1}): "
-                f"{problem}; reproduce: python -m game.tools.soak --seed {seed} --frames {g + 1}")
+                f"{problem}; reproduce: python3 -m game.tools.soak --seed {seed} --frames {g + 1}")
         g += 1
         if on_frame is not None:
             on_frame(g)
@@ -184,7 +184,7 @@ def soak(frames: int, seed: int, *, make_match=None, on_frame=None, on_match=Non
 def main(argv: list[str] | None = None) -> int:
     class Parser(argparse.ArgumentParser):
         def error(self, message):
-            print(f"soak: {message} (see: python -m game.tools.soak --help)", file=sys.stderr)
+            print(f"soak: {message} (see: python3 -m game.tools.soak --help)", file=sys.stderr)
             sys.exit(EXIT_USAGE)
 
     def count(text):
@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
             raise argparse.ArgumentTypeError(f"expected 0 or more, got {v}")
         return v
 
-    p = Parser(prog="python -m game.tools.soak", description=__doc__.split("\n\n")[0])
+    p = Parser(prog="python3 -m game.tools.soak", description=__doc__.split("\n\n")[0])
     p.add_argument("--frames", type=count, default=1_000_000, help="frames to run (default 1,000,000)")
     p.add_argument("--seed", type=count, default=0, help="input seed (default 0)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"soak: VIOLATION {exc}", file=sys.stderr)
         return 1
     fps = out["frames"] / out["seconds"] if out["seconds"] else float("inf")
-    print(f"soak: {out['frames']:,} frames in {out['matches']} matches, seed {args.seed}: ok, "
+    print(f"soak: {out['frames']:,} frames in {out['matches']} match{'' if out['matches'] == 1 else 'es'}, seed {args.seed}: ok, "
           f"{fps:,.0f} frames/s ({out['seconds']:.1f} s)")
     return 0
 
