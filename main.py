@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Rangebox entry point: the only place where clock, window, simulation and renderer meet.
 
-    python main.py                                   play (P1 keyboard vs CPU) in a window
-    python main.py --p2 human                        two players on one keyboard
-    python main.py --p1 cpu --p2 cpu                 attract mode
-    python main.py --headless --frames N --seed S    no window, no GL: prints one JSON line
-    python main.py --screenshot out.png --frames N [--debug]   render frame N with no screen (EGL)
-    python main.py --training                        training mode (frame meter, frame step, dummy)
+    python3 main.py                                   play (P1 keyboard vs CPU) in a window
+    python3 main.py --p2 human                        two players on one keyboard
+    python3 main.py --p1 cpu --p2 cpu                 attract mode
+    python3 main.py --headless --frames N --seed S    no window, no GL: prints one JSON line
+    python3 main.py --screenshot out.png --frames N [--debug]   render frame N with no screen (EGL)
+    python3 main.py --training                        training mode (frame meter, frame step, dummy)
+    python3 main.py --record FILE [--force]           record the match to a replay file
+    python3 main.py --replay FILE [--headless]        play a replay back, checking every frame
 
 Bad flags or values, flags that cannot take effect together, and files that cannot be
 read or written exit with status 2 and one line that names them, before the match is played.
@@ -26,13 +28,17 @@ import time
 from game.tools import EXIT_USAGE, FIX_PACKAGE   # standard library only: works with numpy missing
 
 
+#: How the README runs this file (Debian 12 has no ``python`` command); argparse's prog.
+PROG = "python3 main.py"
+
+
 class UsageError(Exception):
     """A user-facing problem (bad flag, file, display): one line, exit code 2."""
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, exit 2 (argparse prints usage + message)
-        raise UsageError(f"{message} (see: python main.py --help)")
+        raise UsageError(f"{message} (see: {PROG} --help)")
 
 
 #: The replay header stores the seed as a u64 (the sim's PCG64 takes any int >= 0).
@@ -54,7 +60,7 @@ def _positive_int(name: str, below: int | None = None, below_text: str = ""):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python main.py", description="Rangebox: a 3D fighting-game demo.")
+    p = _Parser(prog=PROG, description="Rangebox: a 3D fighting-game demo.")
     # The match settings default to None so that a conflict with --replay (which takes them
     # from the file) can be told from a default; apply_defaults fills them in.
     p.add_argument("--p1", choices=("human", "cpu"), default=None, help="who controls player 1 (default human)")
@@ -63,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_positive_int("--seed", SEED_LIMIT, "2**64 - 1 (a replay stores it in 8 bytes)"),
                    default=None, help="match seed, 0 to 2**64 - 1 (default 0)")
     p.add_argument("--frames", type=_positive_int("--frames"), default=None,
-                   help="headless: frames to run (default: until the match is over); "
+                   help="headless: frames to run (default: until the match is over); in the window: "
+                        "play N frames, straight into the fight (no title screen), then close; "
                         "with --replay: play (or with --headless check) only the replay's first N frames, "
                         "at most its length; with --screenshot: the frame to capture (default 1, with "
                         "--replay the replay's last frame; at most the longest match, 19200 frames; a match "
@@ -76,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "the recording ends with the match")
     p.add_argument("--replay", metavar="FILE", default=None,
                    help="play a replay file back, checking it frame by frame (with --headless: one JSON line, "
-                        "plus replay_frames with --frames); a regular file of at most 156288 bytes")
+                        "plus replay_frames with --frames); a regular file of at most 156292 bytes")
     p.add_argument("--force", action="store_true", help="let --record overwrite an existing file")
     p.add_argument("--screenshot", metavar="PNG", default=None,
                    help="render frame --frames (default 1) with no screen (headless EGL) and save it as a PNG "
@@ -205,11 +212,11 @@ def check_output_path(flag: str, path: str, *, force: bool) -> None:
         raise UsageError(f"{flag} {path}: cannot create a file in {parent} ({_why(exc)}); {fix}") from None
 
 
-def make_match(seed: int, p1_cpu, p2_cpu):
-    """The match every mode plays (and a replay is played back into)."""
+def make_match(seed: int, p1_cpu, p2_cpu, *, arena: bool = True):
+    """The match every mode plays (and a replay is played back into, with its arena setting)."""
     from game.sim import Match
 
-    return Match.new(seed=seed, p1_cpu=p1_cpu, p2_cpu=p2_cpu)
+    return Match.new(seed=seed, p1_cpu=p1_cpu, p2_cpu=p2_cpu, arena=arena)
 
 
 def check_replay_frames(args, replay) -> None:
@@ -235,7 +242,7 @@ def run_replay_headless(args) -> dict:
     from game.replay import play_replay
 
     replay = _load_checked_replay(args)
-    out = play_replay(replay, make_match, frames=args.frames)
+    out = play_replay(replay, lambda seed, p1, p2: make_match(seed, p1, p2, arena=replay.arena), frames=args.frames)
     if args.frames is not None:
         out["replay_frames"] = replay.frames
     return out
@@ -248,6 +255,9 @@ def prepare_window_replay(args) -> None:
     if len(levels) > 1:
         raise UsageError(f"--replay {args.replay}: the two CPUs play different levels; "
                          f"play it with --headless")
+    if not replay.arena:                # the window draws, and its Game builds, arena matches only
+        raise UsageError(f"--replay {args.replay}: recorded on a bare floor (Match.new(arena=False)), which "
+                         f"the window does not show; check it with --headless")
     args.seed = replay.seed
     args.p1, args.p2 = ("cpu" if c else "human" for c in replay.cpu)
     args.level = levels.pop() if levels else args.level

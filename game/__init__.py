@@ -1,6 +1,7 @@
 """Rangebox: a 3D fighting-game demo built on three published collision methods."""
 
 #: Changes whenever the simulation's results change (0.2.0: forward kinematics without BLAS, so
-#: every state_hash changed); a replay recorded with another version stops at its first
-#: mismatch with a message that names both versions.
-__version__ = "0.2.0"
+#: every state_hash changed; 0.3.0: a higher jump, a fireball judged on its launch frame, the
+#: CPU's jump over fireballs and its read of heavy attacks); a replay recorded with another
+#: version stops at its first mismatch with a message that names both versions.
+__version__ = "0.3.0"

@@ -4,10 +4,11 @@ Pure logic (no pyglet).  The format is documented in ``docs/replay-format.md``.
 
 Design
 ------
-A replay stores the seed, each side's CPU config, the game version, the
-*effective* inputs of both sides on every frame (``match.last_inputs``), a
-2-byte tag of ``state_hash()`` after every frame and an 8-byte prefix of
-``state_hash()`` every ``interval`` (60) frames and at the end.
+A replay stores the seed, each side's CPU config, the arena setting (the arena
+or a bare floor), the game version, the *effective* inputs of both sides on
+every frame (``match.last_inputs``), a 2-byte tag of ``state_hash()`` after
+every frame and an 8-byte prefix of ``state_hash()`` every ``interval`` (60)
+frames and at the end.
 
 CPU sides: playback rebuilds the match with the **same CPU config** and lets
 the CPU decide again; :meth:`ReplayPlayer.check` verifies that the CPU's
@@ -22,12 +23,16 @@ checkpoints confirm it with 64 bits.
 
 API
 ---
-``ReplayRecorder(seed, cpu)``: call ``.record(match)`` after every step,
-then ``.save(path, force=False)`` (atomic: temp file + rename).
-``load_replay(path) -> Replay``; ``ReplayPlayer(replay)`` is an input source:
+``ReplayRecorder.for_match(match)`` (or ``ReplayRecorder(seed, cpu, arena=True)``): call
+``.record(match)`` after every step, then ``.save(path, force=False)`` (atomic: temp file +
+rename).  ``load_replay(path) -> Replay``; ``ReplayPlayer(replay)`` is an input source:
 ``next_inputs(match) -> (FrameInput, FrameInput)`` before a step,
 ``check(match)`` after it (raises :class:`ReplayMismatch`), ``done``.
-``play_replay(replay, make_match, frames=None)`` runs a replay headless.
+``play_replay(replay, make_match=None, frames=None)`` runs a replay headless, by default
+into ``Match.new(seed=replay.seed, p1_cpu=..., p2_cpu=..., arena=replay.arena)``.
+A match on the arena and one on a bare floor (``Match.new(arena=False)``) are both
+recorded; the file says which (``arena``, format version 2; version-1 files, which have
+no such field, were all recorded on the arena and are still read).
 Every problem with a file raises :class:`ReplayError` (a ``ValueError``)
 whose message names the file, the field, the byte offset and the fix.
 ``load_replay`` refuses anything but a regular file of at most
@@ -48,26 +53,35 @@ import numpy as np
 
 import game
 from game.files import REGULAR, existing_kind, special_kind
-from game.sim import FrameInput
+from game.sim import FrameInput, Match
 from game.sim.match import INTRO_FRAMES, KO_FRAMES, MAX_ROUNDS, ROUND_FRAMES
 
 MAGIC = b"RBXR"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: Format versions this build reads: version 1 is version 2 without the ``arena`` field
+#: (every version-1 replay was recorded on the arena).
+READ_VERSIONS = (1, 2)
 CHECK_INTERVAL = 60
 #: CPU config <-> byte code.
 CPU_CODES = {None: 0, "easy": 1, "normal": 2, "hard": 3}
 _CPU_NAMES = {v: k for k, v in CPU_CODES.items()}
 
-#: Header: magic, format version, header size, game version (ASCII, NUL padded),
+#: Header (version 2): magic, format version, header size, game version (ASCII, NUL padded),
 #: seed, p1 cpu, p2 cpu, checkpoint interval, frames, runs, checkpoints,
-#: payload size (compressed), payload CRC-32.
-HEADER = struct.Struct("<4sHH16sQBBHIIIII")
+#: payload size (compressed), payload CRC-32, arena (0 a bare floor, 1 the arena).
+HEADER = struct.Struct("<4sHH16sQBBHIIIIII")
+#: The version-1 header: the same fields at the same offsets, without ``arena``.
+HEADER_V1 = struct.Struct("<4sHH16sQBBHIIIII")
+#: Header size of each format version this build reads.
+HEADER_SIZES = {1: HEADER_V1.size, 2: HEADER.size}
 TRAILER = struct.Struct("<I")              # CRC-32 of everything before it
 RUN = np.dtype([("p1", "<u2"), ("p2", "<u2"), ("count", "<u2")])
 _FIELDS = ("magic", "format_version", "header_size", "game_version", "seed", "p1_cpu", "p2_cpu",
-           "interval", "frames", "runs", "checkpoints", "payload_size", "payload_crc")
-_OFFSETS = dict(zip(_FIELDS, (0, 4, 6, 8, 24, 32, 33, 34, 36, 40, 44, 48, 52)))
-assert HEADER.size == 56
+           "interval", "frames", "runs", "checkpoints", "payload_size", "payload_crc", "arena")
+_OFFSETS = dict(zip(_FIELDS, (0, 4, 6, 8, 24, 32, 33, 34, 36, 40, 44, 48, 52, 56)))
+#: The ``arena`` field's values.
+ARENA_CODES = {False: 0, True: 1}
+assert HEADER.size == 60 and HEADER_V1.size == 56
 
 #: The longest match: five rounds that each run to time over (19,200 frames).  A recording
 #: ends with its match, so no real replay holds more frames.
@@ -109,7 +123,8 @@ class Replay:
     """A decoded replay.  ``inputs`` ``(frames, 2) uint16`` input bits per frame;
     ``tags`` ``(frames,) uint16`` state-hash tag after each frame; ``checkpoints``
     ``(n, 8) uint8`` hash prefixes after frames ``interval, 2*interval, ...``;
-    ``final`` the 8-byte hash prefix after the last frame."""
+    ``final`` the 8-byte hash prefix after the last frame; ``arena`` the match's
+    arena setting (``Match.new(arena=...)``)."""
 
     path: str
     game_version: str
@@ -120,6 +135,8 @@ class Replay:
     tags: np.ndarray
     checkpoints: np.ndarray
     final: bytes
+    #: True: recorded on the arena; False: on a bare floor (``Match.new(arena=False)``).
+    arena: bool = True
 
     @property
     def frames(self) -> int:
@@ -143,22 +160,23 @@ def _runs(inputs: np.ndarray) -> np.ndarray:
 
 
 def encode(seed: int, cpu, inputs: np.ndarray, tags: np.ndarray, checkpoints: np.ndarray, final: bytes,
-           game_version: str = game.__version__, interval: int = CHECK_INTERVAL) -> bytes:
-    """The bytes of a replay file (see docs/replay-format.md)."""
+           game_version: str = game.__version__, interval: int = CHECK_INTERVAL, arena: bool = True) -> bytes:
+    """The bytes of a replay file (see docs/replay-format.md), format version 2."""
     runs = _runs(np.asarray(inputs, dtype=np.uint16).reshape(-1, 2))
     raw = runs.tobytes() + np.asarray(tags, dtype="<u2").tobytes() \
         + np.asarray(checkpoints, dtype=np.uint8).reshape(-1, 8).tobytes() + bytes(final)
     payload = zlib.compress(raw, 9)
     gv = game_version.encode("ascii")[:16]
     header = HEADER.pack(MAGIC, FORMAT_VERSION, HEADER.size, gv, int(seed), CPU_CODES[cpu[0]], CPU_CODES[cpu[1]],
-                         interval, len(inputs), len(runs), len(checkpoints), len(payload), zlib.crc32(payload))
+                         interval, len(inputs), len(runs), len(checkpoints), len(payload), zlib.crc32(payload),
+                         ARENA_CODES[bool(arena)])
     body = header + payload
     return body + TRAILER.pack(zlib.crc32(body))
 
 
 def decode(data: bytes, path: str = "<bytes>") -> Replay:
     """Parse and verify replay bytes; raise :class:`ReplayError` naming field and offset."""
-    fix_other = "record it again with this version (python main.py --record FILE --force)"
+    fix_other = "record it again with this version (python3 main.py --record FILE --force)"
 
     def err(field: str, what: str, fix: str = "the file is damaged; record it again") -> ReplayError:
         return ReplayError(f"{path}: {field} at byte {_OFFSETS.get(field, field_offsets.get(field, 0))}: "
@@ -169,19 +187,21 @@ def decode(data: bytes, path: str = "<bytes>") -> Replay:
         raise err("magic", f"file is {len(data)} bytes, too short for a replay header")
     if data[:4] != MAGIC:
         raise err("magic", f"expected {MAGIC!r}, found {bytes(data[:4])!r} (not a Rangebox replay)",
-                  "pass a file written by python main.py --record")
+                  "pass a file written by python3 main.py --record")
     version, hsize = struct.unpack_from("<HH", data, 4)
-    if version != FORMAT_VERSION:
-        raise err("format_version", f"replay format version {version}, this build reads version {FORMAT_VERSION}",
-                  fix_other)
-    if hsize != HEADER.size:
-        raise err("header_size", f"expected {HEADER.size}, found {hsize}")
-    if len(data) < HEADER.size + TRAILER.size:
-        raise err("header_size", f"file is {len(data)} bytes, shorter than its {HEADER.size}-byte header "
+    if version not in HEADER_SIZES:
+        raise err("format_version", f"replay format version {version}, this build reads versions "
+                  f"{' and '.join(map(str, READ_VERSIONS))}", fix_other)
+    head = HEADER if version == FORMAT_VERSION else HEADER_V1
+    if hsize != head.size:
+        raise err("header_size", f"expected {head.size}, found {hsize} (format version {version})")
+    if len(data) < head.size + TRAILER.size:
+        raise err("header_size", f"file is {len(data)} bytes, shorter than its {head.size}-byte header "
                   f"(truncated)")
-    (_, _, _, gv, seed, c1, c2, interval, frames, nruns, nchk, psize, pcrc) = HEADER.unpack_from(data, 0)
-    expected = HEADER.size + psize + TRAILER.size
-    field_offsets["payload"] = HEADER.size
+    (_, _, _, gv, seed, c1, c2, interval, frames, nruns, nchk, psize, pcrc, *rest) = head.unpack_from(data, 0)
+    arena_code = rest[0] if rest else ARENA_CODES[True]      # version 1: always the arena
+    expected = head.size + psize + TRAILER.size
+    field_offsets["payload"] = head.size
     field_offsets["crc"] = expected - TRAILER.size
     if len(data) != expected:
         raise err("payload_size", f"header says the file is {expected} bytes, it is {len(data)} "
@@ -189,7 +209,7 @@ def decode(data: bytes, path: str = "<bytes>") -> Replay:
     (crc,) = TRAILER.unpack_from(data, expected - TRAILER.size)
     if crc != zlib.crc32(data[:expected - TRAILER.size]):
         raise err("crc", "CRC-32 of the file does not match (corrupted)")
-    if zlib.crc32(data[HEADER.size:HEADER.size + psize]) != pcrc:
+    if zlib.crc32(data[head.size:head.size + psize]) != pcrc:
         raise err("payload_crc", "CRC-32 of the payload does not match (corrupted)")
     try:
         game_version = gv.rstrip(b"\0").decode("ascii")
@@ -198,6 +218,8 @@ def decode(data: bytes, path: str = "<bytes>") -> Replay:
     if c1 not in _CPU_NAMES or c2 not in _CPU_NAMES:
         bad = "p1_cpu" if c1 not in _CPU_NAMES else "p2_cpu"
         raise err(bad, f"unknown CPU code {c1 if bad == 'p1_cpu' else c2}")
+    if arena_code not in ARENA_CODES.values():
+        raise err("arena", f"unknown arena code {arena_code} (0 a bare floor, 1 the arena)")
     if interval == 0:
         raise err("interval", "checkpoint interval is 0")
     if nchk != frames // interval:
@@ -209,7 +231,7 @@ def decode(data: bytes, path: str = "<bytes>") -> Replay:
         # Bounded: a file of 156 kB could otherwise inflate to 160 MB (zlib's 1000:1) before
         # its size is found wrong.
         inflate = zlib.decompressobj()
-        raw = inflate.decompress(data[HEADER.size:HEADER.size + psize], cap)
+        raw = inflate.decompress(data[head.size:head.size + psize], cap)
     except zlib.error as exc:
         raise err("payload", f"zlib data is invalid ({exc})") from None
     if not inflate.eof and len(raw) == cap:
@@ -232,7 +254,7 @@ def decode(data: bytes, path: str = "<bytes>") -> Replay:
     chk = np.frombuffer(raw, dtype=np.uint8, count=nchk * 8, offset=o).reshape(nchk, 8).copy()
     final = raw[o + nchk * 8:]
     return Replay(str(path), game_version, seed, (_CPU_NAMES[c1], _CPU_NAMES[c2]), interval, inputs, tags, chk,
-                  bytes(final))
+                  bytes(final), arena_code == ARENA_CODES[True])
 
 
 def load_replay(path) -> Replay:
@@ -255,7 +277,7 @@ def load_replay(path) -> Replay:
         raise ReplayError(f"{path}: is {special_kind(st.st_mode)}, not a regular file; "
                           f"pass a replay file to --replay")
     too_big = (f"a replay is at most {MAX_FILE_SIZE:,} bytes ({MAX_MATCH_FRAMES:,} frames, the longest "
-               f"match); pass a file written by python main.py --record")
+               f"match); pass a file written by python3 main.py --record")
     if st.st_size > MAX_FILE_SIZE:
         raise ReplayError(f"{path}: file is {st.st_size:,} bytes, {too_big}")
     try:
@@ -324,9 +346,10 @@ class ReplayRecorder:
     """Collects a match's effective inputs and hashes.  Call :meth:`record`
     after every ``match.step``; then :meth:`to_bytes` or :meth:`save`."""
 
-    def __init__(self, seed: int, cpu: tuple[str | None, str | None], interval: int = CHECK_INTERVAL):
+    def __init__(self, seed: int, cpu: tuple[str | None, str | None], interval: int = CHECK_INTERVAL, *,
+                 arena: bool = True):
         # Checked here, not by save() at the end of a recorded match: the header's fields are a u64
-        # seed, a CPU code per side and a u16 interval.
+        # seed, a CPU code per side, a u16 interval and the arena setting.
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
             raise ValueError(f"ReplayRecorder: seed {seed!r}: a replay stores a whole number from 0 to "
                              f"2**64 - 1; record a match made with such a seed")
@@ -337,7 +360,10 @@ class ReplayRecorder:
                 raise ValueError(f"ReplayRecorder: cpu {c!r}: choose None or one of easy, normal, hard")
         if isinstance(interval, bool) or not isinstance(interval, int) or not 1 <= interval <= 0xFFFF:
             raise ValueError(f"ReplayRecorder: interval {interval!r}: a whole number of frames from 1 to 65535")
-        self.seed, self.cpu, self.interval = int(seed), tuple(cpu), interval
+        if not isinstance(arena, (bool, np.bool_)):
+            raise ValueError(f"ReplayRecorder: arena {arena!r}: True (the arena) or False (a bare floor), "
+                             f"as given to Match.new")
+        self.seed, self.cpu, self.interval, self.arena = int(seed), tuple(cpu), interval, bool(arena)
         self._inputs: list[int] = []
         self._tags: list[int] = []
         self._checkpoints: list[bytes] = []
@@ -345,22 +371,25 @@ class ReplayRecorder:
 
     @classmethod
     def for_match(cls, match) -> ReplayRecorder:
-        """A recorder for ``match``, on its frame 0.  The file holds no arena setting and
-        playback (``--replay``) rebuilds the match on the arena, so a bare-floor match
-        (``Match.new(arena=False)``) is refused: its replay could only ever "diverge"."""
+        """A recorder for ``match``, on its frame 0: its seed, CPU config and arena setting
+        (on the arena, or a bare floor: ``Match.new(arena=False)``)."""
         if match.frame != 0:
             raise ValueError("ReplayRecorder.for_match: start recording on frame 0")
-        if getattr(match, "stage", True) is None:     # (a stand-in match without a stage passes)
-            raise ValueError("ReplayRecorder.for_match: the match is on a bare floor (arena=False), and a "
-                             "replay is played back on the arena; record a Match.new(arena=True) match")
-        return cls(match.seed, match.cpu)
+        # (a stand-in match without a stage counts as on the arena)
+        return cls(match.seed, match.cpu, arena=getattr(match, "stage", True) is not None)
 
     @property
     def frames(self) -> int:
         return len(self._tags)
 
     def record(self, match) -> None:
-        """Store the inputs the match used on the frame just stepped, and its hash."""
+        """Store the inputs the match used on the frame just stepped, and its hash.  Once after
+        every step from frame 0: a frame recorded twice or skipped would make a file whose
+        every later frame "diverges", so it raises ValueError here instead."""
+        if match.frame != len(self._tags) + 1:
+            raise ValueError(f"ReplayRecorder.record: the match is at frame {match.frame}, the recording holds "
+                             f"{len(self._tags)} frames; call record(match) once after every step, from "
+                             f"frame 0 (a match restored to another frame cannot be recorded on)")
         p1, p2 = match.last_inputs
         self._inputs.append(p1.bits | p2.bits << 16)
         h = match.state_hash()
@@ -374,7 +403,7 @@ class ReplayRecorder:
         inputs = np.stack((packed & 0xFFFF, packed >> 16), axis=1).astype(np.uint16)
         return encode(self.seed, self.cpu, inputs, np.array(self._tags, dtype=np.uint16),
                       np.frombuffer(b"".join(self._checkpoints), dtype=np.uint8).reshape(-1, 8),
-                      self._final, interval=self.interval)
+                      self._final, interval=self.interval, arena=self.arena)
 
     def save(self, path, *, force: bool = False) -> int:
         """Write the replay atomically; return its size in bytes."""
@@ -388,9 +417,31 @@ def _describe(bits: int) -> str:
     return str(FrameInput.from_bits(int(bits)))
 
 
+def match_settings(replay: Replay) -> str:
+    """The call that builds the match ``replay`` plays into, for messages."""
+    p1, p2 = replay.cpu
+    return f"Match.new(seed={replay.seed}, p1_cpu={p1!r}, p2_cpu={p2!r}, arena={replay.arena})"
+
+
+def _settings_differ(replay: Replay, match) -> str | None:
+    """What of ``match``'s seed, CPU config and arena setting differs from the recording, or None.
+    (A stand-in match without these attributes passes.)"""
+    seed, cpu = getattr(match, "seed", replay.seed), tuple(getattr(match, "cpu", replay.cpu))
+    arena = getattr(match, "stage", True) is not None
+    if seed != replay.seed:
+        return f"seed {seed}, the replay was recorded with seed {replay.seed}"
+    if cpu != tuple(replay.cpu):
+        return f"CPU config {cpu}, the replay was recorded with {tuple(replay.cpu)}"
+    if arena != replay.arena:
+        where = ("on the arena", "on a bare floor (arena=False)")
+        return f"{where[not arena]}, the replay was recorded {where[not replay.arena]}"
+    return None
+
+
 class ReplayPlayer:
-    """An input source that plays a :class:`Replay` into a match built with
-    ``replay.seed`` and ``replay.cpu``.  Per frame: ``p1, p2 = player.next_inputs(match)``,
+    """An input source that plays a :class:`Replay` into a match built as recorded:
+    ``replay.seed``, ``replay.cpu`` and ``replay.arena`` (:func:`match_settings`; another
+    match is refused on frame 0, naming the setting).  Per frame: ``p1, p2 = player.next_inputs(match)``,
     ``match.step(p1, p2)``, ``player.check(match)``.  ``done`` is True after the last frame."""
 
     def __init__(self, replay: Replay):
@@ -408,12 +459,21 @@ class ReplayPlayer:
         if match.frame != self._i:
             raise ReplayMismatch(f"{self.replay.path}: the match is at frame {match.frame}, the replay at "
                                  f"frame {self._i}; start playback on a fresh match", self._i)
+        if self._i == 0:
+            differ = _settings_differ(self.replay, match)
+            if differ is not None:      # it would "diverge" at once, blaming the file
+                raise ReplayMismatch(f"{self.replay.path}: the match to play into is built with {differ}; "
+                                     f"play it into {match_settings(self.replay)}", 0)
         a, b = self.replay.inputs[self._i]
         return FrameInput.from_bits(int(a)), FrameInput.from_bits(int(b))
 
     def check(self, match) -> None:
         """Verify the frame just stepped; raise :class:`ReplayMismatch` naming the first frame that differs."""
         r, i = self.replay, self._i
+        if self.done or match.frame != i + 1:
+            raise ReplayMismatch(f"{r.path}: the match is at frame {match.frame}, the replay checks frame {i} "
+                                 f"(match frame {i + 1}); call next_inputs(match), step the match once, then "
+                                 f"check(match)", i)
         where = f"{r.path}: replay diverged at frame {i}"
         fix = (f"it was recorded with Rangebox {r.game_version}, this is {game.__version__}; "
                f"record it again with this version" if r.game_version != game.__version__ else
@@ -447,17 +507,28 @@ def check_version(replay: Replay) -> None:
                           f"version or record it again")
 
 
-def play_replay(replay: Replay, make_match, frames: int | None = None) -> dict:
-    """Play a replay headless into ``make_match(seed, p1_cpu, p2_cpu)``: all of it, or
-    only its first ``frames`` frames (at most ``replay.frames``).  ``make_match`` must build
-    the match as recorded (on the arena: ``Match.new(seed=..., p1_cpu=..., p2_cpu=...)``);
-    any other setting diverges at frame 0.
+def play_replay(replay: Replay, make_match=None, frames: int | None = None) -> dict:
+    """Play a replay headless: all of it, or only its first ``frames`` frames (at most
+    ``replay.frames``).  The match is ``make_match(seed, p1_cpu, p2_cpu)``, by default
+    :func:`match_settings` (``Match.new(seed=..., p1_cpu=..., p2_cpu=..., arena=replay.arena)``);
+    a ``make_match`` of one's own must build it as recorded, arena setting included: a match
+    built otherwise raises :class:`ReplayMismatch` on frame 0, naming the setting.
 
     Returns ``{frames, hashes_checked, final_hash, ok}``; a divergence raises
     :class:`ReplayMismatch`.
     """
+    if frames is not None and (isinstance(frames, bool) or not isinstance(frames, (int, np.integer))
+                               or frames < 0):
+        raise ValueError(f"play_replay: frames {frames!r}: None (the whole replay) or a whole number >= 0")
     stop = replay.frames if frames is None else min(int(frames), replay.frames)
-    match = make_match(replay.seed, replay.cpu[0], replay.cpu[1])
+    if make_match is None:
+        match = Match.new(seed=replay.seed, p1_cpu=replay.cpu[0], p2_cpu=replay.cpu[1], arena=replay.arena)
+    else:
+        match = make_match(replay.seed, replay.cpu[0], replay.cpu[1])
+    differ = _settings_differ(replay, match)
+    if differ is not None:              # also when no frame is played (frames=0, an empty replay)
+        raise ReplayMismatch(f"{replay.path}: make_match built a match with {differ}; build it as "
+                             f"{match_settings(replay)}", 0)
     player = ReplayPlayer(replay)
     while match.frame < stop:
         p1, p2 = player.next_inputs(match)

@@ -44,8 +44,10 @@ def perturbations(m):
     for f in m.fighters:
         for n in SCALARS:
             out.append((f"p{f.index + 1}.{n}", (lambda f=f, n=n: setattr(f, n, other(getattr(f, n))))))
-        out.append((f"p{f.index + 1}.pose", lambda f=f: f.pose.__setitem__((0, 0), f.pose[0, 0] + 0.01)))
-        out.append((f"p{f.index + 1}.pose_from", lambda f=f: f.pose_from.__setitem__((1, 0), f.pose_from[1, 0] + 0.01)))
+        # read-only values: a tool sets them by assignment (Fighter.pose's setter)
+        out.append((f"p{f.index + 1}.pose", lambda f=f: setattr(f, "pose", f.pose + np.eye(*f.pose.shape) * 0.01)))
+        out.append((f"p{f.index + 1}.pose_from",
+                    lambda f=f: setattr(f, "pose_from", f.pose_from + np.eye(*f.pose_from.shape, k=-1) * 0.01)))
     out.append(("rng", lambda: m.rng.random()))
     for i in (0, 1):
         out.append((f"ai_state[{i}]", lambda i=i: m.ai_state[i].__setitem__("zz_probe", 1)))

@@ -21,10 +21,13 @@ from game import replay as rp
 from game.replay import MAX_FILE_SIZE, ReplayError, ReplayMismatch, ReplayPlayer, ReplayRecorder, decode
 from game.sim import FrameInput, Match
 
-#: docs/replay-format.md's header, field by field: (name, struct code)
+#: docs/replay-format.md's header (format version 2), field by field: (name, struct code)
 DOC_HEADER = (("magic", "4s"), ("format_version", "H"), ("header_size", "H"), ("game_version", "16s"),
               ("seed", "Q"), ("p1_cpu", "B"), ("p2_cpu", "B"), ("interval", "H"), ("frames", "I"),
-              ("runs", "I"), ("checkpoints", "I"), ("payload_size", "I"), ("payload_crc", "I"))
+              ("runs", "I"), ("checkpoints", "I"), ("payload_size", "I"), ("payload_crc", "I"),
+              ("arena", "I"))
+#: Format version 1: the same fields without ``arena`` (every version-1 replay is on the arena).
+DOC_HEADER_V1 = DOC_HEADER[:-1]
 
 
 def doc_offset(field: str) -> int:
@@ -50,14 +53,17 @@ def recorded():
 
 def forge(raw: bytes | None = None, *, compressed: bytes | None = None, **fields) -> bytes:
     """A replay file built field by field with struct and zlib, both CRCs right; ``fields``
-    override the header (defaults: a valid empty replay)."""
-    h = dict(magic=b"RBXR", format_version=1, header_size=56, game_version=game.__version__.encode(), seed=1,
-             p1_cpu=0, p2_cpu=0, interval=60, frames=0, runs=0, checkpoints=0)
+    override the header (defaults: a valid empty replay, format version 2 on the arena;
+    ``format_version=1`` forges the version-1 layout)."""
+    layout = DOC_HEADER_V1 if fields.get("format_version") == 1 else DOC_HEADER
+    h = dict(magic=b"RBXR", format_version=2, header_size=struct.calcsize("<" + "".join(c for _, c in layout)),
+             game_version=game.__version__.encode(), seed=1, p1_cpu=0, p2_cpu=0, interval=60, frames=0, runs=0,
+             checkpoints=0, arena=1)
     h.update(fields)
     payload = compressed if compressed is not None else zlib.compress(b"\0" * 8 if raw is None else raw)
     h.setdefault("payload_size", len(payload))
     h.setdefault("payload_crc", zlib.crc32(payload))
-    head = struct.pack("<" + "".join(c for _, c in DOC_HEADER), *(h[n] for n, _ in DOC_HEADER))
+    head = struct.pack("<" + "".join(c for _, c in layout), *(h[n] for n, _ in layout))
     body = head + payload
     return body + struct.pack("<I", zlib.crc32(body))
 
@@ -90,7 +96,8 @@ def test_header_offsets_in_messages_are_the_documented_layout():
     """Every offset a message can name is the field's offset in the documented header."""
     assert [n for n, _ in DOC_HEADER] == list(rp._FIELDS)
     assert {n: doc_offset(n) for n, _ in DOC_HEADER} == rp._OFFSETS
-    assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER)) == rp.HEADER.size == 56
+    assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER)) == rp.HEADER.size == 60
+    assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER_V1)) == rp.HEADER_V1.size == 56
 
 
 @pytest.mark.parametrize("n", [4, 5, 6, 7])
@@ -98,17 +105,19 @@ def test_file_shorter_than_the_version_fields_is_a_magic_error_not_a_struct_erro
     assert_error(forge()[:n], "magic", 0, f"file is {n} bytes")
 
 
-@pytest.mark.parametrize("version", [0, 2, 0xFFFF])
+@pytest.mark.parametrize("version", [0, 3, 0xFFFF])
 def test_any_other_format_version_is_refused_older_or_newer(version):
     data = bytearray(forge())
     data[4:6] = struct.pack("<H", version)
     assert_error(bytes(data), "format_version", doc_offset("format_version"), f"replay format version {version}, ")
 
 
-def test_other_header_size_is_refused():
-    data = bytearray(forge())
-    data[6:8] = struct.pack("<H", 60)
-    assert_error(bytes(data), "header_size", doc_offset("header_size"), "expected 56, found 60")
+@pytest.mark.parametrize("version, size, other", [(2, 60, 56), (1, 56, 60)])
+def test_other_header_size_is_refused(version, size, other):
+    data = bytearray(forge(format_version=version))
+    data[6:8] = struct.pack("<H", other)
+    assert_error(bytes(data), "header_size", doc_offset("header_size"),
+                 f"expected {size}, found {other} (format version {version})")
 
 
 def test_trailer_crc_error_names_the_trailer_offset():
@@ -137,14 +146,15 @@ def test_checkpoint_count_must_match_the_frames():
 
 
 def test_payload_that_is_not_zlib_is_a_field_error():
-    assert_error(forge(compressed=b"this is not zlib data"), "payload", 56, "zlib data is invalid")
+    assert_error(forge(compressed=b"this is not zlib data"), "payload", rp.HEADER.size, "zlib data is invalid")
+    assert_error(forge(compressed=b"not zlib", format_version=1), "payload", rp.HEADER_V1.size, "zlib data")
 
 
 @pytest.mark.parametrize("extra", [-1, 1])
 def test_payload_of_the_wrong_length_is_refused(extra):
     raw = runs_bytes((0, 0, 5)) + bytes(10) + bytes(8)
     raw = raw[:extra] if extra < 0 else raw + b"\0"
-    assert_error(forge(raw, frames=5, runs=1), "payload", 56, f"is {len(raw)} bytes, the header implies 24")
+    assert_error(forge(raw, frames=5, runs=1), "payload", rp.HEADER.size, f"is {len(raw)} bytes, the header implies 24")
 
 
 def test_runs_must_cover_the_frames():
@@ -231,7 +241,7 @@ def test_size_bound_holds_an_incompressible_payload_of_the_longest_match():
     frames = rp.MAX_MATCH_FRAMES
     raw_len = frames * 6 + frames * 2 + (frames // 60) * 8 + 8
     raw = np.random.default_rng(3).integers(0, 256, raw_len, dtype=np.uint8).tobytes()
-    size = 56 + len(zlib.compress(raw, 9)) + 4
+    size = rp.HEADER.size + len(zlib.compress(raw, 9)) + 4
     assert size <= MAX_FILE_SIZE < size + 300, (size, MAX_FILE_SIZE)
     doc = (Path(__file__).resolve().parents[1] / "docs" / "replay-format.md").read_text()
     assert f"`game.replay.MAX_FILE_SIZE` = {MAX_FILE_SIZE:,} bytes" in doc

@@ -50,8 +50,9 @@ def test_hard_cpu_is_not_beaten_by_standing_fireball_spam():
 
 def test_cpu_keeps_its_guard_up_until_the_fireball_lands(monkeypatch):
     """A guard raised against a fireball (noticed once, then never again: notice drops to 0)
-    must stay up until the fireball has landed, not drop when it leaves the hand."""
-    monkeypatch.setitem(ai.LEVELS, "hard", dict(ai.LEVELS["hard"], notice=1.0, guard=1.0, dodge=0.0))
+    must stay up until the fireball has landed, not drop when it leaves the hand.  (No jump:
+    since the hard CPU may jump over a fireball, ``jump=0`` keeps this about the guard.)"""
+    monkeypatch.setitem(ai.LEVELS, "hard", dict(ai.LEVELS["hard"], notice=1.0, guard=1.0, dodge=0.0, jump=0.0))
     m = _placed(2.1)
     cpu = m.fighters[0]
     hits = []

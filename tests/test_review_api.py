@@ -229,9 +229,8 @@ def test_recorder_refuses_a_cpu_config_that_is_no_pair_of_levels(cpu):
         ReplayRecorder(0, cpu)
 
 
-def test_recorder_refuses_a_bare_floor_match_whose_replay_could_only_diverge(tmp_path):
-    with pytest.raises(ValueError, match="bare floor"):
-        ReplayRecorder.for_match(Match.new(seed=0, arena=False))
+def test_recorder_of_an_arena_match_plays_back_into_the_callers_match(tmp_path):
+    """(A bare-floor match is recorded too since replay format version 2: test_review_api2.py.)"""
     m = Match.new(seed=0)
     rec = ReplayRecorder.for_match(m)
     for i in range(30):

@@ -322,8 +322,8 @@ def test_B9_replay_with_crate_strikes_recorded_in_one_process_plays_in_another(f
 def _file(payload: bytes, frames: int, runs: int) -> bytes:
     import game
 
-    header = HEADER.pack(b"RBXR", 1, HEADER.size, game.__version__.encode(), 0, 0, 0, 60, frames, runs,
-                         frames // 60, len(payload), zlib.crc32(payload))
+    header = HEADER.pack(b"RBXR", 2, HEADER.size, game.__version__.encode(), 0, 0, 0, 60, frames, runs,
+                         frames // 60, len(payload), zlib.crc32(payload), 1)
     return header + payload + TRAILER.pack(zlib.crc32(header + payload))
 
 
@@ -336,7 +336,7 @@ def test_payload_that_inflates_far_past_its_header_is_refused_without_inflating_
     data = _file(payload, 60, 1)
     tracemalloc.start()
     try:
-        with pytest.raises(ReplayError, match=r"bomb.rpl: payload at byte 56: decompressed payload is over"):
+        with pytest.raises(ReplayError, match=rf"bomb.rpl: payload at byte {HEADER.size}: decompressed payload is over"):
             decode(data, "bomb.rpl")
         peak = tracemalloc.get_traced_memory()[1]
     finally:
@@ -347,7 +347,7 @@ def test_payload_that_inflates_far_past_its_header_is_refused_without_inflating_
 def test_truncated_zlib_stream_is_named_as_such():
     raw = bytes(6) + bytes(8)                                # one empty run, 0 frames, the final hash
     full = zlib.compress(raw, 9)
-    with pytest.raises(ReplayError, match=r"x.rpl: payload at byte 56: zlib data is invalid"):
+    with pytest.raises(ReplayError, match=rf"x.rpl: payload at byte {HEADER.size}: zlib data is invalid"):
         decode(_file(full[:-3], 0, 1), "x.rpl")
 
 

@@ -1,6 +1,6 @@
 """Soak: 100,000 random-input frames with every invariant checked on every frame.
 
-The checks live in ``game.tools.soak`` (``python -m game.tools.soak`` runs the
+The checks live in ``game.tools.soak`` (``python3 -m game.tools.soak`` runs the
 same for 1M frames).  A violation's message names the seed and frame that
 reproduce it.
 """
@@ -131,7 +131,9 @@ def test_interpenetration_is_caught():
 
 def test_pose_nan_is_caught():
     m = Match.new(seed=0)
-    m.fighters[0].pose[3, 1] = np.inf
+    pose = m.fighters[0].pose.copy()        # read-only: a tool sets a pose by assignment
+    pose[3, 1] = np.inf
+    m.fighters[0].pose = pose
     assert "pose" in check_match(m)
 
 

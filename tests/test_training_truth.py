@@ -112,9 +112,9 @@ def test_frame_meter_segments_are_the_move_table_and_the_sims_frames(move, guard
     assert p2[0] == ("neutral", landed) and p2[1][0] == stun and p2[2][0] == "neutral", p2
     if mv.projectile is None:
         assert p2[1][1] == (mv.blockstun if hit.blocked else mv.hitstun)
-    # the sim, frame by frame: a move lands on its first active frame, a projectile (launched
-    # on that frame, after its judgement) on the next one
-    assert landed == mv.startup + (mv.projectile is not None)
+    # the sim, frame by frame: a move lands on its first active frame, and so does a
+    # projectile at point-blank (launched on that frame, before the frame's judgement)
+    assert landed == mv.startup
     assert mv.startup + mv.active + mv.recovery == p1_free - start - frozen
     assert landed + p2[1][1] == p2_free - start - frozen
     assert tm.meter.advantage == p2_free - p1_free == hit.advantage

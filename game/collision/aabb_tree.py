@@ -83,6 +83,13 @@ class AABBTree:
     e1: np.ndarray
     e2: np.ndarray
 
+    def __post_init__(self) -> None:
+        # Read-only: a tree is shared by every scene copy holding its model (each match's
+        # ``stage.scene`` shares the cached arena's trees), and a scene replaces a model's
+        # tree, never writes into it.  A tool writing here would move every match's rays.
+        for a in (self.box, self.child, self.leaf, self.slot_tri, self.v0, self.e1, self.e2):
+            a.flags.writeable = False
+
     @property
     def node_count(self) -> int:
         return int(self.box.shape[0])

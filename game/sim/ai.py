@@ -20,14 +20,19 @@ from .inputs import BACK, DOWN, FORWARD, GUARD, HK, HP, LK, LP, SIDE_L, SIDE_R, 
 #: attack from out of range (a whiff), and how long a decision is held (frames);
 #: ``dodge``: chance to sidestep out of a noticed projectile's line (when there is time)
 #: rather than guard it; ``punish``: chance per frame to hit an opponent stuck in a move
-#: (a whiffed heavy's recovery, a slow wind-up) with an attack that lands in time.
+#: (a whiffed heavy's recovery, a slow wind-up) with an attack that lands in time;
+#: ``jump``: chance, on a frame it notices a projectile and a jump timed now would clear it,
+#: to jump over it (neutral or toward the thrower); ``read``: chance to read a heavy attack's
+#: wind-up that will reach it (one roll per attack) and answer it (stand off, back out of its
+#: reach, interrupt with a faster move, or guard it) instead of walking or pressing a slow
+#: move into it.
 LEVELS = {
     "easy":   dict(notice=0.10, guard=0.35, attack=0.30, whiff=0.25, hold=(14, 26), mix=0.2, zone=0.02,
-                   dodge=0.15, punish=0.02),
+                   dodge=0.15, punish=0.02, jump=0.0, read=0.15),
     "normal": dict(notice=0.22, guard=0.60, attack=0.45, whiff=0.15, hold=(8, 16), mix=0.5, zone=0.05,
-                   dodge=0.45, punish=0.06),
+                   dodge=0.45, punish=0.06, jump=0.10, read=0.45),
     "hard":   dict(notice=0.45, guard=0.85, attack=0.60, whiff=0.06, hold=(4, 9), mix=0.8, zone=0.08,
-                   dodge=0.85, punish=0.30),
+                   dodge=0.85, punish=0.30, jump=0.40, read=0.85),
 }
 
 _MOVE_BUTTON = {"lp": LP, "hp": HP, "lk": LK, "hk": HK, "hk_low": HK | DOWN, "fireball": LP | HP}
@@ -44,6 +49,13 @@ _DODGE_SLACK = 4
 #: A dodge steps this much further out of a projectile's path than its bare clearance (m): a
 #: fighter that then walks at the thrower drifts back toward the path it flies along.
 _DODGE_MARGIN = 0.15
+#: The match's JUMP_DRIFT and WALK_BACK (m / frame): a forward jump's travel, a backward walk's.
+_JUMP_DRIFT = 0.035
+_WALK_BACK = 0.034
+#: A jump over a projectile is timed this many frames inside the window that clears it, each end.
+_JUMP_MARGIN = 1
+#: A backward walk out of a heavy's reach is taken only if it leaves this much room (m).
+_BACK_MARGIN = 0.08
 #: States from which a move starts on the next frame (the match's neutral states).
 _FREE_STATES = ("idle", "walk_fwd", "walk_back", "sidestep", "crouch", "block_stand", "block_crouch")
 
@@ -51,8 +63,10 @@ _FREE_STATES = ("idle", "walk_fwd", "walk_back", "sidestep", "crouch", "block_st
 def initial_state() -> dict:
     """The plan: the held ``bits``, for ``hold`` more frames, plus a one-frame ``tap``; ``detour``
     is the sidestep (SIDE_L / SIDE_R) it keeps taking around an obstacle in its way, or 0;
-    ``dodge`` is 1 while the plan is a sidestep out of a projectile's line."""
-    return {"bits": 0, "hold": 0, "tap": 0, "detour": 0, "dodge": 0}
+    ``dodge`` is 1 while the plan is a sidestep out of a projectile's line or a jump over it;
+    ``seen`` identifies the opponent's heavy attack last seen winding up (the frame it started,
+    plus 1), ``read`` whether this CPU reads it: 0 no, 1 yes, 2 yes and answered."""
+    return {"bits": 0, "hold": 0, "tap": 0, "detour": 0, "dodge": 0, "seen": 0, "read": 0}
 
 
 def _blocked_ahead(match, me) -> bool:
@@ -91,12 +105,19 @@ def projectile_move(data):
 
 @functools.lru_cache(maxsize=4)
 def projectile_lanes(data) -> tuple[float, float, float]:
+    """``(ahead, front, clear)``: :func:`projectile_geometry` without the flying height."""
+    return projectile_geometry(data)[:3]
+
+
+@functools.lru_cache(maxsize=4)
+def projectile_geometry(data) -> tuple[float, float, float, float]:
     """``(ahead, front, clear)`` (m) for the projectile move, measured like :func:`move_reach`:
     how far ahead of its thrower a projectile starts (its limb's box centre at launch, 0.2 m
     on, after the lunge); how far ahead of a standing fighter's centre it strikes (the
     frontmost of the stance's limbs at its flying height, plus the projectile's half size);
-    and how far to the side of its path a fighter's centre must be for it to fly past (the
-    widest of those limbs plus the half size)."""
+    how far to the side of its path a fighter's centre must be for it to fly past (the
+    widest of those limbs plus the half size); and how high above its thrower's ground it
+    flies (its launch height)."""
     sk = data.skeleton
     mv = projectile_move(data)
     spec = mv.projectile
@@ -107,32 +128,72 @@ def projectile_lanes(data) -> tuple[float, float, float]:
     body = boxes[1][(boxes[1, :, 0, 1] <= y + spec.half) & (boxes[1, :, 1, 1] >= y - spec.half)]
     front = float(body[:, 1, 0].max() + spec.half)
     clear = float(np.abs(body[:, :, 2]).max() + spec.half)
-    return ahead, front, clear
+    return ahead, front, clear, y
+
+
+@functools.lru_cache(maxsize=4)
+def jump_heights(data) -> tuple[float, ...]:
+    """The lowest limb's height above the ground on each frame of a jump (the move's ``air``:
+    the match sets the body's lowest corner there), counted from the frame it is pressed (0)."""
+    return tuple(float(h) for h in data.moves["jump"].air)
+
+
+@functools.lru_cache(maxsize=64)
+def _clear_frames(data, top: float) -> tuple[int, int]:
+    """``(first, last)`` frames of a jump whose lowest limb is above ``top`` (m), each
+    :data:`_JUMP_MARGIN` frames further in; ``first > last`` when there is no such frame."""
+    over = [j for j, h in enumerate(jump_heights(data)) if h > top]
+    if not over:
+        return 1, 0
+    return over[0] + _JUMP_MARGIN, over[-1] - _JUMP_MARGIN
+
+
+def _jump_over(match, gap: float, wait: int, speed: float, top: float) -> int:
+    """The jump that, pressed now, clears a projectile flying straight at the fighter: ``gap``
+    (m) short of its body's front after ``wait`` frames of its thrower's wind-up, at ``speed``,
+    its top ``top`` m above the fighter's ground.  UP | FORWARD (toward the thrower, which
+    meets it sooner) or UP when every frame it spends crossing the body (``2 * front`` at the
+    closing speed) falls inside the jump's frames whose lowest limb is above it, with
+    :data:`_JUMP_MARGIN` frames to spare at each end; else 0 (now is too early or too late)."""
+    first, last = _clear_frames(match.data, top)
+    if first > last:
+        return 0
+    front = projectile_lanes(match.data)[1]
+    for bits, drift in ((UP | FORWARD, _JUMP_DRIFT), (UP, 0.0)):
+        closing = speed + drift
+        arrive = wait + int(max(0.0, gap - wait * drift) / closing)      # its first frame at the body
+        gone = arrive + int(2.0 * front / closing) + 1                      # and the first one past it
+        if first <= arrive and gone <= last:
+            return bits
+    return 0
 
 
 def _projectile_threat(match, i: int):
     """The opponent's projectile that will strike fighter ``i`` if it stays where it is, as a
     player reads it (a fireball in flight, or the thrower's wind-up aimed at it): ``(frames
     until it strikes, frames of sidestep needed to leave its path, the sidestep bit that
-    does)``, or None.  The thrower faces where it aims, and a projectile flies straight.
-    ``frames`` counts to its reaching the body's front; it is past the body ``2 * front / speed``
-    frames later."""
+    does, and for :func:`_jump_over`: its gap to the body's front (m), the thrower's wind-up
+    frames left, its speed and its top's height above ``i``'s ground)``, or None.  The
+    thrower faces where it aims, and a projectile flies straight.  ``frames`` counts to its
+    reaching the body's front; it is past the body ``2 * front / speed`` frames later."""
     me, op = match.fighters[i], match.fighters[1 - i]
     lines = []
+    half = projectile_move(match.data).projectile.half
     for p in match.stage.projectiles:
         if p.owner != i:
-            lines.append((p.x, p.z, p.vx, p.vz, 0))
+            lines.append((p.x, p.z, p.vx, p.vz, 0, p.y + half))
     if op.move and not lines:
         mv = match.data.moves[op.move]
         if mv.projectile is not None and op.mframe < mv.startup:
-            ahead = projectile_lanes(match.data)[0]
+            ahead, _, _, y = projectile_geometry(match.data)
             s = mv.projectile.speed
-            lines.append((op.x + op.fx * ahead, op.z + op.fz * ahead, op.fx * s, op.fz * s, mv.startup - op.mframe))
+            lines.append((op.x + op.fx * ahead, op.z + op.fz * ahead, op.fx * s, op.fz * s, mv.startup - op.mframe,
+                          op.ground_y + y + half))
     if not lines:
         return None
     _, front, clear = projectile_lanes(match.data)
     best = None
-    for x, z, vx, vz, wait in lines:
+    for x, z, vx, vz, wait, top in lines:
         speed = math.hypot(vx, vz)
         if speed <= 0.0:
             continue
@@ -141,13 +202,14 @@ def _projectile_threat(match, i: int):
         side = (me.x - x) * -dz + (me.z - z) * dx           # + : to the left of its path
         if along < -front or abs(side) >= clear + _DODGE_MARGIN:
             continue                                         # gone past, or flying wide
-        frames = wait + int(max(0.0, along - front) / speed)
+        gap = max(0.0, along - front)
+        frames = wait + int(gap / speed)
         need = int((clear + _DODGE_MARGIN - abs(side)) / _SIDESTEP) + 1
         # SIDE_R moves a fighter along (-fz, fx): away from the path on the side it is already on
         gain_r = -me.fz * -dz + me.fx * dx
         bit = SIDE_R if (gain_r > 0) == (side >= 0) else SIDE_L
         if best is None or frames < best[0]:
-            best = (frames, need, bit)
+            best = (frames, need, bit, gap, wait, speed, top - me.ground_y)
     return best
 
 
@@ -162,10 +224,60 @@ def _side_free(match, me, bit: int, frames: int) -> bool:
     return abs(nx - x) + abs(nz - z) < 1e-9 and x0 + r <= x <= x1 - r and z0 + r <= z <= z1 - r
 
 
-def _punish(match, me, op, dist: float) -> str:
+@functools.lru_cache(maxsize=4)
+def body_front(data) -> float:
+    """How far ahead of a standing fighter's centre its frontmost limb reaches (m): an attack
+    whose reach (:func:`move_reach`) is this much short of the distance between the two
+    centres strikes nothing."""
+    _, _, boxes = data.skeleton.pose(np.zeros((1, 3)), np.array([[1.0, 0.0]]), data.pose_rot["stance"][None],
+                                     np.zeros(1))
+    return float(boxes[0, :, 1, 0].max())
+
+
+def _telegraph(match, op, dist: float):
+    """The opponent's heavy attack in its wind-up (its long startup is what a player reads),
+    when it will reach a fighter ``dist`` away that stands or walks in: ``(frames until its
+    first active frame, frames until its last one is over, its height, its reach (m))``, or None."""
+    mv = match.data.moves[op.move]
+    if not mv.heavy or not mv.hit_limbs or op.mframe >= mv.startup:
+        return None
+    reach = move_reach(match.data)[op.move][0]
+    first = mv.startup - op.mframe + op.hitstop
+    if dist > reach + body_front(match.data) + _STEP_AHEAD * first:
+        return None
+    return first, first + mv.active, mv.height, reach
+
+
+def _busy_frames(match, me) -> int:
+    """Frames until fighter ``me`` (the CPU's own fighter: its player knows) can start a move:
+    its hitstop, then its stun or the rest of its move; 0 when free."""
+    if me.stun > 0:
+        left = me.stun
+    elif me.move:
+        left = match.data.moves[me.move].total - me.mframe
+    else:
+        left = 0
+    return me.hitstop + left
+
+
+def _back_free(match, me, frames: int) -> bool:
+    """True when ``frames`` of walking back stay clear of pillars, walls, crates and the bounds."""
+    d = _WALK_BACK * frames
+    x, z = me.x - me.fx * d, me.z - me.fz * d
+    r = match.data.pushbox_radius
+    (x0, z0), (x1, z1) = match.bounds.tolist()
+    if not (x0 + r <= x <= x1 - r and z0 + r <= z <= z1 - r):
+        return False
+    if match.stage is None:
+        return True
+    nx, nz = match.stage.push_out(x, z, r)
+    return abs(nx - x) + abs(nz - z) < 1e-9
+
+
+def _punish(match, me, op, dist: float, delay: int = 0) -> str:
     """The attack that lands on ``op`` before it can guard or strike: it is in a move's
-    recovery (a whiffed heavy) or slow wind-up, and the attack reaches it in time.  The
-    heaviest such attack, or ``""``."""
+    recovery (a whiffed heavy) or slow wind-up, and the attack, pressed now and starting
+    ``delay`` frames from now, reaches it in time.  The heaviest such attack, or ``""``."""
     mv = match.data.moves[op.move]
     if op.mframe < mv.startup and (mv.hit_limbs or mv.projectile is not None):
         window = mv.startup - op.mframe                      # hit it out of its wind-up
@@ -173,7 +285,7 @@ def _punish(match, me, op, dist: float) -> str:
         window = mv.total - op.mframe                        # or in its recovery
     else:
         return ""
-    window += op.hitstop
+    window += op.hitstop - delay
     ducking = match.data.moves[op.move].height == "low"     # a sweep: a crouching body, highs pass over
     best, damage = "", -1
     for name, (reach_n, _) in move_reach(match.data).items():
@@ -188,16 +300,45 @@ def decide(match, i: int, level: str) -> int:
     """The CPU's input bits for fighter ``i`` this frame (mutates ``match.ai_state[i]``)."""
     st = match.ai_state[i]
     if match.phase != "fight":
-        st.update(bits=0, hold=0, tap=0, detour=0, dodge=0)
+        st.update(bits=0, hold=0, tap=0, detour=0, dodge=0, seen=0, read=0)
         return 0
     cfg = LEVELS[level]
     rng = match.rng
     me, op = match.fighters[i], match.fighters[1 - i]
     dist = math.hypot(op.x - me.x, op.z - me.z)
 
+    # A heavy attack's wind-up that will reach: read or not (one chance per attack, rolled
+    # when it first shows), and once read answered as soon as this fighter is free, whatever
+    # the plan: stand off if it only reaches a fighter who walks in, walk back if that takes
+    # it out of reach in time, hit it out of its wind-up if a faster move lands first, else
+    # guard it.  Read while busy, no slow move is pressed into it (below).  Unread, the CPU
+    # may walk or press a slow move into it.
+    tele = _telegraph(match, op, dist) if op.move else None
+    if tele is not None:
+        started = match.frame - op.mframe + 1
+        if st["seen"] != started:
+            st["seen"] = started
+            st["read"] = 1 if rng.random() < cfg["read"] else 0
+        if st["read"] == 1 and me.state in _FREE_STATES and not me.move and me.stun == 0:
+            first, over, height, reach_o = tele
+            front = body_front(match.data)
+            st["read"] = 2                                   # answered
+            if dist > reach_o + front + _BACK_MARGIN:
+                st.update(bits=0, hold=over + 2, tap=0, dodge=0)
+            elif dist + _WALK_BACK * first > reach_o + front + _BACK_MARGIN and _back_free(match, me, over):
+                st.update(bits=BACK, hold=over + 2, tap=0, dodge=0)
+            else:
+                move = _punish(match, me, op, dist)
+                if move:
+                    button = _MOVE_BUTTON[move]
+                    st.update(bits=button & DOWN, hold=cfg["hold"][0], tap=button & ~DOWN, dodge=0)
+                    return _press(st)
+                st.update(bits=GUARD | (DOWN if height == "low" else 0), hold=over + 2, tap=0, dodge=0)
+    reading = st["read"] == 2 and st["hold"] > 0             # an answer held through the active frames
+
     # Reacting to an attack on its way in can interrupt any plan (a projectile: below).
     if op.move and op.move != "jump" and me.state not in ("attack", "hitstun") and dist < 2.2 and \
-            match.data.moves[op.move].projectile is None:
+            not reading and match.data.moves[op.move].projectile is None:
         mv = match.data.moves[op.move]
         if op.mframe < mv.startup + mv.active and not (st["bits"] & GUARD) and rng.random() < cfg["notice"]:
             if rng.random() < cfg["guard"]:
@@ -206,23 +347,32 @@ def decide(match, i: int, level: str) -> int:
                 guard = GUARD | (0 if mv.height == "low" else DOWN)
             st.update(bits=guard, hold=mv.startup + mv.active - op.mframe + 2, tap=0, dodge=0)
 
-    # A projectile on its way (in flight, or the thrower's wind-up): once noticed, sidestep out
-    # of its path when there is time, else guard it until it lands.  A guard already up is
-    # held until then (a wind-up guard dropped at the launch would take the projectile).
+    # A projectile on its way (in flight, or the thrower's wind-up): once noticed, jump over it
+    # when a jump now clears it (see _jump_over), sidestep out of its path when there is time,
+    # else guard it until it lands.  A guard already up is held until then (a wind-up guard
+    # dropped at the launch would take the projectile).
     threat = None
     if match.stage is not None and me.state not in ("attack", "hitstun", "jump") and \
             projectile_move(match.data) is not None:
         threat = _projectile_threat(match, i)
     if threat is not None:
-        frames, need, side = threat
+        frames, need, side, gap, wait, speed, top = threat
         height = projectile_move(match.data).projectile.height
         guard = GUARD | (DOWN if height == "low" else 0)
+        jump = 0
+        if cfg["jump"] > 0.0 and me.state in _FREE_STATES and not (st["dodge"] and st["hold"] > 0):
+            jump = _jump_over(match, gap, wait, speed, top)
         if st["dodge"] and st["hold"] > 0:
             pass                                             # already stepping out of its path
         elif st["bits"] & (GUARD | DOWN) == guard:
             st["hold"] = max(st["hold"], frames + 3)
-        elif frames <= need + _DODGE_SLACK and rng.random() < cfg["notice"]:
-            if frames >= need and rng.random() < cfg["dodge"] and _side_free(match, me, side, need):
+        elif (frames <= need + _DODGE_SLACK or jump) and rng.random() < cfg["notice"]:
+            if jump and rng.random() < cfg["jump"]:
+                # over it: the jump's own frames, then decide again on landing
+                st.update(bits=0, hold=match.data.moves["jump"].total - 2, tap=jump, dodge=1)
+            elif frames > need + _DODGE_SLACK:
+                pass                                         # seen; the sidestep or guard can wait
+            elif frames >= need and rng.random() < cfg["dodge"] and _side_free(match, me, side, need):
                 _, front, _ = projectile_lanes(match.data)
                 passing = int(2.0 * front / projectile_move(match.data).projectile.speed) + 1
                 st.update(bits=side, hold=frames + passing, tap=0, dodge=1)   # until it has flown past
@@ -269,7 +419,7 @@ def decide(match, i: int, level: str) -> int:
             return _press(st)
         if r < 0.06 + cfg["zone"]:
             plan = SIDE_L if rng.random() < 0.5 else SIDE_R
-        elif r < 0.08 + cfg["zone"] and threat is None:     # a jump does not clear a projectile
+        elif r < 0.08 + cfg["zone"] and threat is None:     # a hop is no answer to a projectile: timed above
             plan = UP | FORWARD
         else:
             plan = FORWARD
@@ -279,7 +429,17 @@ def decide(match, i: int, level: str) -> int:
         if not in_range or rng.random() < cfg["whiff"]:
             in_range = list(reach)           # swing anyway: a whiff
         ducking = op.state in ("crouch", "block_crouch") or (op.move and match.data.moves[op.move].height == "low")
-        if ducking and op.guard != 2 and rng.random() < cfg["mix"]:
+        move = ""
+        if tele is not None and st["read"]:
+            # A heavy it has read winds up (and this fighter is still busy): press only a move
+            # that lands first, counted from when it can act; else guard it.
+            move = _punish(match, me, op, dist, _busy_frames(match, me))
+            if not move:
+                st.update(bits=GUARD | (DOWN if tele[2] == "low" else 0), hold=tele[1] + 2, tap=0, read=2)
+                return _press(st)
+        if move:
+            pass
+        elif ducking and op.guard != 2 and rng.random() < cfg["mix"]:
             # a high passes over a crouching body: a low or a mid
             fits = [n for n in in_range if match.data.moves[n].height != "high"] or in_range
             move = fits[int(rng.integers(len(fits)))]

@@ -22,7 +22,7 @@ class DebugDraw(Protocol):
     """What the overlay must implement.  Arrays are world space, float.
 
     ``kind`` strings name what is drawn so the implementation picks colours:
-    boxes: 'hurt', 'hit', 'guard', 'overlap', 'crate_slab', ...;
+    boxes: 'hurt', 'hit', 'guard', 'overlap', 'crate_slab', 'crate_struck', ...;
     points: 'j1', 'j2', 'collision', 'ray_hit_nearest', 'ray_hit_any', ...;
     segments: 'centres', 'ray_nearest', 'ray_any', ...
     """
@@ -44,6 +44,23 @@ class DebugDraw(Protocol):
 
     def text(self, p: np.ndarray, s: str, kind: str) -> None:
         """A short label anchored at world point ``p (3,)``."""
+
+
+def draw_contact(draw, a: np.ndarray, b: np.ndarray, j1: np.ndarray, j2: np.ndarray, p: np.ndarray) -> None:
+    """Describe one colliding pair of range boxes as method A judged it.
+
+    ``a``, ``b`` : (2, 3) float, the two boxes; ``j1``, ``j2``, ``p`` : (3,) float, the
+    simulation's own judgement points (A2, A3) and collision point (A7) of the pair.
+    Draws j1 and j2, the overlap box ``[j1, j2]`` between them (A4), the segment from
+    ``a``'s centre to ``b``'s and, on it, the point ``p`` that splits it in the ratio of
+    the two boxes' diagonals.  The same description for every kind of contact: limb
+    against limb, limb against a crate's small box, projectile against limb or projectile.
+    """
+    draw.point(j1, "j1")
+    draw.point(j2, "j2")
+    draw.box(np.stack((j1, j2)), "overlap")
+    draw.segment(0.5 * (a[0] + a[1]), 0.5 * (b[0] + b[1]), "centres")
+    draw.point(p, "collision")
 
 
 class RecordingDraw:

@@ -2,13 +2,36 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
 
-@dataclass(frozen=True)
-class Hit:
+class _ArrayValues:
+    """Equality and hash by value for an event holding read-only ``(3,)`` arrays.
+
+    The dataclass default compares the fields' tuples, and ``array == array`` is an array:
+    ``events == rerun_events`` (a rollback or replay check) raised ``ValueError`` ("truth value
+    of an array ... is ambiguous") and ``hash(event)`` ``TypeError``.  Here arrays compare by
+    their exact values (dtype, shape and bytes): two runs of the same frames give equal events."""
+
+    __slots__ = ()
+
+    def _value(self) -> tuple:
+        return tuple((v.dtype.str, v.shape, v.tobytes()) if isinstance(v, np.ndarray) else v
+                     for v in (getattr(self, f.name) for f in fields(self)))
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._value() == other._value()
+
+    def __hash__(self) -> int:
+        return hash(self._value())
+
+
+@dataclass(frozen=True, eq=False)
+class Hit(_ArrayValues):
     """A move connected (A8 steps 4-6): hit or blocked.
 
     ``attack_limb`` and ``struck_limb`` are names from ``Fighter.limb_names``,
@@ -37,8 +60,8 @@ class Hit:
     advantage: int
 
 
-@dataclass(frozen=True)
-class CrateStruck:
+@dataclass(frozen=True, eq=False)
+class CrateStruck(_ArrayValues):
     """A fist or foot struck a crate (method B): its compound was re-split.
 
     ``point`` is the A7 collision point of the limb's range box and the struck
@@ -58,8 +81,8 @@ class CrateStruck:
     normal: np.ndarray
 
 
-@dataclass(frozen=True)
-class ProjectileLaunched:
+@dataclass(frozen=True, eq=False)
+class ProjectileLaunched(_ArrayValues):
     """Fighter ``owner`` threw a projectile; ``position`` ``(3,)`` float (read-only) is where it starts."""
 
     frame: int
@@ -67,8 +90,8 @@ class ProjectileLaunched:
     position: np.ndarray
 
 
-@dataclass(frozen=True)
-class ProjectileImpact:
+@dataclass(frozen=True, eq=False)
+class ProjectileImpact(_ArrayValues):
     """A projectile's path hit the scene (C8 any-hit) between ``start`` and ``end`` (``(3,)``
     float each, read-only).
 
@@ -84,8 +107,8 @@ class ProjectileImpact:
     level: int
 
 
-@dataclass(frozen=True)
-class ProjectileClash:
+@dataclass(frozen=True, eq=False)
+class ProjectileClash(_ArrayValues):
     """Both players' projectiles met (A2-A4 on their range boxes) and cancelled each other
     at ``point``, the A7 collision point of the two boxes."""
 

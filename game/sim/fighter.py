@@ -1,4 +1,10 @@
-"""One fighter's state: plain scalars plus the pose arrays, with read-only views."""
+"""One fighter's state: plain scalars plus the pose arrays, with read-only views.
+
+The pose arrays (``pose``, ``pose_from``, ``local``, ``body``) are values: read-only, and
+replaced by the match each frame rather than written in place.  So a renderer or tool can
+hold one (it keeps that frame's value), cannot change the match through it (numpy raises
+``ValueError: assignment destination is read-only``), and a snapshot keeps them by reference.
+A tool sets one by assignment (``fighter.pose = angles``), which stores a read-only copy."""
 
 from __future__ import annotations
 
@@ -33,18 +39,58 @@ class Fighter:
         self._match_ref = weakref.ref(match)
         self.index = index
         self.max_health = max_health
-        self.pose = np.zeros((n_limbs, 3))
-        self.pose_from = np.zeros((n_limbs, 3))
-        #: Joint rotations ``(L, 3, 3)`` for ``pose``: a read-only table row or a fresh array.
-        self.local = np.broadcast_to(np.eye(3), (n_limbs, 3, 3))
-        #: ``local`` posed in the body frame ``(12, L, 4)`` (``Skeleton.body``), set with it.
-        self.body: np.ndarray | None = None
+        # The match sets these four directly, each frame, to read-only arrays (table rows or a
+        # blend's fresh arrays) and never writes into them; everyone else goes through the
+        # properties below.
+        self._pose = _frozen(np.zeros((n_limbs, 3)))
+        self._pose_from = self._pose
+        self._local = np.broadcast_to(np.eye(3), (n_limbs, 3, 3))
+        self._body: np.ndarray | None = None
         for name in SCALARS:
             setattr(self, name, 0)
 
     @property
     def _match(self):
         return self._match_ref()
+
+    # ---- pose arrays: read-only values, replaced (never written in place) by the match ----
+    @property
+    def pose(self) -> np.ndarray:
+        """Joint angles ``(L, 3)`` float (radians) of this frame, read-only.  Hashed state."""
+        return self._pose
+
+    @pose.setter
+    def pose(self, value) -> None:
+        self._pose = _frozen_copy(value, self._pose.shape, "pose")
+
+    @property
+    def pose_from(self) -> np.ndarray:
+        """Joint angles ``(L, 3)`` float the current pose blend started from, read-only.  Hashed state."""
+        return self._pose_from
+
+    @pose_from.setter
+    def pose_from(self, value) -> None:
+        self._pose_from = _frozen_copy(value, self._pose_from.shape, "pose_from")
+
+    @property
+    def local(self) -> np.ndarray:
+        """Joint rotations ``(L, 3, 3)`` float for ``pose`` (``euler_matrices``), read-only."""
+        return self._local
+
+    @local.setter
+    def local(self, value) -> None:
+        self._local = _frozen_copy(value, self._local.shape, "local")
+
+    @property
+    def body(self) -> np.ndarray | None:
+        """``local`` posed in the body frame ``(12, L, 4)`` float (``Skeleton.body``), read-only:
+        the next step places it to rebuild the range boxes (A6)."""
+        return self._body
+
+    @body.setter
+    def body(self, value) -> None:
+        shape = (12, self._pose.shape[0], 4) if self._body is None else self._body.shape
+        self._body = _frozen_copy(value, shape, "body")
 
     # ---- read-only views -------------------------------------------------
     @property
@@ -94,3 +140,29 @@ class Fighter:
     def set_scalars(self, values: tuple) -> None:
         for n, v in zip(SCALARS, values):
             setattr(self, n, v)
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    """``a``, made read-only (the match's own fresh arrays)."""
+    a.flags.writeable = False
+    return a
+
+
+def frozen_value(a) -> np.ndarray:
+    """``a`` if it is already a read-only float64 array, else a read-only float64 copy of it:
+    how the match takes arrays back from a snapshot (an unpickled one is writable)."""
+    if isinstance(a, np.ndarray) and not a.flags.writeable and a.dtype == np.float64:
+        return a
+    return _frozen(np.array(a, dtype=np.float64))
+
+
+def _frozen_copy(value, shape: tuple, name: str) -> np.ndarray:
+    """A tool's assignment to a pose array: a read-only float64 copy of the right shape."""
+    try:
+        a = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"Fighter.{name}: expected an array of {shape} numbers, got {type(value).__name__}") from None
+    if a.shape != tuple(shape):
+        raise ValueError(f"Fighter.{name}: expected shape {tuple(shape)}, got {a.shape}; "
+                         f"assign an array of the fighter's own shape (e.g. from another fighter's {name})")
+    return _frozen(a)

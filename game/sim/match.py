@@ -30,11 +30,11 @@ from game.collision import (PairJudge, collision_point, collision_point_pair, ju
 
 from . import ai
 from .data import GameData, load_game_data
-from .debug import ROLE_GUARD, ROLE_HIT, ROLE_HURT
+from .debug import ROLE_GUARD, ROLE_HIT, ROLE_HURT, draw_contact
 from .events import (KO, CrateStruck, Fight, Hit, MatchOver, MoveStarted, ProjectileClash, ProjectileImpact,
                      ProjectileLaunched,
                      RoundEnd, RoundStart, TimeOver, Whiff)
-from .fighter import NEUTRAL_STATES, SCALARS, Fighter
+from .fighter import NEUTRAL_STATES, SCALARS, Fighter, frozen_value
 from .inputs import ATTACK_BUTTONS, GUARD, HK, HP, LK, LP, UP, FrameInput, axes
 from .skeleton import euler_matrices
 from .stage import GROUND_RECAST, Projectile, Stage
@@ -107,9 +107,11 @@ class Match:
         #: This frame's overlapping (attacker, attack limb, struck limb) pairs with
         #: their judgement points and collision points, for the debug overlay.
         self.contacts: tuple = ()
-        #: This frame's limb-vs-crate and projectile-vs-limb contacts (A2-A4, A7), for the overlay.
+        #: This frame's limb-vs-crate, projectile-vs-limb and projectile-vs-projectile (clash)
+        #: contacts (A2-A4, A7), for the overlay.
         self.crate_contacts: tuple = ()
         self.projectile_contacts: tuple = ()
+        self.clash_contacts: tuple = ()
         self._pending: list = []
         self._projectile_move = next((n for n, m in data.moves.items() if m.projectile is not None), "")
         self._start_round()
@@ -154,6 +156,7 @@ class Match:
         bits = self._read_inputs(p1, p2)                      # 1. inputs
         self._advance_actions(bits, events)                    # 2. actions
         self._update_range_boxes()                             # 3. range boxes (A6)
+        self._spawn_projectiles(events)                        #    a throw's active frame launches (judged in 4)
         contacts = self._judge_collisions()                    # 4. A2-A4, batched
         points = self._collision_points(contacts)              # 5. A7
         self._apply_hits(contacts, points, events)             # 6. hits, at most once per move
@@ -373,22 +376,28 @@ class Match:
 
     def _pose(self, f: Fighter) -> None:
         """Set the fighter's joint angles and rotations for this frame, blending
-        for a few frames when the animation source changes."""
+        for a few frames when the animation source changes.
+
+        The four arrays are replaced, never written in place, and all are read-only (table
+        rows, or a blend's fresh arrays made so): ``f.pose`` and the others hand out no
+        writable view of the match's state, and a snapshot keeps them by reference."""
         key, target, rot, body = self._target_pose(f)
         if key != f.pose_key:
             f.pose_key = key
-            f.pose_from[:] = f.pose
+            f._pose_from = f._pose
             f.blend_left = BLEND_FRAMES if f.frame_phase() != "active" else 0
         if f.blend_left > 0:
             f.blend_left -= 1
             w = 1.0 - f.blend_left / BLEND_FRAMES
-            np.add(f.pose_from, (target - f.pose_from) * w, out=f.pose)
-            f.local = euler_matrices(f.pose)
-            f.body = self.data.skeleton.body(f.local)
+            pose = f._pose_from + (target - f._pose_from) * w
+            pose.flags.writeable = False
+            local = euler_matrices(pose)
+            local.flags.writeable = False
+            fk = self.data.skeleton.body(local)
+            fk.flags.writeable = False
+            f._pose, f._local, f._body = pose, local, fk
         else:
-            f.pose[:] = target
-            f.local = rot
-            f.body = body
+            f._pose, f._local, f._body = target, rot, body
 
     # ------------------------------------------------------- 3. range boxes
     def _update_range_boxes(self) -> None:
@@ -399,7 +408,7 @@ class Match:
         are turned to their facing and set on the ground, corners included."""
         a, b = self.fighters
         self._rot, self._origin, self._padded = self.data.skeleton.place_rows(
-            np.concatenate((a.body[None], b.body[None])),
+            np.concatenate((a._body[None], b._body[None])),
             [(float(f.fx), float(f.fz), float(f.x), float(f.ground_y), float(f.z), self._lift(f)) for f in (a, b)])
         self._boxes = self._padded[..., :3]          # (2, L, 2, 3), a view: one array per frame
         self._pairs_cache = None
@@ -515,6 +524,7 @@ class Match:
         self.contacts = tuple((c[0], c[1], c[2], c[3], c[4], p) for c, p in zip(limb, lpts))
         self.crate_contacts = tuple((atk, k, c, box, p) for (atk, k, c, box), p in zip(crate, cpts))
         self.projectile_contacts = tuple((p.owner, pbox, l, pt) for (_i, p, l, pbox), pt in zip(proj, ppts))
+        self.clash_contacts = tuple((a, b, pt) for (_i, _j, a, b), pt in zip(clash, xpts))
         names = self.data.skeleton.names
         first = len(events)
         # Every contact was judged on this frame's poses, so a trade lands both ways.
@@ -559,7 +569,6 @@ class Match:
             if isinstance(e, Hit):
                 events[j] = dataclasses.replace(e, advantage=self._frames_to_act(self.fighters[e.defender])
                                                 - self._frames_to_act(self.fighters[e.attacker]))
-        self._spawn_projectiles(events)
 
     def _land(self, atk: int, spec, attack_limb: str, struck_limb: str, pt, freeze_attacker: bool,
               events: list) -> None:
@@ -618,7 +627,11 @@ class Match:
         return np.array([c[0] + f.fx * 0.2, c[1], c[2] + f.fz * 0.2])
 
     def _spawn_projectiles(self, events: list) -> None:
-        """A projectile move launches on its first active frame, from its limb's box centre."""
+        """A projectile move launches on its first active frame, from its limb's box centre
+        (this frame's range boxes, stage 3), before stage 4 judges: like a punch's first active
+        frame, the launch frame can strike at point-blank.  (Spawned after the judge, as it
+        was, a projectile was first judged a frame later, one step on: a fireball thrown into
+        a crouching opponent's body spawned inside it and flew out the back untouched.)"""
         if self.stage is None:
             return
         for f in self.fighters:
@@ -656,10 +669,9 @@ class Match:
             f.health, f.wins = self.data.max_health, wins
             f.state, f.move, f.stun_height, f.pose_key, f.buf_move = "idle", "", "", "", ""
             f.move_hit = False
-            f.pose[:] = self.data.poses["stance"]
-            f.pose_from[:] = f.pose
-            f.local = self.data.pose_rot["stance"]
-            f.body = self.data.pose_body["stance"]
+            f._pose = f._pose_from = self.data.poses["stance"]      # read-only table rows, shared
+            f._local = self.data.pose_rot["stance"]
+            f._body = self.data.pose_body["stance"]
             f.crate_hit = False
             f.ground_y, f.gx, f.gz = 0.0, f.x, f.z
             if self.stage is not None:
@@ -717,8 +729,13 @@ class Match:
 
         Every limb's range box by role (hurt, hit = active attacking limb,
         guard = limb of a blocking fighter); then for each pair colliding this
-        frame its judgement points j1, j2 (A2, A3), the overlap box between
-        them (A4), the centre-to-centre segment and the collision point (A7).
+        frame (limb and limb, limb and crate small box, projectile and limb,
+        projectile and projectile) its judgement points j1, j2 (A2, A3), the
+        overlap box between them (A4), the centre-to-centre segment and the
+        collision point (A7), as :func:`~game.sim.debug.draw_contact` draws them.
+        A contact's box that is gone by the end of the frame is drawn as judged:
+        the crate's small box a strike has re-split ('crate_struck'), the
+        projectile that landed or burst ('hit').
         """
         boxes = self._boxes.view()        # read-only: an overlay that moves a box in place
         boxes.flags.writeable = False      # must not move the match's range box
@@ -732,18 +749,17 @@ class Match:
                 draw.box(box, kind)
         for atk, ks, ls, j1, j2, pts in self.contacts:
             for k, l, a, b, p in zip(ks, ls, j1, j2, pts):
-                draw.point(a, "j1")
-                draw.point(b, "j2")
-                draw.box(np.stack((a, b)), "overlap")
-                c1 = boxes[atk, k].mean(axis=0)
-                c2 = boxes[1 - atk, l].mean(axis=0)
-                draw.segment(c1, c2, "centres")
-                draw.point(p, "collision")
-        for atk, k, c, box, p in self.crate_contacts:
-            draw.box(box, "overlap")
-            draw.point(p, "collision")
+                draw_contact(draw, boxes[atk, k], boxes[1 - atk, l], a, b, p)
+        for atk, k, _c, box, p in self.crate_contacts:
+            draw.box(box, "crate_struck")
+            draw_contact(draw, boxes[atk, k], box, *judgement_points(boxes[atk, k], box), p)
         for owner, pbox, l, p in self.projectile_contacts:
-            draw.point(p, "collision")
+            draw.box(pbox, ROLE_HIT)
+            draw_contact(draw, pbox, boxes[1 - owner, l], *judgement_points(pbox, boxes[1 - owner, l]), p)
+        for a, b, p in self.clash_contacts:
+            draw.box(a, ROLE_HIT)
+            draw.box(b, ROLE_HIT)
+            draw_contact(draw, a, b, *judgement_points(a, b), p)
         if self.stage is not None:
             for p in self.stage.projectiles:
                 h = self.data.moves[self._projectile_move].projectile.half
@@ -753,13 +769,36 @@ class Match:
     # ------------------------------------------------------- state
     _MATCH_SCALARS = ("frame", "round", "phase", "phase_frame", "timer", "winner", "over")
 
+    def __deepcopy__(self, memo) -> "Match":
+        """``copy.deepcopy(match)``: an independent match in the same state (same
+        ``state_hash()``, same future), made as a fresh match with the same data, seed, CPU
+        config and arena that :meth:`restore` puts in this one's :meth:`snapshot`.
+
+        (Copied attribute by attribute, the copy's fighters stayed linked to this match, whose
+        range boxes their ``limb_boxes()`` then reported, and the shared read-only tables
+        became writable private copies.)"""
+        other = Match(self.data, self.seed, self.cpu, None if self.stage is None else Stage(self.stage.arena))
+        memo[id(self)] = other
+        other.restore(self.snapshot())
+        return other
+
+    def __copy__(self) -> "Match":
+        """``copy.copy(match)`` is :meth:`__deepcopy__`: a copy sharing the fighters and stage
+        would step them for both matches."""
+        return self.__deepcopy__({})
+
+    def __reduce__(self):
+        raise TypeError("Match cannot be pickled: pickle match.snapshot() instead and restore it into a "
+                        "Match.new(...) made with the same seed, CPU config and arena setting")
+
     def snapshot(self) -> tuple:
         """Everything that determines the future: restore with :meth:`restore`."""
         return (
             tuple(getattr(self, n) for n in self._MATCH_SCALARS),
             self._round_winner,
             tuple(f.scalars() for f in self.fighters),
-            tuple((f.pose.copy(), f.pose_from.copy(), f.local, f.body) for f in self.fighters),
+            # read-only and replaced, never written in place (``_pose``): kept by reference
+            tuple((f._pose, f._pose_from, f._local, f._body) for f in self.fighters),
             self.rng.bit_generator.state,
             tuple(dict(s) for s in self.ai_state),
             self.last_inputs,
@@ -796,10 +835,10 @@ class Match:
         self._round_winner = rw
         for f, s, (p, pf, local, body) in zip(self.fighters, fsc, poses):
             f.set_scalars(s)
-            f.pose[:] = p
-            f.pose_from[:] = pf
-            f.local = local  # never written in place: table rows are read-only, blends are fresh
-            f.body = body    # likewise
+            # never written in place, so kept by reference (a writable array, as from an
+            # unpickled snapshot, is taken as a read-only copy)
+            f._pose, f._pose_from = frozen_value(p), frozen_value(pf)
+            f._local, f._body = frozen_value(local), frozen_value(body)
         self.rng.bit_generator.state = rng
         self.ai_state = [dict(s) for s in ais]
         self.last_inputs = last
@@ -810,7 +849,7 @@ class Match:
         self._padded = padded_boxes(boxes[2])
         self._boxes = self._padded[..., :3]
         self._pairs_cache = None
-        self.contacts = self.crate_contacts = self.projectile_contacts = ()
+        self.contacts = self.crate_contacts = self.projectile_contacts = self.clash_contacts = ()
 
     def state_hash(self) -> str:
         """SHA-256 of the whole state, identical for the same seed and inputs in any process."""
@@ -819,8 +858,8 @@ class Match:
         h.update(repr(self._round_winner).encode())
         for f in self.fighters:
             h.update(repr(_plain(f.scalars())).encode())
-            h.update(_le_bytes(f.pose))
-            h.update(_le_bytes(f.pose_from))
+            h.update(_le_bytes(f._pose))
+            h.update(_le_bytes(f._pose_from))
         rs = self.rng.bit_generator.state
         st = rs["state"]
         h.update(struct.pack("<QQQQ", st["state"] & (2**64 - 1), st["state"] >> 64, st["inc"] & (2**64 - 1), st["inc"] >> 64))

@@ -318,9 +318,11 @@ class Stage:
         for rect, depth in zip(rects, depths):
             draw.rect_xz(rect, 0.01 + 0.002 * float(depth), "quadtree")
         for r in self.rays:
-            draw.segment(r.origin, r.end, r.kind)
+            # a nearest hit (C7) ends the ray at its point; the rest of its reach (C6) is drawn apart
+            draw.segment(r.origin, r.end if r.point is None else r.point, r.kind)
             if r.point is not None:
+                draw.segment(r.point, r.end, "ray_beyond")
                 draw.point(r.point, "ray_hit_nearest")
-            elif r.hit:
+            elif r.hit:                  # C8 tells no point: the mark is at the end of the tested segment
                 draw.point(r.end, "ray_hit_any")
             draw.text(r.origin, f"{r.nodes} nodes / {r.triangles} tris", "ray_stats")
