@@ -248,9 +248,10 @@ def test_render_overlay_implements_the_debug_draw_protocol_and_filters_by_prefix
     segs = ov.segments()
     assert len(segs) == 12 + 12 + 7 + 1 + 4 + 4 + 12 and len(ov.colors()) == len(segs)
     assert color_of("something_new") == DEFAULT_COLOR and color_of("crate_slab") == color_of("crate")
-    assert (segs[:12].reshape(-1, 3).max(axis=0) == [1, 2, 3]).all()
+    hurt = segs[(ov.colors() == color_of("hurt")).all(axis=1)]     # drawn in layer order: found by colour
+    assert (hurt.reshape(-1, 3).max(axis=0) == [1, 2, 3]).all()
     from game.render.overlay import box_edges
-    assert np.allclose(segs[:12], box_edges(np.array([[0, 0, 0], [1, 2, 3]])))    # batched == per-box reference
+    assert np.allclose(hurt, box_edges(np.array([[0, 0, 0], [1, 2, 3]])))        # batched == per-box reference
     ov.clear()
     ov.show["crates"] = ov.show["rays"] = ov.show["quadtree"] = False
     ov.box(np.zeros((2, 3)), "crate_slab")

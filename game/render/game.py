@@ -305,6 +305,10 @@ class Game:
         self._frame_times.append(now)
         if self._held:              # paused / frozen: no state to interpolate toward
             alpha = 1.0
+        elif self.overlay.enabled and self.screen != "title":
+            # The overlay draws the simulation's last state exactly (range boxes, contacts, rays):
+            # the bodies, camera and effects under it show that state too, not one in between.
+            alpha = 1.0
         fw, fh = self.window.get_framebuffer_size()
         scale = self.render_scale
         if scale < 0.999:          # 3D at a lower internal resolution, scaled up under a full-res HUD
@@ -340,12 +344,16 @@ class Game:
         if self.overlay.enabled and self.screen != "title":
             self.match.debug_draw(self.overlay)
             self.lines.draw(vp, viewport, self.overlay.segments(), self.overlay.colors(),
-                            width=max(1.0, 2.0 * scale))
+                            width=max(1.0, 2.0 * scale), depth_tested=self.overlay.in_scene())
         if framebuffer:
             self.target.present(fw, fh)
             gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_FALSE)
         self._draw_hud(vp)
         self._adapt_scale()
+
+    def _frame_stepping(self) -> bool:
+        """Training frozen: the match moves only by single steps (``.``), each worth naming."""
+        return self.training is not None and self.training.frozen
 
     def _adapt_scale(self) -> None:
         """Dynamic resolution, kept only where it helps.  When displayed frames keep coming
@@ -393,7 +401,9 @@ class Game:
         rects, menu_rects = self.hud.build(size, self.match, screen=self.screen, fps=self.fps() if self.show_fps else None,
                                training=self.training, menu=menu, overlay_texts=self.overlay.texts,
                                view_proj=vp, title_info=title_info, blink=self.ticks,
-                               attract=self.attract)
+                               attract=self.attract,
+                               overlay_legend=self.overlay.legend() if self.overlay.enabled else None,
+                               overlay_frame=self.match.frame if self._held or self._frame_stepping() else None)
         gl.glDisable(gl.GL_DEPTH_TEST)
         gl.glViewport(0, 0, *self.window.get_framebuffer_size())
         self.rects.draw((W, H), rects.array())
@@ -462,6 +472,8 @@ class Game:
                 tr.toggle_record()
             elif symbol == k.F8:
                 tr.toggle_playback()
+            elif symbol == k.F9:
+                tr.cycle_reversal()
 
     def _menu_key(self, symbol) -> None:
         k = self.key

@@ -15,12 +15,18 @@ import math
 import numpy as np
 
 from .camera import project
+from .overlay import LEGEND as OVERLAY_LEGEND
 from .passes import Rects
-from .training import HISTORY_LEN, METER_LEN, PHASE_COLORS, InputHistory
+from .training import HISTORY_LEN, KEYS_TEXT, METER_LEN, PHASE_COLORS, InputHistory
 
 CANVAS_H = 720.0
 #: the training meter's legend: every phase it can draw (the jump's colour had none)
 LEGEND = tuple(name for name in PHASE_COLORS if name != "neutral")
+#: segment lengths written on each row of the training meter (the first ones, left to right)
+SEGMENT_LABELS = 16
+#: their colour on each phase's cells: dark on the light colours, white on red and blue
+_SEGMENT_TEXT = {ph: (255, 255, 255, 255) if ph in ("active", "recovery") else (15, 15, 20, 255)
+                 for ph in PHASE_COLORS}
 CANVAS_MIN_W = 1280.0     # narrower windows get a taller canvas (see the module docstring)
 FONT = ("DejaVu Sans", "Arial", "Helvetica")
 GOLD = (1.0, 0.80, 0.25)
@@ -98,12 +104,21 @@ class Hud:
                           for _ in range(HISTORY_LEN)] for p in range(2)]
         self._hist_slot: list[dict] = [{}, {}]      # per player: id(history row) -> its label
         self.legend_lbl = [T(10, shadow=True) for _ in LEGEND]
+        self.adv2_lbl = T(20, bold=True, anchor_x="left", anchor_y="center", shadow=True)   # P2's row
+        self.adv_head_lbl = T(10, shadow=True)
+        self.dmg_lbl = T(12, anchor_x="right", shadow=True)
+        self.keys_lbl = T(10, anchor_x="center", shadow=True)
+        #: each meter row's segment lengths, written on the segments (SEGMENT_LABELS per row)
+        self.seg_lbl = [[T(11, bold=True, anchor_x="center", anchor_y="center") for _ in range(SEGMENT_LABELS)]
+                        for _ in range(2)]
         # menus
         self.title_lbl = T(64, bold=True, anchor_x="center", anchor_y="center", shadow=True)
         self.title_sub = T(18, anchor_x="center", anchor_y="center", shadow=True)
         self.lines = [T(12, anchor_x="center", shadow=True) for _ in range(6)]
         self.menu_lbl = [TM(22, bold=True, anchor_x="center", anchor_y="center", shadow=True) for _ in range(6)]
         self.texts = [T(10, shadow=True) for _ in range(24)]      # overlay text() labels
+        self.ov_head_lbl = T(10)               # the overlay's key (F1), on its own dark panel: no shadows
+        self.ov_legend_lbl = [T(10) for _ in OVERLAY_LEGEND]
         # pyglet keeps only the last 4 fonts it loaded alive (the rest are weak references)
         # and labels do not hold theirs: a collected font comes back empty, and the next text
         # change renders and uploads its glyphs again (the timer did so every second).
@@ -171,17 +186,21 @@ class Hud:
 
     def build(self, size, match, *, screen: str, fps: float | None, training=None, menu=None,
               overlay_texts=(), view_proj=None, title_info=None, blink: int = 0,
-              attract: bool = False):
+              attract: bool = False, overlay_legend=None, overlay_frame: int | None = None):
         """Lay everything out; return ``(rects, menu_rects)``: rectangles under the HUD labels,
-        and the pause menu's, drawn over the HUD and under the menu's labels."""
+        and the pause menu's, drawn over the HUD and under the menu's labels.
+
+        ``overlay_legend``: the debug overlay's key while it is on (``DebugOverlay.legend()``),
+        else None; ``overlay_frame``: the match frame to name in it (while the match is held or
+        stepped frame by frame), or None."""
         W, H, _s = self.canvas(size)
         r = Rects()
         top = Rects()
         used_texts = 0
         if screen == "title":
             self._title(r, W, H, title_info or {}, blink)
-            for lbl in (self.timer_lbl, self.banner, self.sub_banner, *self.name_lbl, self.adv_lbl,
-                        self.hit_lbl, self.status_lbl, *self.meter_lbl, *self.legend_lbl):
+            for lbl in (self.timer_lbl, self.banner, self.sub_banner, *self.name_lbl, *self._training_texts(),
+                        self.ov_head_lbl, *self.ov_legend_lbl):
                 lbl.hide()
             for col in self.hist_lbl:
                 for lbl in col:
@@ -197,13 +216,18 @@ class Hud:
             if training is not None:
                 self._training(r, W, H, training)
             else:
-                for lbl in (self.adv_lbl, self.hit_lbl, self.status_lbl, *self.meter_lbl, *self.legend_lbl):
+                for lbl in self._training_texts():
                     lbl.hide()
                 for col in self.hist_lbl:
                     for lbl in col:
                         lbl.hide()
             if overlay_texts and view_proj is not None:
                 used_texts = self._overlay_texts(W, H, overlay_texts, view_proj)
+            if overlay_legend:
+                self._overlay_legend(r, W, H, overlay_legend, overlay_frame)
+            else:
+                for lbl in (self.ov_head_lbl, *self.ov_legend_lbl):
+                    lbl.hide()
         for lbl in self.texts[used_texts:]:
             lbl.hide()
         if fps is not None:
@@ -301,26 +325,62 @@ class Hud:
         else:
             self.sub_banner.hide()
 
+    def _training_texts(self) -> tuple:
+        """Every label the training read-outs use (hidden off training and on the title)."""
+        return (self.adv_lbl, self.adv2_lbl, self.adv_head_lbl, self.hit_lbl, self.dmg_lbl, self.status_lbl,
+                self.keys_lbl, *self.meter_lbl, *self.legend_lbl, *self.seg_lbl[0], *self.seg_lbl[1])
+
     def _training(self, r: Rects, W, H, tr) -> None:
-        cell, gap_ = 10, 2
-        total = METER_LEN * (cell + gap_)
+        """The frame meter (a row per fighter, each segment's length written on it, each
+        row's frame advantage at its end), what the exchange was, the damage read-out, the
+        dummy's settings and the training keys, the legend and both input histories."""
+        cell, gap_, ch = 10, 2, 16
+        pitch = cell + gap_
+        total = METER_LEN * pitch
         x0 = W / 2 - total / 2
+        meter = tr.meter
+        adv = meter.advantage
         for i in range(2):
-            y = 62 - i * (cell + 8)
-            r.add(x0 - 6, y - 4, total + 12, cell + 8, (0, 0, 0, 0.55))
-            row = tr.meter.rows[i]
+            y = 78 - i * (ch + 10)                    # rows 26 apart: room for each row's advantage
+            r.add(x0 - 6, y - 4, total + 12, ch + 8, (0, 0, 0, 0.55))
+            row = meter.rows[i]
             for k, ph in enumerate(row):
                 c = PHASE_COLORS.get(ph, PHASE_COLORS["neutral"])
-                r.add(x0 + k * (cell + gap_), y, cell, cell + 1, _METER_BOTTOM.get(ph, _METER_BOTTOM["neutral"]), c)
-            self.meter_lbl[i].set(f"P{i + 1}", x0 - 10, y + cell / 2)
-        adv = tr.meter.advantage
+                r.add(x0 + k * pitch, y, cell, ch, _METER_BOTTOM.get(ph, _METER_BOTTOM["neutral"]), c)
+            self.meter_lbl[i].set(f"P{i + 1}", x0 - 10, y + ch / 2)
+            # segment lengths: the whole segment's, also when its start has scrolled off
+            first = meter.frames - len(row)            # the cell index of the row's first cell
+            labels = self.seg_lbl[i]
+            used = 0
+            for ph, n, at in meter.runs[i]:
+                if ph == "neutral" or used == len(labels):
+                    continue
+                lo, hi = max(at, first), at + n
+                text = str(n)
+                if hi - lo < len(text):                # no room on what is left of it
+                    continue
+                mid = x0 + ((lo + hi) / 2 - first) * pitch - gap_ / 2
+                labels[used].set(text, mid, y + ch / 2, _SEGMENT_TEXT.get(ph))
+                used += 1
+            for lbl in labels[used:]:
+                lbl.hide()
+            # the row's own advantage (P2's is P1's negated), once the exchange is over
+            lbl = (self.adv_lbl, self.adv2_lbl)[i]
+            if adv is not None:
+                a = adv if i == 0 else -adv
+                col = (120, 255, 140, 255) if a > 0 else ((255, 110, 90, 255) if a < 0 else (230, 230, 230, 255))
+                lbl.set(f"{a:+d}", x0 + total + 14, y + ch / 2, col)
+            else:
+                lbl.hide()
+        top = 78 + ch + 8
         if adv is not None:
-            col = (120, 255, 140, 255) if adv > 0 else ((255, 110, 90, 255) if adv < 0 else (230, 230, 230, 255))
-            self.adv_lbl.set(f"{adv:+d}", x0 + total + 16, 62 + 2, col)
+            self.adv_head_lbl.set("advantage", x0 + total + 14, top + 6, (220, 220, 220, 255))
         else:
-            self.adv_lbl.hide()
-        self.hit_lbl.set(tr.meter.last_hit, x0, 84)
+            self.adv_head_lbl.hide()
+        self.hit_lbl.set(meter.last_hit, x0, top + 2)
+        self.dmg_lbl.set(tr.damage.describe(), x0 + total, top + 20, (255, 225, 150, 255))
         self.status_lbl.set("TRAINING   " + tr.status(), W / 2, H - 108 - 22)
+        self.keys_lbl.set(KEYS_TEXT, W / 2, 5, (225, 225, 225, 255))
         # legend
         lx = x0
         for name, lbl in zip(LEGEND, self.legend_lbl):
@@ -352,15 +412,38 @@ class Hud:
             r.add(hx, H * 0.62 - HISTORY_LEN * 18 + 6, 160, HISTORY_LEN * 18 + 12, (0, 0, 0, 0.35))
 
     def _overlay_texts(self, W, H, texts, view_proj) -> int:
+        """The overlay's ``text()`` labels at their anchors' projections; an anchor behind the
+        eye (whose projection would land mirrored on screen) or off screen gets none."""
         pts = np.array([t[0] for t in texts[: len(self.texts)]])
         px = project(pts, view_proj, W, H)
+        w = pts @ view_proj[3, :3] + view_proj[3, 3]          # clip w: > 0 in front of the eye
         k = 0
-        for (p, s, c), (x, y) in zip(texts, px):
-            if k >= len(self.texts):
-                break
+        for (p, s, c), (x, y), wk in zip(texts, px, w):
+            if not (wk > 0.05 and 0.0 <= x < W and 0.0 <= y < H):
+                continue
             self.texts[k].set(s, x + 4, H - y + 4, _rgba255(c))
             k += 1
         return k
+
+    def _overlay_legend(self, r: Rects, W, H, rows, frame) -> None:
+        """The debug overlay's key (F1): a swatch of each colour and what it marks, in two
+        columns (method A; methods B and C) under P1's name, clear of the training read-outs.
+        A row whose sub-toggle (F2-F4) hides its kind is dimmed and marked off.  ``frame``:
+        the match frame, named while the match is held or frame-stepped (training's P and .),
+        else None (a number changing every frame would cost a text layout each)."""
+        half = (len(rows) + 1) // 2
+        x0, top, col_w, row_h = 14, H - 136, 192, 14
+        r.add(x0 - 8, top - half * row_h - 5, 2 * col_w + 4, half * row_h + 19, (0, 0, 0, 0.5))
+        head = "F1 debug overlay" + (f"   frame {frame}" if frame is not None else "")
+        self.ov_head_lbl.set(head, x0, top, (255, 255, 255, 255))
+        for k, ((label, color, shown), lbl) in enumerate(zip(rows, self.ov_legend_lbl)):
+            x = x0 + (k // half) * col_w
+            y = top - (k % half + 1) * row_h
+            r.add(x, y, 10, 10, color[:3] if shown else tuple(0.25 + 0.25 * v for v in color[:3]))
+            if shown:
+                lbl.set(label, x + 15, y, (235, 235, 235, 255))
+            else:
+                lbl.set(label + " (off)", x + 15, y, (140, 140, 140, 255))
 
     def _menu(self, r: Rects, W, H, items, selected, heading) -> None:
         r.add(0, 0, W, H, (0, 0, 0, 0.55))

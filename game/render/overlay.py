@@ -11,6 +11,16 @@ kinds get their role colour (matched by the longest known prefix, so
 ``'crate_slab_top'`` is coloured like ``'crate'``), unknown ones a default.
 Toggles: the whole overlay (F1), and sub-toggles by kind prefix: crate slabs
 (F2, ``'crate'``), quadtree cells (F3, ``'quadtree'``), rays (F4, ``'ray'``).
+
+The lines are drawn with no depth test (boxes inside limbs stay visible), so
+what is drawn last is on top: the segments come out in :data:`LAYERS` order
+(stable within a layer), the arena's structure first (quadtree cells, crate
+slabs), then the fighters' boxes, the rays, and last the marks of method A
+(overlap boxes, centre segments, j1, j2, collision points), which no floor
+line or slab edge may cover.  Only the quadtree cells, which lie on the floor,
+are depth-tested (:meth:`DebugOverlay.in_scene`): a fighter or crate in front
+hides them instead of being crossed by the whole arena's grid.  :data:`LEGEND`
+names every colour for the HUD's key (:meth:`DebugOverlay.legend`).
 """
 
 from __future__ import annotations
@@ -25,22 +35,63 @@ COLORS = {
     "guard": (0.35, 0.65, 1.00, 1.00),
     "overlap": (1.00, 0.92, 0.10, 1.00),
     "j1": (1.00, 0.30, 1.00, 1.00),
-    "j2": (1.00, 0.60, 0.10, 1.00),
+    "j2": (0.60, 1.00, 0.00, 1.00),                  # lime: the orange of before was a crate slab's
     "collision": (1.00, 1.00, 1.00, 1.00),
-    "centres": (1.00, 0.95, 0.55, 1.00),
+    "centres": (0.60, 0.60, 0.65, 0.90),             # A7's construction line, grey under its white point
     "crate": (1.00, 0.62, 0.20, 0.95),
-    "crate_target_face": (1.00, 0.35, 0.80, 1.00),   # the last strike (B2-B5), apart from the slabs
+    "crate_target_face": (1.00, 0.20, 0.55, 1.00),   # the last strike (B2-B5), apart from the slabs
     "crate_region": (1.00, 1.00, 0.45, 1.00),
     "crate_fill_face": (0.75, 0.90, 1.00, 1.00),
-    "quadtree": (0.75, 0.75, 0.80, 0.70),
+    "crate_struck": (1.00, 0.45, 0.45, 1.00),        # the small box a strike judged (re-split since)
+    "quadtree": (0.42, 0.30, 1.00, 0.80),            # indigo: the light grey of before read as floor lines
     "ray_nearest": (0.20, 1.00, 1.00, 1.00),
-    "ray_any": (0.80, 0.45, 1.00, 1.00),
-    "ray_hit_nearest": (0.10, 1.00, 0.90, 1.00),
-    "ray_hit_any": (1.00, 0.35, 1.00, 1.00),
+    "ray_beyond": (0.20, 1.00, 1.00, 0.30),          # a nearest ray's reach past its hit (C6 max distance)
+    "ray_any": (0.70, 0.50, 1.00, 1.00),
+    "ray_hit_nearest": (0.20, 1.00, 1.00, 1.00),     # a hit mark in its ray's colour (the any-hit
+    "ray_hit_any": (0.70, 0.50, 1.00, 1.00),         # mark was j1's magenta before)
     "ray": (0.50, 0.90, 1.00, 1.00),
 }
 DEFAULT_COLOR = (1.00, 0.55, 0.90, 0.90)
-POINT_SIZE = {"collision": 0.07, "j1": 0.035, "j2": 0.035}
+POINT_SIZE = {"collision": 0.07, "j1": 0.05, "j2": 0.05}
+
+#: Draw order by kind (longest known prefix, as colours): higher layers are drawn later,
+#: over lower ones.  Unknown kinds go with the rays.
+LAYERS = {
+    "quadtree": 0,
+    "crate": 1,
+    "crate_target_face": 2, "crate_region": 2, "crate_fill_face": 2, "crate_struck": 2,
+    "hurt": 3, "guard": 3,
+    "hit": 4,
+    "ray": 5,
+    "overlap": 6, "centres": 6,
+    "ray_hit": 7, "j1": 7, "j2": 7,
+    "collision": 8,
+}
+DEFAULT_LAYER = 5
+#: Layers below this lie in the scene (the quadtree cells, on the floor): the line pass
+#: depth-tests them, so fighters and crates in front hide them; the rest is drawn on top.
+IN_SCENE_LAYERS = 1
+
+#: The HUD's key to the colours: ``(label, kind)``, method A's column first, then B's and C's;
+#: the first row of each sub-toggle's kinds names its key.
+LEGEND = (
+    ("hurt box (A6)", "hurt"),
+    ("hit box, active frame", "hit"),
+    ("guard box", "guard"),
+    ("overlap [j1, j2] (A4)", "overlap"),
+    ("j1: max of mins (A2)", "j1"),
+    ("j2: min of maxes (A3)", "j2"),
+    ("centre to centre", "centres"),
+    ("collision point (A7)", "collision"),
+    ("crate slab (B6)  F2", "crate_slab"),
+    ("struck slab (B1)", "crate_struck"),
+    ("target face (B2)", "crate_target_face"),
+    ("interaction region (B3)", "crate_region"),
+    ("fill face (B5)", "crate_fill_face"),
+    ("quadtree cell (C1)  F3", "quadtree"),
+    ("ray to nearest hit (C7)  F4", "ray_nearest"),
+    ("ray, any hit (C8)", "ray_any"),
+)
 
 #: sub-toggle name -> kind prefix
 FILTERS = {"crates": "crate", "quadtree": "quadtree", "rays": "ray"}
@@ -51,17 +102,28 @@ _CORNERS = np.array([[i >> 2 & 1, i >> 1 & 1, i & 1] for i in range(8)])
 _RING_EDGES = np.array([[0, 1], [1, 2], [2, 3], [3, 0]])     # a quad's outline, corner to next corner
 
 
+def _by_prefix(table: dict, kind: str, default):
+    """``table[kind]``, else the value of the longest key that prefixes ``kind``, else ``default``."""
+    v = table.get(kind)
+    if v is not None:
+        return v
+    best = ""
+    for k in table:
+        if kind.startswith(k) and len(k) > len(best):
+            best = k
+    return table[best] if best else default
+
+
 @lru_cache(maxsize=None)       # a frame asks for the same few kinds ~100 times
 def color_of(kind: str) -> tuple:
     """The role colour of ``kind``: exact, else the longest known prefix, else the default."""
-    c = COLORS.get(kind)
-    if c is not None:
-        return c
-    best = ""
-    for k in COLORS:
-        if kind.startswith(k) and len(k) > len(best):
-            best = k
-    return COLORS[best] if best else DEFAULT_COLOR
+    return _by_prefix(COLORS, kind, DEFAULT_COLOR)
+
+
+@lru_cache(maxsize=None)
+def layer_of(kind: str) -> int:
+    """The draw layer of ``kind`` (:data:`LAYERS`): exact, else the longest known prefix."""
+    return _by_prefix(LAYERS, kind, DEFAULT_LAYER)
 
 
 def box_edges(box) -> np.ndarray:
@@ -83,8 +145,11 @@ class DebugOverlay:
         self._segs: list[np.ndarray] = []
         self._cols: list[tuple] = []
         self._counts: list[int] = []
+        self._layers: list[int] = []
         self._boxes: list = []           # boxes are the bulk: their edges are built in one batch
         self._box_cols: list[tuple] = []
+        self._box_layers: list[int] = []
+        self._built = None               # (segments, colours, in-scene count), in layer order
         self.texts: list[tuple[np.ndarray, str, tuple]] = []
 
     def wants(self, kind: str) -> bool:
@@ -100,12 +165,16 @@ class DebugOverlay:
         self._segs.append(segs)
         self._cols.append(color_of(kind))
         self._counts.append(len(segs))
+        self._layers.append(layer_of(kind))
+        self._built = None
 
     # ---- DebugDraw protocol -------------------------------------------------
     def box(self, box, kind: str) -> None:
         if self.wants(kind):
             self._boxes.append(box)
             self._box_cols.append(color_of(kind))
+            self._box_layers.append(layer_of(kind))
+            self._built = None
 
     def point(self, p, kind: str) -> None:
         p = np.asarray(p, dtype=float)
@@ -134,21 +203,46 @@ class DebugOverlay:
             self.texts.append((np.asarray(p, dtype=float), str(s), color_of(kind)))
 
     # ---- output ---------------------------------------------------------------
-    def segments(self) -> np.ndarray:
-        """All segments ``(n, 2, 3)``: every box's 12 edges first, then the rest."""
-        parts = []
+    def _build(self) -> tuple[np.ndarray, np.ndarray]:
+        """Segments ``(n, 2, 3)`` and colours ``(n, 4)`` in draw order: by layer
+        (:data:`LAYERS`), and within a layer boxes first, then the rest as added; and the
+        number of leading segments that lie in the scene."""
+        if self._built is not None:
+            return self._built
+        segs, cols, layers = [], [], []
         if self._boxes:
             b = np.asarray(self._boxes, dtype=float).reshape(-1, 2, 3)
             corners = np.where(_CORNERS[None] == 1, b[:, 1:2], b[:, 0:1])       # (B, 8, 3)
-            parts.append(corners[:, _BOX_EDGES].reshape(-1, 2, 3))
-        parts += self._segs
-        return np.concatenate(parts) if parts else np.zeros((0, 2, 3))
+            segs.append(corners[:, _BOX_EDGES].reshape(-1, 2, 3))
+            cols.append(np.repeat(np.array(self._box_cols, dtype=float), 12, axis=0))
+            layers.append(np.repeat(np.array(self._box_layers), 12))
+        if self._segs:
+            segs += self._segs
+            cols.append(np.repeat(np.array(self._cols, dtype=float), self._counts, axis=0))
+            layers.append(np.repeat(np.array(self._layers), self._counts))
+        if not segs:
+            self._built = np.zeros((0, 2, 3)), np.zeros((0, 4)), 0
+            return self._built
+        layers = np.concatenate(layers)
+        order = np.argsort(layers, kind="stable")
+        self._built = (np.concatenate(segs)[order], np.concatenate(cols)[order],
+                       int(np.count_nonzero(layers < IN_SCENE_LAYERS)))
+        return self._built
+
+    def segments(self) -> np.ndarray:
+        """All segments ``(n, 2, 3)``, in draw order (see :meth:`_build`)."""
+        return self._build()[0]
 
     def colors(self) -> np.ndarray:
         """Colours ``(n, 4)`` matching :meth:`segments`."""
-        parts = []
-        if self._box_cols:
-            parts.append(np.repeat(np.array(self._box_cols, dtype=float), 12, axis=0))
-        if self._cols:
-            parts.append(np.repeat(np.array(self._cols, dtype=float), self._counts, axis=0))
-        return np.concatenate(parts) if parts else np.zeros((0, 4))
+        return self._build()[1]
+
+    def in_scene(self) -> int:
+        """How many of the first :meth:`segments` lie in the scene (:data:`IN_SCENE_LAYERS`):
+        the line pass draws those depth-tested, the rest over everything."""
+        return self._build()[2]
+
+    def legend(self) -> list[tuple[str, tuple, bool]]:
+        """The key to the colours for the HUD: ``(label, rgba, shown)`` per :data:`LEGEND`
+        row; ``shown`` is False while the row's sub-toggle (F2-F4) hides its kind."""
+        return [(label, color_of(kind), self.wants(kind)) for label, kind in LEGEND]

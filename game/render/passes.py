@@ -59,35 +59,55 @@ class LineRenderer:
     segment, widened in screen space by the vertex shader.
 
     Drawn over the scene without a depth test (one pass: on llvmpipe every
-    extra pass of ~1,700 thin triangles costs ~3 ms).
+    extra pass of ~1,700 thin triangles costs ~3 ms), except a leading run of
+    segments that lie in the scene (the quadtree cells on the floor), drawn
+    depth-tested from their own instance buffer so a fighter or a crate in
+    front hides them: the same triangles, in two draws.
     """
 
     def __init__(self):
         self.prog = Program("line.vert", "line.frag")
         self.vao = VertexArray([(0, 2)], [(1, 3), (2, 3), (3, 4)])
         self.vao.set_vertices(np.array([[0, -1], [1, -1], [0, 1], [1, 1]], dtype=np.float32))
+        self.vao_tested = VertexArray([(0, 2)], [(1, 3), (2, 3), (3, 4)])
+        self.vao_tested.set_vertices(np.array([[0, -1], [1, -1], [0, 1], [1, 1]], dtype=np.float32))
 
-    def draw(self, view_proj, viewport, segments: np.ndarray, colors: np.ndarray, width: float = 2.0) -> None:
-        segments, colors = cull_segments(segments, colors, view_proj)
-        n = len(segments)
-        if not n:
-            return
-        inst = np.empty((n, 10), dtype=np.float32)
-        inst[:, :3] = segments[:, 0]
-        inst[:, 3:6] = segments[:, 1]
-        inst[:, 6:] = colors
-        self.vao.set_instances(inst)
-        self.prog.use()
-        self.prog.mat4("u_view_proj", view_proj)
-        self.prog.vec("u_viewport", (viewport[2], viewport[3]))
-        self.prog.vec("u_width", float(width))
-        gl.glEnable(gl.GL_BLEND)
-        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
-        gl.glDisable(gl.GL_DEPTH_TEST)            # on top of everything: boxes inside limbs stay visible
-        self.prog.vec("u_alpha", 0.9)
-        self.vao.draw(gl.GL_TRIANGLE_STRIP)
-        gl.glEnable(gl.GL_DEPTH_TEST)
-        gl.glUseProgram(0)
+    def draw(self, view_proj, viewport, segments: np.ndarray, colors: np.ndarray, width: float = 2.0,
+             depth_tested: int = 0) -> None:
+        """``depth_tested``: how many of the first segments are drawn with the depth test
+        (the scene's depth buffer as the world pass left it; no depth written)."""
+        parts = ((self.vao_tested, segments[:depth_tested], colors[:depth_tested], True),
+                 (self.vao, segments[depth_tested:], colors[depth_tested:], False))
+        started = False
+        for vao, segs, cols, tested in parts:
+            segs, cols = cull_segments(segs, cols, view_proj)
+            n = len(segs)
+            if not n:
+                continue
+            inst = np.empty((n, 10), dtype=np.float32)
+            inst[:, :3] = segs[:, 0]
+            inst[:, 3:6] = segs[:, 1]
+            inst[:, 6:] = cols
+            vao.set_instances(inst)
+            if not started:
+                started = True
+                self.prog.use()
+                self.prog.mat4("u_view_proj", view_proj)
+                self.prog.vec("u_viewport", (viewport[2], viewport[3]))
+                self.prog.vec("u_width", float(width))
+                self.prog.vec("u_alpha", 0.9)
+                gl.glEnable(gl.GL_BLEND)
+                gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+                gl.glDepthMask(gl.GL_FALSE)
+            if tested:
+                gl.glEnable(gl.GL_DEPTH_TEST)
+            else:
+                gl.glDisable(gl.GL_DEPTH_TEST)     # on top of everything: boxes inside limbs stay visible
+            vao.draw(gl.GL_TRIANGLE_STRIP)
+        if started:
+            gl.glDepthMask(gl.GL_TRUE)
+            gl.glEnable(gl.GL_DEPTH_TEST)
+            gl.glUseProgram(0)
 
 
 class RectRenderer:
