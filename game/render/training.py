@@ -1,5 +1,5 @@
 """Training mode logic (no pyglet): freeze and frame step, frame meter, frame
-advantage, input history, and P2's input source.
+advantage, damage read-out, input history, and P2's input source.
 
 The window side asks :meth:`TrainingMode.wants_step` each tick, gets P2's
 input from :meth:`TrainingMode.p2_input` (the hook: by default the training
@@ -16,6 +16,11 @@ from game.sim import FrameInput, Hit, Whiff
 from game.sim.inputs import BUTTONS
 
 METER_LEN = 80          # cells shown per fighter
+#: how the status line names the dummy's reversal (game.training.REVERSALS)
+REVERSAL_NAMES = {"off": "off", "lp": "LP", "hp": "HP", "lk": "LK", "hk": "HK", "hk_low": "sweep (↓HK)",
+                  "fireball": "fireball (LP+HP)", "jump": "jump"}
+#: the training keys, as the HUD lists them
+KEYS_TEXT = "P freeze  ·  . step  ·  R reset  ·  F6 stance/guard  ·  F9 reversal  ·  F7 record  ·  F8 playback"
 HISTORY_LEN = 14        # input history rows per player
 
 #: frame meter colours (as training modes use them)
@@ -38,12 +43,21 @@ class FrameMeter:
     thrown from afar lands after its thrower has recovered: its hit belongs to
     the throw's exchange).  Then ``advantage`` (P1's view) is the difference
     of the frames at which they became free to act, measured from the phases
-    themselves (the HUD shows this one; ``hit_advantage`` keeps the last
+    themselves (the HUD shows this one, and P2's row its negation; None while an
+    exchange runs, whose rows are not the figure's; ``hit_advantage`` keeps the last
     ``Hit.advantage`` for comparison).  A hit resets the count: a fighter
     already free on the frame of a hit can act again from the next frame on,
     as :attr:`game.sim.Hit.advantage` counts it.  ``last_hit`` names what the
     exchange was about, its last hit, block or whiff (cleared when an exchange
     starts, so an old hit's label never stands next to a new exchange's figure).
+
+    The count starts on the exchange's first frame: a fighter neutral on it (the one
+    a whiffed move is thrown at) acts from the next frame on at the earliest, as a
+    fighter free on the frame of a hit does, so a whiff and a hit are counted alike
+    (a whiffed jab, 6 + 3 + 10 frames, is -18: the opponent could act on each of the
+    18 frames after the jab's first one).  ``runs`` holds each row's segments
+    ``[phase, frames, first cell]``, counted in full even when the row has scrolled
+    past the start of a long exchange (the HUD writes each segment's length on it).
 
     Hitstop frames on which *both* fighters are frozen are not shown (as
     training modes' frame meters do): no one's frame advances on them, so the
@@ -61,7 +75,14 @@ class FrameMeter:
         self.last_hit: str = ""
         self._free_at = [None, None]
         self._frame = 0
+        #: per row, its segments ``[phase, frames, first cell]`` (those still on the meter)
+        self.runs: tuple[list, list] = ([], [])
         self._stopped = (False, False)     # hitstop left after the last observed step
+
+    @property
+    def frames(self) -> int:
+        """Cells recorded in this exchange (the rows keep the last METER_LEN of them)."""
+        return self._frame
 
     def observe(self, match, events=()) -> None:
         """Record the step just taken from the match itself: phases, the fighters its
@@ -82,6 +103,8 @@ class FrameMeter:
             self.active = True
             self._free_at = [None, None]
             self._frame = 0
+            self.runs = ([], [])
+            self.advantage = None         # the last exchange's figure goes with its rows
             self.hit_advantage = None
             self.last_hit = ""
         hit = False
@@ -99,9 +122,19 @@ class FrameMeter:
             return
         for i, p in enumerate(phases):
             self.rows[i].append(p)
+            runs = self.runs[i]
+            if runs and runs[-1][0] == p:
+                runs[-1][1] += 1
+            else:
+                runs.append([p, 1, self._frame])
+            while runs[0][1] + runs[0][2] <= self._frame + 1 - METER_LEN:
+                del runs[0]       # scrolled off the meter
             if busy[i]:
                 self._free_at[i] = None
-            elif hit:             # free on the frame of a hit: acts on the next one at the earliest
+            elif hit or self._frame == 0:
+                # free on the frame of a hit, or on the exchange's first: acts on the next one
+                # at the earliest (Hit.advantage's count; a fighter can start a move on its
+                # first neutral frame, so one neutral from the start could on the frame after)
                 self._free_at[i] = self._frame + 1
             elif self._free_at[i] is None:
                 self._free_at[i] = self._frame
@@ -110,6 +143,48 @@ class FrameMeter:
             self.active = False
             a, b = self._free_at
             self.advantage = (b if b is not None else 0) - (a if a is not None else 0)
+
+
+class DamageCounter:
+    """The damage read-out, from the sim's own hits: the last hit that did damage (who took
+    it, how much), and that fighter's combo: its hits by the sim's count
+    (:attr:`Fighter.combo <game.sim.fighter.Fighter>`: a hit landing while the defender is
+    still in hitstun continues a combo, a block or a recovery ends it) and their total
+    damage.  ``best`` is the highest combo damage each fighter has taken since training
+    began (``best[1]``: what P1 did to the dummy)."""
+
+    def __init__(self):
+        self.defender: int | None = None     # who took the last damaging hit
+        self.last = 0                        # its damage (all of that fighter's hits on its step)
+        self.hits = [0, 0]                   # each fighter's current combo, in hits
+        self.damage = [0, 0]                 # ... and its damage
+        self.best = [0, 0]
+
+    def observe(self, match, events) -> None:
+        landed = ([], [])                    # unblocked hits this step, per defender, in order
+        for e in events:
+            if isinstance(e, Hit) and not e.blocked:
+                landed[e.defender].append(e.damage)
+        for d, dmg in enumerate(landed):
+            if not dmg:
+                continue
+            combo = match.fighters[d].combo  # after the step: its last hits are this combo's
+            if combo > len(dmg):             # a combo going on from an earlier step
+                self.damage[d] += sum(dmg)
+            else:                            # a combo that began on this step
+                self.damage[d] = sum(dmg[len(dmg) - combo:]) if combo else 0
+            self.hits[d] = combo
+            self.best[d] = max(self.best[d], self.damage[d])
+            self.defender, self.last = d, sum(dmg)
+
+    def describe(self) -> str:
+        """``"P2 took 12   ·   combo 1 hit, 12 damage   ·   best 12"`` (empty before the first damage)."""
+        d = self.defender
+        if d is None:
+            return ""
+        n = self.hits[d]
+        return (f"P{d + 1} took {self.last}   ·   combo {n} hit{'s' if n != 1 else ''}, {self.damage[d]} damage"
+                f"   ·   best {self.best[d]}")
 
 
 class InputHistory:
@@ -156,6 +231,7 @@ class TrainingMode:
         self.frozen = False
         self._steps = 0
         self.meter = FrameMeter()
+        self.damage = DamageCounter()
         self.history = (InputHistory(), InputHistory())
 
     # ---- stepping ------------------------------------------------------------
@@ -184,6 +260,7 @@ class TrainingMode:
             match.step(FrameInput(), FrameInput())
         self.dummy.attach(match)
         self.meter = FrameMeter()
+        self.damage = DamageCounter()
         self.history = (InputHistory(), InputHistory())
 
     def reset(self, match) -> None:
@@ -194,6 +271,7 @@ class TrainingMode:
         return self.p2_source(match, live)
 
     def after_step(self, match, events) -> None:
+        self.damage.observe(match, events)      # before the refill: the combo as the hit left it
         self.dummy.refill(match)
         self.meter.observe(match, events)
         for h, inp in zip(self.history, match.last_inputs):
@@ -206,6 +284,14 @@ class TrainingMode:
         cur = (self.dummy.stance, self.dummy.guard)
         i = self._DUMMY_CYCLE.index(cur) if cur in self._DUMMY_CYCLE else -1
         self.dummy.stance, self.dummy.guard = self._DUMMY_CYCLE[(i + 1) % len(self._DUMMY_CYCLE)]
+        return self.status()
+
+    def cycle_reversal(self) -> str:
+        """F9: the dummy's reversal after a hit or a block: off, LP, HP, LK, HK, sweep, fireball, jump."""
+        from game.training import REVERSALS
+
+        d = self.dummy
+        d.reversal = REVERSALS[(REVERSALS.index(d.reversal) + 1) % len(REVERSALS)]
         return self.status()
 
     def toggle_record(self) -> None:
@@ -231,4 +317,5 @@ class TrainingMode:
     def status(self) -> str:
         d = self.dummy
         rec = {"idle": "", "recording": f"  REC {len(d.recorded)}", "playback": "  PLAYBACK"}[d.phase]
-        return f"dummy: {d.stance}, guard {d.guard}{rec}" + ("   FROZEN (. step, P run)" if self.frozen else "")
+        rev = "" if d.reversal == "off" else f", reversal {REVERSAL_NAMES[d.reversal]}"
+        return f"dummy: {d.stance}, guard {d.guard}{rev}{rec}" + ("   FROZEN (. step, P run)" if self.frozen else "")

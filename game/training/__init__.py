@@ -1,5 +1,5 @@
 """Training mode logic (pure, no pyglet): the training dummy."""
 
-from .dummy import GUARDS, MAX_RECORD_FRAMES, MODES, STANCES, DummyController
+from .dummy import GUARDS, MAX_RECORD_FRAMES, MODES, REVERSALS, STANCES, DummyController
 
-__all__ = ["DummyController", "MODES", "STANCES", "GUARDS", "MAX_RECORD_FRAMES"]
+__all__ = ["DummyController", "MODES", "STANCES", "GUARDS", "REVERSALS", "MAX_RECORD_FRAMES"]

@@ -23,7 +23,19 @@ Settings (plain attributes, change any time):
   blocked standing; the guard is held all the time so it is already up when
   the attack's first active frame arrives);
 - ``mode`` sets both from one of :data:`MODES`: ``"stand"``, ``"crouch"``,
-  ``"block_all"`` (guard all, stance kept), ``"block_none"`` (guard none).
+  ``"block_all"`` (guard all, stance kept), ``"block_none"`` (guard none);
+- ``reversal``: one of :data:`REVERSALS`, what the dummy does the moment it
+  recovers from a hit or a block: ``"off"``, or a move (``"lp"``, ``"hp"``,
+  ``"lk"``, ``"hk"``, ``"hk_low"``, ``"fireball"``) or ``"jump"``, started on
+  the first frame the dummy can act (the way a player tests whether a blocked
+  move is punishable or a string leaves a gap).  Until then it keeps its guard
+  and stance and presses the move's buttons on every other frame, so the
+  match's input buffer holds it; on the first free frame it gives the move's
+  own input (down for the sweep, a fresh up for the jump, which is not
+  buffered, and no down for the others: a crouching guard must not turn a
+  reversal HK into a sweep).  A fireball reversal with the dummy's own
+  fireball still in flight comes out as HP, as the match rules; recording and
+  playback drive the dummy without it.
 
 Record and playback, as training modes do:
 
@@ -44,12 +56,17 @@ from __future__ import annotations
 import math
 
 from game.sim import FrameInput
+from game.sim.inputs import DOWN, HK, HP, LK, LP, UP
 
 #: 10 seconds at 60 Hz.
 MAX_RECORD_FRAMES = 600
 STANCES = ("stand", "crouch")
 GUARDS = ("none", "all")
 MODES = ("stand", "crouch", "block_all", "block_none")
+REVERSALS = ("off", "lp", "hp", "lk", "hk", "hk_low", "fireball", "jump")
+#: each reversal's buttons and the direction held on the frame it starts
+_REVERSAL_INPUT = {"lp": (LP, 0), "hp": (HP, 0), "lk": (LK, 0), "hk": (HK, 0), "hk_low": (HK, DOWN),
+                   "fireball": (LP | HP, 0), "jump": (0, UP)}
 
 #: (m) how much farther a guard pose may reach toward a projectile than the pose it is chosen in
 _POSE_MARGIN = 0.15
@@ -75,6 +92,7 @@ class DummyController:
         self.stance = "stand"
         self.guard = "none"
         self.mode = mode
+        self._reversal = "off"
         self.phase = "idle"
         self._rec: list[FrameInput] = []
         self._k = 0
@@ -93,6 +111,16 @@ class DummyController:
             self.stance = mode
         else:
             self.guard = "all" if mode == "block_all" else "none"
+
+    @property
+    def reversal(self) -> str:
+        return self._reversal
+
+    @reversal.setter
+    def reversal(self, what: str) -> None:
+        if what not in REVERSALS:
+            raise ValueError(f"DummyController.reversal: {what!r}; choose one of {', '.join(REVERSALS)}")
+        self._reversal = what
 
     # ------------------------------------------------------------ record / playback
     @property
@@ -152,8 +180,27 @@ class DummyController:
             self._k += 1
             return inp
         if self.guard == "all":
-            return self._guard_for(match)
-        return _CROUCH if self.stance == "crouch" else _NEUTRAL
+            base = self._guard_for(match)
+        else:
+            base = _CROUCH if self.stance == "crouch" else _NEUTRAL
+        if self._reversal != "off":
+            me = match.fighters[self.side]
+            if me.state in ("hitstun", "blockstun") and me.stun > 0:
+                return self._reversal_input(me, base)
+        return base
+
+    def _reversal_input(self, me, base: FrameInput) -> FrameInput:
+        """In hitstun or blockstun (hitstop included), with a reversal set: on the step that
+        ends the stun (no hitstop left, one stun frame) the move's own input; before it, the
+        guard and stance of ``base`` with the move's buttons pressed on every other frame
+        (a press only counts on a frame after one without it; the buffer keeps it)."""
+        buttons, direction = _REVERSAL_INPUT[self._reversal]
+        if me.hitstop == 0 and me.stun == 1:                # the match lets it act on this step
+            return FrameInput.from_bits(buttons | direction)  # up is never held before: a fresh press
+        bits = base.bits
+        if buttons and not me.prev_bits & buttons:
+            bits |= buttons
+        return FrameInput.from_bits(bits)
 
     def _guard_for(self, match) -> FrameInput:
         """The guard for the opponent's threat that can connect first: its move (a threat
