@@ -715,3 +715,40 @@ def test_render_camera_eye_height_matches_a_sampled_reference():
         assert cam._wanted_eye_y() == pytest.approx(want, abs=5e-3)
         raised += want > EYE_HEIGHT
     assert raised >= 30
+
+
+@pytest.mark.parametrize("sep,toward", [(1.0, False), (1.0, True), (2.2, False), (3.0, True)])
+def test_render_camera_keeps_a_jumper_below_the_health_bars_and_the_other_fighter_s_feet_on_screen(sep, toward):
+    """The jump's apex lifts every limb 1.25 m (over a fireball): the camera rises and backs off
+    with it, so the jumper's highest range box corner stays under the HUD's bars (the top tenth
+    of the screen) and the fighter on the ground keeps its feet in view, on every frame of the jump."""
+    from game.render.camera import FightCamera, project
+
+    m = Match.new(seed=0)
+    while m.phase != "fight":
+        m.step()
+    f1, f2 = m.fighters
+    cam = FightCamera(f1.position, f2.position)
+
+    def step(a):
+        m.step(a, FrameInput())
+        top = max((float(f.limb_boxes()[:, 1, 1].max()) for f in (f1, f2) if f.airborne), default=None)
+        cam.update(f1.position, f2.position, m.frame, top)     # as Game.step does
+
+    while np.linalg.norm(f1.position - f2.position) > sep:
+        step(FrameInput(forward=True))
+    for _ in range(60):
+        step(FrameInput())
+    step(FrameInput(up=True, forward=toward))
+    highest, lowest, apex = np.inf, -np.inf, 0.0
+    for _ in range(45):
+        step(FrameInput())
+        view, proj, _ = cam.matrices(16 / 9)
+        b = np.concatenate([f1.limb_boxes(), f2.limb_boxes()])
+        apex = max(apex, float(f1.limb_boxes()[:, 0, 1].min()))
+        corners = np.stack([b[:, [i, j, k], [0, 1, 2]] for i in (0, 1) for j in (0, 1) for k in (0, 1)], 1)
+        px = project(corners.reshape(-1, 3), proj @ view, 1280, 720)
+        highest, lowest = min(highest, px[:, 1].min()), max(lowest, px[:, 1].max())
+    assert apex > 1.0, "the scripted jump did not leave the ground"
+    assert highest >= 0.1 * 720, f"the jumper's top reached pixel row {highest:.0f}: under the health bars or off screen"
+    assert lowest <= 720, f"a fighter's feet left the bottom of the screen (row {lowest:.0f})"

@@ -39,6 +39,10 @@ MIN_VIEW = 0.3          # fraction of the eye distance the view must keep clear 
 MAX_TURN = math.radians(2.5)   # most the view direction turns in a frame (150 degrees a second)
 SWING = (20, -20, 40, -40, 60, -60, 80, -80, 100, -100, 120, -120, 140, -140, 160, -160)   # degrees tried
 SEARCH_STEP = 2         # swing turns scored per frame while a search runs (three rays each)
+HUD_BAND = 0.14         # top fraction of the screen under the health bars and names: a jumper's head stays below it
+FEET_BAND = 0.05        # bottom fraction kept below the fighters' feet while framing a jump
+JUMP_ROOM = 0.08        # metres kept above a jumping fighter's highest range box
+SMOOTH_JUMP = 0.6       # fraction of the jump framing's remaining error closed per frame (a jump lasts 36 frames)
 
 
 def perspective(fovy_deg: float, aspect: float, near: float = NEAR, far: float = FAR) -> np.ndarray:
@@ -136,6 +140,8 @@ class FightCamera:
         self._low_list = [(lo[0], lo[2], hi[0], hi[2], hi[1]) for lo, hi in self.low.tolist()
                           if hi[1] + LIFT_CLEAR > EYE_HEIGHT or hi[1] + OVER_CLEAR > TARGET_HEIGHT]
         self.eye_y = EYE_HEIGHT
+        self.lift = 0.0          # metres eye and look point are raised to frame a jump
+        self.back = 0.0          # metres the eye is moved back for the same
         self.shake = 0.0
         self.shake_t = 0
         #: swing turns scored per update while a search runs (None: all in one update)
@@ -149,6 +155,7 @@ class FightCamera:
         self.target, self.dir, self.dist = target, direction, dist
         self.eye_y = EYE_HEIGHT
         self.eye_y = self._wanted_eye_y()
+        self.lift = self.back = 0.0
         self.dir = self._swing(target, direction, dist, (p1, p2))
         self.prev = self.current = self._eye_target()
 
@@ -322,17 +329,60 @@ class FightCamera:
 
     def _eye_target(self):
         n = self.dir / max(np.linalg.norm(self.dir), 1e-9)
-        eye = self._collide(self._place(self.target, n, self.dist))
+        eye = self._collide(self._place(self.target, n, self.dist + self.back))
         tgt = self.target.copy()
         tgt[1] += 0.35 * (self.eye_y - EYE_HEIGHT)     # a lifted eye also looks a little higher
+        if self.lift:                                  # a jump: the whole view rises with it
+            eye[1] += self.lift
+            tgt[1] += self.lift
         return eye, tgt
+
+    def _jump_framing(self, top: float | None, floor: float, dist: float) -> tuple[float, float]:
+        """``(lift, back)``: how far to raise the view and move the eye back so that a jumper's
+        highest point ``top`` (m) shows below the HUD band while ``floor`` (the lower fighter's
+        feet) stays above the bottom band; ``(0, 0)`` when the view at ``dist`` already does.
+
+        At horizontal distance ``D`` the eye (height ``E``) looks down at the look point (height
+        ``T``) by ``a = atan((E - T) / D)``; the usable upper edge is ``u`` above the view axis
+        and the lower edge ``w`` below it (``tan u = (1 - 2 HUD_BAND) tan(fov / 2)``, the same
+        for ``w`` with ``FEET_BAND``).  Raised by ``s``, the view shows heights up to
+        ``E + s + D tan(u - a)`` and down to ``E + s - D tan(w + a)`` at the fighters: the least
+        ``s`` that shows ``top`` must not lose the feet.  The nearest ``D`` (at most ``MAX_DIST``)
+        for which one exists wins: found by bisection, so the framing moves smoothly."""
+        if top is None:
+            return 0.0, 0.0
+        half = math.tan(math.radians(FOV_Y / 2))
+        up, down = math.atan((1 - 2 * HUD_BAND) * half), math.atan((1 - 2 * FEET_BAND) * half)
+        e = self.eye_y
+        drop = e - (TARGET_HEIGHT + 0.35 * (e - EYE_HEIGHT))
+        need = top + JUMP_ROOM
+
+        def lifts(d):                    # (least lift that shows the top, most that keeps the feet)
+            a = math.atan2(drop, d)
+            return need - e - d * math.tan(up - a), floor + d * math.tan(down + a) - e
+
+        s_min, s_max = lifts(dist)
+        if s_min <= 0.0:
+            return 0.0, 0.0
+        if s_min <= s_max or dist >= MAX_DIST:
+            return s_min, 0.0
+        lo, hi = dist, MAX_DIST
+        if lifts(hi)[0] > lifts(hi)[1]:  # even the farthest eye cannot show both: show the jumper
+            return lifts(hi)[0], hi - dist
+        for _ in range(24):              # lifts(lo) fails, lifts(hi) holds
+            mid = 0.5 * (lo + hi)
+            a, b = lifts(mid)
+            lo, hi = (lo, mid) if a <= b else (mid, hi)
+        return max(lifts(hi)[0], 0.0), hi - dist
 
     def kick(self, strength: float, frames: int = 12) -> None:
         """Start a camera shake (heavy hits)."""
         self.shake = max(self.shake, strength)
         self.shake_t = frames
 
-    def update(self, p1, p2, frame: int = 0) -> None:
+    def update(self, p1, p2, frame: int = 0, top: float | None = None) -> None:
+        """One sim frame: ``p1``, ``p2`` the fighters' ground points ``(3,)``; ``top`` the
+        highest point (m) of a fighter in the air (None: both on the ground)."""
         target, direction, dist = self._goal(np.asarray(p1, float), np.asarray(p2, float))
         direction = self._swing(target, direction, dist, (p1, p2), step=self.search_step)
         self.target = self.target + (target - self.target) * SMOOTH_POS
@@ -346,6 +396,9 @@ class FightCamera:
         self.dir = turned
         self.dist += (dist - self.dist) * SMOOTH_POS
         self.eye_y += (self._wanted_eye_y() - self.eye_y) * SMOOTH_POS
+        lift, back = self._jump_framing(top, min(float(p1[1]), float(p2[1])), self.dist)
+        self.lift += (lift - self.lift) * SMOOTH_JUMP
+        self.back += (back - self.back) * SMOOTH_JUMP
         eye, tgt = self._eye_target()
         if self.shake_t > 0:
             k = self.shake * (self.shake_t / 12.0)

@@ -233,7 +233,8 @@ class Game:
         self.debris.step()
         self.hud.step(self.match)
         f1, f2 = self.match.fighters
-        self.camera.update(f1.position, f2.position, self.match.frame)
+        top = max((float(f.limb_boxes()[:, 1, 1].max()) for f in (f1, f2) if f.airborne), default=None)
+        self.camera.update(f1.position, f2.position, self.match.frame, top)
         self._prev, self._cur = self._cur, self._capture()
         if self.training is not None:
             self.training.after_step(self.match, events)
