@@ -13,6 +13,14 @@ def to_fight(m: Match) -> None:
         m.step(NEUTRAL, NEUTRAL)
 
 
+def fight(m: Match, frames: int = 0) -> Match:
+    """Step ``m`` to its FIGHT phase, then ``frames`` neutral frames more; returns ``m``."""
+    to_fight(m)
+    for _ in range(frames):
+        m.step(NEUTRAL, NEUTRAL)
+    return m
+
+
 def gap(m: Match) -> float:
     a, b = m.fighters
     return math.hypot(b.x - a.x, b.z - a.z)

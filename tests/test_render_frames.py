@@ -12,6 +12,7 @@ os.environ.setdefault("PYGLET_HEADLESS", "1")
 
 import numpy as np
 import pytest
+from glhelp import game_env
 
 from game.sim import FrameInput, Hit
 
@@ -20,15 +21,7 @@ W, H = 640, 360
 
 @pytest.fixture(scope="module")
 def env():
-    from game.render.boot import RenderUnavailable
-
-    try:
-        from game.render.offscreen import open_game
-        pyglet, window, game = open_game(W, H)
-    except RenderUnavailable as exc:  # only when the GL/EGL libraries are truly absent
-        pytest.skip(f"no headless GL here: {exc}")
-    yield pyglet, window, game
-    window.close()
+    yield from game_env(W, H)
 
 
 def _fresh(game, **kw):

@@ -12,17 +12,11 @@ import pytest
 
 from game.replay import ReplayRecorder, load_replay, play_replay
 from game.sim import FrameInput, Hit, Match, ProjectileImpact, ProjectileLaunched
+from simhelp import fight
 from game.sim.debug import RecordingDraw
 from game.training.dummy import DummyController
 
 
-def _fight(m: Match, frames: int = 0) -> Match:
-    """Step ``m`` to its FIGHT phase, then ``frames`` neutral frames more."""
-    while m.phase != "fight":
-        m.step()
-    for _ in range(frames):
-        m.step()
-    return m
 
 
 # ---------------------------------------------------------------- Match.new arguments
@@ -86,7 +80,7 @@ def test_from_bits_takes_numpy_integers_from_an_input_array():
 
 # ---------------------------------------------------------------- snapshot / restore
 def test_restore_of_an_arena_snapshot_into_a_bare_floor_match_is_a_clear_error():
-    arena, bare = _fight(Match.new(seed=0)), Match.new(seed=0, arena=False)
+    arena, bare = fight(Match.new(seed=0)), Match.new(seed=0, arena=False)
     before = bare.state_hash()
     with pytest.raises(ValueError, match="Match.restore: .*arena"):
         bare.restore(arena.snapshot())
@@ -95,7 +89,7 @@ def test_restore_of_an_arena_snapshot_into_a_bare_floor_match_is_a_clear_error()
 
 def test_restore_of_a_bare_floor_snapshot_into_an_arena_match_is_refused_not_half_done():
     """It used to restore the fighters and leave the arena's crates and projectiles as they were."""
-    arena, bare = _fight(Match.new(seed=0)), Match.new(seed=0, arena=False)
+    arena, bare = fight(Match.new(seed=0)), Match.new(seed=0, arena=False)
     before = arena.state_hash()
     with pytest.raises(ValueError, match="Match.restore: .*bare floor"):
         arena.restore(bare.snapshot())
@@ -110,7 +104,7 @@ def test_restore_of_something_that_is_no_snapshot_names_the_fix(snap):
 
 
 def test_restore_of_a_snapshot_from_another_match_on_the_same_arena_still_works():
-    a, b = _fight(Match.new(seed=3, p2_cpu="hard"), 50), Match.new(seed=3, p2_cpu="hard")
+    a, b = fight(Match.new(seed=3, p2_cpu="hard"), 50), Match.new(seed=3, p2_cpu="hard")
     b.restore(a.snapshot())
     assert b.state_hash() == a.state_hash()
     for _ in range(60):
@@ -121,7 +115,7 @@ def test_restore_of_a_snapshot_from_another_match_on_the_same_arena_still_works(
 
 def test_dummy_reset_on_a_match_of_another_arena_setting_is_a_clear_error():
     d = DummyController(side=1)
-    d.attach(_fight(Match.new(seed=0)))
+    d.attach(fight(Match.new(seed=0)))
     with pytest.raises(ValueError, match="arena"):
         d.reset(Match.new(seed=0, arena=False))
 
@@ -140,7 +134,7 @@ def test_debug_draw_hands_out_no_live_range_boxes():
                 except ValueError:                     # read-only: the overlay must copy
                     pass
 
-    m, ref = _fight(Match.new(seed=1)), _fight(Match.new(seed=1))
+    m, ref = fight(Match.new(seed=1)), fight(Match.new(seed=1))
     for _ in range(12):                                # a jab in its active frames: 'hit' boxes too
         m.step(FrameInput(lp=True))
         ref.step(FrameInput(lp=True))
@@ -170,10 +164,10 @@ def test_shared_game_data_and_arena_are_read_only():
 
 
 def test_writing_a_shared_table_cannot_change_another_match():
-    ref = _fight(Match.new(seed=0, arena=False))
+    ref = fight(Match.new(seed=0, arena=False))
     for _ in range(40):
         ref.step(FrameInput(forward=True, hp=True))
-    tool, other = Match.new(seed=0, arena=False), _fight(Match.new(seed=0, arena=False))
+    tool, other = Match.new(seed=0, arena=False), fight(Match.new(seed=0, arena=False))
     for arr in (tool.data.moves["hp"].advance, tool.data.skeleton.half):
         try:
             arr[...] = 0.0
@@ -185,7 +179,7 @@ def test_writing_a_shared_table_cannot_change_another_match():
 
 
 def test_projectile_event_arrays_are_read_only_values():
-    m = _fight(Match.new(seed=0))
+    m = fight(Match.new(seed=0))
     p1, p2 = m.fighters
     p1.x, p1.z, p2.x, p2.z = 0.0, 3.0, 0.0, 7.0          # crate_north stands between them
     launched, impacts = [], []
@@ -250,7 +244,7 @@ def test_a_numpy_scalar_set_by_a_tool_hashes_as_the_number_it_equals():
     """A tool that places a fighter with ``f.x = np.float64(0.5)`` (read from an array) sets the
     same state as ``f.x = 0.5``; state_hash() used to differ (repr 'np.float64(0.5)') on every
     frame after, so a rollback or replay check of that state failed."""
-    a, b = _fight(Match.new(seed=0, arena=False)), _fight(Match.new(seed=0, arena=False))
+    a, b = fight(Match.new(seed=0, arena=False)), fight(Match.new(seed=0, arena=False))
     a.fighters[0].x, a.fighters[1].health, a.timer = 0.5, 90, 1000
     b.fighters[0].x, b.fighters[1].health, b.timer = np.float64(0.5), np.int64(90), np.int32(1000)
     assert a.state_hash() == b.state_hash()

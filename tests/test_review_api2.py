@@ -25,17 +25,12 @@ import pytest
 from game import replay as rp
 from game.replay import ReplayError, ReplayMismatch, ReplayPlayer, ReplayRecorder, decode, load_replay, play_replay
 from game.sim import CrateStruck, FrameInput, Hit, Match
+from simhelp import fight
 
 ROOT = Path(__file__).resolve().parents[1]
 POSE_ARRAYS = ("pose", "pose_from", "local", "body")
 
 
-def _fight(m: Match, frames: int = 0) -> Match:
-    while m.phase != "fight":
-        m.step()
-    for _ in range(frames):
-        m.step()
-    return m
 
 
 def _inputs(i: int) -> tuple[FrameInput, FrameInput]:
@@ -193,7 +188,7 @@ def test_player_check_without_a_step_names_the_calling_order():
 # ================================================================ 2. no writable view of live state
 def _blending(m: Match) -> Match:
     """Step ``m`` until P1 is inside a pose blend (its pose arrays are a blend's fresh arrays)."""
-    _fight(m)
+    fight(m)
     for i in range(200):
         m.step(FrameInput(lp=i % 25 == 0, forward=i % 25 > 12), FrameInput())
         if m.fighters[0].blend_left > 0:
@@ -232,7 +227,7 @@ def test_a_pose_held_by_a_renderer_keeps_its_frames_value():
 
 
 def test_assigning_a_pose_stores_a_read_only_copy_of_the_right_shape():
-    a, b = _fight(Match.new(seed=0, arena=False)), _fight(Match.new(seed=0, arena=False))
+    a, b = fight(Match.new(seed=0, arena=False)), fight(Match.new(seed=0, arena=False))
     mine = a.fighters[0].pose + 0.1
     a.fighters[0].pose = mine
     b.fighters[0].pose = mine.copy()
@@ -299,7 +294,7 @@ def _arrays(obj, path: str, seen: set, out: list, depth: int = 0) -> None:
 
 def _crate_strike(m: Match) -> Match:
     """``m`` on the frame P1's straight strikes crate_north (P2 behind the crate), mid-blend."""
-    _fight(m)
+    fight(m)
     a, b = m.fighters
     a.x, a.z, b.x, b.z = 0.0, 3.72, 0.0, 8.0
     for i in range(60):
@@ -366,7 +361,7 @@ def test_events_of_a_rerun_compare_equal_and_hash():
 def test_deepcopy_of_a_match_is_an_independent_match_in_the_same_state(arena):
     """The copy's fighters used to stay linked to the original: their limb_boxes() were the
     original's, and the copy's shared tables became writable private copies."""
-    m, ref = _fight(Match.new(seed=5, p2_cpu="hard", arena=arena), 30), _fight(
+    m, ref = fight(Match.new(seed=5, p2_cpu="hard", arena=arena), 30), fight(
         Match.new(seed=5, p2_cpu="hard", arena=arena), 30)
     c = copy.deepcopy(m)
     assert c.state_hash() == m.state_hash() and c.data is m.data

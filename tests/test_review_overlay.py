@@ -17,6 +17,7 @@ os.environ.setdefault("PYGLET_HEADLESS", "1")
 
 import numpy as np
 import pytest
+from glhelp import game_env
 
 from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileClash
 from game.sim.debug import RecordingDraw
@@ -271,15 +272,7 @@ def test_render_overlay_legend_names_every_colour_drawn_and_its_colours_differ()
 # ---------------------------------------------------------------- in pixels (headless GL)
 @pytest.fixture(scope="module")
 def env():
-    from game.render.boot import RenderUnavailable
-
-    try:
-        from game.render.offscreen import open_game
-        pyglet, window, game = open_game(W, H)
-    except RenderUnavailable as exc:  # only when the GL/EGL libraries are truly absent
-        pytest.skip(f"no headless GL here: {exc}")
-    yield pyglet, window, game
-    window.close()
+    yield from game_env(W, H)
 
 
 def _fresh(game, **kw):
