@@ -69,12 +69,14 @@ def make_hit(**kw) -> Hit:
 
 
 def mashed_advantage(m: Match, frames: int = 120) -> int:
-    """The truth behind ``Hit.advantage``: both players mash a buffered move (the fireball:
-    its 14-frame startup cannot interrupt the other side) from now on; return P1's lead,
+    """The truth behind ``Hit.advantage``: both players mash a buffered move (the front kick:
+    no move cancels into it, so it starts only once the move that hit is over, and its 9-frame
+    startup cannot interrupt the other side, within 9 frames; the fireball did until light
+    normals could cancel into it) from now on; return P1's lead,
     the frame P2's next move starts minus the frame P1's does."""
     from game.sim import MoveStarted
     starts = {}
-    mash = (FrameInput(lp=True, hp=True), FrameInput())
+    mash = (FrameInput(lk=True), FrameInput())
     for i in range(frames):
         both = mash[i % 2]
         for e in m.step(both, both):

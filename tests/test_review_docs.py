@@ -451,7 +451,7 @@ def test_readme_moves_table_is_the_move_data():
     block = re.search(r"## Moves\n\n(.*?)\n\n", _text(README), re.S).group(1)
     checked = set()
     for line in block.splitlines()[2:]:
-        inp, move, height, frames, damage = (c.strip() for c in line.strip("|").split("|"))
+        inp, move, height, frames, damage, stuns, cancels = (c.strip() for c in line.strip("|").split("|"))
         key = names.get(move.split(":")[0].strip().lower())
         if key is None:
             assert frames == "–", f"README move {move!r} has frame data but no such move in moves.json"
@@ -467,6 +467,16 @@ def test_readme_moves_table_is_the_move_data():
         if dmg:
             hgt = m["projectile"]["height"] if "projectile" in m else m["height"]
             assert height == hgt, (move, height)
+            src = m["projectile"] if "projectile" in m else m
+            assert stuns == f"{src['hitstun']} / {src['blockstun']}", (move, stuns)
+        # cancels: the README's names of the moves it cancels into, and its window
+        if "cancel" in m:
+            label = {v: k for k, v in names.items()}
+            first, last = m["cancel"]["window"]
+            into = ", ".join(label[t] for t in m["cancel"]["into"])
+            assert cancels == f"{into} ({first}-{last})", (move, cancels)
+        else:
+            assert cancels == "–", (move, cancels)
         checked.add(key)
     assert checked == set(moves), f"moves not in the README's table: {set(moves) - checked}"
 

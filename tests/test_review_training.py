@@ -60,7 +60,8 @@ def _first_act(m, who: int, limit: int = 300) -> int:
     """The frame fighter ``who`` can start a move again, from a snapshot where only it mashes
     a buffered move; the match is put back."""
     snap = m.snapshot()
-    mash = (FrameInput(lp=True, hp=True), NEUTRAL)
+    # the front kick: no move cancels into it (a cancel is no "can act again")
+    mash = (FrameInput(lk=True), NEUTRAL)
     try:
         for i in range(limit):
             me = mash[i % 2]
@@ -191,8 +192,9 @@ def test_damage_read_out_is_the_health_the_match_took(move):
 
 def test_damage_read_out_follows_the_sims_combo_count():
     """A follow-up landing while the dummy is still in hitstun continues the combo (the
-    sim's rule, ``Fighter.combo``); no follow-up in the move table is fast enough for that,
-    so the test holds the dummy's hitstun longer after the first hit.  The read-out's hits
+    sim's rule, ``Fighter.combo``); a plain follow-up (no cancel) is not fast enough for that,
+    so the test holds the dummy's hitstun longer after the first hit (cancel combos:
+    tests/test_review_combos.py).  The read-out's hits
     are the sim's count and its damage the health the combo took; a hit after the dummy
     recovered starts a new combo."""
     m, tm = _training()

@@ -336,8 +336,8 @@ def test_headless_cli_bad_flag_exits_2_with_one_line():
                                           ("hp", NEUTRAL), ("hp", FrameInput(guard=True))])
 def test_hit_advantage_matches_who_acts_first_when_both_mash(button, guard):
     """Hit.advantage against the truth: after the hit both players mash a buffered move
-    (the fireball: its 14-frame startup cannot interrupt the other side); the difference
-    of the frames their next moves start is the frame advantage."""
+    (``simhelp.mashed_advantage``: the front kick, which no move cancels into); the difference
+    of the frames their next moves start is the frame advantage (without a cancel)."""
     m = Match.new(seed=0)
     to_fight(m)
     walk_to(m, 0.8)

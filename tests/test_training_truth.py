@@ -46,7 +46,8 @@ def _first_act(m, who: int, limit: int = 300) -> int:
     """The frame fighter ``who`` can start a move again: from a snapshot only it mashes a
     buffered move (the other holds still); its first MoveStarted.  The match is put back."""
     snap = m.snapshot()
-    mash = (FrameInput(lp=True, hp=True), NEUTRAL)
+    # the front kick: no move cancels into it (a cancel is no "can act again")
+    mash = (FrameInput(lk=True), NEUTRAL)
     try:
         for i in range(limit):
             me = mash[i % 2]

@@ -62,7 +62,7 @@ class FrameMeter:
     Hitstop frames on which *both* fighters are frozen are not shown (as
     training modes' frame meters do): no one's frame advances on them, so the
     rows read as the move table (a jab on hit: 6 startup, 3 active, 10
-    recovery against 15 hitstun) and the advantage is unchanged.  A freeze of
+    recovery against 18 hitstun) and the advantage is unchanged.  A freeze of
     one fighter only (a projectile's victim, a fist in a crate) is shown: the
     other one's frames go on meanwhile.
     """

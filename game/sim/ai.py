@@ -25,14 +25,15 @@ from .inputs import BACK, DOWN, FORWARD, GUARD, HK, HP, LK, LP, SIDE_L, SIDE_R, 
 #: to jump over it (neutral or toward the thrower); ``read``: chance to read a heavy attack's
 #: wind-up that will reach it (one roll per attack) and answer it (stand off, back out of its
 #: reach, interrupt with a faster move, or guard it) instead of walking or pressing a slow
-#: move into it.
+#: move into it; ``confirm``: chance, when its attack has hit (the opponent reels in hitstun,
+#: as a player sees), to cancel it into a follow-up that combos (one roll per hit).
 LEVELS = {
     "easy":   dict(notice=0.10, guard=0.35, attack=0.30, whiff=0.25, hold=(14, 26), mix=0.2, zone=0.02,
-                   dodge=0.15, punish=0.02, jump=0.0, read=0.15),
+                   dodge=0.15, punish=0.02, jump=0.0, read=0.15, confirm=0.0),
     "normal": dict(notice=0.22, guard=0.60, attack=0.45, whiff=0.15, hold=(8, 16), mix=0.5, zone=0.05,
-                   dodge=0.45, punish=0.06, jump=0.10, read=0.45),
+                   dodge=0.45, punish=0.06, jump=0.10, read=0.45, confirm=0.35),
     "hard":   dict(notice=0.45, guard=0.85, attack=0.60, whiff=0.06, hold=(4, 9), mix=0.8, zone=0.08,
-                   dodge=0.85, punish=0.30, jump=0.40, read=0.85),
+                   dodge=0.85, punish=0.30, jump=0.40, read=0.85, confirm=0.75),
 }
 
 _MOVE_BUTTON = {"lp": LP, "hp": HP, "lk": LK, "hk": HK, "hk_low": HK | DOWN, "fireball": LP | HP}
@@ -56,6 +57,12 @@ _WALK_BACK = 0.034
 _JUMP_MARGIN = 1
 #: A backward walk out of a heavy's reach is taken only if it leaves this much room (m).
 _BACK_MARGIN = 0.08
+#: A hit confirm is pressed once the attacker's hitstop has this many frames left (or fewer):
+#: the press is buffered (the match's 6 frames) through the rest of the freeze.
+_CONFIRM_AT = 2
+#: A follow-up that must reach is chosen only if it reaches this much (m) past the distance
+#: plus the first hit's pushback: a reeling body leans back out of a short reach.
+_CONFIRM_MARGIN = 0.30
 #: States from which a move starts on the next frame (the match's neutral states).
 _FREE_STATES = ("idle", "walk_fwd", "walk_back", "sidestep", "crouch", "block_stand", "block_crouch")
 
@@ -65,8 +72,9 @@ def initial_state() -> dict:
     is the sidestep (SIDE_L / SIDE_R) it keeps taking around an obstacle in its way, or 0;
     ``dodge`` is 1 while the plan is a sidestep out of a projectile's line or a jump over it;
     ``seen`` identifies the opponent's heavy attack last seen winding up (the frame it started,
-    plus 1), ``read`` whether this CPU reads it: 0 no, 1 yes, 2 yes and answered."""
-    return {"bits": 0, "hold": 0, "tap": 0, "detour": 0, "dodge": 0, "seen": 0, "read": 0}
+    plus 1), ``read`` whether this CPU reads it: 0 no, 1 yes, 2 yes and answered; ``combo`` is
+    1 once the hit of its current move has been rolled for a confirm (0 otherwise)."""
+    return {"bits": 0, "hold": 0, "tap": 0, "detour": 0, "dodge": 0, "seen": 0, "read": 0, "combo": 0}
 
 
 def _blocked_ahead(match, me) -> bool:
@@ -300,7 +308,7 @@ def decide(match, i: int, level: str) -> int:
     """The CPU's input bits for fighter ``i`` this frame (mutates ``match.ai_state[i]``)."""
     st = match.ai_state[i]
     if match.phase != "fight":
-        st.update(bits=0, hold=0, tap=0, detour=0, dodge=0, seen=0, read=0)
+        st.update(bits=0, hold=0, tap=0, detour=0, dodge=0, seen=0, read=0, combo=0)
         return 0
     cfg = LEVELS[level]
     rng = match.rng
@@ -388,6 +396,21 @@ def decide(match, i: int, level: str) -> int:
             st.update(bits=button & DOWN, hold=int(rng.integers(lo, hi + 1)), tap=button & ~DOWN, dodge=0)
             return _press(st)
 
+    # A hit confirm: its attack has hit (the opponent reels), and the move cancels into a
+    # follow-up that lands in time; pressed near the end of the hit's freeze, rolled once a hit.
+    if me.move and me.move_hit and op.state == "hitstun" and me.hitstop <= _CONFIRM_AT:
+        if not st["combo"]:
+            st["combo"] = 1
+            if rng.random() < cfg["confirm"]:
+                move = _confirm(match, i, me, dist)
+                if move:
+                    lo, hi = cfg["hold"]
+                    button = _MOVE_BUTTON[move]
+                    st.update(bits=button & DOWN, hold=int(rng.integers(lo, hi + 1)), tap=button & ~DOWN, dodge=0)
+                    return _press(st)
+    elif not me.move_hit:
+        st["combo"] = 0
+
     if st["hold"] > 0:
         st["hold"] -= 1
         bits = st["bits"] | st["tap"]
@@ -460,6 +483,30 @@ def decide(match, i: int, level: str) -> int:
     else:
         st.update(bits=FORWARD if dist > 1.0 else 0, hold=int(rng.integers(2, lo + 1)), tap=0)
     return _press(st)
+
+
+def _confirm(match, i: int, me, dist: float) -> str:
+    """The follow-up ``me``'s current move (which has hit) cancels into that still lands: the
+    most damaging of its cancels whose reach covers ``dist`` plus the hit's pushback (with
+    :data:`_CONFIRM_MARGIN`), or its projectile move if none does and its own is not in
+    flight (else the press would come out as a heavy punch); ``""`` when there is none."""
+    mv = match.data.moves[me.move]
+    reach = move_reach(match.data)
+    gap = dist + mv.pushback + _CONFIRM_MARGIN            # where the reeling body will be
+    best, damage = "", -1
+    for name in mv.cancel:
+        m = match.data.moves[name]
+        if name in reach and name != "hk_low" and reach[name][0] >= gap - body_front(match.data) and \
+                m.startup + 1 < mv.hitstun and m.damage > damage:
+            best, damage = name, m.damage
+    if best or match.stage is None:
+        return best
+    pm = projectile_move(match.data)
+    if pm is None or pm.name not in mv.cancel or any(p.owner == i for p in match.stage.projectiles):
+        return ""
+    ahead, front, _, _ = projectile_geometry(match.data)
+    flight = math.ceil(max(0.0, gap - ahead - front) / pm.projectile.speed)
+    return pm.name if pm.startup + flight + 1 < mv.hitstun else ""
 
 
 @functools.lru_cache(maxsize=4)

@@ -44,6 +44,8 @@ BODY_SIZE = 5.0
 MAX_PUSHBOX = 2.0
 #: ``lunge`` and ``pushback`` (m of travel), a jump's height (m).
 MAX_TRAVEL = 10.0
+#: ``combo_scaling``: at most this many entries (the last one repeats).
+MAX_SCALING = 16
 #: A projectile's speed (m / frame) and half size (m).
 MAX_PROJECTILE_SPEED = 2.0
 MAX_PROJECTILE_HALF = 2.0
@@ -323,6 +325,15 @@ class Move:
     advance: np.ndarray
     air: np.ndarray
     projectile: ProjectileSpec | None = None
+    #: Moves this one cancels into (``"cancel": {"into": [...]}``), and the move frames
+    #: ``(first, last)`` after which a cancel may start, once it has made contact (hit or block).
+    cancel: tuple[str, ...] = ()
+    cancel_window: tuple[int, int] = (0, -1)
+
+    def can_cancel(self, frame: int, into: str) -> bool:
+        """True when ``into`` may replace this move on the step after its move frame ``frame``
+        (the caller checks that the move has made contact)."""
+        return into in self.cancel and self.cancel_window[0] <= frame <= self.cancel_window[1]
 
     @property
     def total(self) -> int:
@@ -349,6 +360,8 @@ class GameData:
     poses: dict[str, np.ndarray]        # name -> (L, 3) angles
     loops: dict[str, np.ndarray]        # name -> (frames, L, 3) angles
     moves: dict[str, Move]
+    #: Percent of a hit's damage by its place in a combo (1st, 2nd, ...; the last repeats).
+    combo_scaling: tuple[int, ...]
     pose_rot: dict[str, np.ndarray]     # name -> (L, 3, 3) joint rotations
     loop_rot: dict[str, np.ndarray]     # name -> (frames, L, 3, 3)
     pose_body: dict[str, np.ndarray]    # name -> (12, L, 4) body-frame FK (Skeleton.body)
@@ -562,14 +575,69 @@ def _read_move(f: Fields, m: dict, n: str, poses_src: dict, skeleton: Skeleton) 
         inside = (t > 0) & (t < 1)
         air[inside] = 4.0 * height_m * t[inside] * (1.0 - t[inside])
     proj = _read_projectile(f, m, w, n, names)
+    cancel, window = _read_cancel(f, m, w, startup, active, total)
     angles = _compile_keys(f, m, w, total, poses_src, names)
     rot = euler_matrices(angles)
     return Move(
         name=n, label=label, startup=startup, active=active, recovery=recovery, hit_limbs=hit_limbs,
         height=height, damage=damage, hitstun=hitstun, blockstun=blockstun, pushback=pushback,
         hitstop=hitstop, heavy=heavy, angles=angles, rot=rot, body=skeleton.body(rot),
-        advance=advance, air=air, projectile=proj,
+        advance=advance, air=air, projectile=proj, cancel=cancel, cancel_window=window,
     )
+
+
+def _read_cancel(f: Fields, m: dict, w: str, startup: int, active: int,
+                 total: int) -> tuple[tuple[str, ...], tuple[int, int]]:
+    """``m["cancel"]``: ``{"into": [move names], "window": [first, last]}``, or ``((), (0, -1))``.
+
+    The names are checked against the move table by :func:`_check_cancels`, once every move is read."""
+    cw = f.at(w, "cancel")
+    c = f.obj(m, "cancel", w, default=None)
+    if c is None:
+        return (), (0, -1)
+    if not active:
+        f.fail(cw, "no cancel on a move without active frames", c, "remove 'cancel': it can never make contact")
+    src = f.items(c, "into", cw, "move names", lo=1)
+    into = tuple(f.text(src, i, f.at(cw, "into")) for i in range(len(src)))
+    ww = f.at(cw, "window")
+    f.items(c, "window", cw, "frames: [first, last] move frames after which a cancel may start", n=2)
+    win = c["window"]
+    first = f.whole(win, 0, ww, startup, total - 1,
+                    f"a move frame from {startup} (its first active frame: contact comes no sooner) to {total - 1}")
+    last = f.whole(win, 1, ww, first, total - 1, f"a move frame from {first} (the first) to {total - 1}")
+    return into, (first, last)
+
+
+def _check_cancels(f: Fields, moves: dict[str, Move]) -> None:
+    """Every cancel names another move of the table (not ``jump``), and no chain of cancels
+    leads back to a move in it: each string of cancels ends, with a move that cancels into nothing."""
+    for n, mv in moves.items():
+        field = f"moves.{n}.cancel.into"
+        for i, t in enumerate(mv.cancel):
+            if t not in moves or t == "jump":
+                f.fail(f.at(field, i), "the name of an attack in moves (" +
+                       ", ".join(k for k in moves if k != "jump") + ")", t)
+            if t == n:
+                f.fail(f.at(field, i), "another move (a move cannot cancel into itself)", t,
+                       "remove it: a self-cancel repeats without end")
+    def walk(n: str, path: tuple[str, ...]) -> None:
+        for t in moves[n].cancel:
+            if t in path:
+                f.fail(f"moves.{path[0]}.cancel.into", "cancels that end (no chain leading back to a move in it)",
+                       shown=" -> ".join(path + (t,)), fix=f"remove {t!r} from moves.{n}.cancel.into")
+            walk(t, path + (t,))
+    for n in moves:
+        walk(n, (n,))
+
+
+def _read_scaling(f: Fields, doc: dict) -> tuple[int, ...]:
+    """``doc["combo_scaling"]``: percent of damage for the 1st, 2nd ... hit of a combo (the last repeats)."""
+    src = f.items(doc, "combo_scaling", "", "percentages (1st, 2nd ... hit of a combo)", lo=1, hi=MAX_SCALING,
+                  default=None)
+    if src is None:
+        return (100,)
+    return tuple(f.whole(src, i, "combo_scaling", 1, 100, "a whole percentage from 1 to 100")
+                 for i in range(len(src)))
 
 
 @functools.lru_cache(maxsize=4)
@@ -597,6 +665,8 @@ def load_game_data(assets_dir: str | None = None) -> GameData:
     moves_src = f.obj(mdoc, "moves", "")
     _require(f, moves_src, "moves", REQUIRED_MOVES, "move")
     moves = {n: _read_move(f, f.obj(moves_src, n, "moves"), n, poses_src, skeleton) for n in f.entries(moves_src)}
+    _check_cancels(f, moves)
+    combo_scaling = _read_scaling(f, mdoc)
     f.reject_unknown(mdoc)          # after every pass: the poses are read again by the moves naming them
     pose_rot = {n: euler_matrices(a) for n, a in poses.items()}
     loop_rot = {n: euler_matrices(a) for n, a in loops.items()}
@@ -612,6 +682,6 @@ def load_game_data(assets_dir: str | None = None) -> GameData:
         arr.flags.writeable = False
     return GameData(
         skeleton=skeleton, max_health=max_health, pushbox_radius=pushbox_radius, fighters=fighters,
-        poses=poses, loops=loops, moves=moves, pose_rot=pose_rot, loop_rot=loop_rot,
+        poses=poses, loops=loops, moves=moves, combo_scaling=combo_scaling, pose_rot=pose_rot, loop_rot=loop_rot,
         pose_body=pose_body, loop_body=loop_body,
     )

@@ -209,8 +209,8 @@ class Match:
         want = _attack_from(pressed, bits)
         if want:
             f.buf_move, f.buf_left = want, BUFFER_FRAMES
-        elif f.buf_left > 0:
-            f.buf_left -= 1
+        elif f.buf_left > 0 and f.hitstop == 0:       # hitstop freezes the buffer too: a follow-up
+            f.buf_left -= 1                            # pressed at contact is still there after it
             if f.buf_left == 0:
                 f.buf_move = ""
         if f.hitstop > 0:                      # hitstop: frozen in place and pose
@@ -237,6 +237,13 @@ class Match:
             f.combo = 0
         if f.move:
             mv = self.data.moves[f.move]
+            if f.move_hit and f.buf_move and mv.cancel:
+                # A cancel: a buffered press of a move this one cancels into, once it has made
+                # contact (hit or block; never a whiff), in its window: the new move starts now.
+                move = self._buffered(f, bits)
+                if mv.can_cancel(f.mframe, move):
+                    self._start_move(f, move, events)
+                    return
             step = float(mv.advance[f.mframe])
             if f.move == "jump":
                 f.x += f.vx
@@ -259,13 +266,7 @@ class Match:
         # Neutral: a buffered attack first, then guard, jump, crouch, sidestep, walk.
         fwd, up, side = axes(bits)
         if f.buf_move:
-            move = f.buf_move
-            if move == "hk" and up < 0:
-                move = "hk_low"
-            elif move == "fireball" and self.stage is not None and \
-                    any(p.owner == f.index for p in self.stage.projectiles):
-                move = "hp"          # one fireball at a time: the press comes out as its heavy punch
-            self._start_move(f, move, events)
+            self._start_move(f, self._buffered(f, bits), events)
             return
         if bits & GUARD:
             f.state = "block_crouch" if up < 0 else "block_stand"
@@ -289,6 +290,17 @@ class Match:
         else:
             f.state = "idle"
         return
+
+    def _buffered(self, f: Fighter, bits: int) -> str:
+        """The move ``f``'s buffered press starts now: down + hk is the sweep, and a fireball
+        press while its own fireball flies comes out as its heavy punch (one at a time)."""
+        move = f.buf_move
+        if move == "hk" and axes(bits)[1] < 0:
+            return "hk_low"
+        if move == "fireball" and self.stage is not None and \
+                any(p.owner == f.index for p in self.stage.projectiles):
+            return "hp"
+        return move
 
     def _start_move(self, f: Fighter, move: str, events: list) -> None:
         f.move, f.mframe, f.move_hit, f.crate_hit = move, 0, False, False
@@ -575,14 +587,18 @@ class Match:
         """Apply one landed attack (a move or a projectile): damage or guard, stun, knockback, hitstop."""
         a, d = self.fighters[atk], self.fighters[1 - atk]
         blocked = (d.guard == 1 and spec.height in ("high", "mid")) or (d.guard == 2 and spec.height == "low")
-        damage = 0 if blocked else spec.damage
+        # A hit on a defender still in hitstun is the next hit of a combo, its damage scaled by
+        # its place in it (``combo_scaling``, percent; rounded down, at least 1).
+        d.combo = 0 if blocked else (d.combo + 1 if d.state == "hitstun" else 1)
+        damage = 0
+        if not blocked and spec.damage:
+            scale = self.data.combo_scaling
+            damage = max(1, spec.damage * scale[min(d.combo, len(scale)) - 1] // 100)
         d.health = max(0, d.health - damage)
-        was_stunned = d.state == "hitstun"
         d.move, d.mframe, d.buf_move, d.buf_left = "", 0, "", 0
         d.state = "blockstun" if blocked else "hitstun"
         d.stun = spec.blockstun if blocked else spec.hitstun
         d.stun_height = spec.height
-        d.combo = 0 if blocked else (d.combo + 1 if was_stunned else 1)
         v0 = spec.pushback * (1.0 - SLIDE_DECAY)
         d.vx, d.vz = a.fx * v0, a.fz * v0
         d.hitstop = spec.hitstop
