@@ -3,7 +3,9 @@
 #: Changes whenever the simulation's results change (0.2.0: forward kinematics without BLAS, so
 #: every state_hash changed; 0.3.0: a higher jump, a fireball judged on its launch frame, the
 #: CPU's jump over fireballs and its read of heavy attacks; 0.4.0: combos, i.e. cancels, the
-#: jab's 18-frame hitstun and 0.10 m pushback, combo damage scaling and the CPU's hit confirms);
+#: jab's 18-frame hitstun and 0.10 m pushback, combo damage scaling and the CPU's hit confirms;
+#: 0.4.1: a fighter hit out of a jump falls, a limb-and-fireball trade freezes both alike, and
+#: no cancel after the K.O.);
 #: a replay recorded with another version stops at its first mismatch with a message that names
 #: both versions.
-__version__ = "0.4.0"
+__version__ = "0.4.1"

@@ -21,6 +21,7 @@ SCALARS = (
     "loop_t", "pose_key", "blend_left",
     "prev_bits", "input_bits", "buf_move", "buf_left",
     "crate_hit", "ground_y", "gx", "gz",
+    "air",
 )
 
 #: Values of ``Fighter.state``.
@@ -120,7 +121,8 @@ class Fighter:
 
     @property
     def airborne(self) -> bool:
-        return self.move == "jump"
+        """In a jump, or falling from one it was hit out of (``air`` m above the ground)."""
+        return self.move == "jump" or self.air > 0.0
 
     def frame_phase(self) -> str:
         """What a training frame meter shows for this frame:

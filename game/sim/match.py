@@ -51,6 +51,7 @@ WALK_FWD = 0.045           # m / frame
 WALK_BACK = 0.034
 SIDESTEP = 0.040
 JUMP_DRIFT = 0.035
+AIR_FALL = 0.1             # m / frame: a fighter hit out of a jump falls to the ground (about the jump's own descent)
 SLIDE_DECAY = 0.8          # knockback velocity kept each frame (total travel = v0 / (1 - decay))
 BLEND_FRAMES = 4           # pose blend when the animation source changes
 BUFFER_FRAMES = 6          # an attack pressed this early is kept until the fighter can act
@@ -227,6 +228,8 @@ class Match:
     def _act(self, f: Fighter, bits: int, pressed: int, events: list) -> None:
         """The unfrozen part of :meth:`_advance_fighter`: slide, stun, move frames, neutral."""
         self._slide(f)
+        if f.air > 0.0:                        # hit out of a jump: falling (also when knocked out)
+            f.air = max(0.0, f.air - AIR_FALL)
         if f.state in ("ko", "win"):
             return
         if f.stun > 0:                         # hitstun / blockstun
@@ -237,9 +240,11 @@ class Match:
             f.combo = 0
         if f.move:
             mv = self.data.moves[f.move]
-            if f.move_hit and f.buf_move and mv.cancel:
+            if f.move_hit and f.buf_move and mv.cancel and self.phase == "fight":
                 # A cancel: a buffered press of a move this one cancels into, once it has made
                 # contact (hit or block; never a whiff), in its window: the new move starts now.
+                # Only while the round is fought, as any buffered move (a press just before a
+                # finishing hit, kept through its freeze, came out after the K.O.).
                 move = self._buffered(f, bits)
                 if mv.can_cancel(f.mframe, move):
                     self._start_move(f, move, events)
@@ -426,7 +431,9 @@ class Match:
         self._pairs_cache = None
 
     def _lift(self, f: Fighter) -> float:
-        return float(self.data.moves["jump"].air[f.mframe]) if f.move == "jump" else 0.0
+        """The fighter's height above the ground (m): its jump's, or what is left of the fall
+        from a jump it was hit out of (``Fighter.air``)."""
+        return float(self.data.moves["jump"].air[f.mframe]) if f.move == "jump" else float(f.air)
 
     def _advance_projectiles(self, events: list) -> None:
         """Move each projectile one frame; its path is checked with an any-hit ray (C8)
@@ -545,8 +552,6 @@ class Match:
             best = int(np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1)))
             self.fighters[atk].move_hit = True
             self._land(atk, mv, names[int(ks[best])], names[int(ls[best])], pts[best], True, events)
-        if len(limb) == 2:
-            self._trade(events, first)
         gone = set()
         for (i, j, _a, _b), pt in zip(clash, xpts):
             point = np.array(pt)
@@ -559,6 +564,9 @@ class Match:
             gone.add(i)
         if gone:
             self.stage.projectiles = tuple(p for i, p in enumerate(self.stage.projectiles) if i not in gone)
+        struck = [j for j in range(first, len(events)) if isinstance(events[j], Hit)]
+        if len({events[j].defender for j in struck}) == 2:
+            self._trade(events, struck)
         for (atk, k, c, _box), pt in zip(crate, cpts):
             a = self.fighters[atk]
             result, broke = self.stage.strike(c, self._boxes[atk, k])
@@ -595,6 +603,9 @@ class Match:
             scale = self.data.combo_scaling
             damage = max(1, spec.damage * scale[min(d.combo, len(scale)) - 1] // 100)
         d.health = max(0, d.health - damage)
+        # Hit out of a jump, it falls from where it was struck (it used to drop to the ground
+        # on the hit's frame, 1.2 m in one step at the apex).
+        d.air = self._lift(d)
         d.move, d.mframe, d.buf_move, d.buf_left = "", 0, "", 0
         d.state = "blockstun" if blocked else "hitstun"
         d.stun = spec.blockstun if blocked else spec.hitstun
@@ -613,15 +624,18 @@ class Match:
             advantage=0,                 # set by _apply_hits once every hit of the frame has landed
         ))
 
-    def _trade(self, events: list, first: int) -> None:
-        """Both fighters' moves landed on the same frame (one limb contact each way).
+    def _trade(self, events: list, struck: list[int]) -> None:
+        """Both fighters were struck on the same frame (``struck``: the indices of this frame's
+        ``Hit`` events): a limb contact each way, or a limb one way and a projectile the other.
 
         Each is now in the other's stun; so that the landing order cannot matter, both
-        freeze for the longer of the two hitstops."""
-        stop = max(events[first].hitstop, events[first + 1].hitstop)
+        freeze for the longest of the hitstops.  (A projectile trade used to keep the order's
+        result: the jabber struck by a fireball froze 7 frames, its victim 5, two frames of
+        advantage no stun gave.)"""
+        stop = max(events[j].hitstop for j in struck)
         for f in self.fighters:
             f.hitstop = stop
-        for j in (first, first + 1):
+        for j in struck:
             events[j] = dataclasses.replace(events[j], hitstop=stop)
 
     def _frames_to_act(self, f: Fighter) -> int:
