@@ -17,3 +17,16 @@ def game_env(width: int, height: int):
         pytest.skip(f"no headless GL here: {exc}")
     yield pyglet, window, game
     window.close()
+
+
+def fresh(game, **kw):
+    """``game`` reset for a test: no input script, overlay off with every kind shown, no
+    training, no patched matrices, a new match (``p1``/``p2`` sides, ``seed``)."""
+    game.input_source = None
+    game.overlay.enabled = False
+    game.overlay.show = {k: True for k in game.overlay.show}
+    game.training = None
+    game.__dict__.pop("matrices", None)
+    game.p1, game.p2 = kw.get("p1", "human"), kw.get("p2", "cpu")
+    game.new_match(kw.get("seed", 0))
+    return game

@@ -87,6 +87,34 @@ def mashed_advantage(m: Match, frames: int = 120) -> int:
     return starts[1] - starts[0]
 
 
+def first_act(m: Match, who: int, limit: int = 300) -> int:
+    """The frame fighter ``who`` can start a move again: from now only it mashes a buffered
+    move (the front kick: no move cancels into it, and a cancel is no "can act again") while
+    the other holds still; its first ``MoveStarted``.  The match is put back."""
+    from game.sim import MoveStarted
+    snap = m.snapshot()
+    mash = (FrameInput(lk=True), NEUTRAL)
+    try:
+        for i in range(limit):
+            me = mash[i % 2]
+            for e in m.step(me if who == 0 else NEUTRAL, me if who == 1 else NEUTRAL):
+                if isinstance(e, MoveStarted) and e.fighter == who:
+                    return e.frame
+        raise AssertionError(f"fighter {who} never acted")
+    finally:
+        m.restore(snap)
+
+
+def placed(dist: float) -> Match:
+    """A match in its FIGHT phase with the fighters ``dist`` apart, mirrored about x = 0."""
+    m = Match.new(seed=0)
+    to_fight(m)
+    a, b = m.fighters
+    a.x, b.x = -dist / 2, dist / 2
+    m.step(NEUTRAL, NEUTRAL)
+    return m
+
+
 def ev_key(ev):
     """An event as a comparable tuple (points are arrays)."""
     import numpy as np

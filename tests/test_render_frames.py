@@ -12,7 +12,7 @@ os.environ.setdefault("PYGLET_HEADLESS", "1")
 
 import numpy as np
 import pytest
-from glhelp import game_env
+from glhelp import fresh, game_env
 
 from game.sim import FrameInput, Hit
 
@@ -22,15 +22,6 @@ W, H = 640, 360
 @pytest.fixture(scope="module")
 def env():
     yield from game_env(W, H)
-
-
-def _fresh(game, **kw):
-    game.input_source = None
-    game.overlay.enabled = False
-    game.training = None
-    game.p1, game.p2 = kw.get("p1", "human"), kw.get("p2", "cpu")
-    game.new_match(kw.get("seed", 0))
-    return game
 
 
 def _project(game, pts):
@@ -51,7 +42,7 @@ def test_render_frame_not_blank_and_shows_both_fighters_colours(env):
     from game.render.offscreen import frame_pixels
 
     _, _, game = env
-    _fresh(game)
+    fresh(game)
     for _ in range(20):
         game.step()
     img = frame_pixels(game).astype(int)
@@ -72,7 +63,7 @@ def test_render_A6_overlay_draws_along_a_limb_range_box_edge(env):
     from game.render.overlay import box_edges
 
     _, _, game = env
-    _fresh(game)
+    fresh(game)
     for _ in range(20):
         game.step()
     off = frame_pixels(game).astype(int)
@@ -122,7 +113,7 @@ def test_render_A8_hit_spark_appears_at_the_A7_collision_point(env):
     from game.render.offscreen import frame_pixels
 
     _, _, game = env
-    _fresh(game, p2="human")
+    fresh(game, p2="human")
     hit = _script_punch(game)
     assert hit.attacker == 0 and hit.move == "lp"
     game.step()                       # one frame into hitstop: flash + sparks
@@ -146,7 +137,7 @@ def test_render_key_presses_move_p1_through_the_real_input_path(env):
     pyglet, window, game = env
     from pyglet.window import key
 
-    _fresh(game)
+    fresh(game)
     while game.match.phase != "fight":
         game.step()
         window.dispatch_events()
@@ -182,7 +173,7 @@ def test_render_player_inputs_read_keys_for_human_sides_only(env):
     held = (key.U, key.W, key.NUM_4, key.UP)          # P1: LP and jump; P2: LP and jump
     try:
         for p1, p2 in (("human", "cpu"), ("cpu", "human"), ("human", "human"), ("cpu", "cpu")):
-            _fresh(game, p1=p1, p2=p2)
+            fresh(game, p1=p1, p2=p2)
             for k in held:
                 window.dispatch_event("on_key_press", k, 0)
             window.dispatch_events()
@@ -210,7 +201,7 @@ def test_render_training_freeze_and_frame_step(env):
     from game.render.training import TrainingMode
 
     pyglet, window, game = env
-    _fresh(game)
+    fresh(game)
     game.training = TrainingMode()
     game.new_match(0)
     assert game.match.phase == "fight"        # training starts at FIGHT, at the start positions
@@ -242,7 +233,7 @@ def test_render_A7_overlay_marks_the_collision_point_of_a_contact(env):
     from game.render.offscreen import frame_pixels
 
     _, _, game = env
-    _fresh(game, p2="human")
+    fresh(game, p2="human")
     hit = _script_punch(game)
     assert game.match.contacts, "the Hit frame has its contact recorded for the overlay"
     game.sparks.p, game.sparks.prev_pos = game.sparks.p[:0], game.sparks.prev_pos[:0]
@@ -266,7 +257,7 @@ def test_render_game_loop_at_irregular_frame_times_matches_fixed_stepping(env, p
     from main import FixedStep
 
     _pyglet, _window, game = env
-    _fresh(game, p1="cpu", p2="cpu", seed=5)
+    fresh(game, p1="cpu", p2="cpu", seed=5)
     game.screen = "fight"
     game.overlay.enabled = True
     rng = np.random.default_rng(11)
@@ -297,7 +288,7 @@ def test_render_shadow_pass_culls_back_faces_and_casts_the_same_shadow(env):
     from game.render.offscreen import frame_pixels
 
     _, _, game = env
-    _fresh(game, p1="cpu", p2="cpu", seed=3)
+    fresh(game, p1="cpu", p2="cpu", seed=3)
     world = game.world
     count = world.shadow_mesh.count
     try:
@@ -331,7 +322,7 @@ def test_render_saved_frame_is_opaque_where_the_fighters_shadows_fall(env):
     from game.render.offscreen import frame_pixels
 
     _, _, game = env
-    _fresh(game, p1="cpu", p2="cpu", seed=3)
+    fresh(game, p1="cpu", p2="cpu", seed=3)
     for _ in range(45):
         game.step()
     count = game.world.shadow_mesh.count
@@ -361,7 +352,7 @@ def test_render_hud_rows_fit_windows_of_any_aspect(env, size):
     from game.render.training import TrainingMode
 
     _, _, game = env
-    _fresh(game)
+    fresh(game)
     hud = game.hud
     W, H, s = hud.canvas(size)
     assert W * s == pytest.approx(size[0]) and H * s == pytest.approx(size[1])
@@ -384,7 +375,7 @@ def test_render_hud_rows_fit_windows_of_any_aspect(env, size):
                 assert -1 <= left and left + w <= W + 1, (screen, size, lab.text, left, left + w, W)
                 assert 0 <= lab.y <= H, (screen, size, lab.text, lab.y, H)
     finally:
-        _fresh(game)
+        fresh(game)
         game.draw(1.0)
 
 
@@ -423,7 +414,7 @@ def test_render_hud_glyphs_are_in_the_atlas_before_the_first_frame_and_cover_wha
     gc.collect()           # pyglet itself keeps only its last 4 fonts alive: the HUD must hold its own
     _Text.set, pyglet.image.Texture.blit_into = record, count
     try:
-        _fresh(game, p1="cpu", p2="cpu", seed=11)
+        fresh(game, p1="cpu", p2="cpu", seed=11)
         game.overlay.enabled = True
         for k in range(1500):                      # intro banners, the timer, hits, a KO
             game.step()
@@ -534,7 +525,7 @@ def test_render_training_input_history_shows_every_row_and_lays_out_one_label_pe
     from game.render.training import HISTORY_LEN, InputHistory, TrainingMode
 
     _, _, game = env
-    _fresh(game)
+    fresh(game)
     game.training = TrainingMode()
     game.new_match(0)
     seq = itertools.cycle([FrameInput(forward=True)] * 6 + [FrameInput(lp=True)] + [FrameInput()] * 5
@@ -630,7 +621,7 @@ def test_render_training_reset_frames_the_start_positions_at_once_with_no_fight_
 
     from game.render.training import TrainingMode
 
-    game = _fresh(env[2])
+    game = fresh(env[2])
     game.training = TrainingMode()
     game.new_match(0)
     start_pos = [(f.x, f.z) for f in game.match.fighters]

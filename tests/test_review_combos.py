@@ -17,7 +17,7 @@ import pytest
 from game.sim import FrameInput, Hit, Match, MoveStarted
 from game.sim.data import ASSETS, AssetError, load_game_data
 
-from simhelp import NEUTRAL, fight, gap, mashed_advantage, walk_to
+from simhelp import NEUTRAL, fight, first_act, gap, mashed_advantage, walk_to
 
 PRESS = {"lp": FrameInput(lp=True), "hp": FrameInput(hp=True), "lk": FrameInput(lk=True),
          "hk": FrameInput(hk=True), "hk_low": FrameInput(hk=True, down=True),
@@ -167,24 +167,9 @@ def test_a_blocked_cancel_ends_minus_by_its_data(first, second):
     assert thrower_frozen == (0 if mv.projectile else spec.hitstop)
     expected = (spec.hitstop + spec.blockstun) - (thrower_frozen + mv.total - mframe)
     assert h2.advantage == expected < 0
-    assert _first_act(m, 1) - _first_act(m, 0) == expected
+    assert first_act(m, 1) - first_act(m, 0) == expected
     if abs(expected) <= m.data.moves["lk"].startup:   # both mashing, the first kick cannot land first
         assert mashed_advantage(m) == expected
-
-
-def _first_act(m: Match, who: int, limit: int = 200) -> int:
-    """The frame fighter ``who`` starts a move when, from now, only it mashes one that no move
-    cancels into (the front kick) and the other holds still; the match is put back."""
-    snap = m.snapshot()
-    try:
-        for i in range(limit):
-            me = FrameInput(lk=True) if i % 2 == 0 else NEUTRAL
-            for e in m.step(me if who == 0 else NEUTRAL, me if who == 1 else NEUTRAL):
-                if isinstance(e, MoveStarted) and e.fighter == who:
-                    return e.frame
-        raise AssertionError(f"fighter {who} never acted")
-    finally:
-        m.restore(snap)
 
 
 # ------------------------------------------------------------------ the CPU

@@ -17,12 +17,12 @@ os.environ.setdefault("PYGLET_HEADLESS", "1")
 
 import numpy as np
 import pytest
-from glhelp import game_env
+from glhelp import fresh, game_env
 
 from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileClash
 from game.sim.debug import RecordingDraw
 
-from simhelp import NEUTRAL, to_fight
+from simhelp import NEUTRAL, placed, to_fight
 
 FIREBALL = FrameInput(lp=True, hp=True)
 W, H = 640, 360
@@ -67,15 +67,6 @@ def _place(m, p1, p2):
     for f, (x, z) in zip(m.fighters, (p1, p2)):
         f.x, f.z = float(x), float(z)
     m.step(NEUTRAL, NEUTRAL)
-
-
-def _mirrored(dist: float) -> Match:
-    m = Match.new(seed=0)
-    to_fight(m)
-    a, b = m.fighters
-    a.x, b.x = -dist / 2, dist / 2
-    m.step(NEUTRAL, NEUTRAL)
-    return m
 
 
 def _crate_strike() -> tuple[Match, CrateStruck]:
@@ -124,7 +115,7 @@ def test_A2_A4_A7_B1_overlay_crate_strike_draws_the_overlap_not_the_struck_slab_
 def test_A2_A4_A7_overlay_projectile_hit_draws_the_projectile_box_as_judged_and_the_contact():
     """A fireball landing: it is gone from the stage by the end of the frame, so the overlay
     drew a lone collision point with neither of its boxes' overlap, j1, j2 or centre line."""
-    m = _mirrored(2.0)
+    m = placed(2.0)
     hit, pbox = _fireball_hit(m)
     assert hit.move == "fireball" and not m.stage.projectiles
     limb = m.fighters[1].limb_boxes()[m.fighters[1].limb_names.index(hit.struck_limb)]
@@ -138,7 +129,7 @@ def test_A2_A4_A7_overlay_projectile_hit_draws_the_projectile_box_as_judged_and_
 def test_A2_A4_A7_overlay_projectile_clash_draws_both_boxes_and_the_clash_point():
     """Two fireballs meeting cancel at the A7 point of their boxes (ProjectileClash): the
     overlay drew nothing of it (both are gone on that frame)."""
-    m = _mirrored(4.0)
+    m = placed(4.0)
     half = m.data.moves["fireball"].projectile.half
     for i in range(150):
         before = m.stage.projectiles
@@ -166,7 +157,7 @@ def test_C6_C8_overlay_shows_exactly_the_rays_cast_this_frame_each_up_to_its_nea
     the fireball's any-hit path).  A nearest-hit ray (C7) is drawn up to its hit and the rest
     of its reach apart ('ray_beyond'): it used to run on 4 m under the floor in the ray's
     colour, and the line down to the screen's edge read as part of the ray."""
-    m = _mirrored(6.0)
+    m = placed(6.0)
     scene = m.stage.scene
     casts: list = []
     cast_any, cast_near = scene.cast_any, scene.cast_nearest_distance
@@ -214,7 +205,7 @@ def test_render_overlay_draws_method_A_marks_last_and_only_the_floor_grid_depth_
     (first) are the part the line pass depth-tests."""
     from game.render.overlay import DebugOverlay, color_of
 
-    m = _mirrored(2.0)
+    m = placed(2.0)
     _fireball_hit(m)
     ov = DebugOverlay()
     m.debug_draw(ov)
@@ -248,7 +239,7 @@ def test_render_overlay_legend_names_every_colour_drawn_and_its_colours_differ()
         m.debug_draw(rec)
         kinds |= {k for meth, k, _d in rec.calls if meth != "text"}
         m.step(NEUTRAL, NEUTRAL)
-    m = _mirrored(2.0)
+    m = placed(2.0)
     for _ in range(4):                           # P2 steps back: ground probes (nearest hits)
         m.step(NEUTRAL, FrameInput(back=True))
         rec = RecordingDraw()
@@ -275,17 +266,6 @@ def env():
     yield from game_env(W, H)
 
 
-def _fresh(game, **kw):
-    game.input_source = None
-    game.overlay.enabled = False
-    game.overlay.show = {k: True for k in game.overlay.show}
-    game.training = None
-    game.__dict__.pop("matrices", None)
-    game.p1, game.p2 = kw.get("p1", "human"), kw.get("p2", "cpu")
-    game.new_match(kw.get("seed", 0))
-    return game
-
-
 def _pixels(game, alpha=1.0):
     from game.render.offscreen import frame_pixels
 
@@ -303,7 +283,7 @@ def test_render_A8_overlay_frame_shows_the_simulated_state_not_an_interpolated_o
     interpolated between the last two steps (alpha), so in the window they lagged up to a
     frame behind their own boxes.  With the overlay on, the whole frame shows the last step."""
     _, _, game = env
-    _fresh(game, p1="cpu", p2="cpu", seed=1)
+    fresh(game, p1="cpu", p2="cpu", seed=1)
     for _ in range(121):            # both moving (the FIGHT phase has begun)
         game.step()
     assert not game._held
@@ -321,7 +301,7 @@ def test_render_overlay_draws_the_judged_projectile_box_on_its_hit_frame(env):
     from game.render.overlay import box_edges
 
     _, _, game = env
-    _fresh(game, p2="human")
+    fresh(game, p2="human")
     m = game.match
     script = {"i": 0}
 
@@ -365,7 +345,7 @@ def test_render_C1_quadtree_cells_are_hidden_behind_a_fighter_and_drawn_beside_i
     the fighters.  The cells lie on the floor and are now depth-tested: a cell edge on the
     floor behind a fighter's thigh is hidden there and still drawn beside the fighter."""
     _, _, game = env
-    _fresh(game, p2="human")
+    fresh(game, p2="human")
     for _ in range(100):
         game.step()
     m = game.match
@@ -408,7 +388,7 @@ def test_render_overlay_key_shows_every_colour_and_dims_a_hidden_kind(env):
     from game.render.overlay import LEGEND, color_of
 
     _, _, game = env
-    _fresh(game)
+    fresh(game)
     for _ in range(20):
         game.step()
     off = _pixels(game)
@@ -450,7 +430,7 @@ def test_render_overlay_key_names_the_frame_while_training_is_frozen(env):
     from game.render.training import TrainingMode
 
     _, _, game = env
-    _fresh(game)
+    fresh(game)
     game.training = TrainingMode()
     game.new_match(0)
     game.overlay.enabled = True
@@ -475,7 +455,7 @@ def test_render_overlay_label_behind_the_eye_is_not_drawn_mirrored(env):
     """A text anchor behind the camera projects through w < 0 onto a mirrored spot on screen;
     it gets no label (a ray's visit counts used to float at the wrong place)."""
     _, _, game = env
-    _fresh(game)
+    fresh(game)
     for _ in range(5):
         game.step()
     _pixels(game)

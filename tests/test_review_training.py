@@ -15,6 +15,7 @@ import pytest
 
 from game.render.training import DamageCounter, TrainingMode
 from game.sim import FrameInput, Hit, Match, MoveStarted
+from simhelp import first_act
 from game.training import REVERSALS
 
 os.environ.setdefault("PYGLET_HEADLESS", "1")
@@ -56,23 +57,6 @@ def _to_gap(m, tm, d):
         _step(m, tm, NEUTRAL)
 
 
-def _first_act(m, who: int, limit: int = 300) -> int:
-    """The frame fighter ``who`` can start a move again, from a snapshot where only it mashes
-    a buffered move; the match is put back."""
-    snap = m.snapshot()
-    # the front kick: no move cancels into it (a cancel is no "can act again")
-    mash = (FrameInput(lk=True), NEUTRAL)
-    try:
-        for i in range(limit):
-            me = mash[i % 2]
-            for e in m.step(me if who == 0 else NEUTRAL, me if who == 1 else NEUTRAL):
-                if isinstance(e, MoveStarted) and e.fighter == who:
-                    return e.frame
-        raise AssertionError(f"fighter {who} never acted")
-    finally:
-        m.restore(snap)
-
-
 # ------------------------------------------------------------------ whiffs
 @pytest.mark.parametrize("move", ["lp", "hp", "lk", "hk", "hk_low", "jump"])
 def test_whiff_advantage_is_counted_as_hits_are(move):
@@ -84,7 +68,7 @@ def test_whiff_advantage_is_counted_as_hits_are(move):
     _to_gap(m, tm, 3.5)
     _step(m, tm, PRESS[move])
     assert tm.meter.active, "the exchange starts with the move"
-    truth = _first_act(m, 1) - _first_act(m, 0)
+    truth = first_act(m, 1) - first_act(m, 0)
     hits = []
     for _ in range(200):
         hits += [e for e in _step(m, tm, HOLD.get(move, NEUTRAL)) if isinstance(e, Hit)]
@@ -107,7 +91,7 @@ def test_the_last_advantage_is_not_shown_beside_a_new_exchange():
     assert tm.meter.advantage is not None and not tm.meter.active
     _to_gap(m, tm, 3.0)
     _step(m, tm, PRESS["hp"])
-    truth = _first_act(m, 1) - _first_act(m, 0)
+    truth = first_act(m, 1) - first_act(m, 0)
     while tm.meter.active:
         assert tm.meter.advantage is None
         _step(m, tm, NEUTRAL)
@@ -133,7 +117,7 @@ def test_reversal_comes_out_on_the_first_frame_the_dummy_can_act(reversal, stanc
         for e in events:
             if isinstance(e, Hit) and hit is None:
                 hit = e
-                truth = _first_act(m, 1)
+                truth = first_act(m, 1)
             elif isinstance(e, MoveStarted) and e.fighter == 1:
                 start = e
         if start is not None:

@@ -10,20 +10,10 @@ import pytest
 from game.sim import KO, FrameInput, Hit, Match, MoveStarted, ProjectileClash, ProjectileLaunched
 from game.sim.stage import Projectile
 
-from simhelp import NEUTRAL, gap, to_fight
+from simhelp import NEUTRAL, gap, placed, to_fight
 
 GUARD = FrameInput(guard=True)
 FIREBALL = FrameInput(lp=True, hp=True)
-
-
-def _placed(dist: float) -> Match:
-    """A match in its FIGHT phase with the fighters ``dist`` apart, mirrored about x = 0."""
-    m = Match.new(seed=0)
-    to_fight(m)
-    a, b = m.fighters
-    a.x, b.x = -dist / 2, dist / 2
-    m.step(NEUTRAL, NEUTRAL)
-    return m
 
 
 # ---------------------------------------------------------------- guarding
@@ -40,14 +30,14 @@ def _first_free_frame_guard(m: Match, who: int, hold: FrameInput) -> tuple[int, 
 
 
 def test_guard_held_through_a_moves_recovery_guards_on_its_first_free_frame():
-    m = _placed(0.9)
+    m = placed(0.9)
     m.step(FrameInput(hk=True, down=True), NEUTRAL)            # a sweep, 40 frames long
     assert m.fighters[0].move == "hk_low"
     assert _first_free_frame_guard(m, 0, GUARD) == (1, "block_stand")
 
 
 def test_guard_held_through_hitstun_guards_on_its_first_free_frame():
-    m = _placed(0.9)
+    m = placed(0.9)
     m.step(NEUTRAL, FrameInput(hp=True))
     while m.fighters[0].state != "hitstun":
         m.step(NEUTRAL, NEUTRAL)
@@ -72,7 +62,7 @@ def test_punish_timed_for_the_first_free_frame_is_blocked_by_a_held_guard():
     """A sweep that hits leaves the sweeper at a disadvantage of at least a jab's startup: a
     jab timed to become active on the sweeper's first free frame must meet its held guard
     (old code: the guard came up a frame late, the jab hit)."""
-    m = _placed(0.9)
+    m = placed(0.9)
     m.step(FrameInput(hk=True, down=True), NEUTRAL)
     sweep = None
     for _ in range(60):
@@ -93,7 +83,7 @@ def test_punish_timed_for_the_first_free_frame_is_blocked_by_a_held_guard():
 
 
 def test_attack_started_from_a_block_drops_the_guard_on_its_first_frame():
-    m = _placed(3.0)
+    m = placed(3.0)
     for _ in range(3):
         m.step(GUARD, NEUTRAL)
     assert m.fighters[0].state == "block_stand" and m.fighters[0].guard == 1
@@ -104,7 +94,7 @@ def test_attack_started_from_a_block_drops_the_guard_on_its_first_frame():
 # ---------------------------------------------------------------- contradictory directions
 def test_guard_with_up_and_down_is_a_standing_guard_that_stops_a_mid():
     both = FrameInput(guard=True, up=True, down=True)
-    m = _placed(0.9)
+    m = placed(0.9)
     for _ in range(3):
         m.step(NEUTRAL, both)
     assert m.fighters[1].state == "block_stand" and m.fighters[1].guard == 1
@@ -116,17 +106,17 @@ def test_guard_with_up_and_down_is_a_standing_guard_that_stops_a_mid():
 
 
 def test_heavy_kick_with_up_and_down_is_the_standing_kick_not_the_sweep():
-    m = _placed(3.0)
+    m = placed(3.0)
     started = [e.move for e in m.step(FrameInput(hk=True, up=True, down=True), NEUTRAL) if isinstance(e, MoveStarted)]
     assert started == ["hk"]
-    m2 = _placed(3.0)
+    m2 = placed(3.0)
     started = [e.move for e in m2.step(FrameInput(hk=True, down=True), NEUTRAL) if isinstance(e, MoveStarted)]
     assert started == ["hk_low"]
 
 
 # ---------------------------------------------------------------- K.O.
 def test_double_ko_puts_both_fighters_down_until_the_next_round():
-    m = _placed(1.0)
+    m = placed(1.0)
     for f in m.fighters:
         f.health = m.data.moves["lp"].damage
     events = []
@@ -145,7 +135,7 @@ def test_double_ko_puts_both_fighters_down_until_the_next_round():
 def test_knocked_out_fighter_is_not_hit_again_and_stays_down():
     """P1's fireball is still flying at P2 when P1's jab knocks P2 out: it must fly on
     through the body, not hit it and stand it back up."""
-    m = _placed(0.9)
+    m = placed(0.9)
     b = m.fighters[1]
     b.health = m.data.moves["lp"].damage
     spec = m.data.moves["fireball"].projectile
@@ -166,7 +156,7 @@ def test_fireball_in_flight_after_the_ko_does_not_hit_the_winner():
     its way to P1.  It must not then hit P1: with 10 health left P1 would fall to 0 after
     winning (the HUD would read the round as a double K.O. / draw while P1 got the point).
     (From the side: two fireballs on one line would meet and cancel.)"""
-    m = _placed(3.0)
+    m = placed(3.0)
     a, b = m.fighters
     spec = m.data.moves["fireball"].projectile
     a.health = b.health = spec.damage
@@ -240,7 +230,7 @@ def test_fireball_is_a_mid_that_a_crouch_does_not_duck(dist):
     spec = None
     for guard in (False, True):
         crouch = FrameInput(down=True, guard=guard)
-        m = _placed(dist)
+        m = placed(dist)
         spec = m.data.moves["fireball"].projectile
         events = []
         for i in range(120):
@@ -253,7 +243,7 @@ def test_fireball_is_a_mid_that_a_crouch_does_not_duck(dist):
 
 
 def test_fireball_is_blocked_standing():
-    m = _placed(2.0)
+    m = placed(2.0)
     events = []
     for i in range(120):
         events += m.step(FrameInput(lp=True, hp=True) if i == 5 else NEUTRAL, GUARD)
@@ -268,7 +258,7 @@ def test_fireballs_that_meet_cancel_each_other_at_their_A7_collision_point(dist,
     fighters were hit.  ``lag``: P2 throws that many frames later, so they meet off centre."""
     from game.collision.range_box import collision_point
 
-    m = _placed(dist)
+    m = placed(dist)
     half = m.data.moves["fireball"].projectile.half
     events, before = [], ()
     for i in range(150):
@@ -325,7 +315,7 @@ def test_fireball_pressed_while_ones_own_is_in_flight_comes_out_as_the_heavy_pun
     """One fireball at a time: pressed again while the first still flies, lp + hp gives the
     heavy punch (its stronger button) instead of a 41-frame throw that launches nothing; once
     the first is gone, the next press throws again."""
-    m = _placed(9.0)
+    m = placed(9.0)
     started, launched = [], []
     for i in range(200):
         press = i in (0, 45) or (i > 45 and not m.stage.projectiles and not m.fighters[0].move and not launched[1:])
@@ -344,7 +334,7 @@ def test_a_fireball_that_hits_is_not_reported_as_a_whiff():
     A jab that misses still is one."""
     from game.sim import Whiff
 
-    m = _placed(4.0)
+    m = placed(4.0)
     events = []
     for i in range(120):
         events += m.step(FIREBALL if i == 0 else (FrameInput(lp=True) if i == 80 else NEUTRAL), NEUTRAL)
@@ -390,7 +380,7 @@ def test_button_held_through_the_round_intro_is_no_press_when_the_fight_starts()
     m.step(NEUTRAL, NEUTRAL)
     assert (0, "lp") in _moves_started(m.step(jab, NEUTRAL))   # released and pressed: a jab
     # round 2: a jab knocks P2 out, then both hold lp through the next intro
-    m = _placed(1.0)
+    m = placed(1.0)
     m.fighters[1].health = m.data.moves["lp"].damage
     assert (0, "lp") in _moves_started(m.step(jab, NEUTRAL))
     while m.round == 1:

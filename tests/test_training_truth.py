@@ -13,7 +13,8 @@ import math
 import pytest
 
 from game.render.training import TrainingMode
-from game.sim import FrameInput, Hit, Match, MoveStarted
+from game.sim import FrameInput, Hit, Match
+from simhelp import first_act
 
 NEUTRAL = FrameInput()
 PRESS = {"lp": FrameInput(lp=True), "hp": FrameInput(hp=True), "lk": FrameInput(lk=True),
@@ -40,23 +41,6 @@ def _step(m, tm, p1, live=NEUTRAL):
 def _gap(m):
     a, b = m.fighters
     return math.hypot(b.x - a.x, b.z - a.z)
-
-
-def _first_act(m, who: int, limit: int = 300) -> int:
-    """The frame fighter ``who`` can start a move again: from a snapshot only it mashes a
-    buffered move (the other holds still); its first MoveStarted.  The match is put back."""
-    snap = m.snapshot()
-    # the front kick: no move cancels into it (a cancel is no "can act again")
-    mash = (FrameInput(lk=True), NEUTRAL)
-    try:
-        for i in range(limit):
-            me = mash[i % 2]
-            for e in m.step(me if who == 0 else NEUTRAL, me if who == 1 else NEUTRAL):
-                if isinstance(e, MoveStarted) and e.fighter == who:
-                    return e.frame
-        raise AssertionError(f"fighter {who} never acted")
-    finally:
-        m.restore(snap)
 
 
 def _runs(row):
@@ -86,7 +70,7 @@ def _point_blank(move, guard):
             if isinstance(e, Hit) and hit is None:
                 hit = e
                 both_frozen = min(f.hitstop for f in m.fighters)
-                truth = (_first_act(m, 0), _first_act(m, 1), both_frozen)
+                truth = (first_act(m, 0), first_act(m, 1), both_frozen)
         if hit is not None and not tm.meter.active:
             break
         events = _step(m, tm, HOLD.get(move, NEUTRAL))
@@ -140,7 +124,7 @@ def test_fireball_landing_after_its_thrower_recovered_is_one_exchange_with_the_t
         for e in events:
             if isinstance(e, Hit):
                 hit = e
-                truth = _first_act(m, 1) - _first_act(m, 0)
+                truth = first_act(m, 1) - first_act(m, 0)
         if hit is None:
             assert tm.meter.advantage is None, "an advantage shown before the fireball landed"
         elif not tm.meter.active:
