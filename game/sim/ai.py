@@ -391,10 +391,7 @@ def decide(match, i: int, level: str) -> int:
         # The opponent is stuck in a move (a whiffed heavy's recovery, a slow wind-up): hit it.
         move = _punish(match, me, op, dist)
         if move:
-            lo, hi = cfg["hold"]
-            button = _MOVE_BUTTON[move]
-            st.update(bits=button & DOWN, hold=int(rng.integers(lo, hi + 1)), tap=button & ~DOWN, dodge=0)
-            return _press(st)
+            return _press_move(st, cfg, rng, move, dodge=0)
 
     # A hit confirm: its attack has hit (the opponent reels), and the move cancels into a
     # follow-up that lands in time; pressed near the end of the hit's freeze, rolled once a hit.
@@ -404,10 +401,7 @@ def decide(match, i: int, level: str) -> int:
             if rng.random() < cfg["confirm"]:
                 move = _confirm(match, i, me, dist)
                 if move:
-                    lo, hi = cfg["hold"]
-                    button = _MOVE_BUTTON[move]
-                    st.update(bits=button & DOWN, hold=int(rng.integers(lo, hi + 1)), tap=button & ~DOWN, dodge=0)
-                    return _press(st)
+                    return _press_move(st, cfg, rng, move, dodge=0)
     elif not me.move_hit:
         st["combo"] = 0
 
@@ -473,9 +467,7 @@ def decide(match, i: int, level: str) -> int:
             move = mids[int(rng.integers(len(mids)))] if mids else in_range[int(rng.integers(len(in_range)))]
         else:
             move = in_range[int(rng.integers(len(in_range)))]
-        button = _MOVE_BUTTON[move]
-        st.update(bits=button & DOWN, hold=int(rng.integers(lo, hi + 1)), tap=button & ~DOWN)
-        return _press(st)
+        return _press_move(st, cfg, rng, move)
     elif r < cfg["attack"] + 0.25:
         st.update(bits=BACK if dist < 1.2 else GUARD, hold=int(rng.integers(lo, hi + 1)), tap=0)
     elif r < cfg["attack"] + 0.32:
@@ -522,6 +514,15 @@ def _clear_shot(match, i: int) -> bool:
     start = match.launch_point(i, spec)
     op = match.fighters[1 - i]
     return match.stage.line_of_sight(start, (op.x, start[1], op.z), spec.level)
+
+
+def _press_move(st: dict, cfg: dict, rng, move: str, **extra) -> int:
+    """Start pressing ``move``: its direction (down for the sweep) held for a span drawn from
+    the level's ``hold`` range, its attack button tapped; returns this frame's bits."""
+    lo, hi = cfg["hold"]
+    button = _MOVE_BUTTON[move]
+    st.update(bits=button & DOWN, hold=int(rng.integers(lo, hi + 1)), tap=button & ~DOWN, **extra)
+    return _press(st)
 
 
 def _press(st: dict) -> int:
