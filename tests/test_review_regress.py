@@ -6,7 +6,7 @@ import pytest
 
 from game.sim import FrameInput, Hit, Match
 
-from simhelp import NEUTRAL, fight, walk_to
+from simhelp import NEUTRAL, fight, first_act, walk_to
 
 AIR_FALL_MAX = 0.2      # m a hit jumper's lowest limb may drop in one step (the fall, plus its pose)
 
@@ -68,7 +68,7 @@ def test_frame_meter_shows_a_cancelled_light_cut_at_the_cancel_and_the_strings_t
     the light's startup, its one active frame before the cancel (no recovery), then the whole
     follow-up; and after the string the advantage each fighter really has (from the sim: who
     can start a move first), which is also the last Hit's.  Checked on hit and on block."""
-    from test_training_truth import PRESS, _first_act, _gap, _runs, _step, _training
+    from test_training_truth import PRESS, _gap, _runs, _step, _training
 
     m, tm = _training("stand", guard)
     while _gap(m) > 0.9:
@@ -79,7 +79,7 @@ def test_frame_meter_shows_a_cancelled_light_cut_at_the_cancel_and_the_strings_t
     for _ in range(250):
         hits += [e for e in events if isinstance(e, Hit)]
         if len(hits) == 2 and truth is None:
-            truth = _first_act(m, 1) - _first_act(m, 0)
+            truth = first_act(m, 1) - first_act(m, 0)
         if hits and not tm.meter.active:
             break
         inp = PRESS[second] if hits and not pressed else NEUTRAL
