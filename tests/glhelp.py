@@ -30,3 +30,22 @@ def fresh(game, **kw):
     game.p1, game.p2 = kw.get("p1", "human"), kw.get("p2", "cpu")
     game.new_match(kw.get("seed", 0))
     return game
+
+
+def edge_samples(changed, box, project, ts) -> tuple[int, int]:
+    """``(drawn, total)``: of the points at fractions ``ts`` along each edge of ``box``
+    ``(2, 3)`` that ``project`` (world -> pixel ``(x, y)``) puts inside the frame, how many
+    have a changed pixel (``changed``: ``(H, W)`` bool) within one pixel."""
+    import numpy as np
+
+    from game.render.overlay import box_edges
+
+    h, w = changed.shape
+    drawn = total = 0
+    for a, b in box_edges(box):
+        for t in ts:
+            x, y = np.asarray(project(a + (b - a) * t)).round().astype(int)
+            if 2 <= x < w - 2 and 2 <= y < h - 2:
+                total += 1
+                drawn += bool(changed[y - 1:y + 2, x - 1:x + 2].any())
+    return drawn, total

@@ -12,7 +12,7 @@ os.environ.setdefault("PYGLET_HEADLESS", "1")
 
 import numpy as np
 import pytest
-from glhelp import fresh, game_env
+from glhelp import edge_samples, fresh, game_env
 
 from game.sim import FrameInput, Hit
 
@@ -60,7 +60,6 @@ def test_render_frame_not_blank_and_shows_both_fighters_colours(env):
 
 def test_render_A6_overlay_draws_along_a_limb_range_box_edge(env):
     from game.render.offscreen import frame_pixels
-    from game.render.overlay import box_edges
 
     _, _, game = env
     fresh(game)
@@ -73,13 +72,7 @@ def test_render_A6_overlay_draws_along_a_limb_range_box_edge(env):
     diff = np.abs(on - off).sum(axis=-1) > 40
     f = game.match.fighters[0]
     box = f.limb_boxes()[f.limb_names.index("torso")]
-    hits = total = 0
-    for a, b in box_edges(box):
-        for t in np.linspace(0.2, 0.8, 7):
-            x, y = _project(game, a + (b - a) * t).round().astype(int)
-            if 2 <= x < W - 2 and 2 <= y < H - 2:
-                total += 1
-                hits += bool(diff[y - 1:y + 2, x - 1:x + 2].any())
+    hits, total = edge_samples(diff, box, lambda p: _project(game, p), np.linspace(0.2, 0.8, 7))
     assert total > 40
     assert hits / total > 0.8, f"overlay changed only {hits}/{total} samples along the torso box edges"
     # and far from every fighter nothing changed (the overlay only draws what the sim described)

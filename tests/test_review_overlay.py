@@ -17,7 +17,7 @@ os.environ.setdefault("PYGLET_HEADLESS", "1")
 
 import numpy as np
 import pytest
-from glhelp import fresh, game_env
+from glhelp import edge_samples, fresh, game_env
 
 from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileClash
 from game.sim.debug import RecordingDraw
@@ -298,7 +298,6 @@ def test_render_A8_overlay_frame_shows_the_simulated_state_not_an_interpolated_o
 def test_render_overlay_draws_the_judged_projectile_box_on_its_hit_frame(env):
     """On a fireball's hit frame the projectile is gone from the stage: its range box, the one
     A2-A4 judged, is drawn along all its edges (it was missing, the A7 point drawn alone)."""
-    from game.render.overlay import box_edges
 
     _, _, game = env
     fresh(game, p2="human")
@@ -329,13 +328,7 @@ def test_render_overlay_draws_the_judged_projectile_box_on_its_hit_frame(env):
     on = _pixels(game)
     game.overlay.enabled = False
     diff = np.abs(on - off).sum(axis=-1) > 40
-    hits = total = 0
-    for e0, e1 in box_edges(pbox):
-        for t in np.linspace(0.15, 0.85, 6):
-            x, y = _project(game, e0 + (e1 - e0) * t).round().astype(int)
-            if 2 <= x < W - 2 and 2 <= y < H - 2:
-                total += 1
-                hits += bool(diff[y - 1:y + 2, x - 1:x + 2].any())
+    hits, total = edge_samples(diff, pbox, lambda p: _project(game, p), np.linspace(0.15, 0.85, 6))
     assert total >= 40
     assert hits / total > 0.9, f"the projectile's box: {hits}/{total} edge samples drawn"
 

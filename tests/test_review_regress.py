@@ -6,7 +6,7 @@ import pytest
 
 from game.sim import FrameInput, Hit, Match
 
-from simhelp import NEUTRAL, fight, first_act, walk_to
+from simhelp import NEUTRAL, fight, first_act, gap, walk_to
 
 AIR_FALL_MAX = 0.2      # m a hit jumper's lowest limb may drop in one step (the fall, plus its pose)
 
@@ -68,10 +68,10 @@ def test_frame_meter_shows_a_cancelled_light_cut_at_the_cancel_and_the_strings_t
     the light's startup, its one active frame before the cancel (no recovery), then the whole
     follow-up; and after the string the advantage each fighter really has (from the sim: who
     can start a move first), which is also the last Hit's.  Checked on hit and on block."""
-    from test_training_truth import PRESS, _gap, _runs, _step, _training
+    from test_training_truth import PRESS, _runs, _step, _training
 
     m, tm = _training("stand", guard)
-    while _gap(m) > 0.9:
+    while gap(m) > 0.9:
         _step(m, tm, FrameInput(forward=True))
     for _ in range(3):
         _step(m, tm, NEUTRAL)

@@ -8,14 +8,14 @@ noting its first ``MoveStarted``; damage is the health the match took off.
 
 from __future__ import annotations
 
-import math
 import os
 
 import pytest
 
 from game.render.training import DamageCounter, TrainingMode
-from game.sim import FrameInput, Hit, Match, MoveStarted
-from simhelp import first_act
+from game.sim import FrameInput, Hit, MoveStarted
+from simhelp import first_act, gap
+from test_training_truth import _step, _training
 from game.training import REVERSALS
 
 os.environ.setdefault("PYGLET_HEADLESS", "1")
@@ -27,31 +27,10 @@ PRESS = {"lp": FrameInput(lp=True), "hp": FrameInput(hp=True), "lk": FrameInput(
 HOLD = {"hk_low": FrameInput(down=True)}
 
 
-def _training(stance="stand", guard="none", reversal="off"):
-    m = Match.new(seed=0)
-    tm = TrainingMode()
-    tm.attach(m)
-    tm.dummy.stance, tm.dummy.guard = stance, guard
-    tm.dummy.reversal = reversal
-    return m, tm
-
-
-def _step(m, tm, p1):
-    """One window tick as Game.step does it: the dummy decides P2, the match steps, training records."""
-    events = m.step(p1, tm.p2_input(m, NEUTRAL))
-    tm.after_step(m, events)
-    return events
-
-
-def _gap(m):
-    a, b = m.fighters
-    return math.hypot(b.x - a.x, b.z - a.z)
-
-
 def _to_gap(m, tm, d):
-    while _gap(m) > d:
+    while gap(m) > d:
         _step(m, tm, FrameInput(forward=True))
-    while _gap(m) < d:
+    while gap(m) < d:
         _step(m, tm, FrameInput(back=True))
     for _ in range(3):
         _step(m, tm, NEUTRAL)
@@ -270,7 +249,7 @@ def test_hud_writes_each_segments_length_and_each_rows_advantage(env, guard):
     game.new_match(0)
     game.training.dummy.guard = guard
     m = game.match
-    while _gap(m) > 0.9:
+    while gap(m) > 0.9:
         _play(game, [FrameInput(forward=True)])
     _play(game, [NEUTRAL] * 3 + [PRESS["lp"]] + [NEUTRAL] * 50)
     meter = game.training.meter
@@ -308,7 +287,7 @@ def test_hud_segment_lengths_are_whole_after_the_row_scrolled(env):
     _, _, game = env
     game.new_match(0)
     m = game.match
-    while _gap(m) < 9.0:
+    while gap(m) < 9.0:
         _play(game, [FrameInput(back=True)])
     _play(game, [NEUTRAL] * 3 + [PRESS["fireball"]])
     hit = None

@@ -8,13 +8,12 @@ that fighter mash a buffered move from a snapshot and noting its first ``MoveSta
 
 from __future__ import annotations
 
-import math
 
 import pytest
 
 from game.render.training import TrainingMode
 from game.sim import FrameInput, Hit, Match
-from simhelp import first_act
+from simhelp import first_act, gap
 
 NEUTRAL = FrameInput()
 PRESS = {"lp": FrameInput(lp=True), "hp": FrameInput(hp=True), "lk": FrameInput(lk=True),
@@ -23,11 +22,13 @@ PRESS = {"lp": FrameInput(lp=True), "hp": FrameInput(hp=True), "lk": FrameInput(
 HOLD = {"hk_low": FrameInput(down=True)}
 
 
-def _training(stance="stand", guard="none"):
+def _training(stance="stand", guard="none", reversal="off"):
+    """A match with training attached, its dummy set as given."""
     m = Match.new(seed=0)
     tm = TrainingMode()
     tm.attach(m)
     tm.dummy.stance, tm.dummy.guard = stance, guard
+    tm.dummy.reversal = reversal
     return m, tm
 
 
@@ -36,11 +37,6 @@ def _step(m, tm, p1, live=NEUTRAL):
     events = m.step(p1, tm.p2_input(m, live))
     tm.after_step(m, events)
     return events
-
-
-def _gap(m):
-    a, b = m.fighters
-    return math.hypot(b.x - a.x, b.z - a.z)
 
 
 def _runs(row):
@@ -58,7 +54,7 @@ def _point_blank(move, guard):
     training mode, the move's first frame, the first Hit, both first-free frames after it
     and the frames both fighters were frozen by its hitstop (all measured in the sim)."""
     m, tm = _training("stand", guard)
-    while _gap(m) > 0.9:
+    while gap(m) > 0.9:
         _step(m, tm, FrameInput(forward=True))
     for _ in range(3):
         _step(m, tm, NEUTRAL)
@@ -113,7 +109,7 @@ def test_fireball_landing_after_its_thrower_recovered_is_one_exchange_with_the_t
     the thrower can act from the next frame on: +26, +18).  Now the throw and the hit are one
     exchange and its advantage is who really acts first."""
     m, tm = _training("stand", guard)
-    while _gap(m) < 6.0:
+    while gap(m) < 6.0:
         _step(m, tm, FrameInput(back=True))
     for _ in range(3):
         _step(m, tm, NEUTRAL)
@@ -146,7 +142,7 @@ def test_guard_all_blocks_a_fireball_arriving_while_its_thrower_sweeps(stance, d
     first, so it must be blocked standing; the dummy used to crouch for the sweep at once
     and take the fireball."""
     m, tm = _training(stance, "all")
-    while _gap(m) < 8.0:
+    while gap(m) < 8.0:
         _step(m, tm, FrameInput(back=True))
     for _ in range(3):
         _step(m, tm, NEUTRAL)
@@ -169,7 +165,7 @@ def test_crouching_dummy_is_hit_by_mids_and_lows_and_highs_pass_over(move):
     for _ in range(5):
         _step(m, tm, NEUTRAL)
     assert m.fighters[1].state == "crouch"
-    while _gap(m) > 0.9:
+    while gap(m) > 0.9:
         _step(m, tm, FrameInput(forward=True))
     hits = []
     for p in [NEUTRAL] * 3 + [PRESS[move]] + [HOLD.get(move, NEUTRAL)] * 60:
@@ -211,7 +207,7 @@ def test_the_read_out_names_the_exchange_its_advantage_belongs_to():
     from game.sim import Whiff
 
     m, tm = _training("stand", "all")
-    while _gap(m) > 0.9:
+    while gap(m) > 0.9:
         _step(m, tm, FrameInput(forward=True))
     log = []
     for p in [NEUTRAL] * 3 + [PRESS["hp"]] + [NEUTRAL] * 60:
@@ -219,7 +215,7 @@ def test_the_read_out_names_the_exchange_its_advantage_belongs_to():
     hits = [e for e in log if isinstance(e, Hit)]
     assert [(h.move, h.blocked) for h in hits] == [("hp", True)] and not tm.meter.active
     assert tm.meter.last_hit == "P1 HP blocked (mid)"
-    while _gap(m) < 3.0:
+    while gap(m) < 3.0:
         _step(m, tm, FrameInput(back=True))
     log = []
     for p in [NEUTRAL] * 3 + [PRESS["lp"]] + [NEUTRAL] * 40:
