@@ -642,3 +642,54 @@ def test_render_training_reset_frames_the_start_positions_at_once_with_no_fight_
         assert game.hud.banner.label.text == ""
     finally:
         game.training, game.input_source = None, None
+
+
+def test_render_floor_tiles_each_carry_their_own_tint_and_grout_between(env):
+    """The floor's 1 m tiles (drawn per pixel by lit.frag's integer tile hash) each have one
+    flat tint, the tints differ from tile to tile, and grout lines darken their borders.
+    Seen from straight above an empty stretch of floor (x 9..13, z -4..1: no fighter, prop,
+    shadow or ring there), sampled at the projected tile centres and borders."""
+    from game.render.camera import look_at, perspective
+    from game.render.offscreen import frame_pixels
+
+    _, _, game = env
+    fresh(game, p2="human")
+    for _ in range(135):              # past the round's banners (no input: nobody moves)
+        game.step()
+    eye = np.array([11.0, 9.0, -1.5])
+    game.matrices = lambda alpha, aspect: (look_at(eye, (11.0, 0.0, -1.5), up=(0.0, 0.0, 1.0)),
+                                           perspective(45.0, aspect), eye)
+    try:
+        img = frame_pixels(game).astype(float).mean(axis=2)          # (H, W) brightness
+    finally:
+        del game.matrices
+    means, spreads, grout = [], [], []
+    for x in range(9, 13):
+        for z in range(-4, 1):
+            inner = np.array([[x + 0.5 + dx, 0.0, z + 0.5 + dz]
+                              for dx in np.linspace(-0.3, 0.3, 5) for dz in np.linspace(-0.3, 0.3, 5)])
+            px = _project(game, inner).round().astype(int)
+            vals = img[px[:, 1], px[:, 0]]
+            means.append(vals.mean())
+            spreads.append(vals.max() - vals.min())
+            edge = _project(game, [[x + 0.5, 0.0, z + 0.0]]).round().astype(int)[0]
+            grout.append(img[edge[1] - 1:edge[1] + 2, edge[0] - 1:edge[0] + 2].min())
+    means, spreads, grout = map(np.array, (means, spreads, grout))
+    assert spreads.max() < 8, f"a tile is not one flat tint (brightness spread {spreads.max():.1f})"
+    assert (grout < means - 15).all(), "grout lines do not darken the tile borders"
+    # A tint changes in a step at each tile border; light and fog change smoothly.  Compare the
+    # step across each x border (0.1 m either side of the grout) with the change over the same
+    # 0.2 m inside a tile.
+    def bright(p):
+        q = _project(game, p).round().astype(int)
+        return img[q[:, 1], q[:, 0]]
+    across, inside = [], []
+    for x in range(10, 13):
+        for z in np.arange(-3.7, 0.8, 0.5):
+            a, b = bright([[x - 0.1, 0.0, z], [x + 0.1, 0.0, z]])
+            c, d = bright([[x + 0.4, 0.0, z], [x + 0.6, 0.0, z]])
+            across.append(abs(b - a))
+            inside.append(abs(d - c))
+    across, inside = np.median(across), np.median(inside)
+    assert across > 3.0 and across > 3.0 * inside + 1.0, \
+        f"no tint steps between tiles: median step {across:.1f} across borders, {inside:.1f} inside"
