@@ -461,3 +461,109 @@ def test_render_overlay_label_behind_the_eye_is_not_drawn_mirrored(env):
     assert game.hud._overlay_texts(Wc, Hc, [(back, "back", col)], game.view_proj) == 0
     assert game.hud._overlay_texts(Wc, Hc, [(back, "back", col), (front, "front", col)], game.view_proj) == 1
     assert game.hud.texts[0].label.text == "front"
+
+
+def _logging_casts(scene, log: list):
+    """Patch ``scene``'s three casts to append ``(kind, origin, unit dir, reach, t | hit)`` for
+    every outermost call (a cast that calls another counts once)."""
+    depth = [0]
+
+    def wrap(name, kind):
+        inner = getattr(scene, name)
+
+        def cast(origin, direction, max_distance, level=None):
+            depth[0] += 1
+            try:
+                res = inner(origin, direction, max_distance, level=level)
+            finally:
+                depth[0] -= 1
+            if depth[0] == 0:
+                d = np.asarray(direction, float)
+                if kind == "ray_any":       # the sim passes a projectile's step as the direction
+                    log.append((kind, np.array(origin, float), d, 1.0, res))
+                else:
+                    t = getattr(res, "distance", res)
+                    log.append((kind, np.array(origin, float), d / np.linalg.norm(d), max_distance, t))
+            return res
+        setattr(scene, name, cast)
+
+    wrap("cast_any", "ray_any")
+    wrap("cast_nearest_distance", "ray_nearest")
+    wrap("cast_nearest", "ray_nearest")
+
+
+def _drawn_rays(game) -> tuple[set, list]:
+    """The ray segments the overlay holds (rounded endpoints) and its ray labels."""
+    from game.render.overlay import color_of
+
+    ray_colors = (color_of("ray_nearest"), color_of("ray_any"))
+    segs = {tuple(np.round(seg, 6).ravel()) for group, c in zip(game.overlay._segs, game.overlay._cols)
+            if c in ray_colors for seg in group}
+    return segs, [t for _p, t, _c in game.overlay.texts if "rays" in t or "nodes" in t]
+
+
+def test_C6_C8_render_overlay_draws_every_ray_cast_in_a_tick_the_cameras_and_sparks_too(env):
+    """Every cast on the scene in a tick is drawn, the simulation's (ground probes, fireball
+    paths, the CPU's line of sight) and presentation's: the camera's nearest-hit casts
+    (clear view, obstacles either side) and the impact spark's cast where a fireball met a
+    wall.  Before, only the simulation's rays were drawn.  Counted by wrapping the scene's
+    casts: a ray cast anywhere and not drawn fails this."""
+    _, _, game = env
+    fresh(game, p1="cpu", p2="cpu", seed=3)
+    log: list = []
+    _logging_casts(game.match.stage.scene, log)
+    game.overlay.enabled = True
+    kinds = {"sim": 0, "camera": 0, "impact": 0}
+
+    def check():
+        segs, labels = _drawn_rays(game)
+        n_view = len(game.view_rays)
+        for kind, o, d, reach, t in log:
+            end = o + d * reach if (kind == "ray_any" or t is None) else o + d * t
+            assert tuple(np.round(np.stack([o, end]), 6).ravel()) in segs, \
+                f"frame {game.match.frame}: a {kind} ray from {o.round(2)} is cast but not drawn"
+        assert len(log) == len(game.match.stage.rays) + n_view
+        assert (f"presentation: {n_view} rays" in " ".join(labels)) == (n_view > 0)
+        kinds["sim"] += len(game.match.stage.rays)
+        return n_view
+
+    try:
+        for _ in range(200):                        # CPU against CPU: sim and camera rays
+            log.clear()
+            game.step()
+            game.draw(1.0)
+            kinds["camera"] += check()
+        # a fireball into the east wall, nobody in its way: the spark's cast finds the wall
+        fresh(game, p2="human", seed=3)
+        log.clear()
+        _logging_casts(game.match.stage.scene, log)
+        game.overlay.enabled = True
+        m = game.match
+        while m.phase != "fight":
+            game.step()
+        a, b = m.fighters
+        a.x, a.z, b.x, b.z = 9.0, 0.0, 11.0, 0.0
+        script = {"i": 0}
+
+        def inputs():
+            script["i"] += 1
+            if script["i"] == 8:
+                b.x, b.z = 9.0, 6.0                 # out of the fireball's way, once it flies
+            return (FIREBALL if script["i"] == 2 else NEUTRAL), NEUTRAL
+
+        game.input_source = inputs
+        from game.sim import ProjectileImpact
+        for _ in range(120):
+            log.clear()
+            game.step()
+            game.draw(1.0)
+            check()
+            impacts = [e for e in game.last_events if isinstance(e, ProjectileImpact)]
+            if impacts:
+                hits = [r for r in game.view_rays if r.point is not None and abs(r.point[0] - 15.0) < 1e-6]
+                assert hits, "the impact spark's cast is not among the drawn rays"
+                kinds["impact"] += 1
+                break
+    finally:
+        game.overlay.enabled = False
+    assert kinds["sim"] > 100 and kinds["camera"] > 100 and kinds["impact"] == 1, kinds

@@ -17,11 +17,12 @@ import numpy as np
 from pyglet import gl
 
 from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileClash, ProjectileImpact
+from game.sim.debug import draw_rays
 
 from .camera import FightCamera, look_at, perspective
 from .crates import Debris
 from .controls import CONTROLS_TEXT, Gamepads, Keyboard, intents_to_input, merge
-from .geometry import camera_obstacles, camera_ray, load_scene_arena
+from .geometry import camera_obstacles, camera_ray, load_scene_arena, ray_record
 from .hud import Hud
 from .overlay import DebugOverlay
 from .glutil import RenderTarget
@@ -65,6 +66,8 @@ class Game:
         self.debris = Debris()
         self._defer_crates = False     # a crate was struck this step: build its mesh next frame
         self.camera = FightCamera()     # obstacles set once the arena is known (below)
+        #: this tick's presentation ray casts (C7: the camera's, the impact sparks'), for the overlay
+        self.view_rays: list = []
         self.ticks = 0
         self.over_frames = 0
         self.quit = False
@@ -125,7 +128,8 @@ class Game:
         self.over_frames = 0
         f1, f2 = self.match.fighters
         stage = getattr(self.match, "stage", None)
-        self.camera.ray = camera_ray(stage.scene) if stage is not None else None
+        self.view_rays.clear()
+        self.camera.ray = camera_ray(stage.scene, record=self.view_rays) if stage is not None else None
         self.camera.reset(f1.position, f2.position)
         if hasattr(self, "hud"):
             self.hud.reset()
@@ -210,6 +214,7 @@ class Game:
             self._hold()
             return
         self._held = False
+        self.view_rays.clear()
         p1, p2 = self.input_source() if self.input_source is not None else self.player_inputs()
         events = self.match.step(p1, p2)
         self.last_events = events
@@ -282,6 +287,8 @@ class Game:
         length = float(np.linalg.norm(d))
         if stage is not None and length > 1e-9:
             hit = stage.scene.cast_nearest(start, d / length, length, level=e.level)
+            self.view_rays.append(ray_record(stage.scene, start, d / length, length,
+                                             None if hit is None else hit.distance))
             if hit is not None:
                 return np.asarray(hit.point, float)
         return end
@@ -344,6 +351,7 @@ class Game:
         self.overlay.clear()
         if self.overlay.enabled and self.screen != "title":
             self.match.debug_draw(self.overlay)
+            draw_rays(self.overlay, self.view_rays, group="presentation")   # the camera's and sparks' casts
             self.lines.draw(vp, viewport, self.overlay.segments(), self.overlay.colors(),
                             width=max(1.0, 2.0 * scale), depth_tested=self.overlay.in_scene())
         if framebuffer:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from game.sim.debug import RayRecord
+
 # Materials understood by shaders/lit.frag.
 MAT_PLAIN, MAT_FLOOR, MAT_WALL, MAT_CRATE, MAT_PILLAR, MAT_BANNER, MAT_GRASS = 0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 7.0
 # (fighters use 10 + fighter index, set in shaders/fighter.vert)
@@ -217,13 +219,27 @@ def arena_parts(arena=None):
     return parts
 
 
-def camera_ray(scene, level: int = 1):
+def camera_ray(scene, level: int = 1, record: list | None = None):
     """Camera collision through the method C scene: ``(origin, unit dir, max_distance) ->
     distance | None``, a nearest-hit cast (C7) that sees only models above ``level`` (C9;
-    1: floor, walls and pillars, not crates, barrels or props)."""
+    1: floor, walls and pillars, not crates, barrels or props).  ``record``: a list each
+    cast is appended to as a :class:`~game.sim.debug.RayRecord`, for the overlay."""
     def cast(origin, direction, max_distance):
-        return scene.cast_nearest_distance(origin, direction, max_distance, level=level)
+        t = scene.cast_nearest_distance(origin, direction, max_distance, level=level)
+        if record is not None:
+            record.append(ray_record(scene, origin, direction, max_distance, t))
+        return t
     return cast
+
+
+def ray_record(scene, origin, direction, max_distance: float, t: float | None):
+    """The :class:`~game.sim.debug.RayRecord` of the nearest-hit cast (C7) ``scene`` just
+    made from ``origin`` along the unit ``direction`` (hit at distance ``t``, or None)."""
+    o = np.asarray(origin, dtype=float)
+    d = np.asarray(direction, dtype=float)
+    st = scene.stats
+    return RayRecord(o, o + d * max_distance, "ray_nearest", t is not None, None if t is None else o + d * t,
+                     int(st.nodes_visited), int(st.triangles_tested))
 
 
 def camera_obstacles(arena) -> np.ndarray:

@@ -8,6 +8,7 @@ A recording implementation lives here for tests and tools.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
@@ -61,6 +62,43 @@ def draw_contact(draw, a: np.ndarray, b: np.ndarray, j1: np.ndarray, j2: np.ndar
     draw.box(np.stack((j1, j2)), "overlap")
     draw.segment(0.5 * (a[0] + a[1]), 0.5 * (b[0] + b[1]), "centres")
     draw.point(p, "collision")
+
+
+@dataclass(frozen=True)
+class RayRecord:
+    """One ray cast this frame, for the debug overlay.
+
+    ``origin``, ``end`` : (3,) float, the ray's start and the end of its reach (C6 max
+    distance); ``point`` : (3,) float or None, a nearest hit's point (C7; an any-hit cast,
+    C8, tells none)."""
+
+    origin: np.ndarray
+    end: np.ndarray
+    kind: str                  # 'ray_any' (simulation) or 'ray_nearest'
+    hit: bool
+    point: np.ndarray | None   # nearest hits only
+    nodes: int                 # quadtree + tree nodes visited
+    triangles: int             # triangles tested
+
+
+def draw_rays(draw, rays, group: str | None = None) -> None:
+    """Describe ray casts (C6-C8): each ray from its origin to its nearest hit (C7) and on,
+    fainter, to the end of its reach; or, for an any-hit cast (C8, no point), to the end
+    of the tested segment, marked there when it hit.  Each ray is labelled with the nodes
+    and triangles its cast visited, or, with ``group``, the rays get one label together
+    (the camera casts several from one point each frame)."""
+    for r in rays:
+        draw.segment(r.origin, r.end if r.point is None else r.point, r.kind)
+        if r.point is not None:
+            draw.segment(r.point, r.end, "ray_beyond")
+            draw.point(r.point, "ray_hit_nearest")
+        elif r.hit:
+            draw.point(r.end, "ray_hit_any")
+        if group is None:
+            draw.text(r.origin, f"{r.nodes} nodes / {r.triangles} tris", "ray_stats")
+    if group is not None and rays:
+        draw.text(rays[0].origin, f"{group}: {len(rays)} rays, {sum(r.nodes for r in rays)} nodes / "
+                                  f"{sum(r.triangles for r in rays)} tris", "ray_stats")
 
 
 class RecordingDraw:

@@ -24,6 +24,7 @@ import numpy as np
 from game.collision import CollisionModel, Compound, CompoundGroup, LEVEL_MEDIUM
 
 from .arena import CRATE_WALL, Arena, load_arena
+from .debug import RayRecord, draw_rays
 
 #: Growth of a strike's interaction region around the fist or foot (B3).
 STRIKE_MARGIN = 0.05
@@ -52,19 +53,6 @@ class Projectile:
     vx: float
     vz: float
     age: int
-
-
-@dataclass(frozen=True)
-class RayRecord:
-    """One ray cast this frame, for the debug overlay."""
-
-    origin: np.ndarray
-    end: np.ndarray
-    kind: str                  # 'ray_any' (simulation) or 'ray_nearest'
-    hit: bool
-    point: np.ndarray | None   # nearest hits only
-    nodes: int                 # quadtree + tree nodes visited
-    triangles: int             # triangles tested
 
 
 class Crate:
@@ -317,12 +305,4 @@ class Stage:
         rects, depths = self.scene.quadtree_cells()
         for rect, depth in zip(rects, depths):
             draw.rect_xz(rect, 0.01 + 0.002 * float(depth), "quadtree")
-        for r in self.rays:
-            # a nearest hit (C7) ends the ray at its point; the rest of its reach (C6) is drawn apart
-            draw.segment(r.origin, r.end if r.point is None else r.point, r.kind)
-            if r.point is not None:
-                draw.segment(r.point, r.end, "ray_beyond")
-                draw.point(r.point, "ray_hit_nearest")
-            elif r.hit:                  # C8 tells no point: the mark is at the end of the tested segment
-                draw.point(r.end, "ray_hit_any")
-            draw.text(r.origin, f"{r.nodes} nodes / {r.triangles} tris", "ray_stats")
+        draw_rays(draw, self.rays)
