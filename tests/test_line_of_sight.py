@@ -95,7 +95,10 @@ def test_C7_C9_impact_spark_lands_where_the_projectile_was_stopped():
     m.stage.projectiles = (Projectile(0, 0.0, 2.5, 13.0, 0.0, 0.16, 0),)
     impact = next(e for _ in range(120) for e in m.step(NEUTRAL, NEUTRAL) if isinstance(e, ProjectileImpact))
     assert impact.level == fireball(m).level
-    point = Game._impact_point(SimpleNamespace(match=m), impact)
+    game = SimpleNamespace(match=m, view_rays=[])
+    point = Game._impact_point(game, impact)
     wall = m.arena.object("wall_north").aabb
     banner = m.arena.object("banner_north").aabb
     assert point[2] == pytest.approx(wall[0, 2]) and point[2] > banner[1, 2]
+    (ray,) = game.view_rays                      # the cast is kept for the overlay, hit and all
+    assert ray.kind == "ray_nearest" and np.allclose(ray.point, point)
