@@ -2,12 +2,16 @@
 
 It looks across the fighters' line from the side (perpendicular to the line
 joining them, on the same side as the frame before, so a sidestep swings it
-around the arena), backs off with their separation, and is smoothed
-exponentially.  An obstacle behind the eye pulls it in; one so close to the
-fighters on that side (a pillar beside them, a wall behind them) that the
-pulled-in eye would sit in it, or one hiding a fighter, swings the camera
-round to the best clear direction instead (a pan of at most ``MAX_TURN`` a
-frame).  Heavy hits add a short decaying shake.  The renderer
+around the arena), backs off with their separation (and farther, as far as
+framing both needs: ``_need``, every limb on a 16:9 screen below the HUD
+band), and is smoothed exponentially.  An obstacle behind the eye pulls it in
+(at once; back out gradually), and a pillar at the fighters' middle is looked
+past.  A view that does not frame the fighters (an obstacle or a wall, which
+no longer hides behind the eye's clamp, closer than framing needs) or in which
+an obstacle hides one of them swings the camera round to the best direction
+instead (a pan of at most ``MAX_TURN`` a frame).  An eye held closer than
+framing needs (a wall behind it, fighters across the arena) rises and looks
+down on them.  Heavy hits add a short decaying shake.  The renderer
 interpolates between the last two camera states by the loop's alpha, exactly
 like the fighters.  Matrices are column-vector convention (OpenGL).
 """
@@ -35,13 +39,22 @@ LIFT_CLEAR = 1.15       # ... to this height above the obstacle's top
 OVER_MIN = 0.2          # a low obstacle between, from this fraction of the way target -> eye, ...
 OVER_CLEAR = 0.15       # ... is looked over with this much room above its top ...
 OVER_MAX = 3.0          # ... by an eye at most this high
-MIN_VIEW = 0.3          # fraction of the eye distance the view must keep clear (less: the camera swings)
 MAX_TURN = math.radians(2.5)   # most the view direction turns in a frame (150 degrees a second)
 SWING = (20, -20, 40, -40, 60, -60, 80, -80, 100, -100, 120, -120, 140, -140, 160, -160)   # degrees tried
+SWING_GAIN = 1.2        # a turn must score this much better than the goal view (or the turn faced) to win
+EXIT_REACH = 0.5        # m: a pillar the fighters' middle is this near (x-z, or half their separation) is looked past ...
+EXIT_SIZE = 3.0         # ... if its box is at most this wide (m, x and z): never a wall
+FLIP_HOLD = 90          # frames after a swing round to the other side before another may
 SEARCH_STEP = 2         # swing turns scored per frame while a search runs (three rays each)
 HUD_BAND = 0.14         # top fraction of the screen under the health bars and names: a jumper's head stays below it
 FEET_BAND = 0.05        # bottom fraction kept below the fighters' feet while framing a jump
+ASPECT = 16 / 9          # the screen shape the framing is planned for (the game's 1280 x 720)
+SIDE_BAND = 0.04        # left and right fraction of the screen kept clear of the fighters
+BODY_REACH = 0.95       # m: how far (x-z) a fighter's limb boxes reach from its ground point
+BODY_TOP = 1.9          # m: top of a standing fighter's highest limb box
+HEAD_REACH = 0.3        # m: how far (x-z) the head reaches from the ground point
 JUMP_ROOM = 0.08        # metres kept above a jumping fighter's highest range box
+REACH_STEP = 0.05       # m a frame the eye may move back out after a pull-in before that is eased
 SMOOTH_JUMP = 0.6       # fraction of the jump framing's remaining error closed per frame (a jump lasts 36 frames)
 
 
@@ -151,13 +164,23 @@ class FightCamera:
     def reset(self, p1, p2) -> None:
         self.side = None
         self._offset, self._scores = 0, None      # the swing turn faced (degrees), scores of the turns
+        self._flipped = 0                         # frames left before the swing may change side again
         target, direction, dist = self._goal(np.asarray(p1, float), np.asarray(p2, float))
         self.target, self.dir, self.dist = target, direction, dist
         self.eye_y = EYE_HEIGHT
         self.eye_y = self._wanted_eye_y()
         self.lift = self.back = 0.0
-        self.dir = self._swing(target, direction, dist, (p1, p2))
-        self.prev = self.current = self._eye_target()
+        self._bodies = (np.asarray(p1, float), np.asarray(p2, float))
+        self.dir = self._swing(target, direction, dist, self._bodies)
+        self.dist = max(dist, self._need(target, self.dir, self._bodies))
+        self.reach, self.rise, self._held = math.inf, 0.0, False
+        self.prev = self.current = self._eye_target(1.0)
+
+    @property
+    def _sep(self) -> float:
+        """The fighters' separation (m, x-z) in the last update."""
+        a, b = self._bodies
+        return math.hypot(float(b[0] - a[0]), float(b[2] - a[2]))
 
     def _goal(self, p1, p2):
         mid = (p1 + p2) / 2
@@ -202,37 +225,43 @@ class FightCamera:
                 want = max(want, min(ty + (top + OVER_CLEAR - ty) / t0, OVER_MAX))
         return want
 
-    def _exit(self, target: np.ndarray, u: np.ndarray) -> float:
-        """Where the ray ``target + s u`` leaves the tall obstacles holding ``target`` (0 if
-        none does): fighters either side of a pillar look out of it, not at its inside.
-        ``target`` is held when it is in an obstacle's box and the scene ray meets the solid
-        both ways along ``u`` inside that box (a point outside a convex solid, such as in the
-        corner of a pillar's box beside the octagon, sees it on one side at most)."""
-        boxes = self._tall[((self._tall[:, 0] < target) & (target < self._tall[:, 1])).all(axis=1)]
-        if not len(boxes) or self.ray is None:
+    def _exit(self, target: np.ndarray, u: np.ndarray, hit: float) -> float:
+        """Where the ray ``target + s u``, which meets a tall solid ``hit`` m on, leaves the
+        box of that obstacle (0 unless the box is pillar-sized, at most ``EXIT_SIZE`` across: a
+        wall is never looked through, and ``target`` within ``EXIT_REACH`` of it on x-z, or half
+        the fighters' separation: a pillar no farther than the fighters from their middle).  A
+        pillar this close to the fighters' middle stands between or beside them: the view looks
+        out past it, and ``_swing`` asks that the fighters themselves be seen.  (The old rule held only a target
+        inside the solid, asking the ray both ways: a target in the corner of a pillar's box
+        beside the octagon, or just outside the box, counted as free while the view toward the
+        eye met the pillar a few centimetres on, and the eye snapped 5.6-5.8 m onto its face.)"""
+        p = target + u * hit
+        lo, hi = self._tall[:, 0], self._tall[:, 1]
+        gap = np.maximum(np.maximum(lo - target, target - hi), 0.0)[:, [0, 2]]
+        boxes = self._tall[((lo - 1e-6 <= p) & (p <= hi + 1e-6)).all(axis=1)
+                           & ((hi - lo)[:, [0, 2]] <= EXIT_SIZE).all(axis=1)
+                           & (np.hypot(gap[:, 0], gap[:, 1]) <= max(EXIT_REACH, 0.5 * self._sep))]
+        if not len(boxes):
             return 0.0
         with np.errstate(divide="ignore", invalid="ignore"):
             ahead = np.where(u > 0, boxes[:, 1] - target, boxes[:, 0] - target) / u
-            behind = np.where(u < 0, boxes[:, 1] - target, boxes[:, 0] - target) / -u
-        ok = np.abs(u) > 1e-12
-        ahead = float(np.where(ok, ahead, np.inf).min(axis=1).max())
-        behind = float(np.where(ok, behind, np.inf).min(axis=1).max())
-        if self.ray(target, u, ahead) is None or self.ray(target, -u, behind) is None:
-            return 0.0
+        ahead = float(np.where(np.abs(u) > 1e-12, ahead, np.inf).min(axis=1).max())
         return ahead + 1e-3                                    # just past the box it leaves
 
     def _clear(self, target: np.ndarray, eye: np.ndarray) -> tuple[float, float, float]:
         """``(clear, length, start)``: how far from ``target`` toward ``eye`` nothing tall
         blocks the view (``inf``: nothing within the eye distance and the margin), that
-        distance, and where the view starts (``_exit``: out of an obstacle holding the target)."""
+        distance, and where the view starts (``_exit``: past a pillar at the fighters)."""
         d = eye - target
         length = float(np.linalg.norm(d))
         if length < 1e-9:
             return math.inf, length, 0.0
         if self.ray is not None:
             u = d / length
-            start = self._exit(target, u)
-            hit = self.ray(target + u * start, u, length + OBSTACLE_MARGIN - start) if start < length else None
+            hit = self.ray(target, u, length + OBSTACLE_MARGIN)
+            start = 0.0 if hit is None else self._exit(target, u, hit)
+            if start:
+                hit = self.ray(target + u * start, u, length + OBSTACLE_MARGIN - start) if start < length else None
             return (math.inf if hit is None else start + hit), length, start
         t = first_blocker(target, eye, self.obstacles)           # boxes grown by the margin
         return (math.inf if t >= 1.0 else t * length + OBSTACLE_MARGIN), length, 0.0
@@ -259,39 +288,76 @@ class FightCamera:
             return self.ray(p, d / length, length) is None
         return first_blocker(p, eye, self._tall) >= 1.0
 
-    def _place(self, target: np.ndarray, n: np.ndarray, dist: float) -> np.ndarray:
-        """The eye ``dist`` from ``target`` along the x-z unit ``n``, at ``eye_y``, inside the walls."""
+    def _place(self, target: np.ndarray, n: np.ndarray, dist: float, clamp: bool = True) -> np.ndarray:
+        """The eye ``dist`` from ``target`` along the x-z unit ``n``, at ``eye_y``, inside the walls
+        (``clamp`` False: where it wants to be, for scoring a view: a wall it would be beyond
+        then blocks that view, rather than the clamp silently moving the eye onto the fighters)."""
         eye = np.array([target[0] + n[0] * dist, self.eye_y, target[2] + n[1] * dist])
-        eye[0] = min(max(eye[0], -WALL), WALL)
-        eye[2] = min(max(eye[2], -WALL), WALL)
+        if clamp:
+            eye[0] = min(max(eye[0], -WALL), WALL)
+            eye[2] = min(max(eye[2], -WALL), WALL)
         return eye
+
+    def _need(self, target: np.ndarray, n: np.ndarray, fighters) -> float:
+        """The horizontal eye distance from ``target`` along the x-z unit ``n`` that frames both
+        ``fighters`` (ground points ``(3,)``) on a ``ASPECT`` screen: each body (``BODY_REACH``
+        round its ground point) inside the side bands, its head (``BODY_TOP``) below the HUD
+        band.  A fighter ``l`` across the view and ``k`` toward the eye needs, across,
+        ``D >= k + R + (l + R) / tan(h)`` (``h`` the half-width angle less the bands), and up,
+        ``atan((top - E) / x) + atan((E - T) / D) <= u`` at ``x = D - k - HEAD_REACH`` (eye ``E``,
+        look point ``T``, ``u`` the usable half-height angle), solved with both at the smaller
+        of ``x`` and ``D``: a quadratic in it.  On Python floats: a few calls a frame."""
+        half = math.tan(math.radians(FOV_Y / 2))
+        th = half * ASPECT * (1 - 2 * SIDE_BAND)
+        tu = half * (1 - 2 * HUD_BAND)
+        e = float(self.eye_y)
+        t = TARGET_HEIGHT + 0.35 * (e - EYE_HEIGHT)
+        a, b = BODY_TOP - t, (BODY_TOP - e) * (e - t)        # tu x^2 - a x - tu b >= 0
+        head = max((a + math.sqrt(max(a * a + 4 * tu * tu * b, 0.0))) / (2 * tu), 0.0)
+        n0, n1 = float(n[0]), float(n[1])
+        tx, tz = float(target[0]), float(target[2])
+        need = 0.0
+        for p in fighters:
+            dx, dz = float(p[0]) - tx, float(p[2]) - tz
+            k, lat = dx * n0 + dz * n1, abs(dz * n0 - dx * n1)
+            need = max(need, k + BODY_REACH + (lat + BODY_REACH) / th, head + max(k + HEAD_REACH, 0.0))
+        return need
 
     def _swing(self, target: np.ndarray, n: np.ndarray, dist: float, fighters=(),
                step: int | None = None) -> np.ndarray:
-        """The goal view direction (x-z unit): ``n``, unless the view from there is clear for
-        less than ``MIN_VIEW`` of the eye distance (a pillar beside the fighters, the arena wall
-        right behind them), where even the pulled-in eye would sit in the obstacle or on top of
-        the fighters, or a tall obstacle hides one of ``fighters`` (ground points ``(3,)``)
-        from the eye.  Then ``n`` turned by the ``SWING`` angle whose view, clear length times
-        the cosine of the turn (how much it still looks across the fighters' line), halved per
-        hidden fighter, is longest (the smaller turn, toward the current direction, on a tie);
-        a turn past 90 degrees also moves the camera's ``side``, so it stays there.
+        """The goal view direction (x-z unit): ``n``, unless the view from there does not frame
+        the fighters (ground points ``(3,)``): its clear stretch is shorter than the distance
+        ``_need`` asks (a pillar beside them, the arena wall behind them or behind the eye,
+        which the wall clamp used to hide by moving the eye onto the fighters), or a tall
+        obstacle hides one of them from the eye.  Then ``n`` turned by the ``SWING`` angle
+        with the best score: the fraction of the needed distance its view keeps clear (at
+        most 1) times the cosine of the turn (how much it still looks across the fighters'
+        line), halved per hidden fighter (the smaller turn, toward the current direction, on
+        a tie); a turn past 90 degrees also moves the camera's ``side``, so it stays there.
+        Each view is scored with its eye where it wants to be, ``dist`` or its own need if
+        farther, not clamped to the walls.
 
         Every turn's score is kept from the last time it was scored: while the view needs a
         swing, an update scores the goal view, the turn it faces and the next ``step`` turns
         in order (``None``: all of them, the reference), and picks from those scores.  A
         turn costs a ray, and one per fighter unless its view is already too short to win
         (then its score is that bound); all sixteen in every update took up to 8 ms a frame."""
-        want = math.hypot(dist, self.eye_y - target[1])
         bodies = [np.array([p[0], target[1], p[2]]) for p in fighters]
 
         def score(deg, floor=-1.0):
-            """Clear length times the cosine of the turn, halved per hidden fighter; or, once
+            """Framed fraction times the cosine of the turn, halved per hidden fighter; or, once
             that cannot beat ``floor`` any more, the bound so far (no more rays), and the
             number of fighters found hidden."""
-            eye = self._place(target, _turn(n, deg), dist)
+            u = _turn(n, deg)
+            need = self._need(target, u, fighters)
+            reach = max(dist, need)
+            eye = self._place(target, u, reach, clamp=False)
             clear, length, _ = self._clear(target, eye)
-            out, hidden = min(clear, length) * abs(math.cos(math.radians(deg))), 0
+            framed = min(min(clear, length) / length * reach / need, 1.0) if need > 0.0 else 1.0
+            out, hidden = framed * abs(math.cos(math.radians(deg))), 0
+            if clear < length:                 # the fighters are seen from where the eye stops ...
+                eye = target + (eye - target) * (max(clear - OBSTACLE_MARGIN, 0.5 * clear) / length)
+            eye[1] += self._rise_for(math.hypot(eye[0] - target[0], eye[2] - target[2]), need)   # ... and rises to
             for b in bodies:
                 if out <= floor + 1e-6:
                     break
@@ -300,7 +366,7 @@ class FightCamera:
             return out, hidden
 
         v, hidden = score(0)
-        if v >= MIN_VIEW * want and not hidden:
+        if v >= 1.0 - 1e-6 and not hidden:
             self._offset, self._scores = 0, None
             return n
         if self._scores is None:               # a swing starts: turns toward the current direction first
@@ -317,19 +383,52 @@ class FightCamera:
             if deg != self._offset:
                 scores[deg] = score(deg, floor)[0]
                 floor = max(floor, scores[deg])
-        best_deg, best_score = 0, v            # the goal view first, then the turns in order
-        for deg in order:
-            if deg in scores and scores[deg] > best_score + 1e-6:
-                best_deg, best_score = deg, scores[deg]
+        best_deg, best_score = 0, v * SWING_GAIN   # the goal view first, then the turns in order
+        for deg in order:                           # (the one faced keeps the goal view's head start)
+            if abs(deg) > 90 and self._flipped:     # just came round: not straight back, nor on round
+                continue
+            if deg in scores and scores[deg] * (SWING_GAIN if deg == self._offset else 1.0) > best_score + 1e-6:
+                best_deg, best_score = deg, scores[deg] * (SWING_GAIN if deg == self._offset else 1.0)
         self._offset = best_deg
         if abs(best_deg) > 90:                 # past the fighters' line: the other side, kept from there
             self.side = -self.side
+            self._flipped = FLIP_HOLD
             self._offset, self._scores = best_deg - math.copysign(180, best_deg), None
         return _turn(n, best_deg)
 
-    def _eye_target(self):
+    def _rise_for(self, reach: float, need: float) -> float:
+        """How far to raise an eye held ``reach`` (m, x-z) from the look point when framing
+        asks ``need``: until its distance to the look point is what ``need`` gives at ``eye_y``."""
+        if reach >= need:
+            return 0.0
+        drop = max(self.eye_y - (TARGET_HEIGHT + 0.35 * (self.eye_y - EYE_HEIGHT)), 0.0)
+        return math.sqrt(need * need + drop * drop - reach * reach) - drop
+
+    def _eye_target(self, smooth: float):
+        """``(eye, look point)`` for the state: the eye placed, pulled in front of obstacles
+        (``_collide``) and raised by ``rise``.  A pull-in is taken at once (never look through
+        a pillar), but the way back out is eased (``SMOOTH_POS`` of it a frame, at least
+        ``REACH_STEP`` m; a view ray grazing a pillar's edge used to throw the eye 4-5 m in and
+        out on alternate frames); ``reach`` keeps the horizontal eye distance for that, and
+        ``_held`` whether the eye is short of where it is placed (only such an eye is eased: the
+        jump framing's step back is not).  An eye
+        held closer than ``_need`` asks rises (by ``smooth`` of the remaining error a frame)
+        until its 3D distance to the look point frames both fighters: it looks down on them
+        instead (a wall behind it, fighters farther apart than ``MAX_DIST`` can frame)."""
         n = self.dir / max(np.linalg.norm(self.dir), 1e-9)
-        eye = self._collide(self._place(self.target, n, self.dist + self.back))
+        placed = self._place(self.target, n, self.dist + self.back)
+        eye = self._collide(placed)
+        d = eye - self.target
+        reach = math.hypot(d[0], d[2])
+        if self._held and reach > self.reach + REACH_STEP:   # out again after a pull-in: eased
+            eased = self.reach + max((reach - self.reach) * SMOOTH_POS, REACH_STEP)
+            eye = self.target + d * (eased / reach)
+            reach = eased
+        self.reach = reach
+        self._held = reach < math.hypot(placed[0] - self.target[0], placed[2] - self.target[2]) - 1e-6
+        rise = self._rise_for(reach, self._need(self.target, n, self._bodies))
+        self.rise += (rise - self.rise) * smooth
+        eye[1] += self.rise
         tgt = self.target.copy()
         tgt[1] += 0.35 * (self.eye_y - EYE_HEIGHT)     # a lifted eye also looks a little higher
         if self.lift:                                  # a jump: the whole view rises with it
@@ -384,7 +483,9 @@ class FightCamera:
         """One sim frame: ``p1``, ``p2`` the fighters' ground points ``(3,)``; ``top`` the
         highest point (m) of a fighter in the air (None: both on the ground)."""
         target, direction, dist = self._goal(np.asarray(p1, float), np.asarray(p2, float))
-        direction = self._swing(target, direction, dist, (p1, p2), step=self.search_step)
+        self._flipped = max(self._flipped - 1, 0)
+        self._bodies = (np.asarray(p1, float), np.asarray(p2, float))
+        direction = self._swing(target, direction, dist, self._bodies, step=self.search_step)
         self.target = self.target + (target - self.target) * SMOOTH_POS
         turned = self.dir + (direction - self.dir) * SMOOTH_DIR
         turned /= max(np.linalg.norm(turned), 1e-9)
@@ -394,12 +495,13 @@ class FightCamera:
             c, s = math.cos(a), math.sin(a)
             turned = np.array([c * self.dir[0] - s * self.dir[1], s * self.dir[0] + c * self.dir[1]])
         self.dir = turned
+        dist = max(dist, self._need(target, direction, self._bodies))
         self.dist += (dist - self.dist) * SMOOTH_POS
         self.eye_y += (self._wanted_eye_y() - self.eye_y) * SMOOTH_POS
         lift, back = self._jump_framing(top, min(float(p1[1]), float(p2[1])), self.dist)
         self.lift += (lift - self.lift) * SMOOTH_JUMP
         self.back += (back - self.back) * SMOOTH_JUMP
-        eye, tgt = self._eye_target()
+        eye, tgt = self._eye_target(SMOOTH_POS)
         if self.shake_t > 0:
             k = self.shake * (self.shake_t / 12.0)
             off = np.array([math.sin(frame * 2.7), math.sin(frame * 3.9 + 1.0), math.cos(frame * 3.3)]) * k
