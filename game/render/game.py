@@ -22,8 +22,9 @@ from game.sim.debug import draw_rays
 from .camera import FightCamera, look_at, perspective
 from .crates import Debris
 from .controls import CONTROLS_TEXT, Gamepads, Keyboard, intents_to_input, merge
-from .geometry import camera_obstacles, camera_ray, load_scene_arena, ray_record
+from .geometry import arena_parts, camera_obstacles, camera_ray, load_scene_arena, ray_record
 from .hud import Hud
+from .occluders import FADE_KINDS, Occluders
 from .overlay import DebugOverlay
 from .glutil import RenderTarget
 from .passes import LineRenderer, RectRenderer, SparkRenderer
@@ -91,6 +92,10 @@ class Game:
         self.arena = self.match.arena if self.match.arena is not None else load_scene_arena()
         self.camera = FightCamera(obstacles=camera_obstacles(self.arena), ray=self.camera.ray)
         self.camera.reset(self.match.fighters[0].position, self.match.fighters[1].position)
+        fading = [(name, tris) for name, kind, tris in arena_parts(self.arena) if kind in FADE_KINDS]
+        self._fade_names = [name for name, _t in fading]
+        self.occluders = Occluders([np.stack([t.reshape(-1, 3).min(axis=0), t.reshape(-1, 3).max(axis=0)])
+                                    for _n, t in fading])
         self.world = WorldRenderer(data.skeleton, list(data.fighters), self.arena)
         self.lines = LineRenderer()
         self.spark_gl = SparkRenderer()
@@ -125,6 +130,8 @@ class Game:
             self.training.attach(self.match)
         self.sparks.clear()
         self.debris.clear()
+        if hasattr(self, "occluders"):
+            self.occluders.clear()
         self.over_frames = 0
         f1, f2 = self.match.fighters
         stage = getattr(self.match, "stage", None)
@@ -153,6 +160,7 @@ class Game:
         self.training.reset(self.match)
         self.sparks.clear()
         self.debris.clear()
+        self.occluders.clear()
         f1, f2 = self.match.fighters
         self.camera.reset(f1.position, f2.position)
         self._cur = self._prev = self._capture()
@@ -240,6 +248,7 @@ class Game:
         f1, f2 = self.match.fighters
         top = max((float(f.limb_boxes()[:, 1, 1].max()) for f in (f1, f2) if f.airborne), default=None)
         self.camera.update(f1.position, f2.position, self.match.frame, top)
+        self._update_occluders()
         self._prev, self._cur = self._cur, self._capture()
         if self.training is not None:
             self.training.after_step(self.match, events)
@@ -249,6 +258,17 @@ class Game:
             self.over_frames += 1
             if self.attract and self.over_frames >= ATTRACT_RESTART:
                 self.new_match(self.seed + 1)
+
+    def _update_occluders(self) -> None:
+        """Fade the pillars and crates standing between the camera's eye and a fighter's
+        limbs (see occluders.py); a broken crate is gone and never fades."""
+        if not hasattr(self, "occluders"):
+            return
+        stage = getattr(self.match, "stage", None)
+        broken = {c.obj.name for c in stage.crates if c.broken} if stage is not None else set()
+        boxes = np.concatenate([f.limb_boxes() for f in self.match.fighters])       # (2 L, 2, 3)
+        self.occluders.update(self.camera.current[0], boxes.mean(axis=1),
+                              [name not in broken for name in self._fade_names])
 
     def _pad_menu(self) -> None:
         """Pads drive the screens as the keys do, on a button's press (any pad): Start starts
@@ -339,7 +359,8 @@ class Game:
         vp = proj @ view
         self.view_proj = vp
         self.world.draw(view, proj, eye, limb_matrices(rot, origin), feet, viewport, self.sparks.flash,
-                        debris=self.debris.instances(alpha))
+                        debris=self.debris.instances(alpha),
+                        fade=self.occluders.uniforms() if self.screen != "title" else None)
         # the scene wrote alpha 1 everywhere; keep it so (saved PNGs match the screen) while blending on top
         gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_FALSE)
         rows = self.sparks.instances(alpha)

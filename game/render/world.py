@@ -23,7 +23,8 @@ import numpy as np
 from pyglet import gl
 
 from .crates import MAT_SPLINTER, by_material, crate_mesh, draw_map, triangle_vertices
-from .geometry import KIND_STYLE, arena_parts, box_triangles, fighter_mesh, material_ranges, world_mesh
+from .geometry import (KIND_STYLE, MAT_CRATE, MAT_PILLAR, MAT_PLAIN, arena_parts, box_triangles, fighter_mesh,
+                       material_ranges, world_mesh)
 from .glutil import Program, VertexArray
 
 SUN_DIR = np.array([0.42, 0.80, 0.43])
@@ -151,6 +152,15 @@ def limb_matrices(rot: np.ndarray, origin: np.ndarray) -> np.ndarray:
     return m
 
 
+def _set_fade(prog, fade) -> None:
+    """Upload ``Occluders.uniforms()`` ``(lo (4, 3), hi (4, 3), amount (4,))`` to a FADE program."""
+    lo, hi, amount = (np.ascontiguousarray(a, dtype=np.float32) for a in fade)
+    f = ctypes.POINTER(gl.GLfloat)
+    gl.glUniform3fv(prog.loc("u_fade_lo"), len(lo), lo.ctypes.data_as(f))
+    gl.glUniform3fv(prog.loc("u_fade_hi"), len(hi), hi.ctypes.data_as(f))
+    gl.glUniform1fv(prog.loc("u_fade"), len(amount), amount.ctypes.data_as(f))
+
+
 class WorldRenderer:
     """Owns the GL objects of the 3D scene.  ``draw`` reads arrays only."""
 
@@ -159,10 +169,14 @@ class WorldRenderer:
         self.lit_fighter = Program("fighter.vert", "lit.frag", defines={"MATERIAL": 10})  # no pattern
         mats = sorted({int(m) for _, m in KIND_STYLE.values()} | {0, int(MAT_SPLINTER)})
         self.lit_world = {m: Program("world.vert", "lit.frag", defines={"MATERIAL": m}) for m in mats}
+        # the same with screen-door fading (occluders.py), used only while an obstacle fades:
+        # a discard costs llvmpipe its early depth test, so ordinary frames keep the plain ones
+        self.lit_fade = {m: Program("world.vert", "lit.frag", defines={"MATERIAL": m, "FADE": 1})
+                         for m in (int(MAT_PLAIN), int(MAT_CRATE), int(MAT_PILLAR), int(MAT_SPLINTER))}
         self.shadow = Program("planar_shadow.vert", "planar_shadow.frag")
         self.sky = Program("sky.vert", "sky.frag")
         _set_constants(self.lit_fighter, u_sun_dir=SUN_DIR, u_n_limbs=float(self.n_limbs))
-        for prog in (*self.lit_world.values(), self.sky):
+        for prog in (*self.lit_world.values(), *self.lit_fade.values(), self.sky):
             _set_constants(prog, u_sun_dir=SUN_DIR)
         _set_constants(self.shadow, u_sun_dir=SUN_DIR, u_strength=SHADOW_STRENGTH)
         layout = [(0, 3), (1, 3), (2, 3), (3, 1)]
@@ -231,11 +245,14 @@ class WorldRenderer:
         return float(max(min(y.min(), 1.0) - 0.02, -1.0))
 
     def draw(self, view, proj, eye, limbs: np.ndarray, feet: np.ndarray, viewport, flash=None,
-             debris=None) -> None:
+             debris=None, fade=None) -> None:
         """``limbs`` ``(2 L, 4, 4)`` world matrices; ``feet`` ``(2, 3)`` ground points;
         ``flash`` ``(2, 4)`` per-fighter additive tint (rgb, amount); ``debris`` rows of
-        ``crates.Debris.instances``."""
+        ``crates.Debris.instances``; ``fade`` ``Occluders.uniforms()`` (boxes drawn
+        see-through) or None."""
         view_proj = proj @ view
+        fading = fade is not None and bool(fade[2].any())
+        lit_world = {**self.lit_world, **self.lit_fade} if fading else self.lit_world
         if flash is None:
             flash = np.zeros((2, 4))
         gl.glEnable(gl.GL_DEPTH_TEST)
@@ -250,9 +267,9 @@ class WorldRenderer:
         # 1. fighters, then the arena (early depth test skips the floor behind them), one program per material
         flash32 = np.ascontiguousarray(flash, dtype=np.float32)
         draws = [(self.lit_fighter, None, None)]
-        draws += [(self.lit_world.get(m, self.lit_world[0]), self.crates.vao, (first, count))
+        draws += [(lit_world.get(m, lit_world[0]), self.crates.vao, (first, count))
                   for m, first, count in self.crates.ranges]
-        draws += [(self.lit_world.get(m, self.lit_world[0]), self.world, (first, count))
+        draws += [(lit_world.get(m, lit_world[0]), self.world, (first, count))
                   for m, first, count in self.ranges]
         pixel_angle = 2.0 / (proj[1, 1] * viewport[3])
         for prog, vao, rng in draws:
@@ -270,6 +287,8 @@ class WorldRenderer:
                 gl.glDisable(gl.GL_CULL_FACE)
             else:
                 prog.vec("u_pixel_angle", pixel_angle)
+                if fading and prog in self.lit_fade.values():
+                    _set_fade(prog, fade)
                 vao.draw_range(*rng)
         # 2. the fighters' shadows on the floor: blended once per pixel (stencil), depth-tested;
         #    the framebuffer's alpha stays 1 (a saved frame's shadows are as dark as on screen)

@@ -1,0 +1,90 @@
+"""See-through occluders: a pillar or crate standing between the eye and a fighter is
+drawn with screen-door transparency (an ordered-dither discard in shaders/lit.frag),
+so a fighter behind it stays visible.
+
+The camera already swings away from tall obstacles, but it pans (a cut would lose the
+player) and crates are below its rays: for a second or so a fighter can be behind
+one.  Each obstacle's fade eases in and out over a few frames, so nothing pops.
+
+Pure numpy: which boxes occlude (:func:`occluding`) and the eased fade amounts
+(:class:`Occluders`); ``WorldRenderer.draw`` uploads :meth:`Occluders.uniforms`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: the shader's fade slots (uniform arrays of this length)
+MAX_FADE = 4
+#: fade change per frame: 0 -> 1 in 8 frames
+FADE_STEP = 0.125
+#: how far beyond an obstacle's box its fade reaches (m): the mesh's faces lie on the box
+FADE_MARGIN = 0.02
+#: obstacle kinds that fade (the floor, walls and small props never do)
+FADE_KINDS = ("pillar", "crate", "barrel")
+
+
+def occluding(eye, points, boxes) -> np.ndarray:
+    """Which boxes cut a sight line from the eye to a point.
+
+    eye : (3,) float; points : (P, 3) float; boxes : (N, 2, 3) float ``[min, max]``.
+    Returns (N,) bool: box ``n`` meets some segment ``eye -> points[p]`` at a parameter
+    ``t`` in [0, 1) (a box holding the eye counts; one behind every point does not).
+    A slab test over all ``(N, P)`` pairs at once.
+    """
+    boxes = np.asarray(boxes, dtype=float).reshape(-1, 2, 3)
+    pts = np.asarray(points, dtype=float).reshape(-1, 3)
+    if not len(boxes) or not len(pts):
+        return np.zeros(len(boxes), dtype=bool)
+    o = np.asarray(eye, dtype=float)
+    d = pts - o                                                       # (P, 3)
+    lo = boxes[:, None, 0, :] - o                                     # (N, 1, 3)
+    hi = boxes[:, None, 1, :] - o
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t0, t1 = lo / d, hi / d                                       # (N, P, 3)
+    near, far = np.minimum(t0, t1), np.maximum(t0, t1)
+    # a direction parallel to a slab: inside it for every t, or never
+    flat = d == 0.0
+    inside = (lo <= 0.0) & (hi >= 0.0)
+    near = np.where(flat, np.where(inside, -np.inf, np.inf), near)
+    far = np.where(flat, np.where(inside, np.inf, -np.inf), far)
+    enter, leave = near.max(axis=2), far.min(axis=2)                  # (N, P)
+    return ((enter <= leave) & (leave >= 0.0) & (enter < 1.0)).any(axis=1)
+
+
+class Occluders:
+    """The fade state of the arena's pillars, crates and barrel (render-side only).
+
+    ``boxes`` : (N, 2, 3) float, the obstacles grown by :data:`FADE_MARGIN`;
+    ``amount`` : (N,) float in [0, 1], eased toward 1 while an obstacle occludes.
+    """
+
+    def __init__(self, boxes=None):
+        b = np.zeros((0, 2, 3)) if boxes is None else np.asarray(boxes, dtype=float).reshape(-1, 2, 3)
+        self.boxes = b + np.array([[-FADE_MARGIN] * 3, [FADE_MARGIN] * 3])
+        self.amount = np.zeros(len(self.boxes))
+
+    def clear(self) -> None:
+        self.amount[:] = 0.0
+
+    def update(self, eye, points, present=None) -> None:
+        """One frame: ease each obstacle's fade toward 1 if it stands between ``eye`` and
+        any of ``points`` (P, 3) (the fighters' limb centres), else toward 0.
+        ``present`` : (N,) bool or None, False for obstacles gone (a broken crate)."""
+        want = occluding(eye, points, self.boxes).astype(float)
+        if present is not None:
+            want *= np.asarray(present, dtype=bool)
+        self.amount = np.clip(self.amount + np.clip(want - self.amount, -FADE_STEP, FADE_STEP), 0.0, 1.0)
+
+    def uniforms(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(lo (MAX_FADE, 3), hi (MAX_FADE, 3), amount (MAX_FADE,))`` float32 for the
+        shader: the most faded obstacles first; unused slots have amount 0."""
+        lo = np.zeros((MAX_FADE, 3), np.float32)
+        hi = np.zeros((MAX_FADE, 3), np.float32)
+        amt = np.zeros(MAX_FADE, np.float32)
+        live = np.flatnonzero(self.amount > 0.0)
+        if len(live):
+            live = live[np.argsort(-self.amount[live], kind="stable")][:MAX_FADE]
+            k = len(live)
+            lo[:k], hi[:k], amt[:k] = self.boxes[live, 0], self.boxes[live, 1], self.amount[live]
+        return lo, hi, amt
