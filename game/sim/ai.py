@@ -26,14 +26,18 @@ from .inputs import BACK, DOWN, FORWARD, GUARD, HK, HP, LK, LP, SIDE_L, SIDE_R, 
 #: wind-up that will reach it (one roll per attack) and answer it (stand off, back out of its
 #: reach, interrupt with a faster move, or guard it) instead of walking or pressing a slow
 #: move into it; ``confirm``: chance, when its attack has hit (the opponent reels in hitstun,
-#: as a player sees), to cancel it into a follow-up that combos (one roll per hit).
+#: as a player sees), to cancel it into a follow-up that combos (one roll per hit); it is the
+#: only way the CPU cancels (no other press is made while its move could still cancel);
+#: ``meaty``: chance, when it has knocked the opponent down, to time an attack whose active
+#: frames meet the opponent's first free frame (one roll per knockdown; otherwise it attacks
+#: nothing while the opponent is down: nothing strikes a fighter on the ground).
 LEVELS = {
     "easy":   dict(notice=0.10, guard=0.35, attack=0.30, whiff=0.25, hold=(14, 26), mix=0.2, zone=0.02,
-                   dodge=0.15, punish=0.02, jump=0.0, read=0.15, confirm=0.0),
+                   dodge=0.15, punish=0.02, jump=0.0, read=0.15, confirm=0.0, meaty=0.0),
     "normal": dict(notice=0.22, guard=0.60, attack=0.45, whiff=0.15, hold=(8, 16), mix=0.5, zone=0.05,
-                   dodge=0.45, punish=0.06, jump=0.10, read=0.45, confirm=0.35),
+                   dodge=0.45, punish=0.06, jump=0.10, read=0.45, confirm=0.35, meaty=0.40),
     "hard":   dict(notice=0.45, guard=0.85, attack=0.60, whiff=0.06, hold=(4, 9), mix=0.8, zone=0.08,
-                   dodge=0.85, punish=0.30, jump=0.40, read=0.85, confirm=0.75),
+                   dodge=0.85, punish=0.30, jump=0.40, read=0.85, confirm=0.75, meaty=0.85),
 }
 
 _MOVE_BUTTON = {"lp": LP, "hp": HP, "lk": LK, "hk": HK, "hk_low": HK | DOWN, "fireball": LP | HP}
@@ -63,6 +67,8 @@ _CONFIRM_AT = 2
 #: A follow-up that must reach is chosen only if it reaches this much (m) past the distance
 #: plus the first hit's pushback: a reeling body leans back out of a short reach.
 _CONFIRM_MARGIN = 0.30
+#: The match's WALK_FWD (m / frame): how long a walk in before a meaty takes.
+_WALK_FWD = 0.045
 #: States from which a move starts on the next frame (the match's neutral states).
 _FREE_STATES = ("idle", "walk_fwd", "walk_back", "sidestep", "crouch", "block_stand", "block_crouch")
 
@@ -73,8 +79,12 @@ def initial_state() -> dict:
     ``dodge`` is 1 while the plan is a sidestep out of a projectile's line or a jump over it;
     ``seen`` identifies the opponent's heavy attack last seen winding up (the frame it started,
     plus 1), ``read`` whether this CPU reads it: 0 no, 1 yes, 2 yes and answered; ``combo`` is
-    1 once the hit of its current move has been rolled for a confirm (0 otherwise)."""
-    return {"bits": 0, "hold": 0, "tap": 0, "detour": 0, "dodge": 0, "seen": 0, "read": 0, "combo": 0}
+    1 once the hit of its current move has been rolled for a confirm (0 otherwise); ``down``
+    while the opponent is knocked down: 0 not yet rolled, 1 no meaty (wait), 2 a meaty, with
+    ``meaty`` the move's index in the move table; ``floor`` 1 once its own knockdown has been
+    rolled for a guard on waking (0 otherwise)."""
+    return {"bits": 0, "hold": 0, "tap": 0, "detour": 0, "dodge": 0, "seen": 0, "read": 0, "combo": 0,
+            "down": 0, "meaty": 0, "floor": 0}
 
 
 def _blocked_ahead(match, me) -> bool:
@@ -308,7 +318,7 @@ def decide(match, i: int, level: str) -> int:
     """The CPU's input bits for fighter ``i`` this frame (mutates ``match.ai_state[i]``)."""
     st = match.ai_state[i]
     if match.phase != "fight":
-        st.update(bits=0, hold=0, tap=0, detour=0, dodge=0, seen=0, read=0, combo=0)
+        st.update(bits=0, hold=0, tap=0, detour=0, dodge=0, seen=0, read=0, combo=0, down=0, meaty=0, floor=0)
         return 0
     cfg = LEVELS[level]
     rng = match.rng
@@ -405,6 +415,21 @@ def decide(match, i: int, level: str) -> int:
     elif not me.move_hit:
         st["combo"] = 0
 
+    # The opponent on the ground (knocked down: nothing strikes it): no attack at it, only,
+    # when rolled, a meaty timed to its first free frame.  A projectile on its way comes first.
+    if op.state == "knockdown" and threat is None:
+        return _wake_up(match, st, cfg, rng, me, op, dist)
+    st["down"] = 0
+    # On the ground itself: guard on waking (rolled once; an unrolled plan could press an
+    # attack, buffered into a wake-up swing).
+    if me.state == "knockdown":
+        if not st["floor"]:
+            st["floor"] = 1
+            guard = GUARD | (DOWN if rng.random() < 0.5 else 0) if rng.random() < cfg["guard"] else 0
+            st.update(bits=guard, hold=me.hitstop + me.stun + 2, tap=0, dodge=0, detour=0)
+    else:
+        st["floor"] = 0
+
     if st["hold"] > 0:
         st["hold"] -= 1
         bits = st["bits"] | st["tap"]
@@ -413,6 +438,13 @@ def decide(match, i: int, level: str) -> int:
 
     st["dodge"] = 0
     lo, hi = cfg["hold"]
+    if _may_cancel(match, me):
+        # Its move could still cancel (its window is not over): any attack pressed now would
+        # cut it short, a combo on hit that was never confirmed (the easy CPU's lights went
+        # into heavies so).  Only a confirm (above) cancels; wait for the window to close.
+        mv = match.data.moves[me.move]
+        st.update(bits=0, hold=mv.cancel_window[1] - me.mframe, tap=0)
+        return 0
     reach = move_reach(match.data)
     longest = longest_reach(match.data)
     r = rng.random()
@@ -475,6 +507,49 @@ def decide(match, i: int, level: str) -> int:
     else:
         st.update(bits=FORWARD if dist > 1.0 else 0, hold=int(rng.integers(2, lo + 1)), tap=0)
     return _press(st)
+
+
+def _may_cancel(match, me) -> bool:
+    """True while a press of an attack could cancel ``me``'s current move: the move has cancels
+    and its window is not over (before contact too: a press is buffered, and once the move
+    has made contact it comes out in the window)."""
+    if not me.move:
+        return False
+    mv = match.data.moves[me.move]
+    return bool(mv.cancel) and me.mframe <= mv.cancel_window[1]
+
+
+def _wake_up(match, st: dict, cfg: dict, rng, me, op, dist: float) -> int:
+    """This frame's bits while the opponent ``op`` is knocked down.  Rolled once per knockdown
+    (``cfg["meaty"]``): a meaty, an attack (a mid or low that reaches, picked at random) pressed
+    so that one of its active frames, the second when it has more than one (a frame to spare),
+    falls on ``op``'s first free frame, with a walk in first when it is out of reach and
+    there is time; otherwise (or when that can no longer be timed) it presses nothing, walking
+    in to its longest reach.  The opponent acts on the ``op.hitstop + op.stun``-th step from
+    this one (this one the 1st), as ``Hit.advantage`` counts."""
+    names = tuple(match.data.moves)
+    reach = move_reach(match.data)
+    wake = op.hitstop + op.stun
+    if not st["down"]:
+        st.update(down=1, bits=0, hold=0, tap=0, dodge=0, detour=0)
+        if rng.random() < cfg["meaty"]:
+            fits = [n for n in reach if match.data.moves[n].height != "high"]
+            if fits:
+                st.update(down=2, meaty=names.index(fits[int(rng.integers(len(fits)))]))
+    free = me.state in _FREE_STATES and not me.move and me.stun == 0 and me.hitstop == 0
+    if st["down"] == 2 and free:
+        name = names[st["meaty"]]
+        mv = match.data.moves[name]
+        lead = mv.startup + min(1, mv.active - 1)       # press -> the active frame meant to land
+        walk = max(0, math.ceil((dist - reach[name][0]) / _WALK_FWD))
+        if walk == 0 and wake == 1 + lead:
+            st.update(bits=0, hold=0, tap=0)
+            return _MOVE_BUTTON[name]                   # down + hk in one press: the sweep
+        if 1 + walk + lead > wake:
+            st["down"] = 1                              # too late for it: wait
+        else:
+            return FORWARD if walk else 0
+    return FORWARD if dist > longest_reach(match.data) and free else 0
 
 
 def _confirm(match, i: int, me, dist: float) -> str:

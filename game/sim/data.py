@@ -294,6 +294,7 @@ class ProjectileSpec:
     hitstop: int
     height: str
     heavy: bool = False
+    knockdown: bool = False   # a projectile never knocks down (its data has no such field)
 
 
 @dataclass(frozen=True)
@@ -329,6 +330,10 @@ class Move:
     #: ``(first, last)`` after which a cancel may start, once it has made contact (hit or block).
     cancel: tuple[str, ...] = ()
     cancel_window: tuple[int, int] = (0, -1)
+    #: A hit (never a block) knocks the defender down (``"knockdown": true``): it falls, lies
+    #: and gets up, struck by nothing, for the move's ``hitstun`` frames (the ``knockdown``
+    #: animation's length), instead of reeling in hitstun.
+    knockdown: bool = False
 
     def can_cancel(self, frame: int, into: str) -> bool:
         """True when ``into`` may replace this move on the step after its move frame ``frame``
@@ -366,6 +371,18 @@ class GameData:
     loop_rot: dict[str, np.ndarray]     # name -> (frames, L, 3, 3)
     pose_body: dict[str, np.ndarray]    # name -> (12, L, 4) body-frame FK (Skeleton.body)
     loop_body: dict[str, np.ndarray]    # name -> (frames, 12, L, 4)
+    #: The knockdown animation (fall, lie, get up), one row per frame of a knockdown: angles
+    #: ``(K, L, 3)``, rotations ``(K, L, 3, 3)``, body-frame FK ``(K, 12, L, 4)``; ``K`` is
+    #: also how long a knockdown lasts (a knockdown move's ``hitstun``).  ``K = 0``: no
+    #: ``knockdown`` in moves.json (then no move may knock down).
+    knockdown: np.ndarray = None
+    knockdown_rot: np.ndarray = None
+    knockdown_body: np.ndarray = None
+
+    @property
+    def knockdown_frames(self) -> int:
+        """How many frames a knockdown lasts, hit to first free frame (hitstop aside)."""
+        return 0 if self.knockdown is None else int(self.knockdown.shape[0])
 
 
 def in_shipped_assets(path) -> bool:
@@ -560,6 +577,7 @@ def _read_move(f: Fields, m: dict, n: str, poses_src: dict, skeleton: Skeleton) 
     hitstop = f.whole(m, "hitstop", w, 0, MAX_FRAMES, FRAMES)
     lunge = f.num(m, "lunge", w, 0.0, MAX_TRAVEL)
     heavy = f.flag(m, "heavy", w)
+    knockdown = f.flag(m, "knockdown", w, default=False)
     advance = np.zeros(total)
     if startup > 0 and lunge:
         ramp = _ease(np.linspace(0.0, 1.0, startup + 1)) * lunge
@@ -582,7 +600,7 @@ def _read_move(f: Fields, m: dict, n: str, poses_src: dict, skeleton: Skeleton) 
         name=n, label=label, startup=startup, active=active, recovery=recovery, hit_limbs=hit_limbs,
         height=height, damage=damage, hitstun=hitstun, blockstun=blockstun, pushback=pushback,
         hitstop=hitstop, heavy=heavy, angles=angles, rot=rot, body=skeleton.body(rot),
-        advance=advance, air=air, projectile=proj, cancel=cancel, cancel_window=window,
+        advance=advance, air=air, projectile=proj, cancel=cancel, cancel_window=window, knockdown=knockdown,
     )
 
 
@@ -630,6 +648,29 @@ def _check_cancels(f: Fields, moves: dict[str, Move]) -> None:
         walk(n, (n,))
 
 
+def _read_knockdown(f: Fields, doc: dict, moves: dict[str, Move], poses_src: dict, names) -> np.ndarray:
+    """``doc["knockdown"]``: ``{"frames": K, "keys": [[frame, pose], ...]}``, the animation of a
+    fighter knocked down (fall, lie, get up), compiled to ``(K, L, 3)``; ``(0, L, 3)`` when absent.
+
+    A knockdown lasts the animation: each move with ``"knockdown": true`` has ``hitstun == K``
+    (one number for the designer to change with the keys, and the attacker's advantage after a
+    knockdown is fixed by it)."""
+    kd = f.obj(doc, "knockdown", "", default=None)
+    knocking = [n for n, mv in moves.items() if mv.knockdown]
+    if kd is None:
+        if knocking:
+            f.fail("knockdown", "an object {frames, keys} (the animation of a knockdown)",
+                   fix=f"add it: moves.{knocking[0]} knocks down")
+        return np.zeros((0, len(names), 3))
+    frames = f.whole(kd, "frames", "knockdown", 1, MAX_FRAMES, f"a whole number of frames from 1 to {MAX_FRAMES}")
+    table = _compile_keys(f, kd, "knockdown", frames, poses_src, names)
+    for n in knocking:
+        if moves[n].hitstun != frames:
+            f.fail(f"moves.{n}.hitstun", f"{frames} (knockdown.frames: a knockdown lasts its animation)",
+                   moves[n].hitstun, f"set it to {frames}, or change knockdown.frames and its keys")
+    return table
+
+
 def _read_scaling(f: Fields, doc: dict) -> tuple[int, ...]:
     """``doc["combo_scaling"]``: percent of damage for the 1st, 2nd ... hit of a combo (the last repeats)."""
     src = f.items(doc, "combo_scaling", "", "percentages (1st, 2nd ... hit of a combo)", lo=1, hi=MAX_SCALING,
@@ -667,13 +708,16 @@ def load_game_data(assets_dir: str | None = None) -> GameData:
     moves = {n: _read_move(f, f.obj(moves_src, n, "moves"), n, poses_src, skeleton) for n in f.entries(moves_src)}
     _check_cancels(f, moves)
     combo_scaling = _read_scaling(f, mdoc)
+    knockdown = _read_knockdown(f, mdoc, moves, poses_src, names)
     f.reject_unknown(mdoc)          # after every pass: the poses are read again by the moves naming them
     pose_rot = {n: euler_matrices(a) for n, a in poses.items()}
     loop_rot = {n: euler_matrices(a) for n, a in loops.items()}
     pose_body = {n: skeleton.body(r) for n, r in pose_rot.items()}
     loop_body = {n: skeleton.body(r) for n, r in loop_rot.items()}
+    knockdown_rot = euler_matrices(knockdown)
+    knockdown_body = skeleton.body(knockdown_rot)
     tables = [*poses.values(), *loops.values(), *pose_rot.values(), *loop_rot.values(),
-              *pose_body.values(), *loop_body.values()]
+              *pose_body.values(), *loop_body.values(), knockdown, knockdown_rot, knockdown_body]
     # Shared by every match of the process (cached): nothing reachable from it may be written,
     # or one tool's ``match.data.moves['hp'].advance *= 2`` would change every other match.
     skel = [v for v in vars(skeleton).values() if isinstance(v, np.ndarray)]
@@ -684,4 +728,5 @@ def load_game_data(assets_dir: str | None = None) -> GameData:
         skeleton=skeleton, max_health=max_health, pushbox_radius=pushbox_radius, fighters=fighters,
         poses=poses, loops=loops, moves=moves, combo_scaling=combo_scaling, pose_rot=pose_rot, loop_rot=loop_rot,
         pose_body=pose_body, loop_body=loop_body,
+        knockdown=knockdown, knockdown_rot=knockdown_rot, knockdown_body=knockdown_body,
     )

@@ -24,7 +24,9 @@ SCALARS = (
     "air",
 )
 
-#: Values of ``Fighter.state``.
+#: Values of ``Fighter.state`` in which the fighter is free (it can start a move).  The others:
+#: "attack", "jump", "hitstun", "blockstun", "knockdown" (floored by a sweep: falling, lying,
+#: getting up; nothing strikes it), "ko", "win".
 NEUTRAL_STATES = ("idle", "walk_fwd", "walk_back", "sidestep", "crouch", "block_stand", "block_crouch")
 
 
@@ -126,8 +128,10 @@ class Fighter:
 
     def frame_phase(self) -> str:
         """What a training frame meter shows for this frame:
-        'startup', 'active', 'recovery', 'hitstun', 'blockstun', 'jump' or 'neutral'."""
-        if self.state == "hitstun":
+        'startup', 'active', 'recovery', 'hitstun', 'blockstun', 'jump' or 'neutral'.  A
+        knockdown (``state == "knockdown"``: fallen, lying, getting up) shows as 'hitstun': the
+        fighter cannot act, and its length is the knocking move's hitstun."""
+        if self.state == "hitstun" or self.state == "knockdown":
             return "hitstun"
         if self.state == "blockstun":
             return "blockstun"

@@ -297,11 +297,10 @@ class Match:
         return
 
     def _buffered(self, f: Fighter, bits: int) -> str:
-        """The move ``f``'s buffered press starts now: down + hk is the sweep, and a fireball
-        press while its own fireball flies comes out as its heavy punch (one at a time)."""
+        """The move ``f``'s buffered press starts now: the command as it was pressed (down + hk
+        is the sweep, read at the press: ``_attack_from``), except that a fireball press while
+        its own fireball flies comes out as its heavy punch (one at a time)."""
         move = f.buf_move
-        if move == "hk" and axes(bits)[1] < 0:
-            return "hk_low"
         if move == "fireball" and self.stage is not None and \
                 any(p.owner == f.index for p in self.stage.projectiles):
             return "hp"
@@ -383,6 +382,11 @@ class Match:
         if f.state in _LOOP_STATES:
             i = f.loop_t % d.loops[f.state].shape[0]
             return "l:" + f.state, d.loops[f.state][i], d.loop_rot[f.state][i], d.loop_body[f.state][i]
+        if f.state == "knockdown":
+            # frame 0 on the hit's (and its hitstop's) frames, the last one on the frame before
+            # the fighter is free: the stun counts down the animation's own length
+            i = min(max(d.knockdown_frames - f.stun, 0), d.knockdown_frames - 1)
+            return "d:knockdown", d.knockdown[i], d.knockdown_rot[i], d.knockdown_body[i]
         if f.state == "hitstun":
             key = "hit_" + f.stun_height
         elif f.state == "blockstun":
@@ -480,7 +484,8 @@ class Match:
           and strike no one;
         * each other projectile's range box against the other fighter's limbs.
 
-        Fighters are struck only in the FIGHT phase (crates always).
+        Fighters are struck only in the FIGHT phase (crates always), and never while knocked
+        down (falling, lying or getting up: ``Fighter.state == "knockdown"``).
         """
         limb, crate, proj, clash = [], [], [], []
         # Once a round is decided (K.O. or time), no attack lands on a fighter any more: not on
@@ -494,7 +499,7 @@ class Match:
                 continue
             hits = list(mv.hit_limbs)
             hit_boxes = self._boxes[f.index, hits]                                # (K, 2, 3)
-            if not f.move_hit and live:
+            if not f.move_hit and live and self.fighters[1 - f.index].state != "knockdown":
                 ok, j1, j2 = self._pairs(f.index)                            # (L, L), (L, L, 4) x 2
                 ok = ok[hits]                                                # (K, L): hitting limbs only
                 if ok.any():
@@ -513,6 +518,8 @@ class Match:
                              for p in ps])                                              # (P, 2, 3)
             victims = [1 - p.owner for p in ps]
             ok = overlaps(pbox[:, None], self._boxes[victims])                         # (P, L)
+            # a knocked-down fighter is struck by nothing: a projectile flies over (through) it
+            ok[[self.fighters[v].state == "knockdown" for v in victims]] = False
             # one projectile per fighter at most: a clash is the two of them overlapping
             if len(ps) == 2 and ps[0].owner != ps[1].owner and overlaps(pbox[0], pbox[1]):
                 clash.append((0, 1, pbox[0], pbox[1]))
@@ -607,7 +614,10 @@ class Match:
         # on the hit's frame, 1.2 m in one step at the apex).
         d.air = self._lift(d)
         d.move, d.mframe, d.buf_move, d.buf_left = "", 0, "", 0
-        d.state = "blockstun" if blocked else "hitstun"
+        # A knockdown move's hit (the sweep) floors the defender for its hitstun frames (the
+        # knockdown animation's length): it falls, lies and gets up, struck by nothing
+        # (``_judge_collisions``), and acts again on the first frame after.
+        d.state = "blockstun" if blocked else ("knockdown" if spec.knockdown else "hitstun")
         d.stun = spec.blockstun if blocked else spec.hitstun
         d.stun_height = spec.height
         v0 = spec.pushback * (1.0 - SLIDE_DECAY)
@@ -950,12 +960,16 @@ def _guard_level(bits: int) -> int:
 
 
 def _attack_from(pressed: int, bits: int) -> str:
-    """The attack a press asks for: lp + hp together is the fireball, else by priority."""
+    """The attack a press asks for, read from the buttons and directions held on the frame
+    of the press: lp + hp together is the fireball, hk with down held the sweep, else by
+    priority.  The buffer keeps this command: a down released (or pressed) between the press
+    and the frame the move can start changes nothing (a buffered sweep used to come out as a
+    roundhouse when down was let go a frame before its start)."""
     if not pressed & ATTACK_BUTTONS:
         return ""
     if pressed & (LP | HP) and bits & LP and bits & HP:
         return "fireball"
     for mask, name in _ATTACK_ORDER:
         if pressed & mask:
-            return name
+            return "hk_low" if name == "hk" and axes(bits)[1] < 0 else name
     return ""
