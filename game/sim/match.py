@@ -507,7 +507,7 @@ class Match:
                     ks = np.asarray(hits)[k]
                     limb.append((f.index, ks, l, j1[ks, l, :3], j2[ks, l, :3], mv))
             if self.stage is not None and not f.crate_hit:
-                touch = self.stage.touch(hit_boxes)
+                touch = self.stage.touch(hit_boxes, origin=(f.x, f.z))   # B3: through the wall facing f
                 if touch is not None:
                     k, c, box = touch
                     crate.append((f.index, mv.hit_limbs[k], c, box))
@@ -537,7 +537,8 @@ class Match:
         projectile vs projectile."""
         limb, crate, proj, clash = contacts
         lp = [collision_point(self._boxes[atk, ks], self._boxes[1 - atk, ls]) for atk, ks, ls, *_ in limb]
-        cp = [collision_point_pair(self._boxes[atk, k], box) for atk, k, _c, box in crate]
+        cp = [collision_point_pair(self.stage.reach(c, self._boxes[atk, k], (self.fighters[atk].x, self.fighters[atk].z)), box)
+              for atk, k, c, box in crate]
         pp = [collision_point(pbox, self._boxes[1 - p.owner, l]) for _i, p, l, pbox in proj]
         xp = [collision_point_pair(a, b) for _i, _j, a, b in clash]
         return lp, cp, pp, xp
@@ -576,16 +577,14 @@ class Match:
             self._trade(events, struck)
         for (atk, k, c, _box), pt in zip(crate, cpts):
             a = self.fighters[atk]
-            result, broke = self.stage.strike(c, self._boxes[atk, k])
+            result, broke = self.stage.strike(c, self._boxes[atk, k], origin=(a.x, a.z))
             a.crate_hit = True
             if result is None:
                 continue
             a.hitstop = max(a.hitstop, CRATE_HITSTOP)
             point = np.array(pt)
             point.flags.writeable = False
-            layer = int(result.layers[0])                  # 2 * axis + side: the target face's normal
-            normal = np.zeros(3)
-            normal[layer // 2] = 1.0 if layer % 2 else -1.0
+            normal = np.array(self.stage.struck_normal(c, result, (a.x, a.z)))    # the face toward the attacker
             normal.flags.writeable = False
             events.append(CrateStruck(self.frame, atk, c, self.stage.crates[c].obj.name, names[k], point,
                                       float(result.removed_volume), broke, normal))

@@ -42,6 +42,60 @@ GROUND_LEVEL = LEVEL_MEDIUM
 SOLID_KINDS = ("pillar", "wall")
 
 
+def reach_box(bounds: list, thickness: float, limb: list, origin: tuple[float, float]) -> list:
+    """B1, B3: the part of a limb's path that strikes a crate, as a ``[lo, hi]`` box of floats.
+
+    A fighter stands outside the crate (its pushbox keeps it there) and strikes it
+    horizontally, through the wall facing it.  On its first active frame a limb's range box
+    can already be past that wall, inside the hollow shell (a jab or a sweep from point-blank
+    range): the box alone then misses the wall the limb went through and grazes the lid or
+    the floor from inside instead.  So the wall the limb came through is found from the
+    attacker's body centre ``origin`` ``(x, z)``: the side of ``bounds`` (x–z) through which
+    the ray from ``origin`` to the limb box's centre enters.  Along that wall's axis the limb's
+    box is stretched back to the wall's outer plane (the path from the attacker) and cut at
+    its inner plane (what lies beyond it, the limb reached through the wall: through the hole
+    the strike makes, or through one already there).  Its extent on the other two axes, and so
+    its footprint on that wall (B3), is the limb's own.
+
+    Parameters
+    ----------
+    bounds : (2, 3) nested list of float, the crate's bounding box.
+    thickness : float, its wall thickness.
+    limb : (2, 3) nested list of float, the limb's range box.
+    origin : (x, z) floats.
+
+    Returns
+    -------
+    (2, 3) nested list of float: the limb's box itself when the ray enters no side (the
+    origin inside the bounds' x–z rectangle, or the ray passing it by) or the limb does not
+    reach that side's outer plane.
+    """
+    lo, hi = list(limb[0]), list(limb[1])
+    enter, axis, out = 0.0, -1, math.inf      # slab test in x-z: entry and exit ray parameters
+    for a, o in ((0, origin[0]), (2, origin[1])):
+        b0, b1 = bounds[0][a], bounds[1][a]
+        d = 0.5 * (lo[a] + hi[a]) - o
+        if d == 0.0:
+            if not b0 <= o <= b1:
+                return [lo, hi]                # parallel to this slab and outside it: no entry
+            continue
+        t0, t1 = (b0 - o) / d, (b1 - o) / d
+        if t0 > t1:
+            t0, t1 = t1, t0
+        if t0 > enter:
+            enter, axis = t0, a
+        out = min(out, t1)
+    if axis < 0 or enter > out:
+        return [lo, hi]
+    b0, b1 = bounds[0][axis], bounds[1][axis]
+    if origin[axis // 2] < b0:                 # through the min wall, if the limb reaches it
+        if hi[axis] >= b0:
+            lo[axis], hi[axis] = min(lo[axis], b0), min(hi[axis], b0 + thickness)
+    elif lo[axis] <= b1:                       # through the max wall
+        lo[axis], hi[axis] = max(lo[axis], b1 - thickness), max(hi[axis], b1)
+    return [lo, hi]
+
+
 @dataclass(frozen=True)
 class Projectile:
     """A projectile in flight: plain values (hashable, snapshot by reference)."""
@@ -142,32 +196,64 @@ class Stage:
         standing = [i for i, c in enumerate(self.crates) if not c.broken]
         self.group = CompoundGroup([self.crates[i].compound for i in standing])
         self._group_crate = np.array(standing, dtype=np.int64)
+        # their x-z rects (x0, z0, x1, z1) as floats: touch() skips numpy when no limb is near one
+        self._crate_bounds = [self.crates[i].compound.bounds.tolist() for i in standing]
+        self._crate_xz = [(b[0][0], b[0][2], b[1][0], b[1][2]) for b in self._crate_bounds]
 
-    def touch(self, limb_boxes: np.ndarray):
+    def touch(self, limb_boxes: np.ndarray, origin=None):
         """A2-A4: which standing crate do these limbs touch, one batched test.
 
         Parameters
         ----------
         limb_boxes : (K, 2, 3) float
+        origin : None, or the attacker's body centre ``(x, z)``: then each limb is tested as
+            its :func:`reach_box` against each crate (B1: the wall the limb came through, also
+            when its box on the first active frame is already past that wall).
 
         Returns
         -------
         None, or ``(k, crate, box)``: the limb and crate of the touching pair with
         the largest overlap volume, and that crate's small box ``(2, 3)``.
         """
-        if not len(self._group_crate):
+        if not self._crate_xz:
             return None
+        limbs = limb_boxes.tolist()
+        # the x-z rect of the limbs (and the origin): most active frames it is near no crate,
+        # and then no numpy runs at all (a NaN coordinate fails every test here: no skip)
+        if len(limbs) == 1:
+            (hx0, _, hz0), (hx1, _, hz1) = limbs[0]
+        else:
+            hx0, hx1 = min(a[0][0] for a in limbs), max(a[1][0] for a in limbs)
+            hz0, hz1 = min(a[0][2] for a in limbs), max(a[1][2] for a in limbs)
+        if origin is not None:
+            ox, oz = float(origin[0]), float(origin[1])
+            hx0, hx1, hz0, hz1 = min(hx0, ox), max(hx1, ox), min(hz0, oz), max(hz1, oz)
+        near = [c for c, (x0, z0, x1, z1) in enumerate(self._crate_xz)
+                if not (hx1 < x0 or hx0 > x1 or hz1 < z0 or hz0 > z1)]
+        if not near:
+            return None
+        if origin is None:
+            found = self.group.touching(limb_boxes)
+            tested = [limbs] * len(found)
+        else:
+            # each limb's reach box against each crate near it (inside the rect above, so it
+            # can touch no other crate), usually one
+            found, tested = [], []
+            for c in near:
+                bounds, wall = self._crate_bounds[c], self.group.compounds[c].thickness
+                reach = [reach_box(bounds, wall, s, (ox, oz)) for s in limbs]
+                for t in self.group.touching(np.array(reach)):
+                    if t.compound == c:
+                        found.append(t)
+                        tested.append(reach)
         best = None
-        limbs = None
-        for c, k, rows in self.group.touching(limb_boxes):         # per touched crate, usually one
-            if limbs is None:
-                limbs = limb_boxes.tolist()
+        for (c, k, rows), boxes_k in zip(found, tested):         # per touched crate, usually one
             boxes = self.group.compounds[c].boxes
             # A2, A3 on each touching pair's floats (a handful of pairs, on a frame where numpy
             # runs cold): the overlap box [j1, j2] and its volume, the first of equals by limb then row
             top, at = -1.0, 0
             for i, (kk, b) in enumerate(zip(k.tolist(), boxes.take(rows, axis=0).tolist())):
-                (a0, a1), (b0, b1) = limbs[kk], b
+                (a0, a1), (b0, b1) = boxes_k[kk], b
                 vol = (max(min(a1[0], b1[0]) - max(a0[0], b0[0]), 0.0) * max(min(a1[1], b1[1]) - max(a0[1], b0[1]), 0.0)
                        * max(min(a1[2], b1[2]) - max(a0[2], b0[2]), 0.0))
                 if vol > top:
@@ -180,12 +266,24 @@ class Stage:
             return None
         return best[1], int(self._group_crate[best[2]]), self.group.compounds[best[2]].boxes[best[3]]
 
-    def strike(self, index: int, striker_box: np.ndarray):
+    def reach(self, index: int, striker_box, origin) -> np.ndarray:
+        """``(2, 3)``: :func:`reach_box` of a limb's range box against crate ``index`` for an
+        attacker centred at ``origin`` ``(x, z)``: what a strike with that origin cuts with."""
+        comp = self.crates[index].compound
+        return np.array(reach_box(comp.bounds.tolist(), comp.thickness, np.asarray(striker_box, dtype=float).tolist(),
+                                  (float(origin[0]), float(origin[1]))))
+
+    def strike(self, index: int, striker_box: np.ndarray, origin=None):
         """Strike crate ``index`` with a limb's range box (B1-B7); update its scene model.
 
+        ``origin``: the attacker's body centre ``(x, z)``, or None.  Given, the strike cuts
+        with the limb's :func:`reach_box`: the wall facing the attacker, not the lid or the
+        floor that the limb's box grazes from inside once it is past that wall.
         Returns ``(result, broke)``; ``result`` is None when nothing was removed.
         """
         crate = self.crates[index]
+        if origin is not None:
+            striker_box = self.reach(index, striker_box, origin)
         result = crate.compound.strike(striker_box, margin=STRIKE_MARGIN)
         if result is None:
             return None, False
@@ -197,6 +295,21 @@ class Stage:
             self._rebuild_group()
         self._sync_model(crate)
         return result, broke
+
+    def struck_normal(self, index: int, result, origin=None) -> tuple[float, float, float]:
+        """The outward normal of the face a strike ``result`` on crate ``index`` hit (B2): of
+        its target layers, the first that faces ``origin`` ``(x, z)`` (the attacker), else its
+        first.  (A punch that also notches the lid's front edge hit the front face.)"""
+        layers = result.layers.tolist()
+        pick = layers[0]
+        if origin is not None:
+            (x0, _, z0), (x1, _, z1) = self.crates[index].compound.bounds.tolist()
+            ox, oz = float(origin[0]), float(origin[1])
+            facing = {0: ox < x0, 1: ox > x1, 4: oz < z0, 5: oz > z1}
+            pick = next((lay for lay in layers if facing.get(lay, False)), pick)
+        n = [0.0, 0.0, 0.0]
+        n[pick // 2] = 1.0 if pick % 2 else -1.0
+        return n[0], n[1], n[2]
 
     # ------------------------------------------------------------ fighters
     def _refresh_obstacles(self) -> None:
