@@ -78,7 +78,11 @@ def test_the_last_advantage_is_not_shown_beside_a_new_exchange():
 
 
 # ------------------------------------------------------------------ reversal
-CASES = [("stand", "none", "hp"), ("stand", "all", "hp"), ("crouch", "all", "hk_low")]
+CASES = [("stand", "none", "hp"), ("stand", "all", "hp"), ("crouch", "all", "hk_low"),
+         # blockstuns of every length parity under a crouching guard (a buffered press made with
+         # down held is the sweep's, so the reversal's own press must be the one read), and a
+         # knockdown: the reversal on waking up
+         ("crouch", "all", "lp"), ("crouch", "all", "lk"), ("crouch", "all", "hp"), ("stand", "none", "hk_low")]
 
 
 @pytest.mark.parametrize("stance, guard, attack", CASES)
@@ -105,6 +109,25 @@ def test_reversal_comes_out_on_the_first_frame_the_dummy_can_act(reversal, stanc
     assert hit is not None and hit.defender == 1 and hit.blocked == (guard == "all")
     assert start is not None, "no reversal"
     assert (start.move, start.frame) == (reversal, truth)
+
+
+def test_refill_waits_for_a_knocked_down_dummy_to_get_up():
+    """Endless health comes back once neither side is stunned: a swept dummy lies its whole
+    knockdown with the sweep's damage taken (it was refilled on the ground, the next hit
+    of a combo then read against full health), and is full again once up."""
+    m, tm = _training()
+    _to_gap(m, tm, 1.2)
+    events = list(_step(m, tm, PRESS["hk_low"]))
+    while not any(isinstance(e, Hit) for e in events):
+        events = _step(m, tm, HOLD["hk_low"])
+    dummy = m.fighters[1]
+    assert dummy.state == "knockdown"
+    hurt = dummy.health
+    assert hurt < dummy.max_health
+    while dummy.state == "knockdown":
+        assert dummy.health == hurt
+        _step(m, tm, NEUTRAL)
+    assert dummy.health == dummy.max_health
 
 
 def test_reversal_off_and_bad_names():

@@ -25,15 +25,16 @@ Settings (plain attributes, change any time):
 - ``mode`` sets both from one of :data:`MODES`: ``"stand"``, ``"crouch"``,
   ``"block_all"`` (guard all, stance kept), ``"block_none"`` (guard none);
 - ``reversal``: one of :data:`REVERSALS`, what the dummy does the moment it
-  recovers from a hit or a block: ``"off"``, or a move (``"lp"``, ``"hp"``,
+  recovers from a hit, a block or a knockdown: ``"off"``, or a move (``"lp"``, ``"hp"``,
   ``"lk"``, ``"hk"``, ``"hk_low"``, ``"fireball"``) or ``"jump"``, started on
   the first frame the dummy can act (the way a player tests whether a blocked
   move is punishable or a string leaves a gap).  Until then it keeps its guard
   and stance and presses the move's buttons on every other frame, so the
-  match's input buffer holds it; on the first free frame it gives the move's
-  own input (down for the sweep, a fresh up for the jump, which is not
-  buffered, and no down for the others: a crouching guard must not turn a
-  reversal HK into a sweep).  A fireball reversal with the dummy's own
+  match's input buffer holds it; it lets go of them on the step before the
+  first free frame and on that frame gives the move's own input, a fresh press
+  (down for the sweep, a fresh up for the jump, which is not buffered, and no
+  down for the others: the match reads an attack as pressed, and a crouching
+  guard must not turn a reversal HK into a sweep).  A fireball reversal with the dummy's own
   fireball still in flight comes out as HP, as the match rules; recording and
   playback drive the dummy without it.
 
@@ -73,6 +74,8 @@ _POSE_MARGIN = 0.15
 
 _NEUTRAL = FrameInput()
 _CROUCH = FrameInput(down=True)
+#: states the dummy recovers from (a reversal's moment; no refill meanwhile)
+_STUNNED = ("hitstun", "blockstun", "knockdown")
 _GUARD_HIGH = FrameInput(guard=True)
 _GUARD_LOW = FrameInput(guard=True, down=True)
 
@@ -163,7 +166,7 @@ class DummyController:
         if match.phase != "fight":
             return
         match.timer = ROUND_FRAMES
-        if all(f.state not in ("hitstun", "blockstun") for f in match.fighters):
+        if all(f.state not in _STUNNED for f in match.fighters):
             for f in match.fighters:
                 f.health = f.max_health
 
@@ -185,20 +188,24 @@ class DummyController:
             base = _CROUCH if self.stance == "crouch" else _NEUTRAL
         if self._reversal != "off":
             me = match.fighters[self.side]
-            if me.state in ("hitstun", "blockstun") and me.stun > 0:
+            if me.state in _STUNNED and me.stun > 0:
                 return self._reversal_input(me, base)
         return base
 
     def _reversal_input(self, me, base: FrameInput) -> FrameInput:
-        """In hitstun or blockstun (hitstop included), with a reversal set: on the step that
+        """In hitstun, blockstun or a knockdown (hitstop included), with a reversal set: on the step that
         ends the stun (no hitstop left, one stun frame) the move's own input; before it, the
         guard and stance of ``base`` with the move's buttons pressed on every other frame
         (a press only counts on a frame after one without it; the buffer keeps it)."""
         buttons, direction = _REVERSAL_INPUT[self._reversal]
         if me.hitstop == 0 and me.stun == 1:                # the match lets it act on this step
-            return FrameInput.from_bits(buttons | direction)  # up is never held before: a fresh press
+            return FrameInput.from_bits(buttons | direction)  # a fresh press (see below)
         bits = base.bits
-        if buttons and not me.prev_bits & buttons:
+        # The step before that one releases the buttons, so the last press is a fresh one with
+        # the move's own direction: the match reads an attack as pressed, and a buffered HK
+        # pressed under a crouching guard would be the sweep's (and down + HK a roundhouse's
+        # under a standing one).
+        if buttons and not me.prev_bits & buttons and not (me.hitstop == 0 and me.stun == 2):
             bits |= buttons
         return FrameInput.from_bits(bits)
 
