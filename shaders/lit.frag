@@ -12,22 +12,12 @@ out vec4 frag;
 const vec3 GOLD = vec3(1.65, 1.30, 0.45);     // paint, as a multiplier of the lit colour
 
 #ifdef FADE
-// A second program of the pillars', crates' and props' materials, used while one fades.
-// Obstacles between the eye and a fighter (game/render/occluders.py): inside box i a pixel
-// is dropped where a 4x4 ordered dither falls under 0.7 u_fade[i] (screen-door transparency:
-// no blending, no sorting, and what is behind was drawn already or is drawn after).
-uniform vec3 u_fade_lo[4];
-uniform vec3 u_fade_hi[4];
-uniform float u_fade[4];
-
-float faded() {
-    float a = 0.0;
-    for (int i = 0; i < 4; ++i) {
-        if (all(greaterThanEqual(v_world, u_fade_lo[i])) && all(lessThanEqual(v_world, u_fade_hi[i])))
-            a = max(a, u_fade[i]);
-    }
-    return a;
-}
+// A second program of the pillars', crates' and props' materials, used while one fades
+// (game/render/occluders.py): a pixel of a faded obstacle is dropped where a 4x4 ordered
+// dither falls under 0.7 of its fade (screen-door transparency: no blending, no sorting,
+// and what is behind was drawn already or is drawn after).  world.vert finds the fade
+// per vertex: an object's triangles lie in its own box.
+flat in float v_fade;
 
 // the 4x4 Bayer threshold of this pixel, in (0, 1)
 float dither() {
@@ -46,7 +36,7 @@ float grid_line(float x, float width, float scale) {
 
 void main() {
 #ifdef FADE
-    if (dither() < 0.7 * faded()) discard;
+    if (dither() < 0.7 * v_fade) discard;
 #endif
     vec3 k = vec3(1.0);
 #if MATERIAL == 1            // floor: 1 m tiles with a tint each, grout, a painted ring

@@ -17,6 +17,15 @@ uniform float u_pixel_angle;   // radians per pixel at the screen centre
 
 #include lighting.glsl
 
+#ifdef FADE
+// see-through obstacles (lit.frag): the fade of the box holding this vertex, if any
+uniform vec3 u_fade_lo[4];
+uniform vec3 u_fade_hi[4];
+uniform float u_fade[4];
+uniform int u_n_fade;          // boxes in use (1-4)
+flat out float v_fade;
+#endif
+
 void main() {
     int mat = int(a_mat + 0.5);
     float spec_k = mat == 1 ? 0.25 : 0.04;
@@ -26,4 +35,11 @@ void main() {
     v_world = a_pos;
     v_aa = max(length(u_eye - a_pos) * u_pixel_angle, 1e-4);
     gl_Position = u_view_proj * vec4(a_pos, 1.0);
+#ifdef FADE
+    v_fade = 0.0;
+    for (int i = 0; i < u_n_fade; ++i) {
+        if (all(greaterThanEqual(a_pos, u_fade_lo[i])) && all(lessThanEqual(a_pos, u_fade_hi[i])))
+            v_fade = max(v_fade, u_fade[i]);
+    }
+#endif
 }

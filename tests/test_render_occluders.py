@@ -16,12 +16,14 @@ from glhelp import fresh, game_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.render.occluders import FADE_STEP, MAX_FADE, Occluders, occluding
+from game.render.occluders import FADE_STEP, Occluders, occluding
 
 
 def _segment_meets_box(o, p, lo, hi) -> bool:
-    """Reference: does the segment o + t (p - o), t in [0, 1), meet the box [lo, hi]? Per axis
-    clipping of the parameter interval, in Python floats."""
+    """Reference: does the segment o + t (p - o), t in [0, 1), meet the box [lo, hi] that does
+    not hold p?  Per axis clipping of the parameter interval, in Python floats."""
+    if all(lo[k] <= p[k] <= hi[k] for k in range(3)):
+        return False
     t0, t1 = 0.0, 1.0
     for k in range(3):
         d = p[k] - o[k]
@@ -53,7 +55,8 @@ def test_render_occluding_equals_a_per_pair_segment_box_reference(eye, points, b
 
 def test_render_occluders_ease_in_and_out_and_a_gone_crate_never_fades():
     boxes = np.array([[[-0.5, 0, -0.5], [0.5, 2, 0.5]], [[3, 0, 3], [4, 2, 4]]])
-    occ = Occluders(boxes)
+    occ = Occluders(boxes, [(4,), (3, 8)])
+    assert occ.uniforms() is None                          # nothing fades yet
     eye, pts = np.array([0.0, 1.0, -5.0]), np.array([[0.0, 1.0, 5.0]])     # the first box is in the way
     seen = []
     for _ in range(10):
@@ -61,8 +64,8 @@ def test_render_occluders_ease_in_and_out_and_a_gone_crate_never_fades():
         seen.append(occ.amount.copy())
     assert [round(s[0], 3) for s in seen[:3]] == [FADE_STEP, 2 * FADE_STEP, 3 * FADE_STEP]
     assert seen[-1].tolist() == [1.0, 0.0]
-    lo, hi, amount = occ.uniforms()
-    assert lo.shape == hi.shape == (MAX_FADE, 3) and amount.tolist() == [1.0, 0.0, 0.0, 0.0]
+    lo, hi, amount, mats = occ.uniforms()
+    assert lo.shape == hi.shape == (1, 3) and amount.tolist() == [1.0] and mats == {4}
     assert np.allclose(lo[0], boxes[0, 0] - 0.02) and np.allclose(hi[0], boxes[0, 1] + 0.02)
     occ.update(eye, pts, present=[False, True])           # broken: eases out like any other
     assert occ.amount.tolist() == [1.0 - FADE_STEP, 0.0]

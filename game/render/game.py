@@ -30,7 +30,7 @@ from .glutil import RenderTarget
 from .passes import LineRenderer, RectRenderer, SparkRenderer
 from .sparks import Sparks, projectile_rows
 from .training import TrainingMode
-from .world import WorldRenderer, limb_matrices
+from .world import WorldRenderer, fade_materials, limb_matrices
 
 #: the input given to a CPU side (the match decides that side's input itself)
 _NEUTRAL = FrameInput()
@@ -92,10 +92,11 @@ class Game:
         self.arena = self.match.arena if self.match.arena is not None else load_scene_arena()
         self.camera = FightCamera(obstacles=camera_obstacles(self.arena), ray=self.camera.ray)
         self.camera.reset(self.match.fighters[0].position, self.match.fighters[1].position)
-        fading = [(name, tris) for name, kind, tris in arena_parts(self.arena) if kind in FADE_KINDS]
-        self._fade_names = [name for name, _t in fading]
+        fading = [(name, kind, tris) for name, kind, tris in arena_parts(self.arena) if kind in FADE_KINDS]
+        self._fade_names = [name for name, _k, _t in fading]
         self.occluders = Occluders([np.stack([t.reshape(-1, 3).min(axis=0), t.reshape(-1, 3).max(axis=0)])
-                                    for _n, t in fading])
+                                    for _n, _k, t in fading],
+                                   [fade_materials(kind) for _n, kind, _t in fading])
         self.world = WorldRenderer(data.skeleton, list(data.fighters), self.arena)
         self.lines = LineRenderer()
         self.spark_gl = SparkRenderer()

@@ -29,8 +29,9 @@ def occluding(eye, points, boxes) -> np.ndarray:
 
     eye : (3,) float; points : (P, 3) float; boxes : (N, 2, 3) float ``[min, max]``.
     Returns (N,) bool: box ``n`` meets some segment ``eye -> points[p]`` at a parameter
-    ``t`` in [0, 1) (a box holding the eye counts; one behind every point does not).
-    A slab test over all ``(N, P)`` pairs at once.
+    ``t`` in [0, 1) and does not hold ``points[p]`` itself (a box holding the eye counts;
+    one behind every point does not; a crate a fist is punching into does not hide the
+    fist, it is what is struck).  A slab test over all ``(N, P)`` pairs at once.
     """
     boxes = np.asarray(boxes, dtype=float).reshape(-1, 2, 3)
     pts = np.asarray(points, dtype=float).reshape(-1, 3)
@@ -49,7 +50,8 @@ def occluding(eye, points, boxes) -> np.ndarray:
     near = np.where(flat, np.where(inside, -np.inf, np.inf), near)
     far = np.where(flat, np.where(inside, np.inf, -np.inf), far)
     enter, leave = near.max(axis=2), far.min(axis=2)                  # (N, P)
-    return ((enter <= leave) & (leave >= 0.0) & (enter < 1.0)).any(axis=1)
+    holds = ((boxes[:, None, 0] <= pts) & (pts <= boxes[:, None, 1])).all(axis=2)   # the point is in the box
+    return ((enter <= leave) & (leave >= 0.0) & (enter < 1.0) & ~holds).any(axis=1)
 
 
 class Occluders:
@@ -59,10 +61,13 @@ class Occluders:
     ``amount`` : (N,) float in [0, 1], eased toward 1 while an obstacle occludes.
     """
 
-    def __init__(self, boxes=None):
+    def __init__(self, boxes=None, materials=None):
+        """``materials``: per box, the shader materials its faces are drawn with (only
+        those draws switch to a FADE program while the box fades)."""
         b = np.zeros((0, 2, 3)) if boxes is None else np.asarray(boxes, dtype=float).reshape(-1, 2, 3)
         self.boxes = b + np.array([[-FADE_MARGIN] * 3, [FADE_MARGIN] * 3])
         self.amount = np.zeros(len(self.boxes))
+        self.materials = [frozenset(m) for m in materials] if materials is not None else [frozenset()] * len(b)
 
     def clear(self) -> None:
         self.amount[:] = 0.0
@@ -76,15 +81,14 @@ class Occluders:
             want *= np.asarray(present, dtype=bool)
         self.amount = np.clip(self.amount + np.clip(want - self.amount, -FADE_STEP, FADE_STEP), 0.0, 1.0)
 
-    def uniforms(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(lo (MAX_FADE, 3), hi (MAX_FADE, 3), amount (MAX_FADE,))`` float32 for the
-        shader: the most faded obstacles first; unused slots have amount 0."""
-        lo = np.zeros((MAX_FADE, 3), np.float32)
-        hi = np.zeros((MAX_FADE, 3), np.float32)
-        amt = np.zeros(MAX_FADE, np.float32)
+    def uniforms(self):
+        """None while nothing fades; else ``(lo (k, 3), hi (k, 3), amount (k,), materials)``:
+        float32 arrays of the ``k <= MAX_FADE`` most faded obstacles, most faded first, and
+        the set of materials they are drawn with."""
         live = np.flatnonzero(self.amount > 0.0)
-        if len(live):
-            live = live[np.argsort(-self.amount[live], kind="stable")][:MAX_FADE]
-            k = len(live)
-            lo[:k], hi[:k], amt[:k] = self.boxes[live, 0], self.boxes[live, 1], self.amount[live]
-        return lo, hi, amt
+        if not len(live):
+            return None
+        live = live[np.argsort(-self.amount[live], kind="stable")][:MAX_FADE]
+        mats = frozenset().union(*(self.materials[i] for i in live))
+        return (self.boxes[live, 0].astype(np.float32), self.boxes[live, 1].astype(np.float32),
+                self.amount[live].astype(np.float32), mats)

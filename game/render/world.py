@@ -152,13 +152,21 @@ def limb_matrices(rot: np.ndarray, origin: np.ndarray) -> np.ndarray:
     return m
 
 
+def fade_materials(kind: str) -> tuple[int, ...]:
+    """The shader materials an arena object of ``kind`` is drawn with (a crate's hole walls
+    are splintered wood)."""
+    mat = int(KIND_STYLE.get(kind, (None, MAT_PLAIN))[1])
+    return (mat, int(MAT_SPLINTER)) if kind in CRATE_KINDS else (mat,)
+
+
 def _set_fade(prog, fade) -> None:
-    """Upload ``Occluders.uniforms()`` ``(lo (4, 3), hi (4, 3), amount (4,))`` to a FADE program."""
-    lo, hi, amount = (np.ascontiguousarray(a, dtype=np.float32) for a in fade)
+    """Upload ``Occluders.uniforms()`` ``(lo (k, 3), hi (k, 3), amount (k,), _)`` to a FADE program."""
+    lo, hi, amount = (np.ascontiguousarray(a, dtype=np.float32) for a in fade[:3])
     f = ctypes.POINTER(gl.GLfloat)
     gl.glUniform3fv(prog.loc("u_fade_lo"), len(lo), lo.ctypes.data_as(f))
     gl.glUniform3fv(prog.loc("u_fade_hi"), len(hi), hi.ctypes.data_as(f))
     gl.glUniform1fv(prog.loc("u_fade"), len(amount), amount.ctypes.data_as(f))
+    gl.glUniform1i(prog.loc("u_n_fade"), len(amount))
 
 
 class WorldRenderer:
@@ -249,10 +257,11 @@ class WorldRenderer:
         """``limbs`` ``(2 L, 4, 4)`` world matrices; ``feet`` ``(2, 3)`` ground points;
         ``flash`` ``(2, 4)`` per-fighter additive tint (rgb, amount); ``debris`` rows of
         ``crates.Debris.instances``; ``fade`` ``Occluders.uniforms()`` (boxes drawn
-        see-through) or None."""
+        see-through: the draws of their materials use the FADE programs) or None."""
         view_proj = proj @ view
-        fading = fade is not None and bool(fade[2].any())
-        lit_world = {**self.lit_world, **self.lit_fade} if fading else self.lit_world
+        lit_world = self.lit_world
+        if fade is not None:
+            lit_world = {**lit_world, **{m: p for m, p in self.lit_fade.items() if m in fade[3]}}
         if flash is None:
             flash = np.zeros((2, 4))
         gl.glEnable(gl.GL_DEPTH_TEST)
@@ -287,7 +296,7 @@ class WorldRenderer:
                 gl.glDisable(gl.GL_CULL_FACE)
             else:
                 prog.vec("u_pixel_angle", pixel_angle)
-                if fading and prog in self.lit_fade.values():
+                if fade is not None and any(prog is p for p in self.lit_fade.values()):
                     _set_fade(prog, fade)
                 vao.draw_range(*rng)
         # 2. the fighters' shadows on the floor: blended once per pixel (stencil), depth-tested;
