@@ -5,7 +5,9 @@
 #: CPU's jump over fireballs and its read of heavy attacks; 0.4.0: combos, i.e. cancels, the
 #: jab's 18-frame hitstun and 0.10 m pushback, combo damage scaling and the CPU's hit confirms;
 #: 0.4.1: a fighter hit out of a jump falls, a limb-and-fireball trade freezes both alike, and
-#: no cancel after the K.O.);
+#: no cancel after the K.O.; 0.5.0: the sweep knocks down, heavies plus on hit, an attack read
+#: as pressed, the CPU's meaty and no blind cancels, a crate struck on the wall a limb came
+#: through);
 #: a replay recorded with another version stops at its first mismatch with a message that names
 #: both versions.
-__version__ = "0.4.1"
+__version__ = "0.5.0"
