@@ -39,19 +39,18 @@ def occluding(eye, points, boxes) -> np.ndarray:
         return np.zeros(len(boxes), dtype=bool)
     o = np.asarray(eye, dtype=float)
     d = pts - o                                                       # (P, 3)
-    lo = boxes[:, None, 0, :] - o                                     # (N, 1, 3)
-    hi = boxes[:, None, 1, :] - o
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t0, t1 = lo / d, hi / d                                       # (N, P, 3)
-    near, far = np.minimum(t0, t1), np.maximum(t0, t1)
-    # a direction parallel to a slab: inside it for every t, or never
-    flat = d == 0.0
-    inside = (lo <= 0.0) & (hi >= 0.0)
-    near = np.where(flat, np.where(inside, -np.inf, np.inf), near)
-    far = np.where(flat, np.where(inside, np.inf, -np.inf), far)
-    enter, leave = near.max(axis=2), far.min(axis=2)                  # (N, P)
-    holds = ((boxes[:, None, 0] <= pts) & (pts <= boxes[:, None, 1])).all(axis=2)   # the point is in the box
-    return ((enter <= leave) & (leave >= 0.0) & (enter < 1.0) & ~holds).any(axis=1)
+    # A direction parallel to a slab gets a tiny one instead: its slab interval is then huge
+    # and holds [0, 1] if the eye is between the planes, and misses it if not.
+    d = np.where(d == 0.0, 1e-300, d)
+    rel = boxes - o                                                   # (N, 2, 3)
+    with np.errstate(over="ignore"):
+        t0 = rel[:, None, 0] / d                                      # (N, P, 3); a division, so that
+        t1 = rel[:, None, 1] / d                                      # a face through the point is at t = 1 exactly
+    enter = np.minimum(t0, t1).max(axis=2)                            # (N, P)
+    leave = np.maximum(t0, t1).min(axis=2)
+    # t = 1 is the point itself: a box it is in has leave >= 1 (and one that does not
+    # reach it, leave < 1), so the box is between the eye and the point iff
+    return ((enter <= leave) & (leave >= 0.0) & (leave < 1.0)).any(axis=1)
 
 
 class Occluders:
