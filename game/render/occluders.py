@@ -38,6 +38,14 @@ def occluding(eye, points, boxes) -> np.ndarray:
     if not len(boxes) or not len(pts):
         return np.zeros(len(boxes), dtype=bool)
     o = np.asarray(eye, dtype=float)
+    # broad phase: only boxes that meet the bounds of all the sight lines can cut one
+    lo = np.minimum(pts.min(axis=0), o)
+    hi = np.maximum(pts.max(axis=0), o)
+    near = np.flatnonzero(((boxes[:, 0] <= hi) & (boxes[:, 1] >= lo)).all(axis=1))
+    out = np.zeros(len(boxes), dtype=bool)
+    if not len(near):
+        return out
+    boxes = boxes[near]
     d = pts - o                                                       # (P, 3)
     # A direction parallel to a slab gets a tiny one instead: its slab interval is then huge
     # and holds [0, 1] if the eye is between the planes, and misses it if not.
@@ -50,7 +58,8 @@ def occluding(eye, points, boxes) -> np.ndarray:
     leave = np.maximum(t0, t1).min(axis=2)
     # t = 1 is the point itself: a box it is in has leave >= 1 (and one that does not
     # reach it, leave < 1), so the box is between the eye and the point iff
-    return ((enter <= leave) & (leave >= 0.0) & (leave < 1.0)).any(axis=1)
+    out[near] = ((enter <= leave) & (leave >= 0.0) & (leave < 1.0)).any(axis=1)
+    return out
 
 
 class Occluders:
