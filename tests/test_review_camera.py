@@ -33,12 +33,13 @@ def _corners(boxes: np.ndarray) -> np.ndarray:
     return np.stack([boxes[:, [i, j, k], [0, 1, 2]] for i in (0, 1) for j in (0, 1) for k in (0, 1)], 1).reshape(-1, 3)
 
 
-def _overshoot(cam, match) -> float:
+def _overshoot(cam, match, size=(W, H)) -> float:
     """Pixels by which the farthest limb-box corner of either fighter lies outside the usable
-    screen (the frame less the HUD band at the top), with the camera's matrices; inf for a
-    corner behind the eye."""
+    screen (the frame less the HUD band at the top) of ``size``, with the camera's matrices;
+    inf for a corner behind the eye."""
     from game.render.camera import HUD_BAND
 
+    W, H = size
     view, proj, _eye = cam.matrices(W / H)
     vp = proj @ view
     pts = np.concatenate([_corners(f.limb_boxes()) for f in match.fighters])
@@ -59,7 +60,7 @@ def _in_solid(eye) -> str | None:
     return None
 
 
-def _drive(start, path, frames: int, inputs=None):
+def _drive(start, path, frames: int, inputs=None, size=(W, H)):
     """A match in its FIGHT phase with the fighters at ``start`` ((x, z) each) and the game's
     camera on them; then ``frames`` frames, each setting the positions ``path(f)`` gives
     (None: leave that fighter to the match) and stepping ``inputs(f)``, the camera updated as
@@ -75,6 +76,7 @@ def _drive(start, path, frames: int, inputs=None):
     f1, f2 = m.fighters
     arena = _arena()
     cam = FightCamera(f1.position, f2.position, obstacles=camera_obstacles(arena), ray=camera_ray(m.stage.scene))
+    cam.aspect = size[0] / size[1]                 # as Game.step sets it from the window
     rows = []
     for i in range(frames):
         for f, p in zip(m.fighters, path(i) if path else (None, None)):
@@ -85,7 +87,7 @@ def _drive(start, path, frames: int, inputs=None):
         cam.update(f1.position, f2.position, m.frame, top)
         eye, tgt = cam.eye_target()
         fwd = (tgt - eye) / np.linalg.norm(tgt - eye)
-        rows.append((_overshoot(cam, m), eye.copy(), fwd, _in_solid(eye)))
+        rows.append((_overshoot(cam, m, size), eye.copy(), fwd, _in_solid(eye)))
     return rows
 
 
@@ -137,19 +139,30 @@ def test_review_C7_camera_keeps_both_fighters_on_screen_walking_into_a_corner(na
     assert move.max() < 0.5 and turn.max() < 5.0, (name, move.max(), turn.max())
 
 
-@pytest.mark.parametrize("sep_end, diagonal", [(12.0, False), (28.6, False), (37.0, True)])
-def test_review_C7_camera_frames_fighters_far_apart(sep_end, diagonal):
+_NARROW_CORNERS = pytest.mark.xfail(strict=True, reason=(
+    "corner to corner (37 m) on a window narrower than 16:9 the risen view still loses a fighter "
+    "for a while (4:3: up to 737 px on 66 frames; 1:1: 55 px on 5), the rise being planned as "
+    "a distance, not a projection"))
+
+
+@pytest.mark.parametrize("sep_end, diagonal, size", [
+    (sep, False, size) for sep in (6.0, 12.0, 28.6) for size in ((1280, 720), (1024, 768), (720, 720))
+] + [(37.0, True, (1280, 720)), pytest.param(37.0, True, (1024, 768), marks=_NARROW_CORNERS),
+     pytest.param(37.0, True, (720, 720), marks=_NARROW_CORNERS)])
+def test_review_C7_camera_frames_fighters_far_apart(sep_end, diagonal, size):
     """The fighters back away from each other across the arena's middle to ``sep_end`` m
     apart (up to corner to corner).  The eye distance stopped at MAX_DIST (10 m): from 12 m
     apart a fighter left the screen (31 px at 12 m, 926 px at 28.6 m, 4,960 px corner to
     corner).  It now backs off as far as framing needs and, where a wall stops it, rises and
     looks down: every limb-box corner stays on screen below the HUD, the eye inside the
-    walls, with no jump."""
+    walls, with no jump.  The window is resizable: one narrower than 16:9 is framed for its
+    shape (the framing planned for 16:9 only lost a fighter at 12 m and 28.6 m apart on 4:3,
+    and from 6 m on 1:1)."""
     h = sep_end / 2 / (math.sqrt(2) if diagonal else 1.0)
     end1, end2 = ((-h, -h), (h, h)) if diagonal else ((-h, 0.3), (h, -0.3))
     start1, start2 = ((-1.0, -1.0), (1.0, 1.0)) if diagonal else ((-1.5, 0.0), (1.5, 0.0))
     frames = int(sep_end / 0.07)
-    rows = _drive((start1, start2), _walk(start1, end1, start2, end2, frames), frames + 60)
+    rows = _drive((start1, start2), _walk(start1, end1, start2, end2, frames), frames + 60, size=size)
     over = [r[0] for r in rows]
     bad = [i for i, o in enumerate(over) if o > 0.5]
     assert not bad, f"off screen on {len(bad)} frames, first {bad[0]}, worst {max(over):.0f} px"

@@ -144,6 +144,9 @@ class FightCamera:
 
     def __init__(self, p1=(-1.5, 0, 0), p2=(1.5, 0, 0), obstacles=None, ray=None):
         self.ray = ray
+        #: the window's width / height, which the framing plans for (``Game.step`` sets it: the
+        #: window is resizable; a wider one than 16:9 is framed as 16:9, the HUD's shape)
+        self.aspect = ASPECT
         boxes = np.zeros((0, 2, 3)) if obstacles is None else np.asarray(obstacles, dtype=float).reshape(-1, 2, 3)
         tall = boxes[:, 1, 1] > TALL
         self._tall = boxes[tall]
@@ -300,7 +303,7 @@ class FightCamera:
 
     def _need(self, target: np.ndarray, n: np.ndarray, fighters) -> float:
         """The horizontal eye distance from ``target`` along the x-z unit ``n`` that frames both
-        ``fighters`` (ground points ``(3,)``) on a ``ASPECT`` screen: each body (``BODY_REACH``
+        ``fighters`` (ground points ``(3,)``) on a screen of ``aspect`` (16:9 at most): each body (``BODY_REACH``
         round its ground point) inside the side bands, its head (``BODY_TOP``) below the HUD
         band.  A fighter ``l`` across the view and ``k`` toward the eye needs, across,
         ``D >= k + R + (l + R) / tan(h)`` (``h`` the half-width angle less the bands), and up,
@@ -308,7 +311,7 @@ class FightCamera:
         look point ``T``, ``u`` the usable half-height angle), solved with both at the smaller
         of ``x`` and ``D``: a quadratic in it.  On Python floats: a few calls a frame."""
         half = math.tan(math.radians(FOV_Y / 2))
-        th = half * ASPECT * (1 - 2 * SIDE_BAND)
+        th = half * min(self.aspect, ASPECT) * (1 - 2 * SIDE_BAND)
         tu = half * (1 - 2 * HUD_BAND)
         e = float(self.eye_y)
         t = TARGET_HEIGHT + 0.35 * (e - EYE_HEIGHT)

@@ -248,6 +248,8 @@ class Game:
         self.hud.step(self.match)
         f1, f2 = self.match.fighters
         top = max((float(f.limb_boxes()[:, 1, 1].max()) for f in (f1, f2) if f.airborne), default=None)
+        fw, fh = self.window.get_framebuffer_size()
+        self.camera.aspect = fw / max(fh, 1)
         self.camera.update(f1.position, f2.position, self.match.frame, top)
         self._update_occluders()
         self._prev, self._cur = self._cur, self._capture()
