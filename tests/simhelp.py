@@ -130,3 +130,19 @@ def run_frames(m: Match, inputs):
         ev = m.step(p1, p2)
         out.append((m.frame, m.state_hash(), tuple(ev_key(e) for e in ev), tuple(m.last_inputs)))
     return out
+
+
+def edited_assets(tmp_path, edit) -> str:
+    """A copy of the shipped fighters.json and moves.json in ``tmp_path``, moves.json passed
+    through ``edit(doc)`` (a dict, changed in place); returns the folder for ``load_game_data``."""
+    import json
+    import shutil
+
+    from game.sim.data import ASSETS
+
+    for name in ("fighters.json", "moves.json"):
+        shutil.copy(ASSETS / name, tmp_path / name)
+    doc = json.loads((tmp_path / "moves.json").read_text())
+    edit(doc)
+    (tmp_path / "moves.json").write_text(json.dumps(doc))
+    return str(tmp_path)

@@ -9,15 +9,13 @@ first shows, a whiff never cancels.  Nothing here is copied from the implementat
 
 from __future__ import annotations
 
-import json
-import shutil
 
 import pytest
 
 from game.sim import FrameInput, Hit, Match, MoveStarted
-from game.sim.data import ASSETS, AssetError, load_game_data
+from game.sim.data import AssetError, load_game_data
 
-from simhelp import NEUTRAL, fight, first_act, gap, mashed_advantage, walk_to
+from simhelp import NEUTRAL, edited_assets, fight, first_act, gap, mashed_advantage, walk_to
 
 PRESS = {"lp": FrameInput(lp=True), "hp": FrameInput(hp=True), "lk": FrameInput(lk=True),
          "hk": FrameInput(hk=True), "hk_low": FrameInput(hk=True, down=True),
@@ -202,13 +200,7 @@ def test_cpu_confirms_more_often_by_level():
 
 
 # ------------------------------------------------------------------ the data loader
-def _assets(tmp_path, edit):
-    for name in ("fighters.json", "moves.json"):
-        shutil.copy(ASSETS / name, tmp_path / name)
-    doc = json.loads((tmp_path / "moves.json").read_text())
-    edit(doc)
-    (tmp_path / "moves.json").write_text(json.dumps(doc))
-    return str(tmp_path)
+_assets = edited_assets
 
 
 def test_shipped_cancels_are_read():

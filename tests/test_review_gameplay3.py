@@ -9,17 +9,15 @@ computed from the move table, never copied from the implementation's output.
 
 from __future__ import annotations
 
-import json
-import shutil
 
 import pytest
 
 from game.sim import FrameInput, Hit, Match, MoveStarted, Whiff
 from game.sim import ai
-from game.sim.data import ASSETS, AssetError, load_game_data
+from game.sim.data import AssetError, load_game_data
 from game.sim.stage import Projectile
 
-from simhelp import NEUTRAL, first_act, gap, mashed_advantage, to_fight
+from simhelp import NEUTRAL, edited_assets, first_act, gap, mashed_advantage, to_fight
 
 PRESS = {"lp": FrameInput(lp=True), "hp": FrameInput(hp=True), "lk": FrameInput(lk=True),
          "hk": FrameInput(hk=True), "hk_low": FrameInput(hk=True, down=True)}
@@ -332,13 +330,7 @@ def test_meaty_chance_rises_with_the_level():
 
 
 # ------------------------------------------------------------------ the data
-def _assets(tmp_path, edit):
-    for name in ("fighters.json", "moves.json"):
-        shutil.copy(ASSETS / name, tmp_path / name)
-    doc = json.loads((tmp_path / "moves.json").read_text())
-    edit(doc)
-    (tmp_path / "moves.json").write_text(json.dumps(doc))
-    return str(tmp_path)
+_assets = edited_assets
 
 
 def test_shipped_knockdown_is_read():
