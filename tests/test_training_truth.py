@@ -88,7 +88,8 @@ def test_frame_meter_segments_are_the_move_table_and_the_sims_frames(move, guard
     # the table
     assert p1[:3] == [("startup", mv.startup), ("active", mv.active), ("recovery", mv.recovery)], p1
     assert p1[3][0] == "neutral"
-    stun = "blockstun" if hit.blocked else "hitstun"
+    # a knockdown (the sweep on hit) is a phase of its own (tests/test_review_training_knockdown.py)
+    stun = "blockstun" if hit.blocked else ("knockdown" if mv.knockdown else "hitstun")
     landed = hit.frame - start
     assert p2[0] == ("neutral", landed) and p2[1][0] == stun and p2[2][0] == "neutral", p2
     if mv.projectile is None:

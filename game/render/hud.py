@@ -386,7 +386,7 @@ class Hud:
         for name, lbl in zip(LEGEND, self.legend_lbl):
             r.add(lx, 20, 10, 10, PHASE_COLORS[name])
             lbl.set(name, lx + 15, 20)
-            lx += 96
+            lx += max(96, 15 + lbl.label.content_width + 24)     # a long name ("knockdown") pushes the rest on
         # input history, newest on top.  Each row keeps its label while it scrolls down (only
         # its position and fade change, which pyglet applies without a new text layout): a
         # new input lays out one label, not all 14 (that cost ~8 ms, in the frame of the input)

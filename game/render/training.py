@@ -29,6 +29,7 @@ PHASE_COLORS = {
     "active": (0.95, 0.25, 0.25),
     "recovery": (0.25, 0.50, 0.95),
     "hitstun": (0.98, 0.85, 0.20),
+    "knockdown": (0.72, 0.45, 0.95),     # floored by a sweep: cannot act, and nothing strikes it
     "blockstun": (0.95, 0.60, 0.15),
     "jump": (0.55, 0.80, 0.95),
     "neutral": (0.22, 0.22, 0.25),
@@ -65,6 +66,14 @@ class FrameMeter:
     recovery against 18 hitstun) and the advantage is unchanged.  A freeze of
     one fighter only (a projectile's victim, a fist in a crate) is shown: the
     other one's frames go on meanwhile.
+
+    A knockdown (the sweep on hit) is its own phase, ``"knockdown"``
+    (:meth:`Fighter.frame_phase <game.sim.fighter.Fighter.frame_phase>`), not hitstun: the
+    floored fighter's row shows the fall, the lying and the getting-up as one segment of the
+    sweep's hitstun frames, and its first cell after is its wake-up frame, where a meaty
+    must land.  It is busy like hitstun, so the advantage is counted as after any hit (a
+    sweep on hit: +22), and a meaty pressed meanwhile makes the exchange one with the sweep
+    (its own hit then resets the count).  ``last_hit`` says ", knockdown" after such a hit.
     """
 
     def __init__(self):
@@ -114,6 +123,8 @@ class FrameMeter:
                 self.hit_advantage = e.advantage if e.attacker == 0 else -e.advantage   # the sim's own figure
                 self.last_hit = f"{'P1' if e.attacker == 0 else 'P2'} {e.move.upper()} " \
                                 f"{'blocked' if e.blocked else 'hit'} ({e.height})"
+                if phases[e.defender] == "knockdown":
+                    self.last_hit += ", knockdown"
             elif isinstance(e, Whiff) and self.active:
                 self.last_hit = f"{'P1' if e.fighter == 0 else 'P2'} {e.move.upper()} whiff"
         if not self.active:

@@ -128,11 +128,15 @@ class Fighter:
 
     def frame_phase(self) -> str:
         """What a training frame meter shows for this frame:
-        'startup', 'active', 'recovery', 'hitstun', 'blockstun', 'jump' or 'neutral'.  A
-        knockdown (``state == "knockdown"``: fallen, lying, getting up) shows as 'hitstun': the
-        fighter cannot act, and its length is the knocking move's hitstun."""
-        if self.state == "hitstun" or self.state == "knockdown":
+        'startup', 'active', 'recovery', 'hitstun', 'knockdown', 'blockstun', 'jump' or
+        'neutral'.  'knockdown' is ``state == "knockdown"`` (floored by a sweep: falling, lying,
+        getting up), a phase of its own: like hitstun the fighter cannot act (it lasts the
+        knocking move's hitstun, the knockdown animation), but nothing can strike it, so a
+        meter shows it apart (the wake-up frame is where a meaty must meet it)."""
+        if self.state == "hitstun":
             return "hitstun"
+        if self.state == "knockdown":
+            return "knockdown"
         if self.state == "blockstun":
             return "blockstun"
         if self.move:
