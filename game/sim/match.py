@@ -56,6 +56,7 @@ SLIDE_DECAY = 0.8          # knockback velocity kept each frame (total travel = 
 BLEND_FRAMES = 4           # pose blend when the animation source changes
 BUFFER_FRAMES = 6          # an attack pressed this early is kept until the fighter can act
 DEFAULT_BOUNDS = ((-14.2, -14.2), (14.2, 14.2))
+LYING_PASSES = 4           # passes of bounds and obstacles that fit a knocked-down body (_place_lying)
 CRATE_HITSTOP = 4          # the attacker's freeze when a fist or foot breaks through a crate wall
 
 #: Attack priority when several buttons are pressed on one frame.
@@ -189,18 +190,21 @@ class Match:
             for f, b in zip(self.fighters, bits):
                 f.prev_bits = b
         self._resolve_pushboxes()
-        if self.stage is not None:
-            self._advance_projectiles(events)
-            for f in self.fighters:
-                if abs(f.x - f.gx) + abs(f.z - f.gz) > GROUND_RECAST:
-                    f.ground_y = self.stage.ground_height(f.x, f.z, f.ground_y)
-                    f.gx, f.gz = f.x, f.z
         for f, o in ((self.fighters[0], self.fighters[1]), (self.fighters[1], self.fighters[0])):
             if f.state in NEUTRAL_STATES and not frozen[f.index]:
                 self._face(f, o)
         for f in self.fighters:
             if not frozen[f.index]:
                 self._pose(f)
+        for f in self.fighters:          # a knocked-down body is kept out of walls, pillars and crates
+            if f.state == "knockdown" and not frozen[f.index]:
+                self._fit_lying(f)
+        if self.stage is not None:
+            self._advance_projectiles(events)
+            for f in self.fighters:
+                if abs(f.x - f.gx) + abs(f.z - f.gz) > GROUND_RECAST:
+                    f.ground_y = self.stage.ground_height(f.x, f.z, f.ground_y)
+                    f.gx, f.gz = f.x, f.z
 
     def _advance_fighter(self, f: Fighter, bits: int, events: list) -> bool:
         """Advance one fighter's action by a frame; True while hitstop freezes it."""
@@ -358,6 +362,64 @@ class Match:
                 a.x, a.z = a.x - dx * over * share, a.z - dz * over * share
             if b_free:
                 b.x, b.z = b.x + dx * over * share, b.z + dz * over * share
+
+    def _lying_rect(self, f: Fighter) -> tuple[float, float, float, float]:
+        """``(x0, z0, x1, z1)``: the x–z rect, as offsets from ``(f.x, f.z)``, of every limb range box
+        ``f``'s pose of this frame will have (stage 3 places the same corners, ``Skeleton.place_rows``),
+        grown to hold its pushbox circle too."""
+        c = f._body[4:]                           # (8, L, 4): each limb solid's corners, body frame
+        x, z = c[..., 0], c[..., 2]
+        fx, fz, r = float(f.fx), float(f.fz), self.data.pushbox_radius
+        wx, wz = x * fx - z * fz, x * fz + z * fx  # turned to the facing, as placed
+        return (min(float(wx.min()), -r), min(float(wz.min()), -r),
+                max(float(wx.max()), r), max(float(wz.max()), r))
+
+    def _place_lying(self, x: float, z: float, rect: tuple[float, float, float, float]) -> tuple[float, float] | None:
+        """``(x, z)`` moved so that the body rect ``rect`` (offsets, :meth:`_lying_rect`) lies inside
+        the arena bounds and out of every obstacle, each obstacle by the least move; None when a
+        few passes find no such place (a gap narrower than the body)."""
+        ex0, ez0, ex1, ez1 = rect
+        x0, z0, x1, z1 = self._bounds_xz
+        for _ in range(LYING_PASSES):
+            nx, nz = min(max(x, x0 - ex0), x1 - ex1), min(max(z, z0 - ez0), z1 - ez1)
+            moved = nx != x or nz != z
+            x, z = nx, nz
+            if self.stage is not None:
+                x, z, pushed = self.stage.push_rect_out(x, z, rect)
+                moved = moved or pushed
+            if not moved:
+                return x, z
+        return None
+
+    def _fit_lying(self, f: Fighter) -> None:
+        """A knocked-down fighter's body (falling, lying, getting up: up to about 0.9 m behind and
+        beside its centre, where the pushbox is 0.3) is kept inside the arena and out of walls,
+        pillars and standing crates: the fighter slides away from them to where every limb range
+        box of this frame's pose fits, as a fighting game's knockdown pushbox does.  The opponent's
+        pushbox gives way within its own constraint (a lying opponent's within its body's); with
+        no room for both, ``f`` stays where it is this frame.  Only while knocked down, so an
+        ordinary frame costs one state test per fighter."""
+        rect = self._lying_rect(f)
+        place = self._place_lying(f.x, f.z, rect)
+        if place is None or place == (f.x, f.z):
+            return
+        x, z = place
+        o = self.fighters[1 - f.index]
+        r2 = 2 * self.data.pushbox_radius
+        dx, dz = o.x - x, o.z - z
+        d = math.hypot(dx, dz)
+        if d < r2 - 1e-9:
+            if d < 1e-9:
+                dx, dz, d = f.fx, f.fz, 1.0
+            ox, oz = x + dx / d * r2, z + dz / d * r2
+            if o.state == "knockdown":
+                to = self._place_lying(ox, oz, self._lying_rect(o))
+            else:
+                to = self._constrain(ox, oz)
+            if to is None or math.hypot(to[0] - x, to[1] - z) < r2 - 1e-9:
+                return
+            o.x, o.z = to
+        f.x, f.z = x, z
 
     def _is_free(self, x: float, z: float) -> bool:
         """A pushbox centred here touches no obstacle and stays in bounds (to rounding)."""

@@ -337,6 +337,24 @@ class Stage:
                 x, z = x + sx * dist, z + sz * dist
         return x, z
 
+    def push_rect_out(self, x: float, z: float, rect: tuple[float, float, float, float],
+                      tol: float = 1e-9) -> tuple[float, float, bool]:
+        """Move a body's x–z rect out of pillars, walls and standing crates, one pass.
+
+        ``rect`` ``(x0, z0, x1, z1)``: the rect's sides as offsets from the centre ``(x, z)``
+        (a lying fighter's limbs: ``Match._lying_rect``).  Each obstacle it overlaps by more than
+        ``tol`` moves the centre the least of the four axis moves that clear it.  Returns
+        ``(x, z, moved)``; one move can push the rect into another obstacle, so a caller
+        repeats the pass until nothing moves (the match's few passes, ``Match._place_lying``)."""
+        ex0, ez0, ex1, ez1 = rect
+        moved = False
+        for x0, z0, x1, z1 in self._obstacles:
+            if x + ex1 <= x0 + tol or x + ex0 >= x1 - tol or z + ez1 <= z0 + tol or z + ez0 >= z1 - tol:
+                continue
+            d, sx, sz = min((x + ex1 - x0, -1, 0), (x1 - x - ex0, 1, 0), (z + ez1 - z0, 0, -1), (z1 - z - ez0, 0, 1))
+            x, z, moved = x + sx * d, z + sz * d, True
+        return x, z, moved
+
     def ground_height(self, x: float, z: float, y_hint: float) -> float:
         """Floor height under (x, z) by a downward nearest-hit ray (C7) against high models."""
         top = y_hint + GROUND_RAY_UP

@@ -1,0 +1,294 @@
+"""A knockdown next to a wall, a pillar or a crate: the lying body stays out of the solid.
+
+A swept fighter falls backwards and lies with its head about 0.9 m behind its centre and its
+arms about 0.85 m to each side, where its pushbox (the only thing the arena constraint used to
+know) is 0.3 m.  Swept with its back to a wall, a pillar or a crate it lay half inside it
+(0.56 m deep, measured below on the old code).  Now it slides away as it falls, to where every
+limb range box fits, and the sweeper gives way if it stands in the path.
+
+Every expectation is computed from the state: each limb range box (``Fighter.limb_boxes()``)
+against each solid's x–z rect (pillars and crates from the arena's objects, the walls as the
+half-planes beyond ``match.bounds``), the pushboxes from ``pushbox_radius``, the timing from
+the move table.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from game.sim import FrameInput, Hit, Match, MoveStarted
+from game.sim.match import Match as MatchClass
+from game.tools.soak import check_match
+
+from simhelp import NEUTRAL, to_fight
+
+SWEEP = FrameInput(hk=True, down=True)
+TOL = 1e-6
+BIG = 100.0
+
+
+def _solids(m: Match) -> dict[str, tuple[float, float, float, float]]:
+    """Every solid a body must stay out of, as an x–z rect ``(x0, z0, x1, z1)``: pillars and
+    crates (their arena boxes), and the four walls as the half-planes beyond the arena bounds."""
+    out = {o.name: (float(o.aabb[0, 0]), float(o.aabb[0, 2]), float(o.aabb[1, 0]), float(o.aabb[1, 2]))
+           for o in m.arena.objects if o.kind in ("pillar", "crate")}
+    (x0, z0), (x1, z1) = m.bounds.tolist()
+    out.update(wall_east=(x1, -BIG, x1 + BIG, BIG), wall_west=(x0 - BIG, -BIG, x0, BIG),
+               wall_north=(-BIG, z1, BIG, z1 + BIG), wall_south=(-BIG, z0 - BIG, BIG, z0))
+    return out
+
+
+def _depth(boxes, rect) -> float:
+    """How deep the deepest limb box is inside ``rect``: the shortest x–z move that takes it
+    out (0 when none overlaps).  The solids are taller than a lying or standing body."""
+    x0, z0, x1, z1 = rect
+    worst = 0.0
+    for (bx0, _, bz0), (bx1, _, bz1) in boxes.tolist():
+        worst = max(worst, min(bx1 - x0, x1 - bx0, bz1 - z0, z1 - bz0))
+    return worst
+
+
+def _face_point(rect, normal) -> tuple[float, float]:
+    """The middle of ``rect``'s face whose outward normal is ``normal`` (a wall: on the axis)."""
+    x0, z0, x1, z1 = rect
+    nx, nz = normal
+    cx = x1 if nx > 0 else x0 if nx < 0 else (0.0 if x1 - x0 > BIG else 0.5 * (x0 + x1))
+    cz = z1 if nz > 0 else z0 if nz < 0 else (0.0 if z1 - z0 > BIG else 0.5 * (z0 + z1))
+    return cx, cz
+
+
+def _sweep_at(name: str, normal, back: float, *, turn: float = 0.0, gap: float = 0.9, seed: int = 0):
+    """P2 stands ``back`` m (its centre) out from the face of solid ``name`` whose outward normal
+    is ``normal``; P1 stands ``gap`` m from it, in the direction of ``normal`` turned by ``turn``
+    (0: P2 has its back to the solid; pi/2: its side), and sweeps.
+
+    Returns ``(match, hit, frames)``: ``frames`` holds, for each step from the hit's on while
+    P2 is knocked down, ``(moved, P2's limb boxes, P1's and P2's centres)``, where ``moved`` is
+    False on the hit's own step and its hitstop (the body is frozen in the pose it was hit in)."""
+    m = Match.new(seed=seed)
+    to_fight(m)
+    rect = _solids(m)[name]
+    fx, fz = _face_point(rect, normal)
+    nx, nz = normal
+    c, s = math.cos(turn), math.sin(turn)
+    ux, uz = nx * c - nz * s, nx * s + nz * c
+    a, d = m.fighters
+    d.x, d.z = fx + nx * back, fz + nz * back
+    a.x, a.z = d.x + ux * gap, d.z + uz * gap
+    m.step(NEUTRAL, NEUTRAL)
+    ev = list(m.step(SWEEP, NEUTRAL))
+    hit = None
+    for _ in range(40):
+        hit = next((e for e in ev if isinstance(e, Hit)), None)
+        if hit is not None:
+            break
+        ev = list(m.step(NEUTRAL, NEUTRAL))
+    assert hit is not None and hit.move == "hk_low" and not hit.blocked and d.state == "knockdown", name
+    frames = [(False, d.limb_boxes(), (a.x, a.z), (d.x, d.z))]
+    while d.state == "knockdown":
+        moved = d.hitstop == 0
+        m.step(NEUTRAL, NEUTRAL)
+        frames.append((moved, d.limb_boxes(), (a.x, a.z), (d.x, d.z)))
+    return m, hit, frames
+
+
+def _open_floor_slide(gap: float = 0.9) -> float:
+    """How far a swept fighter slides back (the sweep's knockback) on an open floor, hit to
+    getting up."""
+    m = Match.new(arena=False)
+    to_fight(m)
+    a, d = m.fighters
+    a.x, d.x = -gap / 2, gap / 2
+    m.step(NEUTRAL, NEUTRAL)
+    m.step(SWEEP, NEUTRAL)
+    while d.state != "knockdown":
+        m.step(NEUTRAL, NEUTRAL)
+    x = d.x
+    while d.state == "knockdown":
+        m.step(NEUTRAL, NEUTRAL)
+    return d.x - x
+
+
+CASES = [("wall_east", (-1, 0)), ("wall_north", (0, -1)), ("wall_south", (0, 1)),
+         ("pillar_en", (-1, 0)), ("pillar_ws", (0, 1)), ("pillar_es", (1, 0)),
+         ("crate_north", (0, -1)), ("crate_southeast", (1, 0)), ("crate_southwest", (0, 1))]
+
+
+@pytest.mark.parametrize("back", [0.3, 0.9])
+@pytest.mark.parametrize("name, normal", CASES)
+def test_a_body_swept_against_a_solid_lies_outside_it(name, normal, back):
+    """Back 0.3 m (the pushbox against it) or 0.9 m from a wall, a pillar or a crate: no limb
+    range box of the knocked-down fighter enters any solid on any frame it moves, falling,
+    lying or getting up.  The body does reach that far behind its centre (so, left where it was
+    swept, it would be inside), and the fighter has slid out to where that reach fits.
+    (Old code: 0.563 m deep at 0.3 m, 0.31 m at 0.9 m.)"""
+    m, _hit, frames = _sweep_at(name, normal, back)
+    solids = _solids(m)
+    rect = solids[name]
+    nx, nz = normal
+    fx, fz = _face_point(rect, normal)
+    deepest = max((_depth(boxes, r), n) for moved, boxes, _a, _d in frames if moved for n, r in solids.items())
+    assert deepest[0] <= TOL, f"a limb box is {deepest[0]:.3f} m inside {deepest[1]}"
+    # how far the body reaches behind its centre, toward the solid (x or z, by the normal) ...
+    reach = max(max(-nx * (b[0 if nx > 0 else 1][0] - dx) if nx else -nz * (b[0 if nz > 0 else 1][2] - dz)
+                    for b in boxes.tolist())
+                for moved, boxes, _a, (dx, dz) in frames if moved)
+    # ... and where the old constraint (the pushbox alone) left the centre: slid back by the
+    # sweep's knockback as on an open floor, at most up to the pushbox against the face
+    slide = _open_floor_slide()
+    centre = max(back - slide, m.data.pushbox_radius)
+    assert reach - centre > 0.05, (reach, centre)              # left there, the body was inside
+    lying_at = frames[-1][3]
+    off_face = nx * (lying_at[0] - fx) + nz * (lying_at[1] - fz)
+    assert off_face >= reach - TOL, (off_face, reach)        # slid out to where it fits
+
+
+@pytest.mark.parametrize("turn", [0.6, math.pi / 2, -math.pi / 2])
+@pytest.mark.parametrize("name, normal", [("wall_west", (1, 0)), ("pillar_wn", (0, -1)), ("crate_north", (0, 1))])
+def test_a_body_swept_beside_or_across_a_solid_lies_outside_it(name, normal, turn):
+    """Swept with the solid at its side (its arms lie out 0.85 m) or at a slant: the same."""
+    m, _hit, frames = _sweep_at(name, normal, 0.3, turn=turn)
+    solids = _solids(m)
+    deepest = max((_depth(boxes, r), n) for moved, boxes, _a, _d in frames if moved for n, r in solids.items())
+    assert deepest[0] <= TOL, f"a limb box is {deepest[0]:.3f} m inside {deepest[1]}"
+
+
+@pytest.mark.parametrize("name, normal", [("wall_east", (-1, 0)), ("pillar_es", (0, 1)), ("crate_south", (0, -1))])
+def test_the_sweeper_in_the_way_gives_way_and_nothing_overlaps(name, normal):
+    """The sweeper right against the swept fighter (0.6 m, the pushboxes touching): as the body
+    slides out of the solid, the sweeper's pushbox is pushed back with it.  Every frame of the
+    knockdown both fighters stay inside the arena, out of every obstacle, and the pushboxes
+    never overlap (the soak's invariants)."""
+    m, _hit, frames = _sweep_at(name, normal, 0.3, gap=0.6)
+    r = m.data.pushbox_radius
+    nx, nz = normal
+    for moved, _boxes, (ax, az), (dx, dz) in frames:
+        assert math.hypot(ax - dx, az - dz) >= 2 * r - TOL
+    err = check_match(m)
+    assert err is None, err
+    start_a, end_a = frames[0][2], frames[-1][2]
+    start_d, end_d = frames[0][3], frames[-1][3]
+    slid = nx * (end_d[0] - start_d[0]) + nz * (end_d[1] - start_d[1])
+    pushed = nx * (end_a[0] - start_a[0]) + nz * (end_a[1] - start_a[1])
+    assert slid > 0.3, slid                               # the body came out of the solid ...
+    assert pushed >= slid - TOL, (pushed, slid)           # ... and the sweeper, touching it, gave way
+
+
+def test_invariants_hold_every_frame_of_a_knockdown_at_every_solid():
+    """The soak's invariants (bounds, obstacles, pushboxes) checked on every step of sweeps at
+    every pillar and crate side and every wall."""
+    solids = _solids(Match.new())
+    inward = {"wall_east": (-1, 0), "wall_west": (1, 0), "wall_north": (0, -1), "wall_south": (0, 1)}
+    for name, rect in solids.items():
+        for normal in [inward[name]] if name in inward else [(-1, 0), (1, 0), (0, -1), (0, 1)]:
+            fx, fz = _face_point(rect, normal)
+            m = Match.new()
+            to_fight(m)
+            a, d = m.fighters
+            d.x, d.z = fx + normal[0] * 0.3, fz + normal[1] * 0.3
+            a.x, a.z = d.x + normal[0] * 0.7, d.z + normal[1] * 0.7
+            m.step(NEUTRAL, NEUTRAL)
+            m.step(SWEEP, NEUTRAL)
+            down = 0
+            for _ in range(90):
+                m.step(FrameInput(forward=True), NEUTRAL)     # the sweeper walks in on the body
+                down += d.state == "knockdown"
+                err = check_match(m)
+                assert err is None, (name, normal, err)
+            assert down >= m.data.knockdown_frames, (name, normal, down)
+
+
+def test_knockdown_at_a_wall_keeps_its_timing_and_the_sweepers_plus_22():
+    """Against a wall the knockdown lasts what it lasts in the open: the defender (mashing a
+    jab) starts its first move ``hitstop + knockdown_frames`` steps after the hit, and the hit
+    reports the sweeper's advantage the move table gives (knockdown_frames minus the sweep's
+    frames left after its first active one)."""
+    data = Match.new().data
+    mv = data.moves["hk_low"]
+    m, hit, frames = _sweep_at("wall_east", (-1, 0), 0.3)
+    assert hit.advantage == data.knockdown_frames - (mv.total - mv.startup) == 22
+    # replay the same sweep with P2 mashing a jab from the hit on
+    m = Match.new()
+    to_fight(m)
+    a, d = m.fighters
+    d.x, d.z = 14.7, 0.0
+    a.x, a.z = 13.8, 0.0
+    m.step(NEUTRAL, NEUTRAL)
+    ev = list(m.step(SWEEP, NEUTRAL))
+    while not any(isinstance(e, Hit) for e in ev):
+        ev = list(m.step(NEUTRAL, NEUTRAL))
+    hit = next(e for e in ev if isinstance(e, Hit))
+    started = None
+    for i in range(200):
+        ev = m.step(NEUTRAL, FrameInput(lp=i % 2 == 0))
+        started = next((e for e in ev if isinstance(e, MoveStarted) and e.fighter == 1), None)
+        if started is not None:
+            break
+    assert started is not None and started.frame == hit.frame + hit.hitstop + data.knockdown_frames
+
+
+def test_a_knockdown_at_a_wall_is_deterministic_through_snapshot_and_restore():
+    """The slide is state: the same sweep gives the same hashes, and a snapshot taken while the
+    body slides out replays to the same hashes."""
+    def run():
+        m, _hit, _frames = _sweep_at("pillar_en", (-1, 0), 0.3)
+        return m.state_hash()
+
+    assert run() == run()
+    m = Match.new()
+    to_fight(m)
+    a, d = m.fighters
+    d.x, d.z = 6.0, 7.0
+    a.x, a.z = 5.1, 7.0
+    m.step(NEUTRAL, NEUTRAL)
+    m.step(SWEEP, NEUTRAL)
+    while not (d.state == "knockdown" and d.hitstop == 0):
+        m.step(NEUTRAL, NEUTRAL)
+    m.step(NEUTRAL, NEUTRAL)
+    snap = m.snapshot()
+    script = [(FrameInput(forward=i % 3 == 0), FrameInput(lp=i % 2 == 0)) for i in range(40)]
+    first = [(m.step(*s), m.state_hash())[1] for s in script]
+    m.restore(snap)
+    again = [(m.step(*s), m.state_hash())[1] for s in script]
+    assert first == again
+
+
+def test_only_a_knocked_down_fighter_pays_for_the_body_fit(monkeypatch):
+    """Ordinary frames never measure a body: the fit runs once per step a knocked-down fighter
+    moves (not frozen by hitstop) and is still down at the end of, never otherwise."""
+    calls = []
+    real = MatchClass._lying_rect
+
+    def counted(self, f):
+        calls.append((self.frame, f.index))
+        return real(self, f)
+
+    monkeypatch.setattr(MatchClass, "_lying_rect", counted)
+    m = Match.new(p1_cpu="hard", p2_cpu="hard")
+    down, stays = set(), set()
+    for _ in range(1200):
+        before = [(m.frame, f.index) for f in m.fighters if f.state == "knockdown" and f.hitstop == 0]
+        struck = {e.defender for e in m.step() if isinstance(e, Hit)}
+        down.update(before)
+        stays.update(k for k in before if m.fighters[k[1]].state == "knockdown" and k[1] not in struck)
+    # measured only on a step a fighter starts down, and on every one it is still down at the end
+    # of (the one it gets up on, stun over, it stands: nothing to fit; swept again on that very
+    # step, a meaty, it is down at the end but was up when the fit ran)
+    assert stays and stays <= set(calls) <= down
+    assert len(calls) == len(set(calls))
+
+
+def test_stage_push_rect_out_moves_a_rect_out_of_an_obstacle_the_least_way():
+    """``Stage.push_rect_out``: a body rect overlapping a pillar leaves it by the shortest of
+    the four axis moves; one clear of everything stays."""
+    m = Match.new()
+    px0, pz0, px1, pz1 = _solids(m)["pillar_en"]
+    rect = (-0.5, -0.4, 0.9, 0.4)                   # offsets: 0.9 m to +x, 0.5 m to -x, 0.4 m each side
+    x, z = px0 - 0.6, 0.5 * (pz0 + pz1)              # 0.3 m of the rect inside the pillar's west face
+    nx, nz, moved = m.stage.push_rect_out(x, z, rect)
+    assert moved and nz == z and nx == pytest.approx(px0 - rect[2])
+    assert m.stage.push_rect_out(nx, nz, rect) == (nx, nz, False)
+    far = (0.0, 10.0)
+    assert m.stage.push_rect_out(*far, rect) == (*far, False)
