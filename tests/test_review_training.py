@@ -14,6 +14,7 @@ import pytest
 
 from game.render.training import DamageCounter, TrainingMode
 from game.sim import FrameInput, Hit, MoveStarted
+from glhelp import game_env
 from simhelp import first_act, gap
 from test_training_truth import _step, _training
 from game.training import REVERSALS
@@ -240,15 +241,7 @@ def test_damage_counter_splits_a_step_with_two_hits_by_the_sims_count():
 # ------------------------------------------------------------------ the HUD
 @pytest.fixture(scope="module")
 def env():
-    from game.render.boot import RenderUnavailable
-
-    try:
-        from game.render.offscreen import open_game
-        pyglet, window, game = open_game(1280, 720, training=True)
-    except RenderUnavailable as exc:  # only when the GL/EGL libraries are truly absent
-        pytest.skip(f"no headless GL here: {exc}")
-    yield pyglet, window, game
-    window.close()
+    yield from game_env(1280, 720, training=True)
 
 
 def _play(game, script):

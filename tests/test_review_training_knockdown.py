@@ -17,6 +17,7 @@ import pytest
 
 from game.render.training import PHASE_COLORS
 from game.sim import FrameInput, Hit, MoveStarted, Whiff
+from glhelp import game_env
 from simhelp import first_act, gap
 from test_training_truth import _runs, _step, _training
 
@@ -254,15 +255,7 @@ def test_a_combo_into_the_sweep_reads_hitstun_then_knockdown_and_its_damage_hold
 # ------------------------------------------------------------------ the HUD
 @pytest.fixture(scope="module")
 def env():
-    from game.render.boot import RenderUnavailable
-
-    try:
-        from game.render.offscreen import open_game
-        pyglet, window, game = open_game(1280, 720, training=True)
-    except RenderUnavailable as exc:  # only when the GL/EGL libraries are truly absent
-        pytest.skip(f"no headless GL here: {exc}")
-    yield pyglet, window, game
-    window.close()
+    yield from game_env(1280, 720, training=True)
 
 
 def _play(game, p1):
