@@ -256,8 +256,9 @@ def test_a_knockdown_at_a_wall_is_deterministic_through_snapshot_and_restore():
 
 
 def test_only_a_knocked_down_fighter_pays_for_the_body_fit(monkeypatch):
-    """Ordinary frames never measure a body: the fit runs once per step a knocked-down fighter
-    moves (not frozen by hitstop) and is still down at the end of, never otherwise."""
+    """Ordinary frames never measure a body: the fit runs once per step a knocked-down (or
+    knocked-out) fighter moves (not frozen by hitstop) and is still down at the end of, never
+    otherwise."""
     calls = []
     real = MatchClass._lying_rect
 
@@ -269,10 +270,10 @@ def test_only_a_knocked_down_fighter_pays_for_the_body_fit(monkeypatch):
     m = Match.new(p1_cpu="hard", p2_cpu="hard")
     down, stays = set(), set()
     for _ in range(1200):
-        before = [(m.frame, f.index) for f in m.fighters if f.state == "knockdown" and f.hitstop == 0]
+        before = [(m.frame, f.index) for f in m.fighters if f.state in ("knockdown", "ko") and f.hitstop == 0]
         struck = {e.defender for e in m.step() if isinstance(e, Hit)}
         down.update(before)
-        stays.update(k for k in before if m.fighters[k[1]].state == "knockdown" and k[1] not in struck)
+        stays.update(k for k in before if m.fighters[k[1]].state in ("knockdown", "ko") and k[1] not in struck)
     # measured only on a step a fighter starts down, and on every one it is still down at the end
     # of (the one it gets up on, stun over, it stands: nothing to fit; swept again on that very
     # step, a meaty, it is down at the end but was up when the fit ran)
@@ -292,3 +293,32 @@ def test_stage_push_rect_out_moves_a_rect_out_of_an_obstacle_the_least_way():
     assert m.stage.push_rect_out(nx, nz, rect) == (nx, nz, False)
     far = (0.0, 10.0)
     assert m.stage.push_rect_out(*far, rect) == (*far, False)
+
+
+@pytest.mark.parametrize("name, normal", [("wall_east", (-1, 0)), ("pillar_en", (-1, 0)), ("crate_north", (0, -1))])
+def test_a_body_knocked_out_against_a_solid_lies_outside_it(name, normal):
+    """The K.O.'s body lies as a knockdown's does (the 'ko' pose): a fighter knocked out by a
+    straight with its back 0.4 m from a wall, a pillar or a crate lay 0.555 m inside it.
+    Through the K.O. phase no limb range box of the fallen fighter enters the solid."""
+    m = Match.new(seed=0)
+    to_fight(m)
+    rect = _solids(m)[name]
+    fx, fz = _face_point(rect, normal)
+    nx, nz = normal
+    a, d = m.fighters
+    d.x, d.z = fx + nx * 0.4, fz + nz * 0.4
+    a.x, a.z = d.x + nx * 0.9, d.z + nz * 0.9
+    d.health = 1
+    m.step(NEUTRAL, NEUTRAL)
+    m.step(FrameInput(hp=True), NEUTRAL)
+    for _ in range(40):
+        if d.state == "ko":
+            break
+        m.step(NEUTRAL, NEUTRAL)
+    assert d.state == "ko", "the straight knocked P2 out"
+    worst = 0.0
+    for _ in range(150):
+        m.step(NEUTRAL, NEUTRAL)
+        if d.hitstop == 0:
+            worst = max(worst, _depth(d.limb_boxes(), rect))
+    assert worst <= TOL, f"the K.O.'d body lies {worst:.3f} m inside {name}"

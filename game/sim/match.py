@@ -63,6 +63,8 @@ CRATE_HITSTOP = 4          # the attacker's freeze when a fist or foot breaks th
 _ATTACK_ORDER = ((HK, "hk"), (HP, "hp"), (LK, "lk"), (LP, "lp"))
 _STATE_POSE = {"idle": "stance", "crouch": "crouch", "block_stand": "block_stand", "block_crouch": "block_crouch",
                "ko": "ko", "win": "win"}
+#: states whose body lies on the ground, kept out of walls, pillars and crates (``_fit_lying``)
+_LYING_STATES = ("knockdown", "ko")
 _LOOP_STATES = ("walk_fwd", "walk_back", "sidestep")
 #: States in which a held guard button guards (set in ``Fighter.guard``).
 _GUARD_STATES = ("block_stand", "block_crouch", "blockstun")
@@ -196,8 +198,8 @@ class Match:
         for f in self.fighters:
             if not frozen[f.index]:
                 self._pose(f)
-        for f in self.fighters:          # a knocked-down body is kept out of walls, pillars and crates
-            if f.state == "knockdown" and not frozen[f.index]:
+        for f in self.fighters:          # a body on the ground is kept out of walls, pillars and crates
+            if f.state in _LYING_STATES and not frozen[f.index]:
                 self._fit_lying(f)
         if self.stage is not None:
             self._advance_projectiles(events)
@@ -397,8 +399,9 @@ class Match:
         pillars and standing crates: the fighter slides away from them to where every limb range
         box of this frame's pose fits, as a fighting game's knockdown pushbox does.  The opponent's
         pushbox gives way within its own constraint (a lying opponent's within its body's); with
-        no room for both, ``f`` stays where it is this frame.  Only while knocked down, so an
-        ordinary frame costs one state test per fighter."""
+        no room for both, ``f`` stays where it is this frame.  Only while knocked down or knocked
+        out (the K.O.'s body lies the same way), so an ordinary frame costs one state test per
+        fighter."""
         rect = self._lying_rect(f)
         place = self._place_lying(f.x, f.z, rect)
         if place is None or place == (f.x, f.z):
@@ -412,7 +415,7 @@ class Match:
             if d < 1e-9:
                 dx, dz, d = f.fx, f.fz, 1.0
             ox, oz = x + dx / d * r2, z + dz / d * r2
-            if o.state == "knockdown":
+            if o.state in _LYING_STATES:
                 to = self._place_lying(ox, oz, self._lying_rect(o))
             else:
                 to = self._constrain(ox, oz)
