@@ -266,18 +266,6 @@ def _telegraph(match, op, dist: float):
     return first, first + mv.active, mv.height, reach
 
 
-def _busy_frames(match, me) -> int:
-    """Frames until fighter ``me`` (the CPU's own fighter: its player knows) can start a move:
-    its hitstop, then its stun or the rest of its move; 0 when free."""
-    if me.stun > 0:
-        left = me.stun
-    elif me.move:
-        left = match.data.moves[me.move].total - me.mframe
-    else:
-        left = 0
-    return me.hitstop + left
-
-
 def _back_free(match, me, frames: int) -> bool:
     """True when ``frames`` of walking back stay clear of pillars, walls, crates and the bounds."""
     d = _WALK_BACK * frames
@@ -482,7 +470,7 @@ def decide(match, i: int, level: str) -> int:
         if tele is not None and st["read"]:
             # A heavy it has read winds up (and this fighter is still busy): press only a move
             # that lands first, counted from when it can act; else guard it.
-            move = _punish(match, me, op, dist, _busy_frames(match, me))
+            move = _punish(match, me, op, dist, me.busy_frames(match.data.moves))
             if not move:
                 st.update(bits=GUARD | (DOWN if tele[2] == "low" else 0), hold=tele[1] + 2, tap=0, read=2)
                 return _press(st)

@@ -126,6 +126,17 @@ class Fighter:
         """In a jump, or falling from one it was hit out of (``air`` m above the ground)."""
         return self.move == "jump" or self.air > 0.0
 
+    def busy_frames(self, moves) -> int:
+        """Frames until this fighter can start a move: its hitstop, then its stun or the rest
+        of its move (``moves``: the move table); 0 when free."""
+        if self.stun > 0:
+            left = self.stun
+        elif self.move:
+            left = moves[self.move].total - self.mframe
+        else:
+            left = 0
+        return self.hitstop + left
+
     def frame_phase(self) -> str:
         """What a training frame meter shows for this frame:
         'startup', 'active', 'recovery', 'hitstun', 'knockdown', 'blockstun', 'jump' or

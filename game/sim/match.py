@@ -715,13 +715,7 @@ class Match:
     def _frames_to_act(self, f: Fighter) -> int:
         """The step, counted from the next one (1), on which ``f`` can start a move: after its
         hitstop, then its stun or the rest of its move; a free fighter can on the next step."""
-        if f.stun > 0:
-            left = f.stun
-        elif f.move:
-            left = self.data.moves[f.move].total - f.mframe
-        else:
-            left = 1
-        return f.hitstop + left
+        return f.busy_frames(self.data.moves) + (0 if f.stun > 0 or f.move else 1)
 
     def launch_point(self, i: int, spec) -> np.ndarray:
         """``(3,)`` where fighter ``i`` would launch ``spec`` (a ``ProjectileSpec``) now: its
