@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 
+from game.allocator import keep_freed_memory         # standard library only
 from game.tools import EXIT_USAGE, FIX_PACKAGE   # standard library only: works with numpy missing
 
 
@@ -504,6 +505,7 @@ def main(argv: list[str] | None = None) -> int:
         check_replay_flags(args)
         check_screenshot_path(args)
         apply_defaults(args)
+        keep_freed_memory()          # numpy's large temporaries reuse freed pages (game/allocator.py)
         if args.headless and args.replay is not None:
             from game.replay import ReplayMismatch
             try:

@@ -10,6 +10,7 @@ import importlib
 import platform
 import sys
 
+from game.allocator import keep_freed_memory
 from game.render.boot import RenderUnavailable
 
 from . import SECTIONS
@@ -25,8 +26,10 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
     chosen = args.sections or list(SECTIONS)
+    tuned = keep_freed_memory()      # as main.py does: the figures are the game process's
     print(f"# python {platform.python_version()} on {platform.machine()}, {platform.processor() or 'cpu'}; "
-          f"machine gauge sum(range(1000)) = {machine_gauge_us():.1f} us")
+          f"machine gauge sum(range(1000)) = {machine_gauge_us():.1f} us; "
+          f"allocator keeps freed memory (game/allocator.py): {'yes' if tuned else 'no'}")
     for name in chosen:
         try:
             mod = importlib.import_module(f"game.bench.{SECTIONS[name]}")

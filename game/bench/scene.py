@@ -11,6 +11,9 @@ baked arena.  The fast answers are checked against the reference on the subset.
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -130,6 +133,30 @@ def brute_force_nearest(models, origins, directions, max_distance, chunk=1_000_0
     return best
 
 
+def cold_casts(rep: int, scene=None, o=None, d=None) -> tuple[float, float]:
+    """Median seconds of ``cast_nearest_many`` and ``cast_any_many`` over the benchmark's rays
+    (``rep`` rounds), the first casts of the process on a scene (built here if None)."""
+    if scene is None:
+        scene = Scene.build(make_bench_models())
+        o, d = make_rays(N_RAYS)
+    return (median_seconds(lambda: scene.cast_nearest_many(o, d, MAX_DISTANCE), number=1, repeat=rep),
+            median_seconds(lambda: scene.cast_any_many(o, d, MAX_DISTANCE), number=1, repeat=rep))
+
+
+def _cold_casts_default_allocator(rep: int) -> tuple[float, float] | None:
+    """:func:`cold_casts` in a child process that leaves glibc's allocator at its defaults
+    (None if the child fails: the figure is then left out, with a line saying why)."""
+    code = f"import json; from game.bench.scene import cold_casts; print(json.dumps(cold_casts({int(rep)})))"
+    root = Path(__file__).resolve().parents[2]
+    try:
+        out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True,
+                             timeout=300, check=True).stdout
+        return tuple(json.loads(out.strip().splitlines()[-1]))
+    except (subprocess.SubprocessError, OSError, ValueError, IndexError) as exc:
+        print(f"  (the default-allocator child process failed: {exc}; its figures are left out)")
+        return None
+
+
 def run(args) -> None:
     quick = bool(getattr(args, "quick", False))
     rep = 3 if quick else 7
@@ -143,12 +170,13 @@ def run(args) -> None:
     report("Scene.build: quadtree (C1), median", build * 1e3, "ms")
     scene = Scene.build(models)
     o, d = make_rays(N_RAYS)
-    # Batched casts are timed twice: before and after the brute-force reference.  Its large
-    # temporaries raise glibc's dynamic mmap threshold, after which numpy's big temporaries are
-    # reused heap pages instead of fresh page-faulted mmaps; that alone makes casts ~1.5x faster,
-    # so both figures are printed (a long-running game process is in the second state).
-    near_cold = median_seconds(lambda: scene.cast_nearest_many(o, d, MAX_DISTANCE), number=1, repeat=rep)
-    any_cold = median_seconds(lambda: scene.cast_any_many(o, d, MAX_DISTANCE), number=1, repeat=rep)
+    # Batched casts are timed twice: in the fresh process and after the brute-force reference,
+    # whose large temporaries raise glibc's dynamic mmap threshold.  The harness has set the
+    # allocator as main.py does (game/allocator.py: freed pages are kept for the next
+    # temporary); a child process with glibc's defaults gives the fresh figures without it,
+    # where numpy's big temporaries are fresh, page-faulted mmaps.
+    near_cold, any_cold = cold_casts(rep, scene, o, d)
+    plain = _cold_casts_default_allocator(rep)
     n_ref = 50 if quick else 200
     ref = brute_force_nearest(models, o[:n_ref], d[:n_ref], MAX_DISTANCE)
     got = scene.cast_nearest_many(o[:n_ref], d[:n_ref], MAX_DISTANCE)
@@ -168,6 +196,10 @@ def run(args) -> None:
     report("cast_any_many (C8), fresh process", N_RAYS / any_cold, "rays/s", ref=ref_rate, target=">= 300000")
     report("cast_nearest_many (C7), after reference", N_RAYS / near, "rays/s", ref=ref_rate, target=">= 200000")
     report("cast_any_many (C8), after reference", N_RAYS / anyh, "rays/s", ref=ref_rate, target=">= 300000")
+    if plain is not None:
+        for name, fast, slow in (("nearest", near_cold, plain[0]), ("any", any_cold, plain[1])):
+            report(f"  cast_{name}_many fresh: this process vs a child with glibc's default allocator (ref)",
+                   N_RAYS / fast, "rays/s", ref=N_RAYS / slow)
     k = 300 if quick else 2000
     idx = np.arange(k)
     def singles_nearest():
