@@ -627,10 +627,11 @@ def test_render_C7_camera_search_spread_over_frames_settles_where_one_full_searc
 def test_render_C7_camera_swing_pruned_scores_pick_the_turn_every_ray_would():
     """The swing's scores stop casting once a turn cannot win; the reference scores every
     turn with all its rays (view along the turn, then each fighter to where the eye stops and
-    rises) and takes the first best by the same rule (the goal view's head start SWING_GAIN).
+    rises) and takes the first best by the same rule (the goal view's head start SWING_GAIN, a
+    turn past 90 degrees weighted by FLIP_COST).
     Pairs of fighters around pillar_en (centre (7, 7)), seeded, kept where the camera has to
     swing."""
-    from game.render.camera import OBSTACLE_MARGIN, SWING, SWING_GAIN, _turn
+    from game.render.camera import FLIP_COST, OBSTACLE_MARGIN, SWING, SWING_GAIN, _turn
 
     rng = np.random.default_rng(5)
     cases = turned = 0
@@ -663,7 +664,7 @@ def test_render_C7_camera_swing_pruned_scores_pick_the_turn_every_ray_would():
         first = 1 if n[0] * cam.dir[1] - n[1] * cam.dir[0] >= 0.0 else -1
         expect, best = 0, v * SWING_GAIN
         for deg in (s * first for s in SWING):
-            score = full(deg)[0]
+            score = full(deg)[0] * (FLIP_COST if abs(deg) > 90 else 1.0)    # round to the other side costs
             if score > best + 1e-6:
                 expect, best = deg, score
         cam._offset, cam._scores, cam._flipped = 0, None, 0

@@ -11,9 +11,11 @@ no longer hides behind the eye's clamp, closer than framing needs) or in which
 an obstacle hides one of them swings the camera round to the best direction
 instead (a pan of at most ``MAX_TURN`` a frame).  An eye held closer than
 framing needs (a wall behind it, fighters across the arena) rises and looks
-down on them.  Heavy hits add a short decaying shake.  The renderer
-interpolates between the last two camera states by the loop's alpha, exactly
-like the fighters.  Matrices are column-vector convention (OpenGL).
+down on them; on a window narrower than 16:9 it first widens the field of view
+(eased, at most to a 16:9 window's width: ``_zoom_for``).  Heavy hits add a
+short decaying shake.  The renderer interpolates between the last two camera
+states (and fields of view) by the loop's alpha, exactly like the fighters.
+Matrices are column-vector convention (OpenGL).
 """
 
 from __future__ import annotations
@@ -55,7 +57,11 @@ BODY_TOP = 1.9          # m: top of a standing fighter's highest limb box
 HEAD_REACH = 0.3        # m: how far (x-z) the head reaches from the ground point
 JUMP_ROOM = 0.08        # metres kept above a jumping fighter's highest range box
 REACH_STEP = 0.05       # m a frame the eye may move back out after a pull-in before that is eased
+REACH_MAX = 0.6         # m a frame the eye moves back out after a pull-in at most (a long way out is a glide)
 SMOOTH_JUMP = 0.6       # fraction of the jump framing's remaining error closed per frame (a jump lasts 36 frames)
+RISE_STEP = 0.7         # m a frame the rise over a held eye changes at most
+SMOOTH_ZOOM = 0.08      # fraction of the field of view's remaining widening (or narrowing) done per frame
+FLIP_COST = 0.75        # a swing's score past 90 degrees (round to the other side: the fighters swap screen sides) is worth this much
 
 
 def perspective(fovy_deg: float, aspect: float, near: float = NEAR, far: float = FAR) -> np.ndarray:
@@ -147,6 +153,9 @@ class FightCamera:
         #: the window's width / height, which the framing plans for (``Game.step`` sets it: the
         #: window is resizable; a wider one than 16:9 is framed as 16:9, the HUD's shape)
         self.aspect = ASPECT
+        #: how much the field of view is widened: ``tan(fov / 2) / tan(FOV_Y / 2)``, 1 unless a window
+        #: narrower than 16:9 holds the eye closer than framing needs (``_zoom_for``)
+        self.zoom = self._zoom_prev = 1.0
         boxes = np.zeros((0, 2, 3)) if obstacles is None else np.asarray(obstacles, dtype=float).reshape(-1, 2, 3)
         tall = boxes[:, 1, 1] > TALL
         self._tall = boxes[tall]
@@ -175,9 +184,10 @@ class FightCamera:
         self.lift = self.back = 0.0
         self._bodies = (np.asarray(p1, float), np.asarray(p2, float))
         self.dir = self._swing(target, direction, dist, self._bodies)
-        self.dist = max(dist, self._need(target, self.dir, self._bodies))
+        self.dist = max(dist, self._back_off(target, self.dir))
         self.reach, self.rise, self._held = math.inf, 0.0, False
         self.prev = self.current = self._eye_target(1.0)
+        self._zoom_prev = self.zoom
 
     @property
     def _sep(self) -> float:
@@ -301,16 +311,23 @@ class FightCamera:
             eye[2] = min(max(eye[2], -WALL), WALL)
         return eye
 
-    def _need(self, target: np.ndarray, n: np.ndarray, fighters) -> float:
+    @property
+    def _widest(self) -> float:
+        """The most ``zoom`` may be: a window narrower than 16:9 may see as wide as a 16:9 one
+        (the HUD's shape) does; a 16:9 or wider one is never widened."""
+        return max(ASPECT / max(self.aspect, 1e-6), 1.0)
+
+    def _need(self, target: np.ndarray, n: np.ndarray, fighters, zoom: float = 1.0) -> float:
         """The horizontal eye distance from ``target`` along the x-z unit ``n`` that frames both
-        ``fighters`` (ground points ``(3,)``) on a screen of ``aspect`` (16:9 at most): each body (``BODY_REACH``
+        ``fighters`` (ground points ``(3,)``) on a screen of ``aspect`` (16:9 at most) with the
+        field of view widened by ``zoom`` (``tan(fov / 2) / tan(FOV_Y / 2)``): each body (``BODY_REACH``
         round its ground point) inside the side bands, its head (``BODY_TOP``) below the HUD
         band.  A fighter ``l`` across the view and ``k`` toward the eye needs, across,
         ``D >= k + R + (l + R) / tan(h)`` (``h`` the half-width angle less the bands), and up,
         ``atan((top - E) / x) + atan((E - T) / D) <= u`` at ``x = D - k - HEAD_REACH`` (eye ``E``,
         look point ``T``, ``u`` the usable half-height angle), solved with both at the smaller
         of ``x`` and ``D``: a quadratic in it.  On Python floats: a few calls a frame."""
-        half = math.tan(math.radians(FOV_Y / 2))
+        half = math.tan(math.radians(FOV_Y / 2)) * zoom
         th = half * min(self.aspect, ASPECT) * (1 - 2 * SIDE_BAND)
         tu = half * (1 - 2 * HUD_BAND)
         e = float(self.eye_y)
@@ -325,6 +342,24 @@ class FightCamera:
             k, lat = dx * n0 + dz * n1, abs(dz * n0 - dx * n1)
             need = max(need, k + BODY_REACH + (lat + BODY_REACH) / th, head + max(k + HEAD_REACH, 0.0))
         return need
+
+    def _back_off(self, target: np.ndarray, n: np.ndarray) -> float:
+        """How far (m, x-z) from ``target`` along the x-z unit ``n`` to place the eye for framing:
+        ``_need`` at the window's own field of view if that is inside the walls; else no farther
+        than the wall, or than ``_need`` at the widest field of view (``_zoom_for`` widens the
+        view for the rest).  The same as ``_need`` on a 16:9 window; on a narrower one, an eye
+        sent to the 4:3 need slid along the wall it was clamped to, into a pillar's shadow, and
+        the pull-in threw it 10 m in a frame.  Continuous: at the wall the two agree."""
+        need = self._need(target, n, self._bodies)
+        widest = self._widest
+        if widest <= 1.0:
+            return need
+        tx, tz, n0, n1 = float(target[0]), float(target[2]), float(n[0]), float(n[1])
+        room = min((WALL - c * math.copysign(1.0, d)) / abs(d) if abs(d) > 1e-9 else math.inf
+                   for c, d in ((tx, n0), (tz, n1)))
+        if need <= room:
+            return need
+        return max(self._need(target, n, self._bodies, widest), max(room, 0.0))
 
     def _swing(self, target: np.ndarray, n: np.ndarray, dist: float, fighters=(),
                step: int | None = None) -> np.ndarray:
@@ -346,13 +381,14 @@ class FightCamera:
         turn costs a ray, and one per fighter unless its view is already too short to win
         (then its score is that bound); all sixteen in every update took up to 8 ms a frame."""
         bodies = [np.array([p[0], target[1], p[2]]) for p in fighters]
+        widest = self._widest                  # a view is scored as framed as the widest field of view frames it
 
         def score(deg, floor=-1.0):
             """Framed fraction times the cosine of the turn, halved per hidden fighter; or, once
             that cannot beat ``floor`` any more, the bound so far (no more rays), and the
             number of fighters found hidden."""
             u = _turn(n, deg)
-            need = self._need(target, u, fighters)
+            need = self._need(target, u, fighters, widest)
             reach = max(dist, need)
             eye = self._place(target, u, reach, clamp=False)
             clear, length, _ = self._clear(target, eye)
@@ -368,6 +404,17 @@ class FightCamera:
                     out, hidden = out * 0.5, hidden + 1
             return out, hidden
 
+        def weight(deg):
+            """What a turn's score is worth in the choice: the turn faced keeps the goal view's
+            head start (``SWING_GAIN``); one round to the other side, which swaps the fighters'
+            screen sides (and the controls' left and right with them), costs ``FLIP_COST``: a
+            clear 40-degree turn on this side scored 0.77 against 0.94 for one of 160 degrees
+            in a corner, and P1 ended up on the right; just after coming round, no turn past
+            90 degrees counts (not straight back, nor on round)."""
+            if abs(deg) > 90:
+                return 0.0 if self._flipped else FLIP_COST
+            return SWING_GAIN if deg == self._offset else 1.0
+
         v, hidden = score(0)
         if v >= 1.0 - 1e-6 and not hidden:
             self._offset, self._scores = 0, None
@@ -376,22 +423,23 @@ class FightCamera:
             first = 1 if n[0] * self.dir[1] - n[1] * self.dir[0] >= 0.0 else -1
             self._order, self._scores, self._next = [deg * first for deg in SWING], {}, 0
         order, scores = self._order, self._scores
-        floor = v                              # the best score found in this update
+        floor = v * SWING_GAIN                 # the best weighted score so far: the goal view's first
         if self._offset:
-            scores[self._offset] = score(self._offset, floor)[0]
-            floor = max(floor, scores[self._offset])
+            w = weight(self._offset)
+            scores[self._offset] = score(self._offset, floor / w)[0]
+            floor = max(floor, scores[self._offset] * w)
         for _ in range(len(order) if step is None else step):
             deg = order[self._next]
             self._next = (self._next + 1) % len(order)
-            if deg != self._offset:
-                scores[deg] = score(deg, floor)[0]
-                floor = max(floor, scores[deg])
+            w = weight(deg)
+            if deg != self._offset and w > 0.0:    # (a turn that cannot count is not cast)
+                scores[deg] = score(deg, floor / w)[0]
+                floor = max(floor, scores[deg] * w)
         best_deg, best_score = 0, v * SWING_GAIN   # the goal view first, then the turns in order
-        for deg in order:                           # (the one faced keeps the goal view's head start)
-            if abs(deg) > 90 and self._flipped:     # just came round: not straight back, nor on round
-                continue
-            if deg in scores and scores[deg] * (SWING_GAIN if deg == self._offset else 1.0) > best_score + 1e-6:
-                best_deg, best_score = deg, scores[deg] * (SWING_GAIN if deg == self._offset else 1.0)
+        for deg in order:
+            w = weight(deg)
+            if w > 0.0 and deg in scores and scores[deg] * w > best_score + 1e-6:
+                best_deg, best_score = deg, scores[deg] * w
         self._offset = best_deg
         if abs(best_deg) > 90:                 # past the fighters' line: the other side, kept from there
             self.side = -self.side
@@ -407,30 +455,56 @@ class FightCamera:
         drop = max(self.eye_y - (TARGET_HEIGHT + 0.35 * (self.eye_y - EYE_HEIGHT)), 0.0)
         return math.sqrt(need * need + drop * drop - reach * reach) - drop
 
+    def _zoom_for(self, reach: float, n: np.ndarray) -> float:
+        """The ``zoom`` an eye held ``reach`` (m, x-z) from the look point along ``n`` asks (C7: the
+        reach is where the camera rays let the eye stay): 1 if ``_need`` fits in it at the window's
+        own field of view, else the least widening that fits it, at most ``_widest`` (the rise
+        frames what is left).  Fighting games widen the view this way when the walls stop the
+        camera.  Corner to corner (37 m) a 4:3 window's own view needed the eye 47 m out, which
+        no view inside the walls has: it rose over 40 m, the swing went looking round the
+        fighters' line, and a fighter fell off the screen (737 px) with the eye jumping 10 m in
+        a frame.  ``_need`` shrinks as the zoom grows: bisection."""
+        widest = self._widest
+        if widest <= 1.0 or self._need(self.target, n, self._bodies) <= reach:
+            return 1.0
+        if self._need(self.target, n, self._bodies, widest) >= reach:
+            return widest
+        lo, hi = 1.0, widest                   # need(lo) > reach >= need(hi)
+        for _ in range(16):
+            mid = 0.5 * (lo + hi)
+            lo, hi = (mid, hi) if self._need(self.target, n, self._bodies, mid) > reach else (lo, mid)
+        return hi
+
     def _eye_target(self, smooth: float):
         """``(eye, look point)`` for the state: the eye placed, pulled in front of obstacles
         (``_collide``) and raised by ``rise``.  A pull-in is taken at once (never look through
         a pillar), but the way back out is eased (``SMOOTH_POS`` of it a frame, at least
-        ``REACH_STEP`` m; a view ray grazing a pillar's edge used to throw the eye 4-5 m in and
-        out on alternate frames); ``reach`` keeps the horizontal eye distance for that, and
-        ``_held`` whether the eye is short of where it is placed (only such an eye is eased: the
-        jump framing's step back is not).  An eye
-        held closer than ``_need`` asks rises (by ``smooth`` of the remaining error a frame)
-        until its 3D distance to the look point frames both fighters: it looks down on them
-        instead (a wall behind it, fighters farther apart than ``MAX_DIST`` can frame)."""
+        ``REACH_STEP`` m, at most ``REACH_MAX``; a view ray grazing a pillar's edge used to throw
+        the eye 4-5 m in and out on alternate frames, and a 1:1 window's eye, 9 m in front of
+        where it wanted to be, came out 1.15 m in a frame); ``reach`` keeps the horizontal eye
+        distance for that, and ``_held`` whether the eye is short of where it is placed (only
+        such an eye is eased: the jump framing's step back is not).  An eye held closer than
+        ``_need`` asks widens the view (``_zoom_for``, by ``SMOOTH_ZOOM`` of the remaining error a
+        frame) and rises (by ``smooth`` of the remaining error a frame, at most ``RISE_STEP`` m)
+        until its 3D distance to the look point frames both fighters at that field of view: it
+        looks down on them instead (a wall behind it, fighters farther apart than ``MAX_DIST``
+        can frame)."""
         n = self.dir / max(np.linalg.norm(self.dir), 1e-9)
         placed = self._place(self.target, n, self.dist + self.back)
         eye = self._collide(placed)
         d = eye - self.target
         reach = math.hypot(d[0], d[2])
         if self._held and reach > self.reach + REACH_STEP:   # out again after a pull-in: eased
-            eased = self.reach + max((reach - self.reach) * SMOOTH_POS, REACH_STEP)
+            eased = self.reach + min(max((reach - self.reach) * SMOOTH_POS, REACH_STEP), REACH_MAX)
             eye = self.target + d * (eased / reach)
             reach = eased
         self.reach = reach
         self._held = reach < math.hypot(placed[0] - self.target[0], placed[2] - self.target[2]) - 1e-6
-        rise = self._rise_for(reach, self._need(self.target, n, self._bodies))
-        self.rise += (rise - self.rise) * smooth
+        zoom = self._zoom_for(reach, n)                # eased; exactly 1 (FOV_Y) again once back
+        near = smooth >= 1.0 or abs(zoom - self.zoom) < 1e-4
+        self.zoom = zoom if near else self.zoom + (zoom - self.zoom) * SMOOTH_ZOOM
+        rise = self._rise_for(reach, self._need(self.target, n, self._bodies, self.zoom))
+        self.rise += rise - self.rise if smooth >= 1.0 else max(min((rise - self.rise) * smooth, RISE_STEP), -RISE_STEP)
         eye[1] += self.rise
         tgt = self.target.copy()
         tgt[1] += 0.35 * (self.eye_y - EYE_HEIGHT)     # a lifted eye also looks a little higher
@@ -453,7 +527,7 @@ class FightCamera:
         for which one exists wins: found by bisection, so the framing moves smoothly."""
         if top is None:
             return 0.0, 0.0
-        half = math.tan(math.radians(FOV_Y / 2))
+        half = math.tan(math.radians(FOV_Y / 2)) * self.zoom
         up, down = math.atan((1 - 2 * HUD_BAND) * half), math.atan((1 - 2 * FEET_BAND) * half)
         e = self.eye_y
         drop = e - (TARGET_HEIGHT + 0.35 * (e - EYE_HEIGHT))
@@ -498,12 +572,13 @@ class FightCamera:
             c, s = math.cos(a), math.sin(a)
             turned = np.array([c * self.dir[0] - s * self.dir[1], s * self.dir[0] + c * self.dir[1]])
         self.dir = turned
-        dist = max(dist, self._need(target, direction, self._bodies))
+        dist = max(dist, self._back_off(target, direction))
         self.dist += (dist - self.dist) * SMOOTH_POS
         self.eye_y += (self._wanted_eye_y() - self.eye_y) * SMOOTH_POS
         lift, back = self._jump_framing(top, min(float(p1[1]), float(p2[1])), self.dist)
         self.lift += (lift - self.lift) * SMOOTH_JUMP
         self.back += (back - self.back) * SMOOTH_JUMP
+        self._zoom_prev = self.zoom
         eye, tgt = self._eye_target(SMOOTH_POS)
         if self.shake_t > 0:
             k = self.shake * (self.shake_t / 12.0)
@@ -516,10 +591,16 @@ class FightCamera:
         (e0, t0), (e1, t1) = self.prev, self.current
         return e0 + (e1 - e0) * alpha, t0 + (t1 - t0) * alpha
 
+    def fov(self, alpha: float = 1.0) -> float:
+        """The vertical field of view (degrees) for this render frame: ``FOV_Y`` widened by the
+        zoom, interpolated like the eye (not while the view is held still)."""
+        z = self.zoom if self.prev is self.current else self._zoom_prev + (self.zoom - self._zoom_prev) * alpha
+        return FOV_Y if z == 1.0 else 2.0 * math.degrees(math.atan(math.tan(math.radians(FOV_Y / 2)) * z))
+
     def matrices(self, aspect: float, alpha: float = 1.0):
         """``(view, proj, eye)`` for this render frame."""
         eye, tgt = self.eye_target(alpha)
-        return look_at(eye, tgt), perspective(FOV_Y, aspect), eye
+        return look_at(eye, tgt), perspective(self.fov(alpha), aspect), eye
 
     def screen_axes(self, alpha: float = 1.0):
         """Unit x–z vectors: the camera's screen-right and its into-the-screen direction."""
