@@ -7,6 +7,7 @@
     python3 main.py --headless --frames N --seed S    no window, no GL: prints one JSON line
     python3 main.py --screenshot out.png --frames N [--debug]   render frame N with no screen (EGL)
     python3 main.py --training                        training mode (frame meter, frame step, dummy)
+    python3 main.py --mute                            start with the sound effects muted (M toggles them)
     python3 main.py --record FILE [--force]           record the match to a replay file
     python3 main.py --replay FILE [--headless]        play a replay back, checking every frame
 
@@ -93,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--training", action="store_true", help="start in training mode (P2 is the training dummy)")
     p.add_argument("--fullscreen", action="store_true", help="start fullscreen (F11 toggles it)")
     p.add_argument("--fps", action="store_true", help="show the fps counter (F5 toggles it)")
+    p.add_argument("--mute", action="store_true", help="start with the sound effects muted (M toggles them)")
     return p
 
 
@@ -113,6 +115,7 @@ _RENDER_ONLY = {
     "debug": ("the debug overlay is drawn by the renderer", "drop --debug, or --headless to open the window"),
     "fullscreen": ("there is no window", "drop --fullscreen, or --headless to open the window"),
     "fps": ("the fps counter is drawn in the window", "drop --fps, or --headless to open the window"),
+    "mute": ("only the window plays sound", "drop --mute, or --headless to open the window"),
 }
 
 
@@ -414,6 +417,23 @@ def _open_game(args, *, headless):
     return pyglet, window, game
 
 
+def attach_audio(args, pyglet, game):
+    """The window's sound effects (``game/audio/player.py``): an AudioPlayer that hears every
+    step, muted with ``--mute`` (M toggles it), silent until ``start()``.  The loop calls
+    both once the first frame is on the screen (even this module's import is not worth a
+    ms before it); ``start()`` runs the driver probe and the synthesis on a thread (see
+    the module docstring).  None in a headless-GL window (tests and tools: nobody hears
+    it, and pyglet.media is never imported)."""
+    if pyglet.options["headless"]:
+        return None
+    from game.audio.player import AudioPlayer
+
+    audio = AudioPlayer(muted=args.mute, report=lambda line: print(f"main.py: {line}", file=sys.stderr))
+    game.audio = audio
+    game.step_listeners.append(audio.on_step)
+    return audio
+
+
 def run_window(args) -> int:
     """The game loop: fixed-step simulation, interpolated rendering, one window."""
     pyglet, window, game = _open_game(args, headless=None)
@@ -424,6 +444,7 @@ def run_window(args) -> int:
                          "never end; add --frames N to run N frames, use --screenshot PNG or --headless, "
                          "or unset PYGLET_HEADLESS to play")
     finish = attach_replay_io(args, game)
+    audio = [None]              # attached after the first frame (see on_draw)
     game.prepare_for_play()     # no glyph upload or full garbage collection stalls a frame later
 
     def step() -> None:
@@ -435,6 +456,7 @@ def run_window(args) -> int:
 
     loop = FixedStep(step)
     last = [time.perf_counter()]
+    drawn = [0]
 
     @window.event
     def on_draw():
@@ -442,6 +464,11 @@ def run_window(args) -> int:
         alpha = loop.advance(now - last[0])
         last[0] = now
         game.draw(alpha)
+        drawn[0] += 1
+        if drawn[0] == 2:           # the first frame is on the screen: sound starts, off the frame path
+            audio[0] = attach_audio(args, pyglet, game)
+            if audio[0] is not None:
+                audio[0].start()
         if game.quit or (args.frames is not None and game.match.frame >= args.frames):
             pyglet.app.exit()
 
@@ -449,6 +476,8 @@ def run_window(args) -> int:
         pyglet.app.run(1 / 120)
     finally:                         # also on Ctrl-C: a recording keeps the frames played
         window.close()
+        if audio[0] is not None:
+            audio[0].close()
         finish()
     return 0
 

@@ -40,6 +40,7 @@ MENU_ITEMS = ("Resume", "Restart", "Training", "Quit")
 #: title screen or the pause menu (U and Space confirm there) must be released before it counts
 PRESS_INTENTS = ("up", "lp", "hp", "lk", "hk")
 ATTRACT_RESTART = 300      # frames after the match ends before attract mode starts another
+NOTICE_TICKS = 90          # ticks (1.5 s) a notice such as "sound off" stays in the HUD's corner
 
 
 class Game:
@@ -76,6 +77,11 @@ class Game:
         self.input_source = None
         #: called as ``listener(match, events)`` after every simulation step (e.g. a replay recorder)
         self.step_listeners: list = []
+        #: the sound effects (``game.audio.player.AudioPlayer``, attached by main.py's window
+        #: loop, which also adds its ``on_step`` to ``step_listeners``); None: no sound (M does nothing)
+        self.audio = None
+        #: a short line in the HUD's corner and the tick it goes at (M: "sound off" / "sound on")
+        self.notice: tuple[str, int] | None = None
         self.last_events: tuple = ()
         self._held = False
         #: per player, the press intents held when play resumed (see PRESS_INTENTS); None: take
@@ -436,7 +442,8 @@ class Game:
                                view_proj=vp, title_info=title_info, blink=self.ticks,
                                attract=self.attract,
                                overlay_legend=self.overlay.legend() if self.overlay.enabled else None,
-                               overlay_frame=self.match.frame if self._held or self._frame_stepping() else None)
+                               overlay_frame=self.match.frame if self._held or self._frame_stepping() else None,
+                               notice=self.notice[0] if self.notice and self.ticks < self.notice[1] else None)
         gl.glDisable(gl.GL_DEPTH_TEST)
         gl.glViewport(0, 0, *self.window.get_framebuffer_size())
         self.rects.draw((W, H), rects.array())
@@ -477,6 +484,9 @@ class Game:
             self.overlay.show["rays"] = not self.overlay.show["rays"]
         elif symbol == k.F5:
             self.show_fps = not self.show_fps
+        elif symbol == k.M:
+            if self.audio is not None:
+                self.notice = ("sound off" if self.audio.toggle_mute() else "sound on", self.ticks + NOTICE_TICKS)
         elif self.screen == "title":
             if symbol in (k.ENTER, k.RETURN, k.NUM_ENTER, k.SPACE, k.U):
                 self.screen = "fight"

@@ -95,6 +95,7 @@ class Hud:
         self.sub_banner = T(22, bold=True, anchor_x="center", anchor_y="center", shadow=True)
         self.fps_lbl = T(11, color=(220, 255, 220, 255), shadow=True)
         self.hint_lbl = T(12, anchor_x="center", shadow=True)
+        self.notice_lbl = T(12, anchor_x="right", shadow=True)     # "sound off" after M, bottom right
         # training
         self.adv_lbl = T(20, bold=True, anchor_x="left", anchor_y="center", shadow=True)
         self.hit_lbl = T(12, anchor_x="left", shadow=True)
@@ -186,13 +187,15 @@ class Hud:
 
     def build(self, size, match, *, screen: str, fps: float | None, training=None, menu=None,
               overlay_texts=(), view_proj=None, title_info=None, blink: int = 0,
-              attract: bool = False, overlay_legend=None, overlay_frame: int | None = None):
+              attract: bool = False, overlay_legend=None, overlay_frame: int | None = None,
+              notice: str | None = None):
         """Lay everything out; return ``(rects, menu_rects)``: rectangles under the HUD labels,
         and the pause menu's, drawn over the HUD and under the menu's labels.
 
         ``overlay_legend``: the debug overlay's key while it is on (``DebugOverlay.legend()``),
         else None; ``overlay_frame``: the match frame to name in it (while the match is held or
-        stepped frame by frame), or None."""
+        stepped frame by frame), or None; ``notice``: a short line for the bottom-right corner
+        (M's "sound off"), or None."""
         W, H, _s = self.canvas(size)
         r = Rects()
         top = Rects()
@@ -234,6 +237,10 @@ class Hud:
             self.fps_lbl.set(f"{fps:5.0f} fps", 10, H - 18)
         else:
             self.fps_lbl.hide()
+        if notice:
+            self.notice_lbl.set(notice, W - 12, 12)
+        else:
+            self.notice_lbl.hide()
         if menu is not None:
             self._menu(top, W, H, *menu)
         else:

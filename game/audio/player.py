@@ -1,0 +1,356 @@
+"""Sound effects for the window game: the match's events -> voices (the pyglet side).
+
+:class:`AudioPlayer` is a step listener (``game.step_listeners``): after every
+simulation step ``on_step(match, events)`` turns that step's events into sounds
+(:func:`sounds_for`, a pure mapping with per-event volumes) and starts each on one of
+a small fixed pool of voices.  It only reads the match and the events.
+
+Voices.  The pool has :data:`VOICES` voices (at most that many sounds at once).  A new
+sound takes a free voice, else steals the one started longest ago (a whiff, the
+quietest and most frequent sound, never steals: it is dropped instead).  One step
+plays each sound at most once, at the loudest volume asked for (two fighters whiffing
+on the same frame are one whoosh).  The backend that really plays (``play(voice,
+sound, volume)``, ``stop(voice)``, ``durations``) is injectable: tests give a fake one
+and a clock; the game gets :class:`PygletVoices`, built once: every sound synthesised
+(:mod:`game.audio.synth`) into a ``pyglet.media.StaticSource`` (a 16-bit mono WAV in
+memory, loaded with ``streaming=False``) and :data:`VOICES` players kept for the whole
+session.  A voice's player keeps its driver stream between sounds (its end of stream
+only pauses it, and the next sound replaces the source on the same stream), so a sound
+costs no new driver object and no new sample buffer, only pyglet's small per-queue
+``StaticMemorySource`` view of the decoded bytes.
+
+Rewinds.  Training's reset (R) and a new match put the match back in time, or replace
+it; the player notices (``match.frame`` not after the last step's, or another match)
+and forgets the abandoned timeline: its delayed sounds (a body still falling) are
+dropped and the voices still ringing are stopped.  Sounds come only from the events of
+the step just taken, never from a comparison of states, so the restored state
+cannot replay anything.
+
+Start-up.  ``import pyglet.media`` probes the audio libraries (OpenAL, PulseAudio, ...)
+and opens the device: 0.25-0.7 s here, more than a third of the start-to-first-frame
+budget, and synthesising the sounds is another ~0.4 s of CPU.  So nothing of it runs
+before the first frame: ``main.py`` creates the player silent (no backend), attaches it and
+calls :meth:`AudioPlayer.start` from its second ``on_draw``, once the first frame is on
+the screen; ``start`` runs the probe and the synthesis on a daemon thread and hands the
+finished backend over with one attribute assignment.  A thread, not "a slice per frame
+on the title screen": the probe is one blocking import that cannot be sliced, and most
+of it is ``dlopen``, ``ldconfig`` and numpy, all of which release the GIL, so the frames
+go on meanwhile (the Python part is ~80 ms of CPU spread over the probe).  The thread does
+share the two cores with the frame loop: in a headless run of the game loop here, the
+frames during the ~1 s it ran were 5-25 % slower (median) and the worst one ~45 ms
+against ~30 ms, with no freeze; in the window this falls on the title screen.  Until the
+backend is there, sounds are skipped (the title screen has none; attract mode may miss
+its first "round" bell).  ``--headless``, ``--screenshot`` and a headless-GL window
+never create a player at all, so they never import ``pyglet.media``.  With no sound
+device (pyglet falls back to its silent driver) or a failing driver, the game stays
+silent and ``report`` gets one line.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from game.sim import KO, CrateStruck, Fight, Hit, ProjectileClash, ProjectileImpact, ProjectileLaunched, \
+    RoundStart, TimeOver, Whiff
+
+#: sounds played at once, at most
+VOICES = 8
+#: the master volume a player starts with (per-event volumes are scaled by it)
+MASTER = 0.8
+#: frames from a knockdown hit's hitstop end to the body landing (the knockdown animation
+#: reaches the floor pose at frame 9-12 of its 50, ``assets/moves.json``)
+KNOCKDOWN_LAND = 10
+#: frames from the K.O. (after the last hit's hitstop) to the loser's body landing
+KO_LAND = 14
+#: sounds that never steal a voice (dropped when every voice is busy)
+NO_STEAL = frozenset({"whiff"})
+#: seconds a voice is counted busy after its sound's end (pyglet's end-of-stream comes
+#: through the event loop a little later)
+END_MARGIN = 0.05
+
+
+def _clamp(v: float) -> float:
+    return 0.0 if v < 0.0 else (1.0 if v > 1.0 else v)
+
+
+def hit_sounds(e) -> list[tuple[str, float]]:
+    """A :class:`~game.sim.Hit`'s sounds and volumes (0-1): blocked -> ``blocked_hit``
+    (louder for a heavy); else ``heavy_hit`` or ``light_hit``, louder with the damage
+    dealt (a combo's scaled hits are quieter; a heavy is always louder than a light:
+    0.6-1.0 against 0.4-0.7); a projectile's hit adds its ``fireball_impact``."""
+    if e.blocked:
+        out = [("blocked_hit", 0.75 if e.heavy else 0.55)]
+    elif e.heavy:
+        out = [("heavy_hit", _clamp(0.6 + 0.025 * e.damage))]
+    else:
+        out = [("light_hit", _clamp(0.4 + 0.03 * e.damage))]
+    if e.attack_limb == e.move:                 # a projectile's hit (no limb of the thrower)
+        out.append(("fireball_impact", 0.5 if e.blocked else 0.75))
+    return out
+
+
+def sounds_for(match, events) -> tuple[list[tuple[str, float]], list[tuple[int, str, float]]]:
+    """One step's sounds: ``(now, later)``; ``now`` is ``[(sound, volume)]`` to start at
+    once, ``later`` ``[(frames from now, sound, volume)]`` (a body landing).  Reads the
+    match (after the step) and the events, changes neither.
+
+    Hit -> :func:`hit_sounds` (a knockdown adds a ``body_fall`` once the body lands);
+    Whiff -> ``whiff`` (a heavy's louder); ProjectileLaunched -> ``fireball_launch``;
+    ProjectileImpact -> ``fireball_impact``; ProjectileClash -> ``fireball_clash``;
+    CrateStruck -> ``crate_hit``, or ``crate_break`` when it broke; RoundStart ->
+    ``round_start``; Fight -> ``fight``; KO -> ``knockout`` instead of the finishing
+    blow's hit sounds, and a ``body_fall`` per loser; TimeOver -> ``time_over``.
+    MoveStarted, RoundEnd and MatchOver are silent."""
+    now: list = []
+    later: list = []
+    ko = None
+    for e in events:
+        if isinstance(e, KO):
+            ko = e
+    for e in events:
+        if isinstance(e, Hit):
+            if ko is None:
+                now.extend(hit_sounds(e))
+            d = match.fighters[e.defender]
+            if not e.blocked and d.state == "knockdown":
+                later.append((e.hitstop + KNOCKDOWN_LAND, "body_fall", 0.8))
+        elif isinstance(e, Whiff):
+            mv = match.data.moves.get(e.move)
+            now.append(("whiff", 0.5 if getattr(mv, "heavy", False) else 0.35))
+        elif isinstance(e, CrateStruck):
+            now.append(("crate_break", 1.0) if e.broke else ("crate_hit", 0.7))
+        elif isinstance(e, ProjectileLaunched):
+            now.append(("fireball_launch", 0.7))
+        elif isinstance(e, ProjectileImpact):
+            now.append(("fireball_impact", 0.6))
+        elif isinstance(e, ProjectileClash):
+            now.append(("fireball_clash", 0.9))
+        elif isinstance(e, RoundStart):
+            now.append(("round_start", 0.6))
+        elif isinstance(e, Fight):
+            now.append(("fight", 0.8))
+        elif isinstance(e, KO):
+            now.append(("knockout", 1.0))
+            stop = max((h.hitstop for h in events if isinstance(h, Hit)), default=0)
+            losers = (0, 1) if e.loser is None else (e.loser,)
+            later.extend((stop + KO_LAND, "body_fall", 0.9) for _ in losers)
+        elif isinstance(e, TimeOver):
+            now.append(("time_over", 0.8))
+    return now, later
+
+
+class AudioPlayer:
+    """The match's events -> sounds on a fixed pool of voices (see the module docstring).
+
+    ``backend``: an object with ``play(voice: int, sound: str, volume: float)``,
+    ``stop(voice: int)`` and ``durations`` (sound name -> seconds), or None until
+    :meth:`start` has built :class:`PygletVoices`.  ``clock``: seconds, monotonic (when
+    a voice is free again).  ``report(line)``: called once, from the start-up thread,
+    when there is no sound device or the driver failed.
+    """
+
+    def __init__(self, backend=None, *, muted: bool = False, master: float = MASTER, voices: int = VOICES,
+                 clock=time.perf_counter, report=None):
+        self.backend = backend
+        self.muted = bool(muted)
+        self.master = _clamp(float(master))
+        self.voices = int(voices)
+        self.clock = clock
+        self.report = report
+        self.status = "ready" if backend is not None else "off"
+        self._starts = [0.0] * self.voices      # clock time each voice's sound started
+        self._ends = [0.0] * self.voices        # ... and ends (free from then)
+        self._match = None
+        self._frame = -1
+        self._pending: list = []                # [(due frame, sound, volume)]
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    # ------------------------------------------------------------------ start-up
+    def start(self) -> None:
+        """Probe the audio driver and build the sounds on a daemon thread (see the module
+        docstring); returns at once.  Call it after the first frame is on the screen."""
+        if self._thread is not None or self.backend is not None:
+            return
+        self.status = "starting"
+        self._thread = threading.Thread(target=self._start_backend, name="audio-start", daemon=True)
+        self._thread.start()
+
+    def _start_backend(self) -> None:
+        # Not niced: a low-priority thread starved by the frame loop (main thread and llvmpipe's
+        # fill both cores) took 8 s to finish here, and one descheduled while holding the GIL
+        # would stall the main thread (priority inversion).
+        try:
+            backend = PygletVoices.create(self.voices)
+        except Exception as exc:  # noqa: BLE001 - any driver failure: the game goes on silent
+            backend, why = None, f"the audio driver failed ({type(exc).__name__}: {exc})"
+        else:
+            why = "no audio device (pyglet's silent driver)" if backend is None else ""
+        if backend is None:
+            self.status = "silent"
+            if self.report is not None:
+                self.report(f"{why}; playing without sound")
+            return
+        if self._closed:                        # the window closed meanwhile
+            backend.close()
+            return
+        self.backend = backend                  # the hand-over: one assignment
+        self.status = "ready"
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """Block until :meth:`start`'s thread is done (tools and tests); True if sound is on."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+        return self.backend is not None
+
+    def close(self) -> None:
+        """Stop every voice and let the backend go (the window closes)."""
+        self._closed = True
+        if self._thread is not None:
+            self._thread.join(2.0)
+        backend, self.backend = self.backend, None
+        if backend is not None and hasattr(backend, "close"):
+            backend.close()
+
+    # ------------------------------------------------------------------ controls
+    def toggle_mute(self) -> bool:
+        """M: mute or unmute; muting stops what is ringing.  Returns ``muted``."""
+        self.muted = not self.muted
+        if self.muted:
+            self.stop_all()
+        return self.muted
+
+    def stop_all(self) -> None:
+        backend = self.backend
+        for v in range(self.voices):
+            if self._ends[v] > 0.0 and backend is not None:
+                backend.stop(v)
+            self._starts[v] = self._ends[v] = 0.0
+
+    # ------------------------------------------------------------------ per step
+    def on_step(self, match, events) -> None:
+        """A step listener: the sounds of the step just taken (see :func:`sounds_for`)."""
+        frame = match.frame
+        if match is not self._match or frame <= self._frame:
+            if self._match is not None:         # a rewind or another match: forget the old timeline
+                self._pending.clear()
+                if match is self._match:
+                    self.stop_all()
+            self._match = match
+        self._frame = frame
+        if not events and not self._pending:
+            return
+        now, later = sounds_for(match, events) if events else ((), ())
+        for delay, sound, volume in later:
+            self._pending.append((frame + delay, sound, volume))
+        if self._pending:
+            due = [p for p in self._pending if p[0] <= frame]
+            if due:
+                self._pending = [p for p in self._pending if p[0] > frame]
+                now = list(now) + [(s, v) for _f, s, v in due]
+        if not now or self.muted or self.backend is None:
+            return
+        loudest: dict = {}
+        for sound, volume in now:
+            if volume > loudest.get(sound, -1.0):
+                loudest[sound] = volume
+        for sound, volume in loudest.items():
+            self.play(sound, volume)
+
+    def play(self, sound: str, volume: float) -> int | None:
+        """Start ``sound`` at ``volume`` (0-1, times the master volume) on a free voice, or
+        on the oldest one; returns the voice, or None (muted, no backend, or a whiff with
+        every voice busy)."""
+        backend = self.backend
+        if backend is None or self.muted:
+            return None
+        t = self.clock()
+        ends, starts = self._ends, self._starts
+        voice = None
+        for v in range(self.voices):
+            if ends[v] <= t:
+                voice = v
+                break
+        if voice is None:
+            if sound in NO_STEAL:
+                return None
+            voice = min(range(self.voices), key=starts.__getitem__)
+        starts[voice] = t
+        ends[voice] = t + backend.durations[sound] + END_MARGIN
+        try:
+            backend.play(voice, sound, _clamp(volume * self.master))
+        except Exception as exc:  # noqa: BLE001 - a driver gone bad: silent from now on, one line
+            self.backend, self.status = None, "silent"
+            if self.report is not None:
+                self.report(f"the audio driver failed ({type(exc).__name__}: {exc}); playing without sound")
+            return None
+        return voice
+
+
+class PygletVoices:
+    """The pyglet backend: every sound of :mod:`game.audio.synth` as a ``StaticSource``
+    and ``count`` players (voices), made once.
+
+    ``create(count)`` imports ``pyglet.media`` (the driver probe) and returns None when
+    pyglet found no device (its silent driver).  ``play(voice, sound, volume)`` replaces
+    the voice's source on its existing driver stream; ``stop(voice)`` pauses it."""
+
+    def __init__(self, media, count: int):
+        import io
+
+        from .synth import SAMPLE_RATE, build_all, to_wav
+
+        sounds = build_all()
+        # pyglet 2.1's public way to a StaticSource: load a WAV (here one in memory) with
+        # streaming=False; it decodes it once (StaticMemorySource, the class StaticSource
+        # queues, cannot be queued itself: it lacks the ``_data`` its base reads)
+        self.sources = {name: media.load(f"{name}.wav", file=io.BytesIO(to_wav(x)), streaming=False)
+                        for name, x in sounds.items()}
+        self.durations = {name: len(x) / SAMPLE_RATE for name, x in sounds.items()}
+        voice_class = _voice_class(media)
+        self.players = [voice_class() for _ in range(count)]
+
+    @classmethod
+    def create(cls, count: int = VOICES) -> "PygletVoices | None":
+        import pyglet.media as media
+
+        driver = media.get_audio_driver()
+        if driver is None or type(driver).__module__.startswith("pyglet.media.drivers.silent"):
+            return None
+        return cls(media, count)
+
+    def play(self, voice: int, sound: str, volume: float) -> None:
+        p = self.players[voice]
+        fresh = p.source is None                # the voice's first sound
+        p.volume = volume
+        p.queue(self.sources[sound])
+        if not fresh:
+            p.next_source()                     # replace the old sound on the same stream
+        p.play()
+
+    def stop(self, voice: int) -> None:
+        self.players[voice].pause()
+
+    def close(self) -> None:
+        for p in self.players:
+            p.pause()
+            p.delete()
+        self.players = []
+
+
+def _voice_class(media):
+    """A ``pyglet.media.Player`` whose end of stream only pauses it: the default moves to
+    the next source and, with none, deletes the driver's stream, which the next sound
+    would then have to open again."""
+
+    class Voice(media.Player):
+        def on_eos(self):
+            src = self.source
+            # an end of stream posted for the sound this voice played before (the event
+            # loop delivers it late) must not stop the one that replaced it
+            if src is not None and self.time < src.duration - END_MARGIN:
+                return
+            self.pause()
+
+    return Voice

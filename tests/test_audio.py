@@ -1,0 +1,500 @@
+"""Sound effects: synthesis (game/audio/synth.py), the event -> sound mapping and voices
+(game/audio/player.py, with a fake backend: no audio device needed), the M key and
+``--mute``, and that nothing but the window ever loads ``pyglet.media``."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import types
+
+import numpy as np
+import pytest
+
+from game.audio import synth
+from game.audio.player import KNOCKDOWN_LAND, KO_LAND, AudioPlayer
+from game.sim import CrateStruck, FrameInput, Hit, KO, Match, ProjectileClash, ProjectileImpact, \
+    ProjectileLaunched
+from simhelp import NEUTRAL, fight, make_hit, placed
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SR = synth.SAMPLE_RATE
+
+
+@pytest.fixture(scope="module")
+def sounds():
+    return synth.build_all()
+
+
+def _digest(sounds: dict) -> str:
+    h = hashlib.sha256()
+    for name, x in sounds.items():
+        h.update(name.encode() + str(x.dtype).encode() + x.tobytes())
+    return h.hexdigest()
+
+
+# ----------------------------------------------------------------------------- synthesis
+def test_every_sound_is_finite_bounded_audible_and_short(sounds):
+    assert set(sounds) == set(synth.SOUNDS) and len(sounds) >= 13
+    for name, x in sounds.items():
+        assert x.dtype == np.float32 and x.ndim == 1, name
+        assert 0.1 * SR <= len(x) <= synth.MAX_SECONDS * SR, (name, len(x) / SR)
+        assert np.isfinite(x).all(), name
+        assert float(np.max(np.abs(x))) <= 1.0, name
+        assert float(np.sqrt(np.mean(x.astype(float) ** 2))) > 0.03, f"{name} is (nearly) silent"
+
+
+def test_every_sound_starts_and_ends_on_silence(sounds):
+    """No click: the first and last samples are ~0 and the signal ramps in and out over
+    a few ms instead of jumping (the first 0.1 ms and the last 1 ms are far below the peak)."""
+    for name, x in sounds.items():
+        peak = float(np.max(np.abs(x)))
+        assert abs(float(x[0])) < 1e-3 and abs(float(x[-1])) < 1e-3, name
+        assert float(np.max(np.abs(x[: SR // 10000]))) < 0.05 * peak, f"{name} starts with a click"
+        assert float(np.max(np.abs(x[-SR // 1000:]))) < 0.05 * peak, f"{name} ends with a click"
+
+
+def test_synthesis_is_deterministic_and_leaves_global_random_state_alone(sounds):
+    np.random.seed(1234)
+    state = np.random.get_state()[1].copy()
+    again = synth.build_all()
+    assert np.array_equal(np.random.get_state()[1], state), "synthesis used numpy's global random state"
+    np.random.random(1000)                      # the global state moved on: no effect either
+    for name in sounds:
+        assert np.array_equal(sounds[name], again[name]), name
+
+
+def test_synthesis_gives_the_same_bytes_in_another_process(sounds):
+    code = ("import sys, hashlib; sys.path.insert(0, sys.argv[1]); from game.audio import synth\n"
+            "h = hashlib.sha256()\n"
+            "for n, x in synth.build_all().items(): h.update(n.encode() + str(x.dtype).encode() + x.tobytes())\n"
+            "print(h.hexdigest())")
+    out = subprocess.run([sys.executable, "-c", code, ROOT], capture_output=True, text=True, check=True,
+                         timeout=60).stdout.strip()
+    assert out == _digest(sounds)
+
+
+def _centroid(x: np.ndarray) -> float:
+    """Spectral centroid (Hz) of the power spectrum."""
+    p = np.abs(np.fft.rfft(x.astype(float))) ** 2
+    f = np.fft.rfftfreq(len(x), 1.0 / SR)
+    return float((p * f).sum() / p.sum())
+
+
+def test_heavier_sounds_are_lower_and_longer(sounds):
+    light, heavy, ko = sounds["light_hit"], sounds["heavy_hit"], sounds["knockout"]
+    assert _centroid(heavy) < 0.8 * _centroid(light)
+    assert _centroid(ko) < _centroid(light)
+    assert len(light) < len(heavy) < len(ko)
+    assert _centroid(sounds["body_fall"]) < _centroid(sounds["crate_hit"])
+    # a whiff is the quietest effect; the K.O. the loudest
+    rms = {n: float(np.sqrt(np.mean(x.astype(float) ** 2))) for n, x in sounds.items()}
+    assert rms["whiff"] < rms["heavy_hit"] and float(np.max(np.abs(sounds["whiff"]))) <= 0.6
+    assert float(np.max(np.abs(ko))) == max(float(np.max(np.abs(x))) for x in sounds.values())
+
+
+def _profile(x: np.ndarray) -> np.ndarray:
+    """Share of the energy in each of 16 log-spaced bands (60 Hz - 16 kHz)."""
+    p = np.abs(np.fft.rfft(x.astype(float))) ** 2
+    f = np.fft.rfftfreq(len(x), 1.0 / SR)
+    edges = np.geomspace(60.0, 16000.0, 17)
+    e = np.array([p[(f >= a) & (f < b)].sum() for a, b in zip(edges, edges[1:])])
+    return e / e.sum()
+
+
+def test_every_sound_is_distinct(sounds):
+    """No two effects are the same sound: each pair differs in length by 10 % or in where
+    its energy sits (band profiles at least 0.15 apart, L1)."""
+    names = sorted(sounds)
+    prof = {n: _profile(sounds[n]) for n in names}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            la, lb = len(sounds[a]), len(sounds[b])
+            spread = float(np.abs(prof[a] - prof[b]).sum())
+            assert abs(la - lb) > 0.1 * max(la, lb) or spread > 0.15, (a, b, spread)
+
+
+def test_wav_encoding_is_16_bit_mono_at_the_sample_rate(sounds):
+    import io
+    import wave
+
+    x = sounds["light_hit"]
+    with wave.open(io.BytesIO(synth.to_wav(x))) as w:
+        assert (w.getnchannels(), w.getsampwidth(), w.getframerate(), w.getnframes()) == (1, 2, SR, len(x))
+        pcm = np.frombuffer(w.readframes(len(x)), "<i2")
+    assert np.max(np.abs(pcm / 32767.0 - x)) < 1e-4
+
+
+# ----------------------------------------------------------------------------- mapping and voices
+class FakeVoices:
+    """The backend interface, recording: ``played`` [(voice, sound, volume)], ``stopped``."""
+
+    def __init__(self, seconds: float = 0.5):
+        self.played: list = []
+        self.stopped: list = []
+        self.durations = {name: seconds for name in synth.SOUNDS}
+
+    def play(self, voice, sound, volume):
+        self.played.append((voice, sound, volume))
+
+    def stop(self, voice):
+        self.stopped.append(voice)
+
+    def names(self) -> list:
+        return [s for _v, s, _vol in self.played]
+
+
+class Clock:
+    def __init__(self):
+        self.t = 100.0
+
+    def __call__(self):
+        return self.t
+
+
+def player(voices: int = 8, **kw):
+    backend = FakeVoices()
+    return AudioPlayer(backend, voices=voices, clock=Clock(), master=1.0, **kw), backend
+
+
+def step(m, ap, p1=NEUTRAL, p2=NEUTRAL):
+    events = m.step(p1, p2)
+    ap.on_step(m, events)
+    return events
+
+
+def test_a_heavy_hit_is_louder_than_a_light_one_and_blocks_clack():
+    m = fight(Match.new(seed=0))
+    cases = {"light": make_hit(move="lp", damage=5), "light_big": make_hit(move="lk", damage=9),
+             "heavy": make_hit(move="hp", damage=12, heavy=True),
+             "heavy_scaled": make_hit(move="hp", damage=6, heavy=True),      # 50 % in a long combo
+             "blocked": make_hit(move="hp", damage=0, heavy=True, blocked=True),
+             "blocked_light": make_hit(move="lp", damage=0, blocked=True)}
+    got = {}
+    for name, e in cases.items():
+        ap, b = player()
+        m.frame += 1                      # each call a new step (the player tracks frames)
+        ap.on_step(m, (e,))
+        assert len(b.played) == 1, (name, b.played)
+        got[name] = b.played[0][1:]
+    assert got["light"][0] == got["light_big"][0] == "light_hit"
+    assert got["heavy"][0] == got["heavy_scaled"][0] == "heavy_hit"
+    assert got["blocked"][0] == got["blocked_light"][0] == "blocked_hit"
+    vol = {k: v for k, (_s, v) in got.items()}
+    assert vol["light"] < vol["light_big"] < vol["heavy_scaled"] < vol["heavy"] <= 1.0
+    assert vol["blocked_light"] < vol["blocked"]
+
+
+def test_a_real_jab_plays_the_light_hit_and_a_guarded_one_the_block():
+    m = placed(0.9)
+    ap, b = player()
+    events = step(m, ap, FrameInput(lp=True))
+    for _ in range(12):
+        events += step(m, ap)
+    assert any(isinstance(e, Hit) and not e.blocked for e in events)
+    assert "light_hit" in b.names() and "blocked_hit" not in b.names()
+
+    m = placed(0.9)
+    ap, b = player()
+    guard = FrameInput(guard=True)
+    events = step(m, ap, FrameInput(lp=True), guard)
+    for _ in range(12):
+        events += step(m, ap, NEUTRAL, guard)
+    assert any(isinstance(e, Hit) and e.blocked for e in events)
+    assert "blocked_hit" in b.names() and "light_hit" not in b.names()
+
+
+def test_whiff_fireball_and_crate_events_play_their_sounds():
+    m = placed(3.0)
+    ap, b = player()
+    step(m, ap, FrameInput(hk=True))
+    for _ in range(20):
+        step(m, ap)
+    assert b.names() == ["whiff"]
+    assert b.played[0][2] < 0.6                 # quiet
+
+    m = placed(3.0)
+    ap, b = player()
+    events = list(step(m, ap, FrameInput(lp=True, hp=True)))
+    for _ in range(80):
+        events += step(m, ap)
+    assert any(isinstance(e, ProjectileLaunched) for e in events)
+    assert "fireball_launch" in b.names()
+    hit = [e for e in events if isinstance(e, Hit)]
+    assert hit and hit[0].attack_limb == "fireball" and "fireball_impact" in b.names()
+
+    p = np.zeros(3)
+    for e, want in ((CrateStruck(m.frame, 0, 0, "crate_0", "forearm_l", p, 0.01, False, p), "crate_hit"),
+                    (CrateStruck(m.frame, 0, 0, "crate_0", "forearm_l", p, 0.05, True, p), "crate_break"),
+                    (ProjectileImpact(m.frame, 0, p, p, 1), "fireball_impact"),
+                    (ProjectileClash(m.frame, p), "fireball_clash")):
+        ap, b = player()
+        m.frame += 1
+        ap.on_step(m, (e,))
+        assert b.names() == [want], (e, b.names())
+
+
+def test_round_start_fight_ko_and_the_falling_body():
+    """A match's first steps ring the round bell then the gong; the finishing blow plays the
+    K.O. sound (not the hit's), and the loser's body lands KO_LAND frames after its hitstop."""
+    m = Match.new(seed=0)
+    ap, b = player()
+    while m.phase != "fight":
+        step(m, ap)
+    assert b.names() == ["round_start", "fight"]
+    a, d = m.fighters
+    a.x, d.x = -0.45, 0.45
+    step(m, ap)
+    d.health = 1
+    b.played.clear()
+    frames = {}
+    events = list(step(m, ap, FrameInput(lp=True)))
+    for _ in range(60):
+        before = len(b.played)
+        events += step(m, ap)
+        for _v, s, _vol in b.played[before:]:
+            frames.setdefault(s, m.frame)
+    ko = next(e for e in events if isinstance(e, KO))
+    hit = next(e for e in events if isinstance(e, Hit))
+    assert ko.loser == 1
+    assert b.names()[0] == "knockout" and "light_hit" not in b.names()
+    assert frames["body_fall"] == ko.frame + 1 + hit.hitstop + KO_LAND
+    assert b.names().count("body_fall") == 1
+
+
+def test_a_sweep_knockdown_plays_the_body_fall_when_it_lands():
+    m = placed(1.0)
+    ap, b = player()
+    events = list(step(m, ap, FrameInput(down=True, hk=True)))
+    while not any(isinstance(e, Hit) for e in events):
+        events = step(m, ap)
+    hit = next(e for e in events if isinstance(e, Hit))
+    assert m.fighters[1].state == "knockdown" and b.names() == ["heavy_hit"]
+    hit_frame = m.frame
+    for _ in range(hit.hitstop + KNOCKDOWN_LAND - 1):
+        step(m, ap)
+    assert b.names() == ["heavy_hit"]           # still falling
+    step(m, ap)
+    assert m.frame == hit_frame + hit.hitstop + KNOCKDOWN_LAND
+    assert b.names() == ["heavy_hit", "body_fall"]
+
+
+def test_a_training_rewind_plays_nothing_of_the_abandoned_exchange():
+    """Training's reset (the dummy restores the match) while a knocked-down body is still
+    falling and the hit still rings: the ringing voice stops, the fall is never heard, and
+    the steps after the reset play nothing (no burst of old sounds)."""
+    from game.training import DummyController
+
+    m = placed(1.0)
+    dummy = DummyController()
+    dummy.attach(m)
+    ap, b = player()
+    for _ in range(3):
+        step(m, ap)
+    events = step(m, ap, FrameInput(down=True, hk=True))
+    while not any(isinstance(e, Hit) for e in events):
+        events = step(m, ap)
+    assert b.names() == ["heavy_hit"]
+    dummy.reset(m)                              # R: back to the start positions
+    for _ in range(80):
+        step(m, ap)
+    assert b.names() == ["heavy_hit"], "the rewind replayed or kept sounds of the old exchange"
+    assert b.stopped, "the abandoned exchange's sound kept ringing"
+    events = step(m, ap, FrameInput(down=True, hk=True))     # the new timeline sounds as usual
+    while not any(isinstance(e, Hit) for e in events):
+        events = step(m, ap)
+    assert b.names() == ["heavy_hit", "heavy_hit"]
+
+
+def test_listening_never_changes_the_match():
+    def run(listen: bool):
+        m = Match.new(seed=3, p1_cpu="hard", p2_cpu="hard")
+        ap, _b = player()
+        out = []
+        for _ in range(900):
+            events = m.step()
+            before = [repr(e) for e in events]
+            if listen:
+                ap.on_step(m, events)
+            assert [repr(e) for e in events] == before
+            out.append(m.state_hash())
+        return out
+    assert run(True) == run(False)
+
+
+def test_voices_are_capped_and_the_oldest_is_stolen_but_never_by_a_whiff():
+    ap, b = player(voices=3)
+    clock = ap.clock
+    for i, s in enumerate(("light_hit", "heavy_hit", "crate_hit")):
+        clock.t += 0.01
+        assert ap.play(s, 0.5) == i
+    clock.t += 0.01
+    assert ap.play("whiff", 0.5) is None        # all busy: a whiff is dropped
+    assert ap.play("knockout", 1.0) == 0        # steals the oldest
+    clock.t += 0.01
+    assert ap.play("fight", 1.0) == 1           # the next oldest
+    clock.t += 1.0                              # everything has ended
+    assert ap.play("whiff", 0.5) == 0
+    assert [v for v, _s, _vol in b.played] == [0, 1, 2, 0, 1, 0]
+
+
+def test_one_step_plays_each_sound_once_at_its_loudest():
+    m = fight(Match.new(seed=0))
+    ap, b = player()
+    m.frame += 1
+    ap.on_step(m, (make_hit(damage=5), make_hit(attacker=1, defender=0, damage=9, move="lk")))
+    assert len(b.played) == 1 and b.played[0][1] == "light_hit"
+    m.frame += 1
+    ap.on_step(m, (make_hit(damage=9, move="lk"),))
+    assert b.played[0][2] == b.played[1][2]
+
+
+def test_mute_and_master_volume():
+    m = fight(Match.new(seed=0))
+    ap, b = player(muted=True)
+    m.frame += 1
+    ap.on_step(m, (make_hit(heavy=True, damage=12, move="hp"),))
+    assert b.played == [] and ap.play("light_hit", 1.0) is None
+    assert ap.toggle_mute() is False
+    m.frame += 1
+    ap.on_step(m, (make_hit(heavy=True, damage=12, move="hp"),))
+    assert len(b.played) == 1
+    full = b.played[0][2]
+    assert ap.toggle_mute() is True and b.stopped == [0]       # muting stops what rings
+    ap.toggle_mute()
+    ap.master = 0.5
+    m.frame += 1
+    ap.on_step(m, (make_hit(heavy=True, damage=12, move="hp"),))
+    assert b.played[-1][2] == pytest.approx(0.5 * full)
+
+
+def test_before_the_backend_is_ready_sounds_are_skipped_quietly():
+    m = fight(Match.new(seed=0))
+    ap = AudioPlayer()                          # what main.py makes before the first frame
+    assert ap.status == "off" and ap.backend is None
+    m.frame += 1
+    ap.on_step(m, (make_hit(),))
+    assert ap.play("light_hit", 1.0) is None
+
+
+def test_a_failing_driver_turns_the_sound_off_with_one_line():
+    class Broken(FakeVoices):
+        def play(self, voice, sound, volume):
+            raise OSError("device unplugged")
+    lines = []
+    ap = AudioPlayer(Broken(), report=lines.append)
+    assert ap.play("light_hit", 1.0) is None and ap.play("light_hit", 1.0) is None
+    assert ap.backend is None and len(lines) == 1 and "without sound" in lines[0]
+
+
+def test_the_m_key_toggles_mute():
+    from game.render.game import NOTICE_TICKS, Game
+
+    class Keys:
+        def __getattr__(self, name):
+            return hash(name) & 0xFFFF
+
+    k = Keys()
+    ap, _b = player()
+    game = types.SimpleNamespace(key=k, audio=ap, ticks=100, notice=None)
+    Game._on_key_press(game, k.M)
+    assert ap.muted and game.notice == ("sound off", 100 + NOTICE_TICKS)
+    Game._on_key_press(game, k.M)
+    assert not ap.muted and game.notice[0] == "sound on"
+    game.audio, game.notice = None, None
+    Game._on_key_press(game, k.M)               # no sound: M does nothing, and does not fail
+    assert game.notice is None
+
+
+@pytest.fixture(scope="module")
+def gl_game():
+    from glhelp import game_env
+
+    yield from game_env(1280, 720)
+
+
+def test_the_m_key_says_sound_off_in_the_hud_corner_for_a_second_and_a_half(gl_game):
+    """M gives a visible answer: "sound off" (then "sound on") drawn in the bottom-right
+    corner for NOTICE_TICKS ticks, then gone.  Read from the frame's pixels."""
+    import numpy as np
+
+    from game.render.game import NOTICE_TICKS
+    from game.render.offscreen import frame_pixels
+    from glhelp import fresh
+
+    _pyglet, _window, game = gl_game
+    game = fresh(game, p1="cpu", p2="cpu")
+    game.screen = "fight"
+    ap, _b = player()
+    game.audio = ap
+    for _ in range(5):
+        game.step()
+    corner = (slice(720 - 40, 720), slice(1280 - 200, 1280))          # rows from the top, columns
+
+    def words():
+        """Pixels of the corner that the notice changes: this state drawn with it and without."""
+        shown = frame_pixels(game)[corner].astype(int)
+        kept, game.notice = game.notice, None
+        plain = frame_pixels(game)[corner].astype(int)
+        game.notice = kept
+        return int((np.abs(shown - plain).max(axis=2) > 60).sum())
+
+    game.on_key_press(game.key.M, 0)
+    game.step()
+    assert ap.muted and game.notice[0] == "sound off" and words() > 80
+    game.on_key_press(game.key.M, 0)
+    assert not ap.muted and game.notice[0] == "sound on" and words() > 80
+    for _ in range(NOTICE_TICKS):
+        game.step()
+    assert words() == 0                                                # gone after 1.5 s
+    game.audio = None
+
+
+# ----------------------------------------------------------------------------- wiring and CLI
+def test_the_window_attaches_a_silent_player_and_a_headless_gl_window_none():
+    import main
+
+    game = types.SimpleNamespace(step_listeners=[], audio=None)
+    args = main.build_parser().parse_args(["--mute"])
+    audio = main.attach_audio(args, types.SimpleNamespace(options={"headless": False}), game)
+    assert isinstance(audio, AudioPlayer) and game.audio is audio and audio.muted
+    assert game.step_listeners == [audio.on_step]
+    assert audio.status == "off" and audio._thread is None      # nothing starts before the first frame
+    game = types.SimpleNamespace(step_listeners=[], audio=None)
+    assert main.attach_audio(args, types.SimpleNamespace(options={"headless": True}), game) is None
+    assert game.step_listeners == [] and game.audio is None
+
+
+def test_sim_headless_and_screenshot_never_import_pyglet_media(tmp_path):
+    code = f"""
+import sys
+sys.path.insert(0, {ROOT!r})
+from game.sim import Match
+Match.new(seed=0).step()
+print("sim", "game.audio" in sys.modules, "pyglet" in sys.modules)
+import main
+assert main.main(["--headless", "--frames", "30"]) == 0
+print("headless", "pyglet.media" in sys.modules, "game.audio.player" in sys.modules)
+assert main.main(["--screenshot", {str(tmp_path / "s.png")!r}, "--frames", "3"]) == 0
+print("screenshot", "pyglet.media" in sys.modules, "game.audio.player" in sys.modules)
+"""
+    env = dict(os.environ, PYGLET_HEADLESS="1")
+    env.pop("DISPLAY", None)
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    lines = [ln for ln in p.stdout.splitlines() if ln.split(" ")[0] in ("sim", "headless", "screenshot")]
+    assert lines == ["sim False False", "headless False False", "screenshot False False"], p.stdout
+
+
+def test_mute_parses_and_bad_uses_exit_2(capsys):
+    import main
+
+    assert main.build_parser().parse_args(["--mute"]).mute is True
+    assert main.build_parser().parse_args([]).mute is False
+    for argv in (["--mute=yes"], ["--headless", "--mute"], ["--mute", "--mute=1"]):
+        assert main.main(argv) == 2, argv
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "--mute" in err[0], (argv, err)
