@@ -498,3 +498,31 @@ def test_mute_parses_and_bad_uses_exit_2(capsys):
         assert main.main(argv) == 2, argv
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "--mute" in err[0], (argv, err)
+
+
+def test_pyglet_voices_play_and_replace_sounds_on_pyglets_own_players():
+    """The real backend's use of pyglet.media (a WAV in memory loaded as a StaticSource, a
+    voice's next sound replacing the last on the same player) through pyglet's silent
+    driver, which runs players without a device: in a subprocess, so this process never
+    imports pyglet.media.  (``PygletVoices.create`` declines the silent driver; the game
+    then plays nothing, which the tests above cover.)"""
+    code = """
+import pyglet.media as media
+from game.audio.player import PygletVoices
+from game.audio.synth import SAMPLE_RATE, build_all
+v = PygletVoices(media, 2)
+want = {k: len(x) / SAMPLE_RATE for k, x in build_all().items()}
+out = []
+for i, name in enumerate(["light_hit", "knockout", "crate_hit", "fight"]):
+    v.play(i % 2, name, 0.5 + 0.1 * i)
+    p = v.players[i % 2]
+    out.append([p.playing, round(p.source.duration, 3) == round(want[name], 3), abs(p.volume - (0.5 + 0.1 * i)) < 1e-9])
+v.stop(0)
+out.append([v.players[0].playing])
+v.close()
+print(out)
+"""
+    env = dict(os.environ, PYGLET_HEADLESS="1")
+    res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert res.stdout.strip().splitlines()[-1] == str([[True, True, True]] * 4 + [[False]])
