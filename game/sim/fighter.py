@@ -8,6 +8,7 @@ A tool sets one by assignment (``fighter.pose = angles``), which stores a read-o
 
 from __future__ import annotations
 
+import operator
 import weakref
 
 import numpy as np
@@ -23,6 +24,8 @@ SCALARS = (
     "crate_hit", "ground_y", "gx", "gz",
     "air",
 )
+
+_GET_SCALARS = operator.attrgetter(*SCALARS)   # a tuple of all of them, in one C-level call
 
 #: Values of ``Fighter.state`` in which the fighter is free (it can start a move).  The others:
 #: "attack", "jump", "hitstun", "blockstun", "knockdown" (floored by a sweep: falling, lying,
@@ -156,11 +159,11 @@ class Fighter:
         return "neutral"
 
     def scalars(self) -> tuple:
-        return tuple(getattr(self, n) for n in SCALARS)
+        return _GET_SCALARS(self)
 
     def set_scalars(self, values: tuple) -> None:
-        for n, v in zip(SCALARS, values):
-            setattr(self, n, v)
+        # plain instance attributes (no property among SCALARS): one dict update, not 29 setattr
+        vars(self).update(zip(SCALARS, values))
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:

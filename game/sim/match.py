@@ -25,8 +25,7 @@ import struct
 
 import numpy as np
 
-from game.collision import (PairJudge, collision_point, collision_point_pair, judgement_points, overlaps,
-                            padded_boxes)
+from game.collision import PairJudge, collision_point, collision_point_pair, judgement_points, padded_boxes
 
 from . import ai
 from .data import GameData, load_game_data
@@ -511,11 +510,10 @@ class Match:
         alive = []
         for p in self.stage.projectiles:
             spec = self.data.moves[self._projectile_move].projectile
-            start = np.array([p.x, p.y, p.z])
-            step = np.array([p.vx, 0.0, p.vz])
-            if self.stage.path_blocked(start, step, spec.level):
-                events.append(ProjectileImpact(self.frame, p.owner, _read_only(start), _read_only(start + step),
-                                               spec.level))
+            if self.stage.path_blocked((p.x, p.y, p.z), (p.vx, 0.0, p.vz), spec.level):   # floats: no arrays
+                start = np.array([p.x, p.y, p.z])
+                events.append(ProjectileImpact(self.frame, p.owner, _read_only(start),
+                                               _read_only(start + np.array([p.vx, 0.0, p.vz])), spec.level))
             elif p.age + 1 < spec.lifetime:
                 alive.append(Projectile(p.owner, p.x + p.vx, p.y, p.z + p.vz, p.vx, p.vz, p.age + 1))
         self.stage.projectiles = tuple(alive)
@@ -577,29 +575,49 @@ class Match:
                     k, c, box = touch
                     crate.append((f.index, mv.hit_limbs[k], c, box))
         if live and self.stage is not None and self.stage.projectiles:   # decided: it flies on through
-            ps = self.stage.projectiles
-            half = self.data.moves[self._projectile_move].projectile.half
-            pbox = np.array([[[p.x - half, p.y - half, p.z - half], [p.x + half, p.y + half, p.z + half]]
-                             for p in ps])                                              # (P, 2, 3)
-            victims = [1 - p.owner for p in ps]
-            ok = overlaps(pbox[:, None], self._boxes[victims])                         # (P, L)
-            # a knocked-down fighter is struck by nothing: a projectile flies over (through) it
-            ok[[self.fighters[v].state == "knockdown" for v in victims]] = False
-            # one projectile per fighter at most: a clash is the two of them overlapping
-            if len(ps) == 2 and ps[0].owner != ps[1].owner and overlaps(pbox[0], pbox[1]):
-                clash.append((0, 1, pbox[0], pbox[1]))
-                ok[:] = False
-            for i in np.flatnonzero(ok.any(axis=1)).tolist():
-                l = np.flatnonzero(ok[i])
-                j1, j2 = judgement_points(pbox[i], self._boxes[victims[i], l])         # (n, 3) each
-                best = int(l[np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1))])
-                proj.append((i, ps[i], best, pbox[i]))
+            self._judge_projectiles(proj, clash)
         return limb, crate, proj, clash
+
+    def _judge_projectiles(self, proj: list, clash: list) -> None:
+        """A2-A4 for the projectiles in flight (``_judge_collisions``' last two questions).
+
+        A projectile flies for many frames and touches no one on almost all of them, so the
+        verdict (A4: ``j2 >= j1`` on every axis, touching counts) is taken on Python floats:
+        ``min(a1, b1) >= max(a0, b0)`` is ``a1 >= b0 and b1 >= a0`` for boxes whose own
+        ``min <= max`` (the projectile's cube, a limb's range box: A6), and a NaN fails it
+        either way.  Only a touching pair goes on to numpy for its judgement points (A2, A3)."""
+        ps = self.stage.projectiles
+        half = self.data.moves[self._projectile_move].projectile.half
+        cubes = [((p.x - half, p.y - half, p.z - half), (p.x + half, p.y + half, p.z + half)) for p in ps]
+        # one projectile per fighter at most: a clash is the two of them overlapping, and strikes no one
+        if len(ps) == 2 and ps[0].owner != ps[1].owner and _touch(cubes[0], cubes[1]):
+            pbox = np.array(cubes)                                                      # (P, 2, 3)
+            clash.append((0, 1, pbox[0], pbox[1]))
+            return
+        pbox = None
+        for i, (p, cube) in enumerate(zip(ps, cubes)):
+            v = 1 - p.owner
+            # a knocked-down fighter is struck by nothing: a projectile flies over (through) it
+            if self.fighters[v].state == "knockdown":
+                continue
+            (ax0, ay0, az0), (ax1, ay1, az1) = cube                                   # _touch, inlined
+            hit = [l for l, ((bx0, by0, bz0), (bx1, by1, bz1)) in enumerate(self._boxes[v].tolist())
+                   if ax1 >= bx0 and bx1 >= ax0 and ay1 >= by0 and by1 >= ay0 and az1 >= bz0 and bz1 >= az0]
+            if not hit:
+                continue
+            if pbox is None:
+                pbox = np.array(cubes)                                                  # (P, 2, 3)
+            l = np.array(hit)
+            j1, j2 = judgement_points(pbox[i], self._boxes[v, l])                      # (n, 3) each
+            best = int(l[np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1))])
+            proj.append((i, p, best, pbox[i]))
 
     # ------------------------------------------------------- 5. points (A7)
     def _collision_points(self, contacts: tuple[list, list, list, list]) -> tuple[list, list, list, list]:
         """A7 for every contact: limb pairs, limb vs crate small box, projectile vs limb,
         projectile vs projectile."""
+        if not any(contacts):
+            return _NO_POINTS
         limb, crate, proj, clash = contacts
         lp = [collision_point(self._boxes[atk, ks], self._boxes[1 - atk, ls]) for atk, ks, ls, *_ in limb]
         cp = [collision_point_pair(self.stage.reach(c, self._boxes[atk, k], (self.fighters[atk].x, self.fighters[atk].z)), box)
@@ -611,6 +629,9 @@ class Match:
     # ------------------------------------------------------- 6. apply hits
     def _apply_hits(self, contacts: tuple[list, list, list, list], points: tuple[list, list, list, list],
                     events: list) -> None:
+        if not any(contacts):            # most frames: nothing touches, no event to add or amend
+            self.contacts = self.crate_contacts = self.projectile_contacts = self.clash_contacts = ()
+            return
         limb, crate, proj, clash = contacts
         lpts, cpts, ppts, xpts = points
         self.contacts = tuple((c[0], c[1], c[2], c[3], c[4], p) for c, p in zip(limb, lpts))
@@ -994,6 +1015,7 @@ def _plain(values) -> tuple:
     return tuple(v.item() if isinstance(v, np.generic) else v for v in values)
 
 
+_NO_POINTS = ((), (), (), ())     # _collision_points of a frame without contacts
 _PLAIN_TYPES = frozenset((int, float, bool, str, type(None)))
 
 
@@ -1007,6 +1029,14 @@ def _le_bytes(a: np.ndarray) -> bytes:
     """``a``'s values as little-endian float64 bytes in C order (``tobytes`` of a native
     little-endian array, as before; the same bytes on a big-endian machine)."""
     return np.ascontiguousarray(a, dtype="<f8").tobytes()
+
+
+def _touch(a, b) -> bool:
+    """A2-A4 on two 3D boxes of Python floats ``((x0, y0, z0), (x1, y1, z1))``, each with
+    ``min <= max``: ``j2 >= j1`` on every axis (touching counts), as ``overlaps`` decides it."""
+    (ax0, ay0, az0), (ax1, ay1, az1) = a
+    (bx0, by0, bz0), (bx1, by1, bz1) = b
+    return ax1 >= bx0 and bx1 >= ax0 and ay1 >= by0 and by1 >= ay0 and az1 >= bz0 and bz1 >= az0
 
 
 def _guard_level(bits: int) -> int:

@@ -96,6 +96,12 @@ def reach_box(bounds: list, thickness: float, limb: list, origin: tuple[float, f
     return [lo, hi]
 
 
+def _floats3(v) -> tuple[float, float, float]:
+    """Three numbers (an array or a plain sequence) as Python floats."""
+    x, y, z = v.tolist() if isinstance(v, np.ndarray) else v
+    return float(x), float(y), float(z)
+
+
 @dataclass(frozen=True)
 class Projectile:
     """A projectile in flight: plain values (hashable, snapshot by reference)."""
@@ -364,12 +370,16 @@ class Stage:
         return y_hint if t is None else top - t
 
     # ------------------------------------------------------------ projectiles
-    def path_blocked(self, start: np.ndarray, step: np.ndarray, level: int) -> bool:
-        """C8: does the segment ``start -> start + step`` hit any model above ``level``?"""
-        sx, sy, sz = np.asarray(step, dtype=float).tolist()
+    def path_blocked(self, start, step, level: int) -> bool:
+        """C8: does the segment ``start -> start + step`` hit any model above ``level``?
+
+        ``start``, ``step``: 3 numbers each, arrays or plain sequences (a projectile's own
+        floats, so its per-frame ray builds no array besides the overlay's record)."""
+        ox, oy, oz = _floats3(start)
+        sx, sy, sz = _floats3(step)
         length = math.sqrt(sx * sx + sy * sy + sz * sz)     # not np.linalg.norm: BLAS (see DEVELOPERS.md)
-        hit = self.scene.cast_any(start, step, length, level=level)
-        self._record(start, start + step, "ray_any", hit, None)
+        hit = self.scene.cast_any((ox, oy, oz), (sx, sy, sz), length, level=level)
+        self._record((ox, oy, oz), (ox + sx, oy + sy, oz + sz), "ray_any", hit, None)
         return hit
 
     def line_of_sight(self, a: np.ndarray, b: np.ndarray, level: int) -> bool:
@@ -401,7 +411,7 @@ class Stage:
         crates, self.projectiles = snap
         changed = False
         for c, (csnap, broken) in zip(self.crates, crates):
-            if c.compound.snapshot().boxes is not csnap.boxes or c.broken != broken:   # strikes replace, never mutate
+            if c.compound.boxes is not csnap.boxes or c.broken != broken:   # strikes replace, never mutate
                 c.compound = Compound.restore(csnap)
                 c.broken = broken
                 c.last_strike = None
