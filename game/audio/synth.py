@@ -193,16 +193,25 @@ def light_hit() -> np.ndarray:
     return _finish(_drive(0.55 * crack + 0.45 * slap + 0.8 * body, 1.6), 0.85, 0.02)
 
 
+def _blow(rng: np.random.Generator, t: np.ndarray, crack, punch, body, sub) -> tuple[np.ndarray, ...]:
+    """The four layers of a landed heavy blow, each ``(n,) float64``: a band-noise ``crack``
+    and ``punch`` (``(lo, hi, attack, decay)``: :func:`_band_noise` under :func:`_env`, drawn
+    from ``rng`` in that order) and a falling ``body`` and ``sub`` tone (``(f0, f1, tau,
+    attack, decay)``: :func:`_glide` under :func:`_env`)."""
+    n = len(t)
+    return (_band_noise(rng, n, crack[0], crack[1]) * _env(t, crack[2], crack[3]),
+            _band_noise(rng, n, punch[0], punch[1]) * _env(t, punch[2], punch[3]),
+            _glide(t, body[0], body[1], body[2]) * _env(t, body[3], body[4]),
+            _glide(t, sub[0], sub[1], sub[2]) * _env(t, sub[3], sub[4]))
+
+
 def heavy_hit() -> np.ndarray:
     """A straight, roundhouse or sweep landing: a crack over a deep, long punch and a
     sub-bass thump, driven hard (0.42 s): lower and longer than :func:`light_hit`."""
-    rng = np.random.default_rng(102)
     t = _times(0.42)
-    n = len(t)
-    crack = _band_noise(rng, n, 1500.0, 7000.0) * _env(t, 0.0005, 0.009)
-    punch = _band_noise(rng, n, 120.0, 1300.0) * _env(t, 0.001, 0.045)
-    body = _glide(t, 230.0, 60.0, 0.05) * _env(t, 0.0015, 0.11)
-    sub = _glide(t, 90.0, 42.0, 0.12) * _env(t, 0.004, 0.16)
+    crack, punch, body, sub = _blow(np.random.default_rng(102), t, (1500.0, 7000.0, 0.0005, 0.009),
+                                    (120.0, 1300.0, 0.001, 0.045), (230.0, 60.0, 0.05, 0.0015, 0.11),
+                                    (90.0, 42.0, 0.12, 0.004, 0.16))
     return _finish(_drive(0.35 * crack + 0.5 * punch + 1.0 * body + 0.6 * sub, 2.2), 0.95, 0.05)
 
 
@@ -326,11 +335,8 @@ def knockout() -> np.ndarray:
     a rumble whose band darkens from 1.8 kHz to 250 Hz and a low ringing fifth (1.45 s)."""
     rng = np.random.default_rng(111)
     t = _times(1.45)
-    n = len(t)
-    crack = _band_noise(rng, n, 1000.0, 8000.0) * _env(t, 0.0005, 0.012)
-    punch = _band_noise(rng, n, 150.0, 2000.0) * _env(t, 0.001, 0.06)
-    body = _glide(t, 260.0, 55.0, 0.06) * _env(t, 0.0015, 0.15)
-    sub = _glide(t, 80.0, 32.0, 0.2) * _env(t, 0.005, 0.4)
+    crack, punch, body, sub = _blow(rng, t, (1000.0, 8000.0, 0.0005, 0.012), (150.0, 2000.0, 0.001, 0.06),
+                                    (260.0, 55.0, 0.06, 0.0015, 0.15), (80.0, 32.0, 0.2, 0.005, 0.4))
     tail = _swept_noise(rng, t, 1800.0 * (250.0 / 1800.0) ** np.minimum(t / 1.2, 1.0), width=0.9) \
         * _env(t, 0.01, 0.45)
     ring = _modes(t, (98.0, 147.0, 196.5), (0.6, 0.5, 0.4), (1.0, 0.7, 0.4), attack=0.02)
