@@ -187,6 +187,36 @@ def test_a_heavy_hit_is_louder_than_a_light_one_and_blocks_clack():
     assert vol["blocked_light"] < vol["blocked"]
 
 
+def test_the_mix_is_balanced_on_heard_loudness(sounds):
+    """Each event's level as heard: the sound's A-weighted loudest 100 ms (``synth.loudness``)
+    plus ``20 log10`` of the volume ``sounds_for`` gives it, for typical events.  The K.O. is
+    the loudest; a heavy hit 3-10 dB over a light one; a whiff under every landed hit; the
+    fireball's launch and the round cues no louder than a heavy hit (the time-over horn was
+    3-4 dB over it).  A-weighting matters: in plain RMS the heavy hit's sub-bass peaks 9 dB
+    over the light hit."""
+    from game.audio.player import sounds_for
+    from game.sim import Fight, ProjectileClash, ProjectileLaunched, RoundStart, TimeOver, Whiff
+
+    m = fight(Match.new(seed=0))
+
+    def level(*events):
+        now, _later = sounds_for(m, events)
+        assert len(now) == 1, now
+        name, vol = now[0]
+        return synth.loudness(sounds[name]) + 20 * np.log10(vol)
+
+    lv = {"light": level(make_hit(move="lp", damage=5)), "heavy": level(make_hit(move="hp", damage=12, heavy=True)),
+          "blocked": level(make_hit(move="hp", damage=0, heavy=True, blocked=True)),
+          "whiff": level(Whiff(m.frame, 0, "hp")), "launch": level(ProjectileLaunched(m.frame, 0, np.zeros(3))),
+          "clash": level(ProjectileClash(m.frame, np.zeros(3))), "round": level(RoundStart(m.frame, 1)),
+          "fight": level(Fight(m.frame, 1)), "time_over": level(TimeOver(m.frame, 1))}
+    ko = synth.loudness(sounds["knockout"])
+    assert ko >= max(lv.values()) + 1.0, (ko, lv)
+    assert 3.0 <= lv["heavy"] - lv["light"] <= 10.0, lv
+    assert lv["whiff"] < min(lv["light"], lv["blocked"]), lv
+    assert max(lv["launch"], lv["round"], lv["fight"], lv["time_over"]) <= lv["heavy"] + 0.5, lv
+
+
 def test_a_real_jab_plays_the_light_hit_and_a_guarded_one_the_block():
     m = placed(0.9)
     ap, b = player()

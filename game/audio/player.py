@@ -101,7 +101,12 @@ def sounds_for(match, events) -> tuple[list[tuple[str, float]], list[tuple[int, 
     CrateStruck -> ``crate_hit``, or ``crate_break`` when it broke; RoundStart ->
     ``round_start``; Fight -> ``fight``; KO -> ``knockout`` instead of the finishing
     blow's hit sounds, and a ``body_fall`` per loser; TimeOver -> ``time_over``.
-    MoveStarted, RoundEnd and MatchOver are silent."""
+    MoveStarted, RoundEnd and MatchOver are silent.
+
+    The volumes are set on each sound's A-weighted level (:func:`~game.audio.synth.loudness`):
+    the K.O. loudest; a heavy hit 3-10 dB over a light one; a whiff under any landed hit;
+    the fireball's launch and the round cues no louder than a heavy hit (the time-over horn
+    at 0.8 was 4 dB over it); ``tests/test_audio.py`` holds the mix to that."""
     now: list = []
     later: list = []
     ko = None
@@ -117,11 +122,11 @@ def sounds_for(match, events) -> tuple[list[tuple[str, float]], list[tuple[int, 
                 later.append((e.hitstop + KNOCKDOWN_LAND, "body_fall", 0.8))
         elif isinstance(e, Whiff):
             mv = match.data.moves.get(e.move)
-            now.append(("whiff", 0.5 if getattr(mv, "heavy", False) else 0.35))
+            now.append(("whiff", 0.35 if getattr(mv, "heavy", False) else 0.25))
         elif isinstance(e, CrateStruck):
             now.append(("crate_break", 1.0) if e.broke else ("crate_hit", 0.7))
         elif isinstance(e, ProjectileLaunched):
-            now.append(("fireball_launch", 0.7))
+            now.append(("fireball_launch", 0.55))
         elif isinstance(e, ProjectileImpact):
             now.append(("fireball_impact", 0.6))
         elif isinstance(e, ProjectileClash):
@@ -136,7 +141,7 @@ def sounds_for(match, events) -> tuple[list[tuple[str, float]], list[tuple[int, 
             losers = (0, 1) if e.loser is None else (e.loser,)
             later.extend((stop + KO_LAND, "body_fall", 0.9) for _ in losers)
         elif isinstance(e, TimeOver):
-            now.append(("time_over", 0.8))
+            now.append(("time_over", 0.55))
     return now, later
 
 
