@@ -422,13 +422,15 @@ def attach_audio(args, pyglet, game):
     step, muted with ``--mute`` (M toggles it), silent until ``start()``.  The loop calls
     both once the first frame is on the screen (even this module's import is not worth a
     ms before it); ``start()`` runs the driver probe and the synthesis on a thread (see
-    the module docstring).  None in a headless-GL window (tests and tools: nobody hears
-    it, and pyglet.media is never imported)."""
+    the module docstring).  A sound is panned to where its world point is on the screen
+    (``screen_pan`` of the last drawn frame's ``game.view_proj``).  None in a headless-GL
+    window (tests and tools: nobody hears it, and pyglet.media is never imported)."""
     if pyglet.options["headless"]:
         return None
-    from game.audio.player import AudioPlayer
+    from game.audio.player import AudioPlayer, screen_pan
 
-    audio = AudioPlayer(muted=args.mute, report=lambda line: print(f"main.py: {line}", file=sys.stderr))
+    audio = AudioPlayer(muted=args.mute, report=lambda line: print(f"main.py: {line}", file=sys.stderr),
+                        pan_of=lambda point: screen_pan(point, getattr(game, "view_proj", None)))
     game.audio = audio
     game.step_listeners.append(audio.on_step)
     return audio

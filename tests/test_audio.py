@@ -37,7 +37,8 @@ def _digest(sounds: dict) -> str:
 
 # ----------------------------------------------------------------------------- synthesis
 def test_every_sound_is_finite_bounded_audible_and_short(sounds):
-    assert set(sounds) == set(synth.SOUNDS) and len(sounds) >= 13
+    assert list(sounds) == list(synth.NAMES) and len(synth.SOUNDS) >= 13
+    assert len(sounds) == len(synth.SOUNDS) + 2 * len(synth.VARIED)       # 3 takes of each varied sound
     for name, x in sounds.items():
         assert x.dtype == np.float32 and x.ndim == 1, name
         assert 0.1 * SR <= len(x) <= synth.MAX_SECONDS * SR, (name, len(x) / SR)
@@ -106,8 +107,9 @@ def _profile(x: np.ndarray) -> np.ndarray:
 
 def test_every_sound_is_distinct(sounds):
     """No two effects are the same sound: each pair differs in length by 10 % or in where
-    its energy sits (band profiles at least 0.15 apart, L1)."""
-    names = sorted(sounds)
+    its energy sits (band profiles at least 0.15 apart, L1).  (Take 0 of each; the takes
+    of one sound are alike on purpose: the next test.)"""
+    names = sorted(synth.SOUNDS)
     prof = {n: _profile(sounds[n]) for n in names}
     for i, a in enumerate(names):
         for b in names[i + 1:]:
@@ -116,7 +118,53 @@ def test_every_sound_is_distinct(sounds):
             assert abs(la - lb) > 0.1 * max(la, lb) or spread > 0.15, (a, b, spread)
 
 
-def test_wav_encoding_is_16_bit_mono_at_the_sample_rate(sounds):
+def test_takes_are_deterministic_distinct_and_as_loud_as_the_base(sounds):
+    """Each varied sound's three takes: the same call gives the same array; no two are alike
+    sample by sample (their own noise, a pitch 6 % apart: correlation under 0.5) yet each
+    is the same sound (same length, energy in the same bands: profiles within 0.5, L1) and
+    heard as loud as take 0 (within 2 dB: the mix test's balance holds for every take).
+    Every take also passes the peak, silence and click checks above (``sounds`` holds them)."""
+    for name in synth.VARIED:
+        takes = synth.take_names(name)
+        assert takes == (name, f"{name}#1", f"{name}#2")
+        base = sounds[name]
+        for k, sample in enumerate(takes):
+            x = sounds[sample]
+            assert np.array_equal(synth.make(sample), x), sample
+            assert len(x) == len(base), sample
+            assert abs(synth.loudness(x) - synth.loudness(base)) <= 2.0, sample
+            assert float(np.abs(_profile(x) - _profile(base)).sum()) < 0.5, sample
+            for other in takes[k + 1:]:
+                assert abs(float(np.corrcoef(x, sounds[other])[0, 1])) < 0.5, (sample, other)
+        assert np.array_equal(synth.SOUNDS[name](2), synth.SOUNDS[name](2))
+    assert synth.take_names("fight") == ("fight",) and synth.base_name("crate_hit#2") == "crate_hit"
+    with pytest.raises(ValueError):
+        synth.SOUNDS["light_hit"](3)
+
+
+def test_the_pan_law_keeps_the_power_and_left_is_left():
+    """Constant power: left**2 + right**2 == 1 at every pan; a negative pan is louder on the
+    left, a positive one on the right, 0 the same on both; the stereo copy is the mono
+    sound times the two gains, interleaved (left, right)."""
+    for p in np.linspace(-1.0, 1.0, 41):
+        left, right = synth.pan_gains(p)
+        assert left * left + right * right == pytest.approx(1.0, abs=1e-12), p
+        if p < -1e-9:
+            assert left > right, p
+        elif p > 1e-9:
+            assert right > left, p
+        else:
+            assert left == pytest.approx(right)
+    assert synth.pan_gains(-1.0) == pytest.approx((1.0, 0.0), abs=1e-12)
+    x = np.array([0.0, 0.5, -1.0, 0.25], np.float32)
+    st = synth.pan(x, -0.4)
+    assert st.shape == (4, 2) and st.dtype == np.float32
+    assert np.allclose(st, np.outer(x, synth.pan_gains(-0.4)), atol=1e-7)
+    assert [synth.PANS[synth.nearest_pan(p)] for p in (-1.0, -0.55, -0.1, 0.0, 0.3, 0.7, 1.0)] \
+        == [-0.8, -0.4, 0.0, 0.0, 0.4, 0.8, 0.8]
+
+
+def test_wav_encoding_is_16_bit_mono_or_stereo_at_the_sample_rate(sounds):
     import io
     import wave
 
@@ -125,25 +173,43 @@ def test_wav_encoding_is_16_bit_mono_at_the_sample_rate(sounds):
         assert (w.getnchannels(), w.getsampwidth(), w.getframerate(), w.getnframes()) == (1, 2, SR, len(x))
         pcm = np.frombuffer(w.readframes(len(x)), "<i2")
     assert np.max(np.abs(pcm / 32767.0 - x)) < 1e-4
+    st = synth.pan(x, -0.8)
+    with wave.open(io.BytesIO(synth.to_wav(st))) as w:
+        assert (w.getnchannels(), w.getsampwidth(), w.getframerate(), w.getnframes()) == (2, 2, SR, len(x))
+        pcm = np.frombuffer(w.readframes(len(x)), "<i2").reshape(-1, 2)          # frames: (left, right)
+    assert np.max(np.abs(pcm / 32767.0 - st)) < 1e-4
+    left, right = synth.pan_gains(-0.8)
+    assert np.max(np.abs(pcm[:, 0] / 32767.0 - left * x)) < 1e-4
+    assert np.max(np.abs(pcm[:, 1] / 32767.0 - right * x)) < 1e-4 and right < 0.2 * left
+    with pytest.raises(ValueError):
+        synth.to_wav(np.zeros((4, 3)))
 
 
 # ----------------------------------------------------------------------------- mapping and voices
 class FakeVoices:
-    """The backend interface, recording: ``played`` [(voice, sound, volume)], ``stopped``."""
+    """The backend interface, recording: ``played`` [(voice, sample, volume, pan)], ``stopped``."""
 
     def __init__(self, seconds: float = 0.5):
         self.played: list = []
         self.stopped: list = []
-        self.durations = {name: seconds for name in synth.SOUNDS}
+        self.durations = {name: seconds for name in synth.NAMES}
 
-    def play(self, voice, sound, volume):
-        self.played.append((voice, sound, volume))
+    def play(self, voice, sample, volume, pan):
+        self.played.append((voice, sample, volume, pan))
 
     def stop(self, voice):
         self.stopped.append(voice)
 
     def names(self) -> list:
-        return [s for _v, s, _vol in self.played]
+        """The sounds played (whichever take)."""
+        return [synth.base_name(s) for _v, s, _vol, _pan in self.played]
+
+    def samples(self) -> list:
+        """The samples played: which take of each sound."""
+        return [s for _v, s, _vol, _pan in self.played]
+
+    def pans(self) -> list:
+        return [p for _v, _s, _vol, p in self.played]
 
 
 class Clock:
@@ -178,7 +244,7 @@ def test_a_heavy_hit_is_louder_than_a_light_one_and_blocks_clack():
         m.frame += 1                      # each call a new step (the player tracks frames)
         ap.on_step(m, (e,))
         assert len(b.played) == 1, (name, b.played)
-        got[name] = b.played[0][1:]
+        got[name] = b.played[0][1:3]
     assert got["light"][0] == got["light_big"][0] == "light_hit"
     assert got["heavy"][0] == got["heavy_scaled"][0] == "heavy_hit"
     assert got["blocked"][0] == got["blocked_light"][0] == "blocked_hit"
@@ -202,7 +268,7 @@ def test_the_mix_is_balanced_on_heard_loudness(sounds):
     def level(*events):
         now, _later = sounds_for(m, events)
         assert len(now) == 1, now
-        name, vol = now[0]
+        name, vol, _where = now[0]
         return synth.loudness(sounds[name]) + 20 * np.log10(vol)
 
     lv = {"light": level(make_hit(move="lp", damage=5)), "heavy": level(make_hit(move="hp", damage=12, heavy=True)),
@@ -284,7 +350,7 @@ def test_round_start_fight_ko_and_the_falling_body():
     for _ in range(60):
         before = len(b.played)
         events += step(m, ap)
-        for _v, s, _vol in b.played[before:]:
+        for s in b.names()[before:]:
             frames.setdefault(s, m.frame)
     ko = next(e for e in events if isinstance(e, KO))
     hit = next(e for e in events if isinstance(e, Hit))
@@ -354,6 +420,91 @@ def test_listening_never_changes_the_match():
     assert run(True) == run(False)
 
 
+def test_three_jabs_in_a_row_play_three_different_takes():
+    """Jab, jab, jab (each one lands): three takes, in turn, then the first again; the turn
+    is per sound (a block in between does not move the jab's) and takes no random state."""
+    m = placed(0.9)
+    ap, b = player()
+    state = np.random.get_state()[1].copy()
+    hits = []
+    for _ in range(3):
+        hits += [e for e in step(m, ap, FrameInput(lp=True)) if isinstance(e, Hit)]
+        for _ in range(25):
+            hits += [e for e in step(m, ap) if isinstance(e, Hit)]
+    assert len(hits) == 3 and not any(h.blocked for h in hits)
+    assert b.samples() == ["light_hit", "light_hit#1", "light_hit#2"]
+    m.frame += 1
+    ap.on_step(m, (make_hit(blocked=True, damage=0),))
+    m.frame += 1
+    ap.on_step(m, (make_hit(),))
+    assert b.samples()[3:] == ["blocked_hit", "light_hit"]
+    assert np.array_equal(np.random.get_state()[1], state)
+
+
+def _camera_view_proj(m: Match) -> np.ndarray:
+    """The view-projection the game would draw ``m`` with (its fight camera, 16:9)."""
+    from game.render.camera import FightCamera
+
+    a, d = m.fighters
+    view, proj, _eye = FightCamera(a.position, d.position).matrices(16 / 9)
+    return proj @ view
+
+
+def test_a_hit_on_the_left_of_the_screen_is_heard_on_the_left():
+    """A hit whose world point projects left of the screen's centre (P1's chest, P1 on the
+    left of the fight camera) gets a negative pan, and the backend is asked for it, which
+    picks a left-panned source; one on P2 a positive pan; the pan is the point's screen x
+    times 0.8, so nothing is hard-panned even far off screen."""
+    from game.audio.player import PAN_WIDTH, screen_pan
+
+    m = placed(3.0)
+    vp = _camera_view_proj(m)
+    a, d = m.fighters
+    chest = np.array([0.0, 1.3, 0.0])
+    ap, b = player(pan_of=lambda point: screen_pan(point, vp))
+    m.frame += 1
+    ap.on_step(m, (make_hit(attacker=1, defender=0, point=a.position + chest),))
+    m.frame += 1
+    ap.on_step(m, (make_hit(point=d.position + chest, heavy=True, damage=12, move="hp"),))
+    left, right = b.pans()
+    assert b.names() == ["light_hit", "heavy_hit"]
+    assert -PAN_WIDTH <= left < -0.1 and 0.1 < right <= PAN_WIDTH, (left, right)
+    assert synth.PANS[synth.nearest_pan(left)] < 0 < synth.PANS[synth.nearest_pan(right)]
+    assert screen_pan(np.array([-50.0, 1.0, 0.0]), vp) == -PAN_WIDTH          # clamped at the edge
+    assert screen_pan(np.array([50.0, 1.0, 0.0]), vp) == PAN_WIDTH
+    assert screen_pan(chest, None) == 0.0                                      # nothing drawn yet
+    # the whiff, the crate and the projectile's events are placed too
+    crate = CrateStruck(m.frame, 0, 0, "crate_0", "forearm_l", a.position + chest, 0.01, False, a.position)
+    for e in (crate, ProjectileImpact(m.frame, 1, d.position + chest, a.position + chest, 1),
+              ProjectileClash(m.frame, a.position + chest)):
+        m.frame += 1
+        ap.on_step(m, (e,))
+        assert b.pans()[-1] == pytest.approx(left), e
+
+
+def test_round_cues_and_the_ko_are_centred_and_no_pan_of_centres_everything():
+    """With a ``pan_of`` that puts everything hard left, the round bell, the gong, the K.O.
+    blow and the time-over horn still play at 0; the K.O.'s falling body is placed (at the
+    loser).  A player without ``pan_of`` plays every sound at 0."""
+    from game.sim import Fight, RoundStart, TimeOver
+
+    m = fight(Match.new(seed=0))
+    for pan_of, want in ((lambda point: -0.8, -0.8), (None, 0.0)):
+        ap, b = player(pan_of=pan_of)
+        for e in (RoundStart(m.frame, 1), Fight(m.frame, 1), TimeOver(m.frame, 1)):
+            m.frame += 1
+            ap.on_step(m, (e,))
+        m.frame += 1
+        ap.on_step(m, (make_hit(hitstop=0), KO(m.frame, 1, 1)))
+        for _ in range(KO_LAND):
+            m.frame += 1
+            ap.on_step(m, ())
+        m.frame += 1
+        ap.on_step(m, (make_hit(), ))
+        assert b.names() == ["round_start", "fight", "time_over", "knockout", "body_fall", "light_hit"]
+        assert b.pans() == [0.0, 0.0, 0.0, 0.0, want, want], pan_of
+
+
 def test_voices_are_capped_and_the_oldest_is_stolen_but_never_by_a_whiff():
     ap, b = player(voices=3)
     clock = ap.clock
@@ -367,7 +518,7 @@ def test_voices_are_capped_and_the_oldest_is_stolen_but_never_by_a_whiff():
     assert ap.play("fight", 1.0) == 1           # the next oldest
     clock.t += 1.0                              # everything has ended
     assert ap.play("whiff", 0.5) == 0
-    assert [v for v, _s, _vol in b.played] == [0, 1, 2, 0, 1, 0]
+    assert [v for v, _s, _vol, _pan in b.played] == [0, 1, 2, 0, 1, 0]
 
 
 def test_one_step_plays_each_sound_once_at_its_loudest():
@@ -375,7 +526,7 @@ def test_one_step_plays_each_sound_once_at_its_loudest():
     ap, b = player()
     m.frame += 1
     ap.on_step(m, (make_hit(damage=5), make_hit(attacker=1, defender=0, damage=9, move="lk")))
-    assert len(b.played) == 1 and b.played[0][1] == "light_hit"
+    assert len(b.played) == 1 and b.names() == ["light_hit"]
     m.frame += 1
     ap.on_step(m, (make_hit(damage=9, move="lk"),))
     assert b.played[0][2] == b.played[1][2]
@@ -411,7 +562,7 @@ def test_before_the_backend_is_ready_sounds_are_skipped_quietly():
 
 def test_a_failing_driver_turns_the_sound_off_with_one_line():
     class Broken(FakeVoices):
-        def play(self, voice, sound, volume):
+        def play(self, voice, sample, volume, pan):
             raise OSError("device unplugged")
     lines = []
     ap = AudioPlayer(Broken(), report=lines.append)
@@ -491,6 +642,10 @@ def test_the_window_attaches_a_silent_player_and_a_headless_gl_window_none():
     audio = main.attach_audio(args, types.SimpleNamespace(options={"headless": False}), game)
     assert isinstance(audio, AudioPlayer) and game.audio is audio and audio.muted
     assert game.step_listeners == [audio.on_step]
+    point = np.array([-1.5, 1.3, 0.0])
+    assert audio.pan_of(point) == 0.0                           # no frame drawn yet: centred
+    game.view_proj = _camera_view_proj(placed(3.0))             # what Game.draw leaves
+    assert audio.pan_of(point) < -0.1
     assert audio.status == "off" and audio._thread is None      # nothing starts before the first frame
     game = types.SimpleNamespace(step_listeners=[], audio=None)
     assert main.attach_audio(args, types.SimpleNamespace(options={"headless": True}), game) is None
@@ -535,18 +690,34 @@ def test_pyglet_voices_play_and_replace_sounds_on_pyglets_own_players():
     voice's next sound replacing the last on the same player) through pyglet's silent
     driver, which runs players without a device: in a subprocess, so this process never
     imports pyglet.media.  (``PygletVoices.create`` declines the silent driver; the game
-    then plays nothing, which the tests above cover.)"""
+    then plays nothing, which the tests above cover.)  Every source is 16-bit stereo (one
+    format: a voice keeps its driver stream from a centred sound to a panned one), a
+    positioned sample has one per pan position and a centred one a single one, a negative
+    pan queues a source louder on the left, and ``nbytes`` is what the sources hold."""
     code = """
+import numpy as np
 import pyglet.media as media
-from game.audio.player import PygletVoices
-from game.audio.synth import SAMPLE_RATE, build_all
+from game.audio.player import CENTRED, PygletVoices
+from game.audio.synth import NAMES, PANS, SAMPLE_RATE, base_name, build_all
 v = PygletVoices(media, 2)
 want = {k: len(x) / SAMPLE_RATE for k, x in build_all().items()}
+srcs = [s for name in NAMES for s in v.sources[name]]
+print("formats", sorted({(s.audio_format.channels, s.audio_format.sample_size, s.audio_format.sample_rate)
+                         for s in srcs}))
+print("counts", all(len(v.sources[n]) == (1 if base_name(n) in CENTRED else len(PANS)) for n in NAMES),
+      v.nbytes == sum(len(s._data) for s in srcs))
 out = []
-for i, name in enumerate(["light_hit", "knockout", "crate_hit", "fight"]):
-    v.play(i % 2, name, 0.5 + 0.1 * i)
+streams = {}
+for i, (name, pan) in enumerate([("light_hit#1", -0.7), ("knockout", -0.7), ("crate_hit", 0.5), ("fight", 0.0),
+                                 ("light_hit", -0.7)]):
+    v.play(i % 2, name, 0.5 + 0.1 * i, pan)
     p = v.players[i % 2]
-    out.append([p.playing, round(p.source.duration, 3) == round(want[name], 3), abs(p.volume - (0.5 + 0.1 * i)) < 1e-9])
+    pcm = np.frombuffer(p.source._file.getvalue(), "<i2").reshape(-1, 2).astype(float)
+    left, right = np.sqrt((pcm ** 2).mean(axis=0))
+    side = "L" if left > 1.5 * right else ("R" if right > 1.5 * left else "C")
+    same = streams.setdefault(i % 2, p._audio_player) is p._audio_player
+    out.append([p.playing, round(p.source.duration, 3) == round(want[name], 3),
+                abs(p.volume - (0.5 + 0.1 * i)) < 1e-9, side, same])
 v.stop(0)
 out.append([v.players[0].playing])
 v.close()
@@ -555,4 +726,9 @@ print(out)
     env = dict(os.environ, PYGLET_HEADLESS="1")
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
     assert res.returncode == 0, res.stderr[-2000:]
-    assert res.stdout.strip().splitlines()[-1] == str([[True, True, True]] * 4 + [[False]])
+    lines = res.stdout.strip().splitlines()
+    assert lines[-3] == "formats [(2, 16, 44100)]", lines
+    assert lines[-2] == "counts True True", lines
+    assert lines[-1] == str([[True, True, True, "L", True], [True, True, True, "C", True],
+                             [True, True, True, "R", True], [True, True, True, "C", True],
+                             [True, True, True, "L", True], [False]])

@@ -1,13 +1,22 @@
 """Procedural sound effects: pure numpy, no pyglet, no files, deterministic.
 
-Every public sound function takes no argument and returns the whole effect as mono
-``(n,) float32`` samples in [-1, 1] at :data:`SAMPLE_RATE` Hz, ``n`` at most
-``MAX_SECONDS * SAMPLE_RATE``.  Its noise comes from a generator the function makes
-itself from a fixed seed (``np.random.default_rng(seed)``), never from global random
-state, so the same call gives the same array in any process.  Each one starts and ends
-on silence (a raised-cosine fade of a few ms at both ends: no click when a voice starts
-or is cut at the end of the buffer) and is normalised to its own peak, which sets how
-loud it is against the others before the player's per-event volume.
+Every public sound function returns the whole effect as mono ``(n,) float32`` samples
+in [-1, 1] at :data:`SAMPLE_RATE` Hz, ``n`` at most ``MAX_SECONDS * SAMPLE_RATE``.  Its
+noise comes from a generator the function makes itself from a fixed seed
+(``np.random.default_rng(seed)``), never from global random state, so the same call gives
+the same array in any process.  Each one starts and ends on silence (a raised-cosine fade
+of a few ms at both ends: no click when a voice starts or is cut at the end of the buffer)
+and is normalised to its own peak, which sets how loud it is against the others before
+the player's per-event volume.
+
+Takes.  The frequent sounds (:data:`VARIED`: the hits, the block, the whiff, the crate's
+knock) take a ``take`` argument, 0-2: the same recipe with its own seed and every
+frequency 0.94 or 1.06 times the base's (:func:`_take`), so that a jab-jab-jab is not one
+sample three times over.  :data:`NAMES` lists every sample (``"light_hit"``, take 0, then
+``"light_hit#1"``, ``"light_hit#2"``), :func:`make` makes one by name (a take levelled on
+take 0's loudness) and :func:`build_all` all of them.  Stereo: :func:`pan` places a copy
+at a pan position (constant-power law, :func:`pan_gains`); :func:`to_wav` writes mono or
+stereo 16-bit WAVs.
 
 The recipes are the sound designer's usual layers:
 
@@ -28,7 +37,7 @@ Filtering is done in the frequency domain (``np.fft.rfft``, a zero-phase Butterw
 magnitude response, ``irfft``) on *stationary* noise of a power-of-two length, cut to the
 sound's length before any envelope is applied: a circular FFT filter then never smears
 an onset across the buffer's ends.  No Python
-loop runs over samples; a whole set (:func:`build_all`) takes ~0.3 s here (the
+loop runs over samples; a whole set (:func:`build_all`, 24 samples) takes ~0.5 s here (the
 player builds it on its start-up thread, where numpy releases the GIL for most of it).
 """
 
@@ -181,15 +190,32 @@ def _finish(x: np.ndarray, peak: float, fade_out: float) -> np.ndarray:
     return x.astype(np.float32)
 
 
+#: the pitch factor of each take of a varied sound (take 0 is the base recipe)
+PITCHES = (1.0, 0.94, 1.06)
+#: the noise seed of take ``k`` is the base recipe's plus ``k`` times this
+TAKE_SEED_STEP = 1000
+
+
+def _take(seed: int, take: int) -> tuple[np.random.Generator, float]:
+    """Take ``take`` (0 to ``len(PITCHES) - 1``) of a recipe whose base seed is ``seed``: its
+    own generator (seed ``seed + TAKE_SEED_STEP * take``; take 0 is the base sound) and its
+    pitch factor :data:`PITCHES` ``[take]``, which scales every frequency of the recipe
+    (glides, modes, band corners: the same blow from a slightly smaller or bigger body)."""
+    if not 0 <= take < len(PITCHES):
+        raise ValueError(f"take {take} is not in 0..{len(PITCHES) - 1}")
+    return np.random.default_rng(seed + TAKE_SEED_STEP * take), PITCHES[take]
+
+
 # ----------------------------------------------------------------------------- the sounds
-def light_hit() -> np.ndarray:
-    """A jab or front kick landing: a bright crack, a slap and a short mid thump (0.16 s)."""
-    rng = np.random.default_rng(101)
+def light_hit(take: int = 0) -> np.ndarray:
+    """A jab or front kick landing: a bright crack, a slap and a short mid thump (0.16 s).
+    ``take`` 0-2: :func:`_take` (its own noise and a slightly higher or lower pitch)."""
+    rng, k = _take(101, take)
     t = _times(0.16)
     n = len(t)
-    crack = _band_noise(rng, n, 2200.0, 9000.0) * _env(t, 0.0004, 0.006)
-    slap = _band_noise(rng, n, 500.0, 3200.0) * _env(t, 0.0008, 0.018)
-    body = _glide(t, 560.0, 170.0, 0.025) * _env(t, 0.001, 0.035)
+    crack = _band_noise(rng, n, 2200.0 * k, 9000.0 * k) * _env(t, 0.0004, 0.006)
+    slap = _band_noise(rng, n, 500.0 * k, 3200.0 * k) * _env(t, 0.0008, 0.018)
+    body = _glide(t, 560.0 * k, 170.0 * k, 0.025) * _env(t, 0.001, 0.035)
     return _finish(_drive(0.55 * crack + 0.45 * slap + 0.8 * body, 1.6), 0.85, 0.02)
 
 
@@ -205,38 +231,41 @@ def _blow(rng: np.random.Generator, t: np.ndarray, crack, punch, body, sub) -> t
             _glide(t, sub[0], sub[1], sub[2]) * _env(t, sub[3], sub[4]))
 
 
-def heavy_hit() -> np.ndarray:
+def heavy_hit(take: int = 0) -> np.ndarray:
     """A straight, roundhouse or sweep landing: a crack over a deep, long punch and a
-    sub-bass thump, driven hard (0.42 s): lower and longer than :func:`light_hit`."""
+    sub-bass thump, driven hard (0.42 s): lower and longer than :func:`light_hit`.
+    ``take`` 0-2: :func:`_take`."""
+    rng, k = _take(102, take)
     t = _times(0.42)
-    crack, punch, body, sub = _blow(np.random.default_rng(102), t, (1500.0, 7000.0, 0.0005, 0.009),
-                                    (120.0, 1300.0, 0.001, 0.045), (230.0, 60.0, 0.05, 0.0015, 0.11),
-                                    (90.0, 42.0, 0.12, 0.004, 0.16))
+    crack, punch, body, sub = _blow(rng, t, (1500.0 * k, 7000.0 * k, 0.0005, 0.009),
+                                    (120.0 * k, 1300.0 * k, 0.001, 0.045),
+                                    (230.0 * k, 60.0 * k, 0.05, 0.0015, 0.11),
+                                    (90.0 * k, 42.0 * k, 0.12, 0.004, 0.16))
     return _finish(_drive(0.35 * crack + 0.5 * punch + 1.0 * body + 0.6 * sub, 2.2), 0.95, 0.05)
 
 
-def blocked_hit() -> np.ndarray:
+def blocked_hit(take: int = 0) -> np.ndarray:
     """A guarded hit: a dull clack, a few damped wooden modes over a short low knock and a
-    muffled (low-passed) tick, no bright crack (0.2 s)."""
-    rng = np.random.default_rng(103)
+    muffled (low-passed) tick, no bright crack (0.2 s).  ``take`` 0-2: :func:`_take`."""
+    rng, k = _take(103, take)
     t = _times(0.2)
     n = len(t)
-    clack = _modes(t, (760.0, 1180.0, 1730.0), (0.022, 0.016, 0.01), (0.6, 0.4, 0.25))
-    knock = _glide(t, 300.0, 180.0, 0.02) * _env(t, 0.001, 0.03)
-    tick = _band_noise(rng, n, 300.0, 2500.0) * _env(t, 0.0005, 0.008)
+    clack = _modes(t, (760.0 * k, 1180.0 * k, 1730.0 * k), (0.022, 0.016, 0.01), (0.6, 0.4, 0.25))
+    knock = _glide(t, 300.0 * k, 180.0 * k, 0.02) * _env(t, 0.001, 0.03)
+    tick = _band_noise(rng, n, 300.0 * k, 2500.0 * k) * _env(t, 0.0005, 0.008)
     return _finish(_drive(clack + 0.7 * knock + 0.5 * tick, 1.3), 0.75, 0.03)
 
 
-def whiff() -> np.ndarray:
+def whiff(take: int = 0) -> np.ndarray:
     """A move cutting only air: a short whoosh, noise through a band-pass that sweeps up
-    and back down under a swelling envelope (0.26 s)."""
-    rng = np.random.default_rng(104)
+    and back down under a swelling envelope (0.26 s).  ``take`` 0-2: :func:`_take`."""
+    rng, k = _take(104, take)
     t = _times(0.26)
     u = t / t[-1]
-    centre = 600.0 * (2400.0 / 600.0) ** np.sin(np.pi * np.minimum(u / 0.9, 1.0)) * (1.0 - 0.3 * u)
+    centre = 600.0 * k * (2400.0 / 600.0) ** np.sin(np.pi * np.minimum(u / 0.9, 1.0)) * (1.0 - 0.3 * u)
     swell = u ** 1.4 * (1.0 - u) ** 2.2
     air = _swept_noise(rng, t, centre, width=0.6) * swell
-    low = _band_noise(rng, len(t), 180.0, 600.0) * swell
+    low = _band_noise(rng, len(t), 180.0 * k, 600.0 * k) * swell
     return _finish(air + 0.25 * low, 0.5, 0.02)
 
 
@@ -286,16 +315,17 @@ def fireball_clash() -> np.ndarray:
     return _finish(_drive(0.9 * blasts + 0.3 * ring + 0.3 * zap + 0.7 * boom, 1.6), 0.9, 0.08)
 
 
-def crate_hit() -> np.ndarray:
+def crate_hit(take: int = 0) -> np.ndarray:
     """A fist in a crate: a hollow wooden knock (a board's damped modes) and a few
-    splinter ticks (0.32 s)."""
-    rng = np.random.default_rng(108)
+    splinter ticks (0.32 s).  ``take`` 0-2: :func:`_take`."""
+    rng, k = _take(108, take)
     t = _times(0.32)
     n = len(t)
-    board = _modes(t, (196.0, 412.0, 687.0, 1043.0), (0.07, 0.05, 0.035, 0.02), (1.0, 0.7, 0.45, 0.3))
-    knock = _band_noise(rng, n, 800.0, 5000.0) * _env(t, 0.0004, 0.005)
+    board = _modes(t, (196.0 * k, 412.0 * k, 687.0 * k, 1043.0 * k), (0.07, 0.05, 0.035, 0.02),
+                   (1.0, 0.7, 0.45, 0.3))
+    knock = _band_noise(rng, n, 800.0 * k, 5000.0 * k) * _env(t, 0.0004, 0.005)
     when = np.sort(0.004 + 0.07 * rng.random(8))
-    splinters = _scatter(rng, t, when, rng.uniform(0.15, 0.4, 8), freq_range=(1800.0, 5000.0),
+    splinters = _scatter(rng, t, when, rng.uniform(0.15, 0.4, 8), freq_range=(1800.0 * k, 5000.0 * k),
                          decay_range=(0.002, 0.005), click=1.2)
     return _finish(_drive(board + 0.8 * knock + splinters, 1.4), 0.8, 0.04)
 
@@ -413,27 +443,99 @@ SOUNDS = {
 }
 
 
+#: the frequent sounds, made in :data:`PITCHES` takes each (a jab-jab-jab is not one sample
+#: three times over); their recipes take a ``take`` argument
+VARIED = ("light_hit", "heavy_hit", "blocked_hit", "whiff", "crate_hit")
+
+
+def take_names(name: str) -> tuple[str, ...]:
+    """The sample names of sound ``name``: ``(name,)``, or for a :data:`VARIED` one
+    ``(name, name#1, name#2)`` (take 0 keeps the plain name)."""
+    if name in VARIED:
+        return (name,) + tuple(f"{name}#{k}" for k in range(1, len(PITCHES)))
+    return (name,)
+
+
+def base_name(sample: str) -> str:
+    """The sound a sample name is a take of: ``"light_hit#2"`` -> ``"light_hit"``."""
+    return sample.partition("#")[0]
+
+
+#: every sample name, in build order: each sound of :data:`SOUNDS` and its takes
+NAMES = tuple(n for name in SOUNDS for n in take_names(name))
+
+
+def make(sample: str, base: np.ndarray | None = None) -> np.ndarray:
+    """One sample by name (``"fight"``, ``"light_hit"``, ``"light_hit#1"``): mono ``(n,)
+    float32``.  A take other than 0 is levelled on take 0 (``base``, made here if None):
+    scaled to its :func:`loudness`, but never to a higher peak.  (Its noise alone moves a
+    take's peak-normalised level by up to ~3 dB; levelled, a jab is as loud on every take
+    and the mix set on take 0 holds.)"""
+    name, _sep, take = sample.partition("#")
+    if not take:
+        return SOUNDS[name]()
+    x = SOUNDS[name](int(take))
+    ref = make(name) if base is None else base
+    gain = min(10.0 ** ((loudness(ref) - loudness(x)) / 20.0),
+               float(np.max(np.abs(ref))) / max(float(np.max(np.abs(x))), 1e-12))
+    return (x * np.float32(gain)).astype(np.float32)
+
+
 def build_all() -> dict[str, np.ndarray]:
-    """Every sound of :data:`SOUNDS`: name -> ``(n,) float32`` at :data:`SAMPLE_RATE`."""
-    return {name: make() for name, make in SOUNDS.items()}
+    """Every sample of :data:`NAMES`: name -> mono ``(n,) float32`` at :data:`SAMPLE_RATE`."""
+    out: dict[str, np.ndarray] = {}
+    for name in NAMES:
+        out[name] = make(name, out.get(base_name(name)))
+    return out
+
+
+# ----------------------------------------------------------------------------- stereo and WAV
+#: the fixed pan positions a positioned sound is built at (-1 left, 1 right; none is hard-panned)
+PANS = (-0.8, -0.4, 0.0, 0.4, 0.8)
+
+
+def pan_gains(pan: float) -> tuple[float, float]:
+    """Constant-power pan law: ``(left, right) = (cos a, sin a)``, ``a = (pan + 1) pi / 4``
+    for ``pan`` in [-1, 1] (clamped): ``left**2 + right**2 == 1`` everywhere (the same
+    power wherever the sound is), each side ``1 / sqrt 2`` (-3 dB) at the centre."""
+    a = (min(max(float(pan), -1.0), 1.0) + 1.0) * np.pi / 4.0
+    return float(np.cos(a)), float(np.sin(a))
+
+
+def pan(samples: np.ndarray, position: float) -> np.ndarray:
+    """Mono ``(n,) float`` -> stereo ``(n, 2) float32`` (left, right) panned to ``position``
+    (:func:`pan_gains`)."""
+    left, right = pan_gains(position)
+    x = np.asarray(samples, dtype=np.float32)
+    return np.stack([x * np.float32(left), x * np.float32(right)], axis=1)
+
+
+def nearest_pan(position: float, pans=PANS) -> int:
+    """The index in ``pans`` of the position nearest ``position`` (the first of a tie)."""
+    return min(range(len(pans)), key=lambda i: abs(pans[i] - position))
 
 
 def to_pcm16(samples: np.ndarray) -> bytes:
-    """``(n,) float`` in [-1, 1] -> little-endian signed 16-bit PCM bytes (``2 n`` bytes)."""
+    """``(n,)`` or ``(n, channels) float`` in [-1, 1] -> little-endian signed 16-bit PCM bytes,
+    frames interleaved (``2 n channels`` bytes)."""
     return (np.clip(samples, -1.0, 1.0) * 32767.0).round().astype("<i2").tobytes()
 
 
 def to_wav(samples: np.ndarray) -> bytes:
-    """``(n,) float`` in [-1, 1] -> a mono 16-bit WAV file at :data:`SAMPLE_RATE`, in memory."""
+    """Mono ``(n,)`` or stereo ``(n, 2) float`` in [-1, 1] -> a 16-bit WAV file at
+    :data:`SAMPLE_RATE` (1 or 2 channels, interleaved), in memory."""
     import io
     import wave
 
+    x = np.asarray(samples)
+    if x.ndim not in (1, 2) or (x.ndim == 2 and x.shape[1] not in (1, 2)):
+        raise ValueError(f"samples of shape {x.shape}: want (n,) or (n, 2)")
     buf = io.BytesIO()
     with wave.open(buf, "wb") as w:
-        w.setnchannels(1)
+        w.setnchannels(1 if x.ndim == 1 else x.shape[1])
         w.setsampwidth(2)
         w.setframerate(SAMPLE_RATE)
-        w.writeframes(to_pcm16(samples))
+        w.writeframes(to_pcm16(x))
     return buf.getvalue()
 
 
@@ -454,5 +556,6 @@ def loudness(samples: np.ndarray, window: float = 0.1) -> float:
     spec = np.fft.rfft(x) * _a_weight(np.fft.rfftfreq(len(x), 1.0 / SAMPLE_RATE))
     y = np.fft.irfft(spec, len(x))
     w = max(1, min(int(window * SAMPLE_RATE), len(y)))
-    power = np.convolve(y * y, np.full(w, 1.0 / w), "valid")
+    energy = np.concatenate(([0.0], np.cumsum(y * y)))
+    power = (energy[w:] - energy[:-w]) / w                  # the mean power of every w-sample window
     return float(10.0 * np.log10(max(power.max(), 1e-20)))
