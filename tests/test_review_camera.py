@@ -151,7 +151,8 @@ def test_review_C7_camera_keeps_both_fighters_on_screen_walking_into_a_corner(na
 
 @pytest.mark.parametrize("sep_end, diagonal, size", [
     (sep, False, size) for sep in (6.0, 12.0, 28.6) for size in ((1280, 720), (1024, 768), (720, 720))
-] + [(37.0, True, size) for size in ((1280, 720), (1024, 768), (720, 720))])
+] + [(37.0, True, size) for size in ((1280, 720), (1024, 768), (720, 720))]
+  + [(sep, "mirrored", (1280, 720)) for sep in (20.0, 28.6)] + [(37.0, "mirrored", (1024, 768))])
 def test_review_C7_camera_frames_fighters_far_apart(sep_end, diagonal, size):
     """The fighters back away from each other across the arena's middle to ``sep_end`` m
     apart (up to corner to corner).  The eye distance stopped at MAX_DIST (10 m): from 12 m
@@ -163,10 +164,16 @@ def test_review_C7_camera_frames_fighters_far_apart(sep_end, diagonal, size):
     and from 6 m on 1:1).  Corner to corner on 4:3 and 1:1 the eye, held by the walls short of
     the distance its own field of view needs, rose and swung round, and a fighter was lost (4:3:
     up to 737 px on 66 frames, the eye jumping 10 m in a frame; 1:1: 55 px on 5): the view now
-    widens, eased, up to the 16:9 window's width, and rises only for the rest."""
+    widens, eased, up to the 16:9 window's width, and rises only for the rest.  Along the other
+    diagonal ("mirrored", pillar_en behind the eye) a pillar hid the fighters from view after view,
+    the camera swung round to the far side, and half-way, looking along their line, it lost one
+    (from 20 m apart: up to 308-336 px on 38-40 frames, on every window shape); fighters that
+    far apart are now never swung round (a pillar between is faded instead), and a far eye's
+    pan is capped in metres as well as degrees."""
+    sz = -1.0 if diagonal == "mirrored" else 1.0
     h = sep_end / 2 / (math.sqrt(2) if diagonal else 1.0)
-    end1, end2 = ((-h, -h), (h, h)) if diagonal else ((-h, 0.3), (h, -0.3))
-    start1, start2 = ((-1.0, -1.0), (1.0, 1.0)) if diagonal else ((-1.5, 0.0), (1.5, 0.0))
+    end1, end2 = ((-h, -h * sz), (h, h * sz)) if diagonal else ((-h, 0.3), (h, -0.3))
+    start1, start2 = ((-1.0, -sz), (1.0, sz)) if diagonal else ((-1.5, 0.0), (1.5, 0.0))
     frames = int(sep_end / 0.07)
     rows = _drive((start1, start2), _walk(start1, end1, start2, end2, frames), frames + 60, size=size)
     over = [r[0] for r in rows]

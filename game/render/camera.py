@@ -42,6 +42,7 @@ OVER_MIN = 0.2          # a low obstacle between, from this fraction of the way 
 OVER_CLEAR = 0.15       # ... is looked over with this much room above its top ...
 OVER_MAX = 3.0          # ... by an eye at most this high
 MAX_TURN = math.radians(2.5)   # most the view direction turns in a frame (150 degrees a second)
+MAX_PAN = 0.6           # m a frame the eye's turn about the look point may carry it, at most
 SWING = (20, -20, 40, -40, 60, -60, 80, -80, 100, -100, 120, -120, 140, -140, 160, -160)   # degrees tried
 SWING_GAIN = 1.2        # a turn must score this much better than the goal view (or the turn faced) to win
 EXIT_REACH = 0.5        # m: a pillar the fighters' middle is this near (x-z, or half their separation) is looked past ...
@@ -62,6 +63,7 @@ SMOOTH_JUMP = 0.6       # fraction of the jump framing's remaining error closed 
 RISE_STEP = 0.7         # m a frame the rise over a held eye changes at most
 SMOOTH_ZOOM = 0.08      # fraction of the field of view's remaining widening (or narrowing) done per frame
 FLIP_COST = 0.75        # a swing's score past 90 degrees (round to the other side: the fighters swap screen sides) is worth this much
+FLIP_MAX_SEP = 12.0     # m: fighters farther apart than this are never swung round to the other side
 
 
 def perspective(fovy_deg: float, aspect: float, near: float = NEAR, far: float = FAR) -> np.ndarray:
@@ -381,6 +383,11 @@ class FightCamera:
         turn costs a ray, and one per fighter unless its view is already too short to win
         (then its score is that bound); all sixteen in every update took up to 8 ms a frame."""
         bodies = [np.array([p[0], target[1], p[2]]) for p in fighters]
+        # fighters far apart are never swung round: half-way the view looks along their line,
+        # where no eye inside the walls frames both (20 m apart the pan lost one for 38 frames,
+        # by up to 308 px); a pillar hiding one from this side is faded (occluders.py) instead
+        far = len(fighters) == 2 and math.hypot(float(fighters[1][0] - fighters[0][0]),
+                                                float(fighters[1][2] - fighters[0][2])) > FLIP_MAX_SEP
         widest = self._widest                  # a view is scored as framed as the widest field of view frames it
 
         def score(deg, floor=-1.0):
@@ -412,7 +419,7 @@ class FightCamera:
             in a corner, and P1 ended up on the right; just after coming round, no turn past
             90 degrees counts (not straight back, nor on round)."""
             if abs(deg) > 90:
-                return 0.0 if self._flipped else FLIP_COST
+                return 0.0 if self._flipped or far else FLIP_COST
             return SWING_GAIN if deg == self._offset else 1.0
 
         v, hidden = score(0)
@@ -567,8 +574,11 @@ class FightCamera:
         turned = self.dir + (direction - self.dir) * SMOOTH_DIR
         turned /= max(np.linalg.norm(turned), 1e-9)
         cross, dot = self.dir[0] * turned[1] - self.dir[1] * turned[0], float(self.dir @ turned)
-        if math.atan2(abs(cross), dot) > MAX_TURN:     # a swing round an obstacle pans, it does not whip
-            a = math.copysign(MAX_TURN, cross)
+        # a swing round an obstacle pans, it does not whip: at most MAX_TURN a frame, and at most
+        # MAX_PAN metres of the eye's way round (an eye 18 m out turned 2.5 degrees moved 1.1 m)
+        max_turn = min(MAX_TURN, MAX_PAN / max(min(self.reach, self.dist), 1e-6))
+        if math.atan2(abs(cross), dot) > max_turn:
+            a = math.copysign(max_turn, cross)
             c, s = math.cos(a), math.sin(a)
             turned = np.array([c * self.dir[0] - s * self.dir[1], s * self.dir[0] + c * self.dir[1]])
         self.dir = turned
