@@ -59,6 +59,17 @@ def _face_point(rect, normal) -> tuple[float, float]:
     return cx, cz
 
 
+def _pair_at(attacker, defender):
+    """``(match, P1, P2)``: a new match in its FIGHT phase with P1 at ``attacker`` and P2 at
+    ``defender`` (``(x, z)`` each), after one neutral step."""
+    m = Match.new()
+    to_fight(m)
+    a, d = m.fighters
+    (a.x, a.z), (d.x, d.z) = attacker, defender
+    m.step(NEUTRAL, NEUTRAL)
+    return m, a, d
+
+
 def _sweep_at(name: str, normal, back: float, *, turn: float = 0.0, gap: float = 0.9, seed: int = 0):
     """P2 stands ``back`` m (its centre) out from the face of solid ``name`` whose outward normal
     is ``normal``; P1 stands ``gap`` m from it, in the direction of ``normal`` turned by ``turn``
@@ -212,12 +223,7 @@ def test_knockdown_at_a_wall_keeps_its_timing_and_the_sweepers_plus_22():
     m, hit, frames = _sweep_at("wall_east", (-1, 0), 0.3)
     assert hit.advantage == data.knockdown_frames - (mv.total - mv.startup) == 22
     # replay the same sweep with P2 mashing a jab from the hit on
-    m = Match.new()
-    to_fight(m)
-    a, d = m.fighters
-    d.x, d.z = 14.7, 0.0
-    a.x, a.z = 13.8, 0.0
-    m.step(NEUTRAL, NEUTRAL)
+    m, a, d = _pair_at((13.8, 0.0), (14.7, 0.0))
     ev = list(m.step(SWEEP, NEUTRAL))
     while not any(isinstance(e, Hit) for e in ev):
         ev = list(m.step(NEUTRAL, NEUTRAL))
@@ -239,12 +245,7 @@ def test_a_knockdown_at_a_wall_is_deterministic_through_snapshot_and_restore():
         return m.state_hash()
 
     assert run() == run()
-    m = Match.new()
-    to_fight(m)
-    a, d = m.fighters
-    d.x, d.z = 6.0, 7.0
-    a.x, a.z = 5.1, 7.0
-    m.step(NEUTRAL, NEUTRAL)
+    m, a, d = _pair_at((5.1, 7.0), (6.0, 7.0))
     m.step(SWEEP, NEUTRAL)
     while not (d.state == "knockdown" and d.hitstop == 0):
         m.step(NEUTRAL, NEUTRAL)
