@@ -693,3 +693,52 @@ def test_render_floor_tiles_each_carry_their_own_tint_and_grout_between(env):
     across, inside = np.median(across), np.median(inside)
     assert across > 3.0 and across > 3.0 * inside + 1.0, \
         f"no tint steps between tiles: median step {across:.1f} across borders, {inside:.1f} inside"
+
+
+def test_render_fighters_thin_limbs_in_one_rim_segment_look_as_in_two(env):
+    """The fighters' level of detail (``geometry.FINE_RIM``): the arms' and legs' rounded
+    edges in one segment, the hips', torso's and head's in two, costs under 60 % of the
+    triangles of every limb in two, and the frame stays close to that reference: within the
+    fighters, less than 70 % of the difference every limb in one segment makes, and a few
+    pixel values on average (the thin limbs' outlines move by a pixel here and there)."""
+    from game.render.geometry import fighter_mesh
+    from game.render.glutil import VertexArray
+    from game.render.offscreen import frame_pixels
+
+    _, _, game = env
+    fresh(game, p1="cpu", p2="cpu", seed=3)
+    world = game.world
+    data = game.match.data
+
+    def mesh(**kw):
+        v, i = fighter_mesh(data.skeleton, list(data.fighters), **kw)
+        vao = VertexArray([(0, 3), (1, 3), (2, 3), (3, 1)], indexed=True)
+        vao.set_vertices(v)
+        vao.set_indices(i)
+        return vao
+
+    ours, full, coarse = world.fighters, mesh(fine_rim=0.0), mesh(detail=1)
+    assert ours.count < 0.6 * full.count and coarse.count < ours.count
+    ratios = []
+    try:
+        for _ in range(3):
+            for _ in range(60):
+                game.step()
+            img = {}
+            for name, vao in (("ours", ours), ("full", full), ("coarse", coarse)):
+                world.fighters = vao
+                img[name] = frame_pixels(game).astype(int)
+            world.fighters = ours
+            n = ours.count
+            ours.count = 0
+            none = frame_pixels(game).astype(int)
+            ours.count = n
+            body = np.abs(img["full"] - none).sum(axis=-1) > 30
+            assert body.sum() > 2000, "no fighter in view"
+            d_ours = np.abs(img["ours"] - img["full"]).max(axis=-1)[body].mean()
+            d_coarse = np.abs(img["coarse"] - img["full"]).max(axis=-1)[body].mean()
+            assert d_ours < 6.0
+            ratios.append(d_ours / d_coarse)
+    finally:
+        world.fighters = ours
+    assert max(ratios) < 0.7, ratios

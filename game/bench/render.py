@@ -293,6 +293,39 @@ def _fighter_pass(game, gl, n: int, per_limb: bool) -> list[float]:
     return times
 
 
+def _fighter_lod_ab(game, gl, rounds: int) -> tuple[float, float]:
+    """Median wall seconds of draw + glFinish with the fighters as drawn (the thin limbs' rims
+    in one segment, ``geometry.FINE_RIM``) and with every limb's rims in two (the reference,
+    as before 2026-12-02): the two meshes alternate every 8 frames in this process."""
+    from game.render.geometry import fighter_mesh
+    from game.render.glutil import VertexArray
+
+    w = game.world
+    data = game.match.data
+    verts, idx = fighter_mesh(data.skeleton, list(data.fighters), fine_rim=0.0)
+    full = VertexArray([(0, 3), (1, 3), (2, 3), (3, 1)], indexed=True)
+    full.set_vertices(verts)
+    full.set_indices(idx)
+    ours = w.fighters
+    times = {"ours": [], "ref": []}
+    try:
+        for _ in range(rounds):
+            for name, mesh in (("ours", ours), ("ref", full)):
+                w.fighters = mesh
+                game.step()
+                game.draw(1.0)
+                gl.glFinish()
+                for _ in range(8):
+                    game.step()
+                    t0 = time.perf_counter()
+                    game.draw(1.0)
+                    gl.glFinish()
+                    times[name].append(time.perf_counter() - t0)
+    finally:
+        w.fighters = ours
+    return statistics.median(times["ours"]), statistics.median(times["ref"])
+
+
 def _floor_and_shadow_ab(game, gl, rounds: int) -> dict[str, float]:
     """Median wall seconds of draw + glFinish with the floor drawn as the scene's 1 m tiles
     (1,800 triangles, as before 2026-12-01) or as 3 m squares, and with or without the shadow
@@ -419,6 +452,9 @@ def run(args) -> None:
     ours, ref = _effect_randoms_ab(30 if args.quick else 80)
     report("a strike's effect randoms after an 8 ms wait: noise table vs a generator per event (ref)", ours, "us",
            ref=ref)
+    ours, ref = _fighter_lod_ab(game, gl, 5 if args.quick else 15)
+    report("draw + glFinish, fighters' thin limbs with 1 rim segment vs every limb 2 (ref)", ours * 1e3, "ms",
+           ref=ref * 1e3)
     ab = _floor_and_shadow_ab(game, gl, 5 if args.quick else 15)
     ref = ab["1 m tiles, every shadow triangle"]
     for name, t in ab.items():
