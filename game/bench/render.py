@@ -296,7 +296,8 @@ def _fighter_pass(game, gl, n: int, per_limb: bool) -> list[float]:
 def _fighter_lod_ab(game, gl, rounds: int) -> tuple[float, float]:
     """Median wall seconds of draw + glFinish with the fighters as drawn (the thin limbs' rims
     in one segment, ``geometry.FINE_RIM``) and with every limb's rims in two (the reference,
-    as before 2026-12-02): the two meshes alternate every 8 frames in this process."""
+    as before 2026-12-02): the two meshes alternate every 8 frames in this process, each
+    going first in every other round."""
     from game.render.geometry import fighter_mesh
     from game.render.glutil import VertexArray
 
@@ -309,8 +310,9 @@ def _fighter_lod_ab(game, gl, rounds: int) -> tuple[float, float]:
     ours = w.fighters
     times = {"ours": [], "ref": []}
     try:
-        for _ in range(rounds):
-            for name, mesh in (("ours", ours), ("ref", full)):
+        for r in range(rounds):
+            pair = (("ours", ours), ("ref", full))
+            for name, mesh in pair if r % 2 == 0 else pair[::-1]:     # ABBA: neither always goes first
                 w.fighters = mesh
                 game.step()
                 game.draw(1.0)
@@ -452,7 +454,7 @@ def run(args) -> None:
     ours, ref = _effect_randoms_ab(30 if args.quick else 80)
     report("a strike's effect randoms after an 8 ms wait: noise table vs a generator per event (ref)", ours, "us",
            ref=ref)
-    ours, ref = _fighter_lod_ab(game, gl, 5 if args.quick else 15)
+    ours, ref = _fighter_lod_ab(game, gl, 10 if args.quick else 30)
     report("draw + glFinish, fighters' thin limbs with 1 rim segment vs every limb 2 (ref)", ours * 1e3, "ms",
            ref=ref * 1e3)
     ab = _floor_and_shadow_ab(game, gl, 5 if args.quick else 15)
