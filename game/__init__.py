@@ -7,7 +7,8 @@
 #: 0.4.1: a fighter hit out of a jump falls, a limb-and-fireball trade freezes both alike, and
 #: no cancel after the K.O.; 0.5.0: the sweep knocks down, heavies plus on hit, an attack read
 #: as pressed, the CPU's meaty and no blind cancels, a crate struck on the wall a limb came
-#: through);
+#: through; 0.6.0: throws, lp + lk, which before came out as the front kick, and the CPU's
+#: throws and throw breaks);
 #: a replay recorded with another version stops at its first mismatch with a message that names
 #: both versions.
-__version__ = "0.5.0"
+__version__ = "0.6.0"

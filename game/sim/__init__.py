@@ -3,10 +3,10 @@
 Public surface: ``from game.sim import Match, FrameInput``.
 """
 
-from .events import KO, CrateStruck, Event, ProjectileClash, ProjectileImpact, ProjectileLaunched, Fight, Hit, MatchOver, MoveStarted, RoundEnd, RoundStart, TimeOver, Whiff
+from .events import KO, CrateStruck, Event, ProjectileClash, ProjectileImpact, ProjectileLaunched, Fight, Hit, MatchOver, MoveStarted, RoundEnd, RoundStart, ThrowBreak, ThrowGrab, TimeOver, Whiff
 from .inputs import BUTTONS, FrameInput
 from .match import FPS, Match
 
 __all__ = ["Match", "FrameInput", "BUTTONS", "FPS", "Event", "Hit", "CrateStruck", "ProjectileLaunched",
-           "ProjectileImpact", "ProjectileClash", "MoveStarted", "Whiff", "RoundStart",
+           "ProjectileImpact", "ProjectileClash", "ThrowGrab", "ThrowBreak", "MoveStarted", "Whiff", "RoundStart",
            "Fight", "KO", "TimeOver", "RoundEnd", "MatchOver"]

@@ -30,17 +30,27 @@ from .inputs import BACK, DOWN, FORWARD, GUARD, HK, HP, LK, LP, SIDE_L, SIDE_R, 
 #: only way the CPU cancels (no other press is made while its move could still cancel);
 #: ``meaty``: chance, when it has knocked the opponent down, to time an attack whose active
 #: frames meet the opponent's first free frame (one roll per knockdown; otherwise it attacks
-#: nothing while the opponent is down: nothing strikes a fighter on the ground).
+#: nothing while the opponent is down: nothing strikes a fighter on the ground); ``tech``:
+#: chance, when it is grabbed by a throw, to break it (lp + lk) inside the tech window (one roll
+#: per grab, pressed after a reaction of ``_TECH_DELAY`` frames).
 LEVELS = {
     "easy":   dict(notice=0.10, guard=0.35, attack=0.30, whiff=0.25, hold=(14, 26), mix=0.2, zone=0.02,
-                   dodge=0.15, punish=0.02, jump=0.0, read=0.15, confirm=0.0, meaty=0.0),
+                   dodge=0.15, punish=0.02, jump=0.0, read=0.15, confirm=0.0, meaty=0.0, tech=0.0),
     "normal": dict(notice=0.22, guard=0.60, attack=0.45, whiff=0.15, hold=(8, 16), mix=0.5, zone=0.05,
-                   dodge=0.45, punish=0.06, jump=0.10, read=0.45, confirm=0.35, meaty=0.40),
+                   dodge=0.45, punish=0.06, jump=0.10, read=0.45, confirm=0.35, meaty=0.40, tech=0.30),
     "hard":   dict(notice=0.45, guard=0.85, attack=0.60, whiff=0.06, hold=(4, 9), mix=0.8, zone=0.08,
-                   dodge=0.85, punish=0.30, jump=0.40, read=0.85, confirm=0.75, meaty=0.85),
+                   dodge=0.85, punish=0.30, jump=0.40, read=0.85, confirm=0.75, meaty=0.85, tech=0.60),
 }
 
 _MOVE_BUTTON = {"lp": LP, "hp": HP, "lk": LK, "hk": HK, "hk_low": HK | DOWN, "fireball": LP | HP}
+#: A throw's grab and its break are lp + lk (the grab's move is named by ``moves.json`` ``throw``).
+_THROW_BUTTONS = LP | LK
+#: Frames from a grab to the CPU's break press, when it breaks (``tech``): a reaction, inside the
+#: 12-frame window of the shipped throw.
+_TECH_DELAY = (5, 10)
+#: Of a standing fighter's front (its guarding arms, :func:`body_front`), how much a throw's
+#: hands can count on taking: a grab touching the arms holds (the shipped grab reaches 1.15 m).
+_THROW_FRONT = 0.8
 
 
 #: How far one step of a forward walk goes (m), for the CPU's "is the way ahead blocked?" look.
@@ -82,9 +92,10 @@ def initial_state() -> dict:
     1 once the hit of its current move has been rolled for a confirm (0 otherwise); ``down``
     while the opponent is knocked down: 0 not yet rolled, 1 no meaty (wait), 2 a meaty, with
     ``meaty`` the move's index in the move table; ``floor`` 1 once its own knockdown has been
-    rolled for a guard on waking (0 otherwise)."""
+    rolled for a guard on waking (0 otherwise); ``held`` while it is held by a throw: 0 not yet
+    rolled, 1 no break, ``2 + k`` a break pressed ``k`` frames after the grab."""
     return {"bits": 0, "hold": 0, "tap": 0, "detour": 0, "dodge": 0, "seen": 0, "read": 0, "combo": 0,
-            "down": 0, "meaty": 0, "floor": 0}
+            "down": 0, "meaty": 0, "floor": 0, "held": 0}
 
 
 def _blocked_ahead(match, me) -> bool:
@@ -306,12 +317,27 @@ def decide(match, i: int, level: str) -> int:
     """The CPU's input bits for fighter ``i`` this frame (mutates ``match.ai_state[i]``)."""
     st = match.ai_state[i]
     if match.phase != "fight":
-        st.update(bits=0, hold=0, tap=0, detour=0, dodge=0, seen=0, read=0, combo=0, down=0, meaty=0, floor=0)
+        st.update(bits=0, hold=0, tap=0, detour=0, dodge=0, seen=0, read=0, combo=0, down=0, meaty=0, floor=0,
+                  held=0)
         return 0
     cfg = LEVELS[level]
     rng = match.rng
     me, op = match.fighters[i], match.fighters[1 - i]
     dist = math.hypot(op.x - me.x, op.z - me.z)
+
+    # Held by a throw: break it or not (rolled once a grab), and press nothing else while held;
+    # once the throw has landed it lies as after a knockdown (below).
+    throw = match.data.throw
+    if me.state == "thrown" and throw is not None:
+        if not st["held"]:
+            st.update(held=1, bits=0, hold=0, tap=0, dodge=0, detour=0)
+            if rng.random() < cfg["tech"]:
+                st["held"] = 2 + int(rng.integers(_TECH_DELAY[0], _TECH_DELAY[1] + 1))
+        since = throw.frames - me.stun                     # 0 on the first frame after the grab
+        if since < throw.tech:
+            return _THROW_BUTTONS if st["held"] - 2 == since else 0
+    else:
+        st["held"] = 0
 
     # A heavy attack's wind-up that will reach: read or not (one chance per attack, rolled
     # when it first shows), and once read answered as soon as this fighter is free, whatever
@@ -336,7 +362,7 @@ def decide(match, i: int, level: str) -> int:
             else:
                 move = _punish(match, me, op, dist)
                 if move:
-                    button = _MOVE_BUTTON[move]
+                    button = _button(match.data, move)
                     st.update(bits=button & DOWN, hold=cfg["hold"][0], tap=button & ~DOWN, dodge=0)
                     return _press(st)
                 st.update(bits=GUARD | (DOWN if height == "low" else 0), hold=over + 2, tap=0, dodge=0)
@@ -389,7 +415,7 @@ def decide(match, i: int, level: str) -> int:
         # The opponent is stuck in a move (a whiffed heavy's recovery, a slow wind-up): hit it.
         move = _punish(match, me, op, dist)
         if move:
-            return _press_move(st, cfg, rng, move, dodge=0)
+            return _press_move(match.data, st, cfg, rng, move, dodge=0)
 
     # A hit confirm: its attack has hit (the opponent reels), and the move cancels into a
     # follow-up that lands in time; pressed near the end of the hit's freeze, rolled once a hit.
@@ -399,18 +425,18 @@ def decide(match, i: int, level: str) -> int:
             if rng.random() < cfg["confirm"]:
                 move = _confirm(match, i, me, dist)
                 if move:
-                    return _press_move(st, cfg, rng, move, dodge=0)
+                    return _press_move(match.data, st, cfg, rng, move, dodge=0)
     elif not me.move_hit:
         st["combo"] = 0
 
     # The opponent on the ground (knocked down: nothing strikes it): no attack at it, only,
     # when rolled, a meaty timed to its first free frame.  A projectile on its way comes first.
-    if op.state == "knockdown" and threat is None:
+    if op.state in ("knockdown", "thrown") and threat is None:
         return _wake_up(match, st, cfg, rng, me, op, dist)
     st["down"] = 0
     # On the ground itself: guard on waking (rolled once; an unrolled plan could press an
     # attack, buffered into a wake-up swing).
-    if me.state == "knockdown":
+    if me.state in ("knockdown", "thrown"):
         if not st["floor"]:
             st["floor"] = 1
             guard = GUARD | (DOWN if rng.random() < 0.5 else 0) if rng.random() < cfg["guard"] else 0
@@ -480,14 +506,17 @@ def decide(match, i: int, level: str) -> int:
             # a high passes over a crouching body: a low or a mid
             fits = [n for n in in_range if match.data.moves[n].height != "high"] or in_range
             move = fits[int(rng.integers(len(fits)))]
-        elif op.guard == 1 and "hk_low" in in_range and rng.random() < cfg["mix"]:
-            move = "hk_low"                  # open up a standing guard
+        elif op.guard == 1 and ("hk_low" in in_range or _throw_reaches(match, dist)) and rng.random() < cfg["mix"]:
+            # open up a standing guard: under it (the sweep) or through it (a throw, whose hands
+            # take the guarding arms as well as the body)
+            openers = [n for n in ("hk_low",) if n in in_range] + ([_throw_name(match)] if _throw_reaches(match, dist) else [])
+            move = openers[int(rng.integers(len(openers)))]
         elif op.guard == 2 and rng.random() < cfg["mix"]:
             mids = [n for n in in_range if match.data.moves[n].height == "mid"]
             move = mids[int(rng.integers(len(mids)))] if mids else in_range[int(rng.integers(len(in_range)))]
         else:
             move = in_range[int(rng.integers(len(in_range)))]
-        return _press_move(st, cfg, rng, move)
+        return _press_move(match.data, st, cfg, rng, move)
     elif r < cfg["attack"] + 0.25:
         st.update(bits=BACK if dist < 1.2 else GUARD, hold=int(rng.integers(lo, hi + 1)), tap=0)
     elif r < cfg["attack"] + 0.32:
@@ -532,7 +561,7 @@ def _wake_up(match, st: dict, cfg: dict, rng, me, op, dist: float) -> int:
         walk = max(0, math.ceil((dist - reach[name][0]) / _WALK_FWD))
         if walk == 0 and wake == 1 + lead:
             st.update(bits=0, hold=0, tap=0)
-            return _MOVE_BUTTON[name]                   # down + hk in one press: the sweep
+            return _button(match.data, name)             # down + hk in one press: the sweep
         if 1 + walk + lead > wake:
             st["down"] = 1                              # too late for it: wait
         else:
@@ -579,11 +608,30 @@ def _clear_shot(match, i: int) -> bool:
     return match.stage.line_of_sight(start, (op.x, start[1], op.z), spec.level)
 
 
-def _press_move(st: dict, cfg: dict, rng, move: str, **extra) -> int:
+def _throw_reaches(match, dist: float) -> bool:
+    """A throw pressed now grabs a standing fighter ``dist`` away (centres): its hands' reach
+    (:func:`move_reach`) plus most of the front of that fighter's guard (:func:`body_front`)."""
+    name = _throw_name(match)
+    return bool(name) and dist <= move_reach(match.data)[name][0] + _THROW_FRONT * body_front(match.data)
+
+
+def _throw_name(match) -> str:
+    """The throw's grab move (``moves.json`` ``throw.move``), or "" without one."""
+    return match.data.throw.move if match.data.throw is not None else ""
+
+
+def _button(data, move: str) -> int:
+    """The bits that start ``move``: its button (with down for the sweep), lp + lk for the throw."""
+    if data.throw is not None and move == data.throw.move:
+        return _THROW_BUTTONS
+    return _MOVE_BUTTON[move]
+
+
+def _press_move(data, st: dict, cfg: dict, rng, move: str, **extra) -> int:
     """Start pressing ``move``: its direction (down for the sweep) held for a span drawn from
     the level's ``hold`` range, its attack button tapped; returns this frame's bits."""
     lo, hi = cfg["hold"]
-    button = _MOVE_BUTTON[move]
+    button = _button(data, move)
     st.update(bits=button & DOWN, hold=int(rng.integers(lo, hi + 1)), tap=button & ~DOWN, **extra)
     return _press(st)
 

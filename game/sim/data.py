@@ -298,6 +298,31 @@ class ProjectileSpec:
 
 
 @dataclass(frozen=True)
+class ThrowSpec:
+    """The throw (``moves.json`` ``throw``), pressed as lp + lk together.
+
+    ``move`` is the grab: on an active frame its ``hit_limbs`` touching (A2-A4) a defender who
+    stands on the ground and is free or in a move of its own (not in hitstun, blockstun, a
+    knockdown or a throw) grab it; nothing else about the grab differs from a strike's contact.
+    From the grab the thrower plays ``hold`` and the thrown fighter the ``keys`` for ``frames``
+    frames, ``distance`` metres in front of the thrower; lp + lk pressed by the thrown fighter in
+    the first ``tech`` of them breaks the throw (both reel ``break_stun`` frames, pushed
+    ``break_pushback`` m apart); otherwise it lands on the ``tech``-th: ``damage``, and the thrown
+    fighter is floored for the rest, struck by nothing, as in a knockdown."""
+
+    move: str
+    hold: str
+    frames: int
+    tech: int
+    damage: int
+    break_stun: int
+    break_pushback: float
+    distance: float
+    #: the thrown fighter's limb whose range box, with the grab's first hit limb, gives the A7 point
+    struck_limb: int
+
+
+@dataclass(frozen=True)
 class Move:
     """One move's frame data and compiled animation.
 
@@ -378,6 +403,13 @@ class GameData:
     knockdown: np.ndarray = None
     knockdown_rot: np.ndarray = None
     knockdown_body: np.ndarray = None
+    #: The throw (:class:`ThrowSpec`), or None (no ``throw`` in moves.json: lp + lk is no command),
+    #: and the thrown fighter's animation, one row per frame from the grab: ``(T, L, 3)``,
+    #: ``(T, L, 3, 3)``, ``(T, 12, L, 4)``.
+    throw: ThrowSpec | None = None
+    thrown: np.ndarray = None
+    thrown_rot: np.ndarray = None
+    thrown_body: np.ndarray = None
 
     @property
     def knockdown_frames(self) -> int:
@@ -671,6 +703,34 @@ def _read_knockdown(f: Fields, doc: dict, moves: dict[str, Move], poses_src: dic
     return table
 
 
+def _read_throw(f: Fields, doc: dict, moves: dict[str, Move], poses_src: dict,
+                names) -> tuple[ThrowSpec | None, np.ndarray]:
+    """``doc["throw"]`` (see :class:`ThrowSpec`) and the thrown fighter's animation compiled to
+    ``(frames, L, 3)``; ``(None, (0, L, 3))`` when absent."""
+    th = f.obj(doc, "throw", "", default=None)
+    if th is None:
+        return None, np.zeros((0, len(names), 3))
+    w = "throw"
+    move = f.choice(th, "move", w, tuple(moves), "the grab's move name:")
+    hold = f.choice(th, "hold", w, tuple(moves), "the thrower's move from the grab on:")
+    frames = f.whole(th, "frames", w, 1, MAX_FRAMES, f"a whole number of frames from 1 to {MAX_FRAMES}")
+    tech = f.whole(th, "tech", w, 0, frames - 1, f"a whole number of frames from 0 to {frames - 1} (frames - 1)")
+    damage = f.whole(th, "damage", w, 0, MAX_HEALTH, f"a whole number of health points from 0 to {MAX_HEALTH}")
+    break_stun = f.whole(th, "break_stun", w, 0, MAX_FRAMES, FRAMES)
+    break_pushback = f.num(th, "break_pushback", w, 0.0, MAX_TRAVEL)
+    distance = f.num(th, "distance", w, 0.0, MAX_TRAVEL)
+    struck = names.index(f.choice(th, "struck_limb", w, names, "a limb name:"))
+    grab, held = moves[move], moves[hold]
+    if not grab.hit_limbs or grab.projectile is not None or grab.active < 1:
+        f.fail("throw.move", "a move that reaches with hit_limbs on active frames (no projectile)", move,
+               f"give moves.{move} hit_limbs and active frames, or name another move")
+    if hold == move or held.hit_limbs or held.projectile is not None or held.total <= tech:
+        f.fail("throw.hold", f"another move with no hit_limbs and no projectile, longer than tech ({tech} frames)",
+               hold, f"name such a move, or make moves.{hold} one")
+    table = _compile_keys(f, th, w, frames, poses_src, names)
+    return ThrowSpec(move, hold, frames, tech, damage, break_stun, break_pushback, distance, struck), table
+
+
 def _read_scaling(f: Fields, doc: dict) -> tuple[int, ...]:
     """``doc["combo_scaling"]``: percent of damage for the 1st, 2nd ... hit of a combo (the last repeats)."""
     src = f.items(doc, "combo_scaling", "", "percentages (1st, 2nd ... hit of a combo)", lo=1, hi=MAX_SCALING,
@@ -709,6 +769,7 @@ def load_game_data(assets_dir: str | None = None) -> GameData:
     _check_cancels(f, moves)
     combo_scaling = _read_scaling(f, mdoc)
     knockdown = _read_knockdown(f, mdoc, moves, poses_src, names)
+    throw, thrown = _read_throw(f, mdoc, moves, poses_src, names)
     f.reject_unknown(mdoc)          # after every pass: the poses are read again by the moves naming them
     pose_rot = {n: euler_matrices(a) for n, a in poses.items()}
     loop_rot = {n: euler_matrices(a) for n, a in loops.items()}
@@ -716,8 +777,11 @@ def load_game_data(assets_dir: str | None = None) -> GameData:
     loop_body = {n: skeleton.body(r) for n, r in loop_rot.items()}
     knockdown_rot = euler_matrices(knockdown)
     knockdown_body = skeleton.body(knockdown_rot)
+    thrown_rot = euler_matrices(thrown)
+    thrown_body = skeleton.body(thrown_rot)
     tables = [*poses.values(), *loops.values(), *pose_rot.values(), *loop_rot.values(),
-              *pose_body.values(), *loop_body.values(), knockdown, knockdown_rot, knockdown_body]
+              *pose_body.values(), *loop_body.values(), knockdown, knockdown_rot, knockdown_body,
+              thrown, thrown_rot, thrown_body]
     # Shared by every match of the process (cached): nothing reachable from it may be written,
     # or one tool's ``match.data.moves['hp'].advance *= 2`` would change every other match.
     skel = [v for v in vars(skeleton).values() if isinstance(v, np.ndarray)]
@@ -729,4 +793,5 @@ def load_game_data(assets_dir: str | None = None) -> GameData:
         poses=poses, loops=loops, moves=moves, combo_scaling=combo_scaling, pose_rot=pose_rot, loop_rot=loop_rot,
         pose_body=pose_body, loop_body=loop_body,
         knockdown=knockdown, knockdown_rot=knockdown_rot, knockdown_body=knockdown_body,
+        throw=throw, thrown=thrown, thrown_rot=thrown_rot, thrown_body=thrown_body,
     )

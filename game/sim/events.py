@@ -39,7 +39,9 @@ class Hit(_ArrayValues):
     name (``move``, e.g. ``'fireball'``), as no limb of the thrower struck.
     ``point`` is the A7 collision point ``(3,)`` float, read-only, of the attacking
     limb's (or the projectile's) and the struck limb's range boxes as
-    ``limb_boxes()`` reports them after the step.  ``advantage`` is the attacker's frame advantage once both recover
+    ``limb_boxes()`` reports them after the step.  ``height`` is the move's ("high", "mid",
+    "low"), or "throw" for a throw that lands (no guard stops it; ``move`` is the grab's
+    name, ``point`` the A7 point of the thrower's hand and the thrown fighter's torso).  ``advantage`` is the attacker's frame advantage once both recover
     (positive: the attacker can act first), counted after every hit of the
     step: a projectile's thrower may still be in its move or already free, and
     in a trade each fighter is in the other's stun.
@@ -116,6 +118,33 @@ class ProjectileClash(_ArrayValues):
     point: np.ndarray
 
 
+@dataclass(frozen=True, eq=False)
+class ThrowGrab(_ArrayValues):
+    """A throw's grab (lp + lk, ``moves.json`` ``throw``) took hold: the grabbing move's hit limb
+    touched the defender (A2-A4) on an active frame while the defender stood free or in a
+    move of its own.  ``point`` is the A7 collision point ``(3,)`` of the touching pair with the
+    largest overlap, read-only.  The throw lands ``tech`` frames later (a ``Hit`` with
+    ``move`` the grab's name) unless the defender breaks it first (``ThrowBreak``)."""
+
+    frame: int
+    attacker: int
+    defender: int
+    point: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class ThrowBreak(_ArrayValues):
+    """A throw was broken: the thrown fighter pressed lp + lk within the tech window, or both
+    grabbed each other on the same frame.  Both reel and are pushed apart; ``point`` ``(3,)``
+    is where the hands met (the A7 point of the thrower's first hit limb and the thrown
+    fighter's ``struck_limb``)."""
+
+    frame: int
+    attacker: int
+    defender: int
+    point: np.ndarray
+
+
 @dataclass(frozen=True)
 class MoveStarted:
     frame: int
@@ -171,4 +200,4 @@ class MatchOver:
     winner: int | None  # None: draw
 
 
-Event = Hit | CrateStruck | ProjectileLaunched | ProjectileImpact | ProjectileClash | MoveStarted | Whiff | RoundStart | Fight | KO | TimeOver | RoundEnd | MatchOver
+Event = Hit | CrateStruck | ProjectileLaunched | ProjectileImpact | ProjectileClash | ThrowGrab | ThrowBreak | MoveStarted | Whiff | RoundStart | Fight | KO | TimeOver | RoundEnd | MatchOver

@@ -29,7 +29,8 @@ _GET_SCALARS = operator.attrgetter(*SCALARS)   # a tuple of all of them, in one 
 
 #: Values of ``Fighter.state`` in which the fighter is free (it can start a move).  The others:
 #: "attack", "jump", "hitstun", "blockstun", "knockdown" (floored by a sweep: falling, lying,
-#: getting up; nothing strikes it), "ko", "win".
+#: getting up; nothing strikes it), "thrown" (held by a throw's grab, then slammed, lying and
+#: getting up; nothing strikes it either), "ko", "win".
 NEUTRAL_STATES = ("idle", "walk_fwd", "walk_back", "sidestep", "crouch", "block_stand", "block_crouch")
 
 
@@ -149,7 +150,7 @@ class Fighter:
         meter shows it apart (the wake-up frame is where a meaty must meet it)."""
         if self.state == "hitstun":
             return "hitstun"
-        if self.state == "knockdown":
+        if self.state in ("knockdown", "thrown"):      # thrown: held, slammed, lying; struck by nothing
             return "knockdown"
         if self.state == "blockstun":
             return "blockstun"

@@ -32,7 +32,7 @@ from .data import GameData, load_game_data
 from .debug import ROLE_GUARD, ROLE_HIT, ROLE_HURT, draw_contact
 from .events import (KO, CrateStruck, Fight, Hit, MatchOver, MoveStarted, ProjectileClash, ProjectileImpact,
                      ProjectileLaunched,
-                     RoundEnd, RoundStart, TimeOver, Whiff)
+                     RoundEnd, RoundStart, ThrowBreak, ThrowGrab, TimeOver, Whiff)
 from .fighter import NEUTRAL_STATES, SCALARS, Fighter, frozen_value
 from .inputs import ATTACK_BUTTONS, GUARD, HK, HP, LK, LP, UP, FrameInput, axes
 from .skeleton import euler_matrices
@@ -62,8 +62,12 @@ CRATE_HITSTOP = 4          # the attacker's freeze when a fist or foot breaks th
 _ATTACK_ORDER = ((HK, "hk"), (HP, "hp"), (LK, "lk"), (LP, "lp"))
 _STATE_POSE = {"idle": "stance", "crouch": "crouch", "block_stand": "block_stand", "block_crouch": "block_crouch",
                "ko": "ko", "win": "win"}
-#: states whose body lies on the ground, kept out of walls, pillars and crates (``_fit_lying``)
-_LYING_STATES = ("knockdown", "ko")
+#: states whose body lies on the ground (or is thrown onto it), kept out of walls, pillars and
+#: crates (``_fit_lying``)
+_LYING_STATES = ("knockdown", "ko", "thrown")
+#: states in which nothing strikes a fighter, fist or fireball: floored by a sweep, or thrown
+#: (held, slammed, lying, getting up)
+_UNTOUCHABLE = ("knockdown", "thrown")
 _LOOP_STATES = ("walk_fwd", "walk_back", "sidestep")
 #: States in which a held guard button guards (set in ``Fighter.guard``).
 _GUARD_STATES = ("block_stand", "block_crouch", "blockstun")
@@ -117,6 +121,8 @@ class Match:
         self.clash_contacts: tuple = ()
         self._pending: list = []
         self._projectile_move = next((n for n, m in data.moves.items() if m.projectile is not None), "")
+        #: the throw (lp + lk; ``moves.json`` ``throw``), or None: then lp + lk is no command
+        self._throw = data.throw
         self._start_round()
         self._update_range_boxes()
 
@@ -212,7 +218,7 @@ class Match:
         pressed = bits & ~f.prev_bits
         f.prev_bits = bits
         f.input_bits = bits
-        want = _attack_from(pressed, bits)
+        want = _attack_from(pressed, bits, self._throw.move if self._throw is not None else "")
         if want:
             f.buf_move, f.buf_left = want, BUFFER_FRAMES
         elif f.buf_left > 0 and f.hitstop == 0:       # hitstop freezes the buffer too: a follow-up
@@ -236,6 +242,8 @@ class Match:
         if f.air > 0.0:                        # hit out of a jump: falling (also when knocked out)
             f.air = max(0.0, f.air - AIR_FALL)
         if f.state in ("ko", "win"):
+            return
+        if f.state == "thrown" and self._held(f, events):   # held (the tech window), slammed, lying, getting up
             return
         if f.stun > 0:                         # hitstun / blockstun
             f.stun -= 1
@@ -451,6 +459,10 @@ class Match:
             # the fighter is free: the stun counts down the animation's own length
             i = min(max(d.knockdown_frames - f.stun, 0), d.knockdown_frames - 1)
             return "d:knockdown", d.knockdown[i], d.knockdown_rot[i], d.knockdown_body[i]
+        if f.state == "thrown":                # the same, from the grab
+            n = d.thrown.shape[0]
+            i = min(max(n - f.stun, 0), n - 1)
+            return "d:thrown", d.thrown[i], d.thrown_rot[i], d.thrown_body[i]
         if f.state == "hitstun":
             key = "hit_" + f.stun_height
         elif f.state == "blockstun":
@@ -548,7 +560,9 @@ class Match:
         * each other projectile's range box against the other fighter's limbs.
 
         Fighters are struck only in the FIGHT phase (crates always), and never while knocked
-        down (falling, lying or getting up: ``Fighter.state == "knockdown"``).
+        down (falling, lying or getting up: ``Fighter.state == "knockdown"``) or thrown.  A
+        throw's grab is judged like any move's hitting limbs (A2-A4 on the same pairs); it
+        strikes no crate (open hands), and ``_apply_hits`` decides whether a contact grabs.
         """
         limb, crate, proj, clash = [], [], [], []
         # Once a round is decided (K.O. or time), no attack lands on a fighter any more: not on
@@ -562,14 +576,14 @@ class Match:
                 continue
             hits = list(mv.hit_limbs)
             hit_boxes = self._boxes[f.index, hits]                                # (K, 2, 3)
-            if not f.move_hit and live and self.fighters[1 - f.index].state != "knockdown":
+            if not f.move_hit and live and self.fighters[1 - f.index].state not in _UNTOUCHABLE:
                 ok, j1, j2 = self._pairs(f.index)                            # (L, L), (L, L, 4) x 2
                 ok = ok[hits]                                                # (K, L): hitting limbs only
                 if ok.any():
                     k, l = np.nonzero(ok)
                     ks = np.asarray(hits)[k]
                     limb.append((f.index, ks, l, j1[ks, l, :3], j2[ks, l, :3], mv))
-            if self.stage is not None and not f.crate_hit:
+            if self.stage is not None and not f.crate_hit and not self._is_grab(mv):
                 touch = self.stage.touch(hit_boxes, origin=(f.x, f.z))   # B3: through the wall facing f
                 if touch is not None:
                     k, c, box = touch
@@ -597,8 +611,8 @@ class Match:
         pbox = None
         for i, (p, cube) in enumerate(zip(ps, cubes)):
             v = 1 - p.owner
-            # a knocked-down fighter is struck by nothing: a projectile flies over (through) it
-            if self.fighters[v].state == "knockdown":
+            # a knocked-down or thrown fighter is struck by nothing: a projectile flies over (through) it
+            if self.fighters[v].state in _UNTOUCHABLE:
                 continue
             (ax0, ay0, az0), (ax1, ay1, az1) = cube                                   # _touch, inlined
             hit = [l for l, ((bx0, by0, bz0), (bx1, by1, bz1)) in enumerate(self._boxes[v].tolist())
@@ -641,9 +655,13 @@ class Match:
         names = self.data.skeleton.names
         first = len(events)
         # Every contact was judged on this frame's poses, so a trade lands both ways.
+        grabs = []
         for (atk, ks, ls, j1, j2, mv), pts in zip(limb, lpts):
             # The pair with the largest overlap volume is the one that lands.
             best = int(np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1)))
+            if self._is_grab(mv):          # decided below, once every strike of the frame has landed
+                grabs.append((atk, pts[best]))
+                continue
             self.fighters[atk].move_hit = True
             self._land(atk, mv, names[int(ks[best])], names[int(ls[best])], pts[best], True, events)
         gone = set()
@@ -661,6 +679,8 @@ class Match:
         struck = [j for j in range(first, len(events)) if isinstance(events[j], Hit)]
         if len({events[j].defender for j in struck}) == 2:
             self._trade(events, struck)
+        if grabs:
+            self._grabs(grabs, events)
         for (atk, k, c, _box), pt in zip(crate, cpts):
             a = self.fighters[atk]
             result, broke = self.stage.strike(c, self._boxes[atk, k], origin=(a.x, a.z))
@@ -718,6 +738,111 @@ class Match:
             damage=damage, blocked=blocked, height=spec.height, heavy=spec.heavy, hitstop=spec.hitstop,
             advantage=0,                 # set by _apply_hits once every hit of the frame has landed
         ))
+
+    # ------------------------------------------------------- throws
+    def _is_grab(self, mv) -> bool:
+        return self._throw is not None and mv.name == self._throw.move
+
+    def _grabbable(self, d: Fighter) -> bool:
+        """A throw takes a defender standing on the ground, free or in a move of its own (its
+        startup and recovery too), not one in hitstun, blockstun, a knockdown or a throw, nor
+        one in the air.  A crouching body is left alone by geometry: the grab reaches at
+        shoulder height."""
+        return (d.state in NEUTRAL_STATES or d.state == "attack") and not d.airborne and d.hitstop == 0
+
+    def _grabs(self, grabs: list, events: list) -> None:
+        """This frame's grab contacts ``(attacker, A7 point)``, after every strike of the frame:
+        a grabber struck on the same frame lets go (a strike beats a throw), a defender that
+        cannot be thrown is left alone (the grab stays live for its remaining active frames),
+        and two fighters grabbing each other on the same frame break at once."""
+        t = self._throw
+        ok = [(atk, pt) for atk, pt in grabs
+              if self.fighters[atk].move == t.move and self._grabbable(self.fighters[1 - atk])]
+        if len(ok) == 2:
+            self._break(self.fighters[0], self.fighters[1], events)
+            return
+        for atk, pt in ok:
+            self._grab(atk, pt, events)
+
+    def _grab(self, atk: int, pt, events: list) -> None:
+        """The grab takes hold: the thrower plays ``throw.hold``; the thrown fighter, set
+        ``throw.distance`` in front of it and facing it, is ``"thrown"`` for ``throw.frames``."""
+        t = self._throw
+        a, d = self.fighters[atk], self.fighters[1 - atk]
+        a.move, a.mframe, a.move_hit, a.crate_hit, a.state = t.hold, 0, True, True, "attack"
+        a.buf_move, a.buf_left, a.vx, a.vz = "", 0, 0.0, 0.0
+        d.move, d.mframe, d.move_hit, d.buf_move, d.buf_left = "", 0, False, "", 0
+        d.state, d.stun, d.stun_height, d.combo, d.guard = "thrown", t.frames, "high", 0, 0
+        d.vx = d.vz = 0.0
+        d.x, d.z = self._constrain(a.x + a.fx * t.distance, a.z + a.fz * t.distance)
+        if math.hypot(d.x - a.x, d.z - a.z) < t.distance - 1e-9:    # a wall or a crate right there
+            a.x, a.z = self._constrain(d.x - a.fx * t.distance, d.z - a.fz * t.distance)
+        self._resolve_pushboxes()          # cornered both ways: still never inside each other
+        d.fx, d.fz = -a.fx, -a.fz
+        point = np.array(pt)
+        point.flags.writeable = False
+        events.append(ThrowGrab(self.frame, atk, d.index, point))
+
+    def _held(self, f: Fighter, events: list) -> bool:
+        """One frame of a thrown fighter (``_act``); False once it is free this frame (the rest
+        of ``_act`` then runs, as on the frame a hitstun ends).  In the first ``throw.tech``
+        frames after the grab its lp + lk (pressed since the grab: the grab clears its buffer)
+        breaks the throw; on the ``tech``-th the throw lands (``_throw_lands``); then it lies
+        and gets up, free when its stun runs out.  A thrower struck before the throw lands (a
+        fireball in flight) lets go: the held fighter is free at once."""
+        t = self._throw
+        a = self.fighters[1 - f.index]
+        holding = a.move == t.hold
+        if t.frames - f.stun < t.tech:
+            if not holding:
+                f.state, f.stun, f.combo = "idle", 0, 0
+                return False
+            if f.buf_move == t.move:
+                self._break(a, f, events)
+                return True
+        f.stun -= 1
+        if t.frames - f.stun == t.tech and holding and self.phase == "fight":
+            self._throw_lands(a, f, events)
+        if f.stun > 0:
+            return True
+        f.state, f.stun, f.combo = "idle", 0, 0
+        return False
+
+    def _throw_points(self, a: Fighter, d: Fighter) -> np.ndarray:
+        """The A7 point of the grab's first hit limb (the thrower's hand) and the thrown
+        fighter's ``throw.struck_limb``, read-only: where the throw lands or breaks."""
+        t = self._throw
+        k = self.data.moves[t.move].hit_limbs[0]
+        point = collision_point_pair(self._boxes[a.index, k], self._boxes[d.index, t.struck_limb])
+        point.flags.writeable = False
+        return point
+
+    def _throw_lands(self, a: Fighter, d: Fighter, events: list) -> None:
+        """The throw lands: ``throw.damage`` (the first hit of a combo, unscaled), and a ``Hit``
+        whose advantage is the thrower's: it is free ``throw.frames - hold.total`` frames before
+        the thrown fighter gets up."""
+        t = self._throw
+        names = self.data.skeleton.names
+        grab, hold = self.data.moves[t.move], self.data.moves[t.hold]
+        d.combo = 1
+        d.health = max(0, d.health - t.damage)
+        events.append(Hit(
+            frame=self.frame, attacker=a.index, defender=d.index, move=t.move,
+            attack_limb=names[grab.hit_limbs[0]], struck_limb=names[t.struck_limb], point=self._throw_points(a, d),
+            damage=t.damage, blocked=False, height="throw", heavy=True, hitstop=0,
+            advantage=t.frames - hold.total,
+        ))
+
+    def _break(self, a: Fighter, d: Fighter, events: list) -> None:
+        """The throw is broken: both reel ``throw.break_stun`` frames (a blockstun: nothing was
+        hit) and slide ``throw.break_pushback`` m back from each other."""
+        t = self._throw
+        v0 = t.break_pushback * (1.0 - SLIDE_DECAY)
+        for x in (a, d):
+            x.move, x.mframe, x.move_hit, x.buf_move, x.buf_left = "", 0, False, "", 0
+            x.state, x.stun, x.stun_height, x.combo = "blockstun", t.break_stun, "mid", 0
+            x.vx, x.vz = -x.fx * v0, -x.fz * v0
+        events.append(ThrowBreak(self.frame, a.index, d.index, self._throw_points(a, d)))
 
     def _trade(self, events: list, struck: list[int]) -> None:
         """Both fighters were struck on the same frame (``struck``: the indices of this frame's
@@ -1047,9 +1172,10 @@ def _guard_level(bits: int) -> int:
     return 2 if axes(bits)[1] < 0 else 1
 
 
-def _attack_from(pressed: int, bits: int) -> str:
+def _attack_from(pressed: int, bits: int, throw: str = "") -> str:
     """The attack a press asks for, read from the buttons and directions held on the frame
-    of the press: lp + hp together is the fireball, hk with down held the sweep, else by
+    of the press: lp + hp together is the fireball, lp + lk together the throw (``throw``: its
+    move's name; "" where the data has none), hk with down held the sweep, else by
     priority.  The buffer keeps this command: a down released (or pressed) between the press
     and the frame the move can start changes nothing (a buffered sweep used to come out as a
     roundhouse when down was let go a frame before its start)."""
@@ -1057,6 +1183,8 @@ def _attack_from(pressed: int, bits: int) -> str:
         return ""
     if pressed & (LP | HP) and bits & LP and bits & HP:
         return "fireball"
+    if throw and pressed & (LP | LK) and bits & LP and bits & LK:
+        return throw
     for mask, name in _ATTACK_ORDER:
         if pressed & mask:
             return "hk_low" if name == "hk" and axes(bits)[1] < 0 else name

@@ -25,7 +25,7 @@ Settings (plain attributes, change any time):
 - ``mode`` sets both from one of :data:`MODES`: ``"stand"``, ``"crouch"``,
   ``"block_all"`` (guard all, stance kept), ``"block_none"`` (guard none);
 - ``reversal``: one of :data:`REVERSALS`, what the dummy does the moment it
-  recovers from a hit, a block or a knockdown: ``"off"``, or a move (``"lp"``, ``"hp"``,
+  recovers from a hit, a block, a knockdown or a throw: ``"off"``, or a move (``"lp"``, ``"hp"``,
   ``"lk"``, ``"hk"``, ``"hk_low"``, ``"fireball"``) or ``"jump"``, started on
   the first frame the dummy can act (the way a player tests whether a blocked
   move is punishable or a string leaves a gap).  Until then it keeps its guard
@@ -75,7 +75,7 @@ _POSE_MARGIN = 0.15
 _NEUTRAL = FrameInput()
 _CROUCH = FrameInput(down=True)
 #: states the dummy recovers from (a reversal's moment; no refill meanwhile)
-_STUNNED = ("hitstun", "blockstun", "knockdown")
+_STUNNED = ("hitstun", "blockstun", "knockdown", "thrown")
 _GUARD_HIGH = FrameInput(guard=True)
 _GUARD_LOW = FrameInput(guard=True, down=True)
 
