@@ -443,7 +443,8 @@ def test_readme_and_controls_screen_pad_buttons_are_the_code_mapping():
 
 # ------------------------------------------------------------------ moves, events, JSON output
 def test_readme_moves_table_is_the_move_data():
-    moves = json.loads(_text(ROOT / "assets" / "moves.json"))["moves"]
+    doc = json.loads(_text(ROOT / "assets" / "moves.json"))
+    moves = doc["moves"]
     names = {}
     for key, m in moves.items():
         paren = re.search(r"\(([^)]*)\)", m.get("label", ""))
@@ -462,6 +463,12 @@ def test_readme_moves_table_is_the_move_data():
         s, a, r = (f.strip() for f in frames.split("/"))
         assert (int(s), int(r)) == (m["startup"], m["recovery"]), (move, frames)
         assert a == ("–" if m["active"] == 0 else str(m["active"])), (move, frames)
+        throw = doc.get("throw")
+        if throw and key == throw["move"]:      # the throw's damage and knockdown live in "throw"
+            assert (height, damage, stuns) == ("throw", str(throw["damage"]), f"knockdown, {throw['frames']} from the grab")
+            assert cancels == "–", (move, cancels)
+            checked.add(key)
+            continue
         dmg = m["projectile"]["damage"] if "projectile" in m else m["damage"]
         assert damage == ("–" if dmg == 0 else str(dmg)), (move, damage)
         if dmg:

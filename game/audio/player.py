@@ -66,7 +66,7 @@ import time
 import numpy as np
 
 from game.sim import KO, CrateStruck, Fight, Hit, ProjectileClash, ProjectileImpact, ProjectileLaunched, \
-    RoundStart, TimeOver, Whiff
+    RoundStart, ThrowBreak, ThrowGrab, TimeOver, Whiff
 
 from .synth import nearest_pan, take_names
 
@@ -79,6 +79,10 @@ MASTER = 1.0
 #: frames from a knockdown hit's hitstop end to the body landing (the knockdown animation
 #: reaches the floor pose at frame 9-12 of its 50, ``assets/moves.json``)
 KNOCKDOWN_LAND = 10
+#: frames from a throw landing (its ``Hit``) to the thrown body hitting the floor (the thrown
+#: animation, ``assets/moves.json`` ``throw.keys``, reaches the floor pose 7 frames after its
+#: ``tech`` frame)
+THROW_LAND = 7
 #: frames from the K.O. (after the last hit's hitstop) to the loser's body landing
 KO_LAND = 14
 #: sounds that never steal a voice (dropped when every voice is busy)
@@ -140,7 +144,9 @@ def sounds_for(match, events) -> tuple[list[tuple[str, float, object]], list[tup
     Hit -> :func:`hit_sounds` (a knockdown adds a ``body_fall`` once the body lands);
     Whiff -> ``whiff`` (a heavy's louder); ProjectileLaunched -> ``fireball_launch``;
     ProjectileImpact -> ``fireball_impact``; ProjectileClash -> ``fireball_clash``;
-    CrateStruck -> ``crate_hit``, or ``crate_break`` when it broke; RoundStart ->
+    ThrowGrab -> a soft ``light_hit`` (hands on the collar); ThrowBreak -> ``blocked_hit``
+    (the hands knocked apart); a throw's ``Hit`` adds a ``body_fall`` when the thrown body
+    lands; CrateStruck -> ``crate_hit``, or ``crate_break`` when it broke; RoundStart ->
     ``round_start``; Fight -> ``fight``; KO -> ``knockout`` instead of the finishing
     blow's hit sounds, and a ``body_fall`` per loser; TimeOver -> ``time_over``.
     MoveStarted, RoundEnd and MatchOver are silent.
@@ -162,6 +168,12 @@ def sounds_for(match, events) -> tuple[list[tuple[str, float, object]], list[tup
             d = match.fighters[e.defender]
             if not e.blocked and d.state == "knockdown":
                 later.append((e.hitstop + KNOCKDOWN_LAND, "body_fall", 0.8, e.defender))
+            elif not e.blocked and d.state == "thrown":
+                later.append((THROW_LAND, "body_fall", 0.9, e.defender))
+        elif isinstance(e, ThrowGrab):
+            now.append(("light_hit", 0.35, e.point))
+        elif isinstance(e, ThrowBreak):
+            now.append(("blocked_hit", 0.6, e.point))
         elif isinstance(e, Whiff):
             mv = match.data.moves.get(e.move)
             volume = 0.35 if getattr(mv, "heavy", False) else 0.25

@@ -37,6 +37,7 @@ CONTROLS_TEXT = (
     "Esc pause menu  ·  F1 debug overlay (F2 crates, F3 quadtree, F4 rays)  ·  F5 fps  ·  F11 fullscreen  ·  M sound on/off",
     ("Training  P freeze  ·  . step one frame  ·  R reset  ·  F6 dummy stance/guard  ·  F9 dummy reversal  ·  "
      "F7 record  ·  F8 playback"),
+    "Throw  LP + LK together (P1 U+J  ·  P2 Num4+Num1  ·  pad X+A)  ·  grabbed? LP + LK at once breaks it  ·  fireball LP + HP",
 )
 
 

@@ -16,7 +16,7 @@ from collections import deque
 import numpy as np
 from pyglet import gl
 
-from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileClash, ProjectileImpact
+from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileClash, ProjectileImpact, ThrowBreak
 from game.sim.debug import draw_rays
 
 from .camera import FightCamera, look_at, perspective
@@ -247,6 +247,8 @@ class Game:
                     self.camera.kick(0.03)
             elif isinstance(e, ProjectileImpact):
                 self.sparks.burst(self._impact_point(e), e.frame, "impact")
+            elif isinstance(e, ThrowBreak):                 # the hands knocked apart
+                self.sparks.burst(e.point, e.frame, "impact")
             elif isinstance(e, ProjectileClash):            # both fireballs burst where they met
                 self.sparks.burst(e.point, e.frame, "impact", big=True)
         self.sparks.step()

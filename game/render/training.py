@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from game.sim import FrameInput, Hit, Whiff
+from game.sim import FrameInput, Hit, ThrowBreak, Whiff
 from game.sim.inputs import BUTTONS
 
 METER_LEN = 80          # cells shown per fighter
@@ -121,10 +121,15 @@ class FrameMeter:
             if isinstance(e, Hit):
                 hit = True
                 self.hit_advantage = e.advantage if e.attacker == 0 else -e.advantage   # the sim's own figure
-                self.last_hit = f"{'P1' if e.attacker == 0 else 'P2'} {e.move.upper()} " \
-                                f"{'blocked' if e.blocked else 'hit'} ({e.height})"
+                who = 'P1' if e.attacker == 0 else 'P2'
+                if e.height == "throw":     # unblockable: no guard, no height to name
+                    self.last_hit = f"{who} {e.move.upper()} landed"
+                else:
+                    self.last_hit = f"{who} {e.move.upper()} {'blocked' if e.blocked else 'hit'} ({e.height})"
                 if phases[e.defender] == "knockdown":
                     self.last_hit += ", knockdown"
+            elif isinstance(e, ThrowBreak):
+                self.last_hit = f"{'P1' if e.defender == 0 else 'P2'} broke the THROW"
             elif isinstance(e, Whiff) and self.active:
                 self.last_hit = f"{'P1' if e.fighter == 0 else 'P2'} {e.move.upper()} whiff"
         if not self.active:
