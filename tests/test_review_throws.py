@@ -180,6 +180,10 @@ def test_a_thrown_fighter_is_struck_by_nothing_and_lands_on_its_back_in_front_of
     assert boxes[:, 1, 1].max() < 0.6
     centre = boxes.mean(axis=(0, 1))
     assert (centre[0] - a.x) * a.fx + (centre[2] - a.z) * a.fz > 0.3
+    # hurled: it slid most of ``travel`` further away, so no limb of it lies in the thrower's
+    assert gap(m) > SPEC.distance + 0.9 * SPEC.travel
+    from game.collision import overlaps
+    assert not any(overlaps(p, q) for p in a.limb_boxes() for q in boxes)
 
 
 def test_a_thrower_struck_before_the_throw_lands_lets_go():
@@ -246,9 +250,11 @@ def test_cpu_breaks_throws_by_level():
 
 
 def test_cpu_throws_a_standing_guard():
-    """Against a player who only holds a standing guard, the hard CPU opens it with throws
-    (and sweeps) rather than only striking into the guard."""
-    assert _cpu_grabs("hard", GUARD, 3000) >= 2
+    """Against a player who only holds a standing guard, the normal and hard CPUs open it with
+    throws as well as sweeps (stepping in to throw when just out of reach), rather than only
+    striking into the guard: over three matches' first 2,000 frames each grabs several times."""
+    for level in ("normal", "hard"):
+        assert sum(_cpu_grabs(level, GUARD, 2000, seed) for seed in (1, 2, 3)) >= 4, level
 
 
 def test_throw_section_errors_name_the_field_and_the_fix(tmp_path):
@@ -293,6 +299,7 @@ def test_throw_sounds_and_training_read_out():
     assert [s for s, _, _ in now] == ["light_hit"]
     now, later = sounds_for(m, landed)
     assert "heavy_hit" in [s for s, _, _ in now] and [s for _, s, _, _ in later] == ["body_fall"]
+    assert later[0][0] == SPEC.lands - SPEC.tech          # when the body hits the floor
     meter = FrameMeter()
     meter.record(("recovery", "knockdown"), [e for e in landed if isinstance(e, Hit)])
     assert meter.last_hit == f"P1 {SPEC.move.upper()} landed, knockdown"
@@ -325,3 +332,30 @@ def test_a_grab_against_the_wall_keeps_both_bodies_apart_and_in_bounds():
             assert gap(m) == pytest.approx(SPEC.distance) and d.x == pytest.approx(float(m.bounds[1, 0]) - r)
         assert check_match(m) is None, (k, check_match(m))
     assert grabbed
+
+
+def test_A7_overlay_draws_where_a_throw_lands_and_where_it_is_broken():
+    """The frame a throw lands or is broken describes the thrower's hand on the thrown body as
+    method A judged it (``Match.throw_contacts``; ``draw_contact``): its collision point is the
+    event's point, and a frame later the description is gone."""
+    from game.sim.debug import RecordingDraw
+
+    startup = load_game_data().moves[SPEC.move].startup
+    for late, kind in ((None, Hit), (4, ThrowBreak)):
+        m = placed(0.8)
+        found = None
+        for k in range(startup + SPEC.tech + 3):
+            p2 = THROW if late is not None and k == startup + 1 + late else NEUTRAL
+            events = [e for e in m.step(THROW if k == 0 else NEUTRAL, p2) if isinstance(e, kind)]
+            if events:
+                rec = RecordingDraw()
+                m.debug_draw(rec)
+                found = events[0]
+                assert len(m.throw_contacts) == 1
+                assert any(np.array_equal(p, found.point) for (p,) in rec.of("point", "collision"))
+                hand, body, point = m.throw_contacts[0]
+                assert np.array_equal(point, collision_point(hand[None], body[None])[0])
+                break
+        assert found is not None, kind
+        m.step(NEUTRAL, NEUTRAL)
+        assert m.throw_contacts == ()

@@ -79,10 +79,6 @@ MASTER = 1.0
 #: frames from a knockdown hit's hitstop end to the body landing (the knockdown animation
 #: reaches the floor pose at frame 9-12 of its 50, ``assets/moves.json``)
 KNOCKDOWN_LAND = 10
-#: frames from a throw landing (its ``Hit``) to the thrown body hitting the floor (the thrown
-#: animation, ``assets/moves.json`` ``throw.keys``, reaches the floor pose 7 frames after its
-#: ``tech`` frame)
-THROW_LAND = 7
 #: frames from the K.O. (after the last hit's hitstop) to the loser's body landing
 KO_LAND = 14
 #: sounds that never steal a voice (dropped when every voice is busy)
@@ -168,8 +164,9 @@ def sounds_for(match, events) -> tuple[list[tuple[str, float, object]], list[tup
             d = match.fighters[e.defender]
             if not e.blocked and d.state == "knockdown":
                 later.append((e.hitstop + KNOCKDOWN_LAND, "body_fall", 0.8, e.defender))
-            elif not e.blocked and d.state == "thrown":
-                later.append((THROW_LAND, "body_fall", 0.9, e.defender))
+            elif not e.blocked and d.state == "thrown":      # on the frame its body hits the floor
+                t = match.data.throw
+                later.append((t.lands - t.tech, "body_fall", 0.9, e.defender))
         elif isinstance(e, ThrowGrab):
             now.append(("light_hit", 0.35, e.point))
         elif isinstance(e, ThrowBreak):

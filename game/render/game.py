@@ -16,7 +16,7 @@ from collections import deque
 import numpy as np
 from pyglet import gl
 
-from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileClash, ProjectileImpact, ThrowBreak
+from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileClash, ProjectileImpact, ThrowBreak, ThrowGrab
 from game.sim.debug import draw_rays
 
 from .camera import FightCamera, look_at, perspective
@@ -247,10 +247,11 @@ class Game:
                     self.camera.kick(0.03)
             elif isinstance(e, ProjectileImpact):
                 self.sparks.burst(self._impact_point(e), e.frame, "impact")
-            elif isinstance(e, ThrowBreak):                 # the hands knocked apart
+            elif isinstance(e, (ThrowGrab, ThrowBreak)):    # the hands take hold, or are knocked apart
                 self.sparks.burst(e.point, e.frame, "impact")
             elif isinstance(e, ProjectileClash):            # both fireballs burst where they met
                 self.sparks.burst(e.point, e.frame, "impact", big=True)
+        self._throw_landing()
         self.sparks.step()
         self.debris.step()
         self.hud.step(self.match)
@@ -269,6 +270,18 @@ class Game:
             self.over_frames += 1
             if self.attract and self.over_frames >= ATTRACT_RESTART:
                 self.new_match(self.seed + 1)
+
+    def _throw_landing(self) -> None:
+        """A thrown body hitting the floor (frame ``throw.lands`` of its animation, read from the
+        match after the step): a puff of dust under its hips and a small camera kick."""
+        t = self.match.data.throw
+        if t is None:
+            return
+        for f in self.match.fighters:
+            if f.state == "thrown" and t.frames - f.stun == t.lands:
+                hips = f.limb_boxes()[0].mean(axis=0)           # limb 0: the skeleton's root (the hips)
+                self.sparks.burst((hips[0], f.ground_y + 0.05, hips[2]), self.match.frame * 2 + f.index, "dust")
+                self.camera.kick(0.03)
 
     def _update_occluders(self) -> None:
         """Fade the pillars and crates standing between the camera's eye and a fighter's

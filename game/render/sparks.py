@@ -30,6 +30,14 @@ HEAVY_COLORS = np.array([[1.0, 0.55, 0.12], [1.0, 0.30, 0.08], [1.0, 0.85, 0.40]
 BLOCK_COLORS = np.array([[0.55, 0.80, 1.0], [0.85, 0.95, 1.0], [0.35, 0.60, 1.0]])
 CRATE_COLORS = np.array([[0.80, 0.55, 0.28], [0.55, 0.36, 0.18], [1.0, 0.80, 0.50]])
 IMPACT_COLORS = np.array([[1.0, 0.95, 0.70], [0.70, 0.90, 1.0], [1.0, 0.70, 0.35]])
+DUST_COLORS = np.array([[0.55, 0.53, 0.50], [0.42, 0.40, 0.38], [0.65, 0.62, 0.58]])
+#: per burst style: particles (small, big), colours and their gain, particle size range, how much
+#: of the spray goes up (the rest along the floor), the flash's size and colour, and a key salt
+_BURSTS = {
+    "crate": ((16, 40), CRATE_COLORS, 0.9, 0.018, 0.9, (0.1, 0.22), (0.6, 0.45, 0.3), 7),
+    "impact": ((18, 18), IMPACT_COLORS, 1.5, 0.004, 0.9, (0.18, 0.18), (1.0, 0.85, 0.55), 3),
+    "dust": ((14, 14), DUST_COLORS, 0.6, 0.02, 0.3, (0.16, 0.16), (0.35, 0.33, 0.30), 11),
+}
 
 # columns of the particle table
 _P, _V, _SIZE, _COL, _LIFE, _AGE, _DELAY, _KIND, _DELAY0 = (slice(0, 3), slice(3, 6), 6, slice(7, 10), 10, 11, 12, 13, 14)
@@ -111,28 +119,28 @@ class Sparks:
         self._flash_left[f] = FLASH_FRAMES
 
     def burst(self, point, frame: int, style: str, big: bool = False) -> None:
-        """A burst without a fighter: ``'crate'`` (wood chips; ``big`` when it broke) or
-        ``'impact'`` (a projectile meeting the scene)."""
+        """A burst without a fighter: ``'crate'`` (wood chips; ``big`` when it broke),
+        ``'impact'`` (a projectile meeting the scene, a throw's grab or break) or ``'dust'`` (a
+        thrown body hitting the floor: a low grey puff)."""
         point = np.asarray(point, dtype=float)
-        n = (40 if big else 16) if style == "crate" else 18
-        colors = CRATE_COLORS if style == "crate" else IMPACT_COLORS
-        g, u = EFFECTS.window(_KEY_BURST + int(frame) * 104729 + (7 if style == "crate" else 3), n)
+        counts, colors, gain, grain, rise, flash, flash_color, salt = _BURSTS[style]
+        n = counts[bool(big)]
+        g, u = EFFECTS.window(_KEY_BURST + int(frame) * 104729 + salt, n)
         d = g[:, :3]
         # speed, size, colour pick (u * len(colors)), life: one affine map
         u = u[:, :4]
-        r = np.array([0.04, 0.012, 0.0, 10.0]) + \
-            np.array([0.12 if big else 0.08, 0.018 if style == "crate" else 0.004, 1.0, 8.0]) * u
+        r = np.array([0.04, 0.012, 0.0, 10.0]) + np.array([0.12 if big else 0.08, grain, 1.0, 8.0]) * u
         d = d / np.linalg.norm(d, axis=1, keepdims=True)
-        d[:, 1] = np.abs(d[:, 1]) * 0.9 + 0.1
+        d[:, 1] = np.abs(d[:, 1]) * rise + 0.1 * rise / 0.9
         rows = np.zeros((n + 1, _WIDTH))
         rows[:n, _P] = point
         rows[:n, _V] = d * r[:, :1]
         rows[:n, _SIZE] = r[:, 1]
-        rows[:n, _COL] = colors[(u[:, 2] * len(colors)).astype(np.intp)] * (0.9 if style == "crate" else 1.5)
+        rows[:n, _COL] = colors[(u[:, 2] * len(colors)).astype(np.intp)] * gain
         rows[:n, _LIFE] = r[:, 3]
         rows[n, _P] = point
-        rows[n, _SIZE] = 0.18 if style == "impact" else (0.22 if big else 0.1)
-        rows[n, _COL] = (1.0, 0.85, 0.55) if style == "impact" else (0.6, 0.45, 0.3)
+        rows[n, _SIZE] = flash[bool(big)]
+        rows[n, _COL] = flash_color
         rows[n, _LIFE] = 8
         rows[n, _KIND] = KIND_FLASH
         self._add(rows)

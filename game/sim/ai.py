@@ -51,6 +51,8 @@ _TECH_DELAY = (5, 10)
 #: Of a standing fighter's front (its guarding arms, :func:`body_front`), how much a throw's
 #: hands can count on taking: a grab touching the arms holds (the shipped grab reaches 1.15 m).
 _THROW_FRONT = 0.8
+#: How far (m) the CPU walks in to throw a standing guard that is just out of the throw's reach.
+_THROW_WALK = 0.3
 
 
 #: How far one step of a forward walk goes (m), for the CPU's "is the way ahead blocked?" look.
@@ -506,11 +508,18 @@ def decide(match, i: int, level: str) -> int:
             # a high passes over a crouching body: a low or a mid
             fits = [n for n in in_range if match.data.moves[n].height != "high"] or in_range
             move = fits[int(rng.integers(len(fits)))]
-        elif op.guard == 1 and ("hk_low" in in_range or _throw_reaches(match, dist)) and rng.random() < cfg["mix"]:
+        elif op.guard == 1 and ("hk_low" in in_range or _throw_reaches(match, dist - _THROW_WALK)) and \
+                rng.random() < cfg["mix"]:
             # open up a standing guard: under it (the sweep) or through it (a throw, whose hands
-            # take the guarding arms as well as the body)
-            openers = [n for n in ("hk_low",) if n in in_range] + ([_throw_name(match)] if _throw_reaches(match, dist) else [])
+            # take the guarding arms as well as the body; a step or two in first if need be)
+            throw = _throw_name(match)
+            openers = [n for n in ("hk_low",) if n in in_range] + \
+                ([throw] if _throw_reaches(match, dist - _THROW_WALK) else [])
             move = openers[int(rng.integers(len(openers)))]
+            if move == throw and not _throw_reaches(match, dist):
+                gap = dist - move_reach(match.data)[throw][0] - _THROW_FRONT * body_front(match.data)
+                st.update(bits=FORWARD, hold=math.ceil(gap / _WALK_FWD), tap=0)
+                return _press(st)
         elif op.guard == 2 and rng.random() < cfg["mix"]:
             mids = [n for n in in_range if match.data.moves[n].height == "mid"]
             move = mids[int(rng.integers(len(mids)))] if mids else in_range[int(rng.integers(len(in_range)))]

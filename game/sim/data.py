@@ -307,8 +307,10 @@ class ThrowSpec:
     From the grab the thrower plays ``hold`` and the thrown fighter the ``keys`` for ``frames``
     frames, ``distance`` metres in front of the thrower; lp + lk pressed by the thrown fighter in
     the first ``tech`` of them breaks the throw (both reel ``break_stun`` frames, pushed
-    ``break_pushback`` m apart); otherwise it lands on the ``tech``-th: ``damage``, and the thrown
-    fighter is floored for the rest, struck by nothing, as in a knockdown."""
+    ``break_pushback`` m apart); otherwise it lands on the ``tech``-th: ``damage``, the thrown
+    fighter slides ``travel`` m away (as a hit's pushback), its body hits the floor on frame
+    ``lands`` of its animation, and it is floored for the rest, struck by nothing, as in a
+    knockdown."""
 
     move: str
     hold: str
@@ -320,6 +322,8 @@ class ThrowSpec:
     distance: float
     #: the thrown fighter's limb whose range box, with the grab's first hit limb, gives the A7 point
     struck_limb: int
+    travel: float = 0.0
+    lands: int = 0
 
 
 @dataclass(frozen=True)
@@ -720,6 +724,8 @@ def _read_throw(f: Fields, doc: dict, moves: dict[str, Move], poses_src: dict,
     break_pushback = f.num(th, "break_pushback", w, 0.0, MAX_TRAVEL)
     distance = f.num(th, "distance", w, 0.0, MAX_TRAVEL)
     struck = names.index(f.choice(th, "struck_limb", w, names, "a limb name:"))
+    travel = f.num(th, "travel", w, 0.0, MAX_TRAVEL)
+    lands = f.whole(th, "lands", w, tech, frames - 1, f"a frame of the animation from tech ({tech}) to {frames - 1}")
     grab, held = moves[move], moves[hold]
     if not grab.hit_limbs or grab.projectile is not None or grab.active < 1:
         f.fail("throw.move", "a move that reaches with hit_limbs on active frames (no projectile)", move,
@@ -728,7 +734,7 @@ def _read_throw(f: Fields, doc: dict, moves: dict[str, Move], poses_src: dict,
         f.fail("throw.hold", f"another move with no hit_limbs and no projectile, longer than tech ({tech} frames)",
                hold, f"name such a move, or make moves.{hold} one")
     table = _compile_keys(f, th, w, frames, poses_src, names)
-    return ThrowSpec(move, hold, frames, tech, damage, break_stun, break_pushback, distance, struck), table
+    return ThrowSpec(move, hold, frames, tech, damage, break_stun, break_pushback, distance, struck, travel, lands), table
 
 
 def _read_scaling(f: Fields, doc: dict) -> tuple[int, ...]:

@@ -119,6 +119,9 @@ class Match:
         self.crate_contacts: tuple = ()
         self.projectile_contacts: tuple = ()
         self.clash_contacts: tuple = ()
+        #: This frame's throw landing or break: ``(hand box, body box, A7 point)`` (the grab itself
+        #: is a limb contact, in ``contacts``), for the overlay.
+        self.throw_contacts: tuple = ()
         self._pending: list = []
         self._projectile_move = next((n for n, m in data.moves.items() if m.projectile is not None), "")
         #: the throw (lp + lk; ``moves.json`` ``throw``), or None: then lp + lk is no command
@@ -160,6 +163,7 @@ class Match:
         inputs are ignored and no more events come."""
         events: list = self._pending
         self._pending = []
+        self.throw_contacts = ()
         if self.stage is not None:
             self.stage.begin_frame()
         bits = self._read_inputs(p1, p2)                      # 1. inputs
@@ -810,11 +814,14 @@ class Match:
 
     def _throw_points(self, a: Fighter, d: Fighter) -> np.ndarray:
         """The A7 point of the grab's first hit limb (the thrower's hand) and the thrown
-        fighter's ``throw.struck_limb``, read-only: where the throw lands or breaks."""
+        fighter's ``throw.struck_limb``, read-only: where the throw lands or breaks.  The pair
+        (as judged: the boxes of the frame before) is kept for the overlay (``throw_contacts``)."""
         t = self._throw
         k = self.data.moves[t.move].hit_limbs[0]
-        point = collision_point_pair(self._boxes[a.index, k], self._boxes[d.index, t.struck_limb])
+        hand, body = self._boxes[a.index, k].copy(), self._boxes[d.index, t.struck_limb].copy()
+        point = collision_point_pair(hand, body)
         point.flags.writeable = False
+        self.throw_contacts += ((hand, body, point),)
         return point
 
     def _throw_lands(self, a: Fighter, d: Fighter, events: list) -> None:
@@ -826,6 +833,8 @@ class Match:
         grab, hold = self.data.moves[t.move], self.data.moves[t.hold]
         d.combo = 1
         d.health = max(0, d.health - t.damage)
+        v0 = t.travel * (1.0 - SLIDE_DECAY)      # hurled away from the thrower (it faces it)
+        d.vx, d.vz = -d.fx * v0, -d.fz * v0
         events.append(Hit(
             frame=self.frame, attacker=a.index, defender=d.index, move=t.move,
             attack_limb=names[grab.hit_limbs[0]], struck_limb=names[t.struck_limb], point=self._throw_points(a, d),
@@ -1004,6 +1013,9 @@ class Match:
             draw.box(a, ROLE_HIT)
             draw.box(b, ROLE_HIT)
             draw_contact(draw, a, b, *judgement_points(a, b), p)
+        for hand, body, p in self.throw_contacts:       # a throw landing or broken: the hand on the body
+            draw.box(hand, ROLE_HIT)
+            draw_contact(draw, hand, body, *judgement_points(hand, body), p)
         if self.stage is not None:
             for p in self.stage.projectiles:
                 h = self.data.moves[self._projectile_move].projectile.half
@@ -1094,6 +1106,7 @@ class Match:
         self._boxes = self._padded[..., :3]
         self._pairs_cache = None
         self.contacts = self.crate_contacts = self.projectile_contacts = self.clash_contacts = ()
+        self.throw_contacts = ()
 
     def state_hash(self) -> str:
         """SHA-256 of the whole state, identical for the same seed and inputs in any process."""
