@@ -359,3 +359,143 @@ def test_A7_overlay_draws_where_a_throw_lands_and_where_it_is_broken():
         assert found is not None, kind
         m.step(NEUTRAL, NEUTRAL)
         assert m.throw_contacts == ()
+
+
+def test_a_training_dummy_with_a_throw_reversal_breaks_no_throw_and_throws_on_waking():
+    """F9's throw reversal: thrown, the dummy does not press lp + lk in the tech window (it would
+    break every throw the player practises); it throws on the first frame it can act."""
+    from game.render.training import TrainingMode
+
+    tm = TrainingMode()
+    tm.dummy.reversal = "throw"
+    m = placed(0.8)
+    events = []
+    for k in range(SPEC.frames + 30):
+        events += [(k, e) for e in m.step(THROW if k == 0 else NEUTRAL, tm.dummy.next_input(m))]
+    kinds = [type(e).__name__ for _, e in events if isinstance(e, (ThrowGrab, ThrowBreak, Hit))]
+    assert kinds[:2] == ["ThrowGrab", "Hit"], kinds
+    starts = [e for _, e in events if isinstance(e, MoveStarted) and e.fighter == 1]
+    assert starts and starts[0].move == SPEC.move
+    m2 = placed(0.8)                        # the same throw, the dummy's first free frame found by mashing
+    for k in range(SPEC.tech + load_game_data().moves[SPEC.move].startup + 2):
+        m2.step(THROW if k == 0 else NEUTRAL, NEUTRAL)
+    assert starts[0].frame == first_act(m2, 1)
+
+
+def test_a_fighter_grabbed_as_its_kick_enters_a_crate_gets_no_crate_hitstop():
+    """Grabbed from behind on the step its roundhouse breaks into a crate: the crate is struck,
+    but the freeze a crate strike gives its striker would stop the thrown fighter's clock (the
+    break window grew to 16 frames, the landing to +16, the advantage to +22)."""
+    m = Match.new(seed=0)
+    while m.phase != "fight":
+        m.step()
+    crate = next(c for c in m.stage.crates if c.obj.name == "crate_north")
+    lo, hi = (np.asarray(b, float) for b in crate.obj.aabb)
+    a, d = m.fighters
+    d.x, d.z = float(lo[0] + hi[0]) / 2, float(lo[2]) - 0.6
+    a.x, a.z = d.x, d.z - 0.8
+    m.step(NEUTRAL, NEUTRAL)
+    d.fx, d.fz = a.fx, a.fz = 0.0, 1.0              # both face the crate: P1 at P2's back
+    hk, grab = m.data.moves["hk"], m.data.moves[SPEC.move]
+    d.move, d.mframe, d.state, d.move_hit, d.crate_hit = "hk", hk.startup - 1, "attack", False, False
+    a.move, a.mframe, a.state, a.move_hit = SPEC.move, grab.startup - 1, "attack", False
+    kinds, k_grab, k_hit, hit = [], None, None, None
+    for k in range(SPEC.tech + 4):
+        for e in m.step(NEUTRAL, NEUTRAL):
+            kinds.append(type(e).__name__)
+            if isinstance(e, ThrowGrab):
+                k_grab = k
+                assert d.hitstop == 0
+            elif isinstance(e, Hit) and e.height == "throw":
+                k_hit, hit = k, e
+    assert "CrateStruck" in kinds and k_grab is not None, kinds
+    assert k_hit - k_grab == SPEC.tech and hit.advantage == SPEC.frames - HOLD.total
+
+
+def test_a_jump_is_thrown_on_its_grounded_take_off_frames_not_in_the_air():
+    jump = load_game_data().moves["jump"]
+    grounded = int(np.flatnonzero(jump.air > 0)[0])          # take-off frames before the lift
+    startup = load_game_data().moves[SPEC.move].startup
+    for early, grabbed in ((0, True), (grounded + 2, False)):
+        # P2 presses up ``early`` steps before the grab's first active step
+        m = placed(0.8)
+        out, grab = _throw(m, p2=lambda k, e=early: FrameInput(up=True) if k == startup - e else NEUTRAL, frames=30)
+        assert (grab is not None) == grabbed, (early, _kinds(out))
+
+
+def test_a_throw_landing_as_a_fireball_strikes_the_thrower_counts_the_advantage_after_both():
+    """A fireball reaching the thrower on the step the throw lands puts it in hitstun: the
+    throw's ``Hit.advantage`` is counted after that hit too, as the truth (both mash) says."""
+    from game.sim.stage import Projectile
+
+    m = placed(0.8)
+    startup = load_game_data().moves[SPEC.move].startup
+    land = startup + SPEC.tech
+    hit = None
+    for k in range(land + 1):
+        if k == land:                       # flies 0.2 m in stage 2, touches the thrower in stage 4
+            a = m.fighters[0]
+            c = a.limb_boxes()[1].mean(axis=0)
+            m.stage.projectiles = (Projectile(1, float(c[0]) - 0.25, float(c[1]), float(c[2]), 0.2, 0.0, 0),)
+        for e in m.step(THROW if k == 0 else NEUTRAL, NEUTRAL):
+            if isinstance(e, Hit) and e.height == "throw":
+                hit = e
+                struck = [x for x in m.fighters if x.state == "hitstun"]
+    assert hit is not None and struck, "the fireball did not reach the thrower on the landing step"
+    assert hit.advantage != SPEC.frames - HOLD.total
+    assert hit.advantage == first_act(m, 1) - first_act(m, 0)
+
+
+def test_time_running_out_during_the_hold_lets_go_and_the_winner_poses():
+    startup = load_game_data().moves[SPEC.move].startup
+    m = placed(0.8)
+    m.timer = startup + 4                      # TIME 3 frames after the grab
+    a, d = m.fighters
+    d.health -= 1                              # P1 leads: it wins on time
+    for k in range(startup + 3):
+        m.step(THROW if k == 0 else NEUTRAL, NEUTRAL)
+    assert d.state == "thrown"
+    hp = d.health
+    events = []
+    while not any(type(e).__name__ == "TimeOver" for e in events):
+        events += m.step(NEUTRAL, NEUTRAL)
+    m.step(NEUTRAL, NEUTRAL)
+    # let go at once: no slam without its hurl (the body lay through the thrower's legs)
+    assert d.state != "thrown" and a.move != SPEC.hold
+    for _ in range(80):
+        events += m.step(NEUTRAL, NEUTRAL)
+    assert not any(isinstance(e, Hit) for e in events) and d.health == hp
+    assert a.state == "win"
+
+
+def test_cpu_rolls_its_break_again_for_a_grab_on_the_step_it_woke():
+    """Re-grabbed on the very step it gets up from a throw, the CPU decided that step while
+    still thrown, so a roll kept from the last grab ("no break") carried over: the re-grab was
+    never broken.  A grab's first held frame rolls afresh, whatever the last one was."""
+    from game.sim import ai
+
+    rolled = []
+    for seed in range(30):
+        m = Match.new(seed=seed, p2_cpu="hard")
+        while m.phase != "fight":
+            m.step()
+        d = m.fighters[1]
+        d.state, d.stun = "thrown", SPEC.frames       # the first held frame of a grab
+        m.ai_state[1]["held"] = 1                     # left from the last grab: no break
+        ai.decide(m, 1, "hard")
+        rolled.append(m.ai_state[1]["held"] >= 2)
+    assert 0 < sum(rolled) < len(rolled)
+
+
+def test_cpu_never_throws_from_out_of_reach():
+    """The CPU's 'swing anyway' whiffs are strikes: a grab pressed from 1.2-1.4 m whiffed (27 of
+    40 throws of a hard CPU match did) and paid 24 frames of recovery.  Every throw the CPUs
+    press starts within the grab's reach."""
+    m = Match.new(seed=5, p1_cpu="hard", p2_cpu="hard")
+    gaps = []
+    while m.frame < 4000 and not m.over:
+        before = gap(m)
+        for e in m.step():
+            if isinstance(e, MoveStarted) and e.move == SPEC.move:
+                gaps.append(before)
+    assert gaps and max(gaps) <= 1.15, gaps

@@ -18,7 +18,7 @@ from game.sim.inputs import BUTTONS
 METER_LEN = 80          # cells shown per fighter
 #: how the status line names the dummy's reversal (game.training.REVERSALS)
 REVERSAL_NAMES = {"off": "off", "lp": "LP", "hp": "HP", "lk": "LK", "hk": "HK", "hk_low": "sweep (↓HK)",
-                  "fireball": "fireball (LP+HP)", "jump": "jump"}
+                  "fireball": "fireball (LP+HP)", "throw": "throw (LP+LK)", "jump": "jump"}
 #: the training keys, as the HUD lists them
 KEYS_TEXT = "P freeze  ·  . step  ·  R reset  ·  F6 stance/guard  ·  F9 reversal  ·  F7 record  ·  F8 playback"
 HISTORY_LEN = 14        # input history rows per player

@@ -331,11 +331,11 @@ def decide(match, i: int, level: str) -> int:
     # once the throw has landed it lies as after a knockdown (below).
     throw = match.data.throw
     if me.state == "thrown" and throw is not None:
-        if not st["held"]:
+        since = throw.frames - me.stun                     # 0 on the first frame after the grab
+        if since == 0:         # a new grab (also one on the step it woke from the last throw)
             st.update(held=1, bits=0, hold=0, tap=0, dodge=0, detour=0)
             if rng.random() < cfg["tech"]:
                 st["held"] = 2 + int(rng.integers(_TECH_DELAY[0], _TECH_DELAY[1] + 1))
-        since = throw.frames - me.stun                     # 0 on the first frame after the grab
         if since < throw.tech:
             return _THROW_BUTTONS if st["held"] - 2 == since else 0
     else:
@@ -490,9 +490,11 @@ def decide(match, i: int, level: str) -> int:
             plan = FORWARD
         st.update(bits=plan, hold=int(rng.integers(lo, hi + 1)), tap=0)
     elif r < cfg["attack"] or (dist > longest and r < cfg["attack"] + cfg["whiff"]):
-        in_range = [n for n, (reach_n, _) in reach.items() if reach_n + 0.12 >= dist]
+        throw = _throw_name(match)
+        in_range = [n for n, (reach_n, _) in reach.items()
+                    if (_throw_reaches(match, dist) if n == throw else reach_n + 0.12 >= dist)]
         if not in_range or rng.random() < cfg["whiff"]:
-            in_range = list(reach)           # swing anyway: a whiff
+            in_range = [n for n in reach if n != throw]   # swing anyway: a whiff (never a throw's 24 frames)
         ducking = op.state in ("crouch", "block_crouch") or (op.move and match.data.moves[op.move].height == "low")
         move = ""
         if tele is not None and st["read"]:

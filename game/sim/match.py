@@ -126,6 +126,7 @@ class Match:
         self._projectile_move = next((n for n, m in data.moves.items() if m.projectile is not None), "")
         #: the throw (lp + lk; ``moves.json`` ``throw``), or None: then lp + lk is no command
         self._throw = data.throw
+        self._throw_hit = -1          # within a step: the index of a landed throw's Hit in its events
         self._start_round()
         self._update_range_boxes()
 
@@ -173,6 +174,8 @@ class Match:
         contacts = self._judge_collisions()                    # 4. A2-A4, batched
         points = self._collision_points(contacts)              # 5. A7
         self._apply_hits(contacts, points, events)             # 6. hits, at most once per move
+        if self._throw_hit >= 0:                               #    a throw landed in 2: its advantage now
+            self._throw_advantage(events)
         self._advance_round(events)
         self.frame += 1
         return tuple(events)                                   # 7. events
@@ -691,7 +694,8 @@ class Match:
             a.crate_hit = True
             if result is None:
                 continue
-            a.hitstop = max(a.hitstop, CRATE_HITSTOP)
+            if a.state != "thrown":            # grabbed on this step: the throw's clock runs on
+                a.hitstop = max(a.hitstop, CRATE_HITSTOP)
             point = np.array(pt)
             point.flags.writeable = False
             normal = np.array(self.stage.struck_normal(c, result, (a.x, a.z)))    # the face toward the attacker
@@ -749,10 +753,11 @@ class Match:
 
     def _grabbable(self, d: Fighter) -> bool:
         """A throw takes a defender standing on the ground, free or in a move of its own (its
-        startup and recovery too), not one in hitstun, blockstun, a knockdown or a throw, nor
-        one in the air.  A crouching body is left alone by geometry: the grab reaches at
-        shoulder height."""
-        return (d.state in NEUTRAL_STATES or d.state == "attack") and not d.airborne and d.hitstop == 0
+        startup and recovery too, a jump's take-off and landing frames included), not one in
+        hitstun, blockstun, a knockdown or a throw, nor one off the ground.  A crouching body is
+        left alone by geometry: the grab reaches at shoulder height."""
+        return (d.state in NEUTRAL_STATES or d.state in ("attack", "jump")) and self._lift(d) == 0.0 \
+            and d.hitstop == 0
 
     def _grabs(self, grabs: list, events: list) -> None:
         """This frame's grab contacts ``(attacker, A7 point)``, after every strike of the frame:
@@ -798,6 +803,9 @@ class Match:
         a = self.fighters[1 - f.index]
         holding = a.move == t.hold
         if t.frames - f.stun < t.tech:
+            if holding and self.phase != "fight":          # the round was decided meanwhile: let go
+                a.move, a.mframe, a.state = "", 0, "idle"
+                holding = False
             if not holding:
                 f.state, f.stun, f.combo = "idle", 0, 0
                 return False
@@ -835,12 +843,22 @@ class Match:
         d.health = max(0, d.health - t.damage)
         v0 = t.travel * (1.0 - SLIDE_DECAY)      # hurled away from the thrower (it faces it)
         d.vx, d.vz = -d.fx * v0, -d.fz * v0
+        self._throw_hit = len(events)
         events.append(Hit(
             frame=self.frame, attacker=a.index, defender=d.index, move=t.move,
             attack_limb=names[grab.hit_limbs[0]], struck_limb=names[t.struck_limb], point=self._throw_points(a, d),
             damage=t.damage, blocked=False, height="throw", heavy=True, hitstop=0,
-            advantage=t.frames - hold.total,
+            advantage=t.frames - hold.total,     # as planned; _throw_advantage counts it after the step's hits
         ))
+
+    def _throw_advantage(self, events: list) -> None:
+        """A landed throw's ``Hit.advantage``, once every hit of its step has landed (a fireball
+        striking the thrower on the landing step puts it in hitstun): as ``_apply_hits`` counts
+        a strike's."""
+        i, self._throw_hit = self._throw_hit, -1
+        e = events[i]
+        adv = self._frames_to_act(self.fighters[e.defender]) - self._frames_to_act(self.fighters[e.attacker])
+        events[i] = dataclasses.replace(e, advantage=adv)
 
     def _break(self, a: Fighter, d: Fighter, events: list) -> None:
         """The throw is broken: both reel ``throw.break_stun`` frames (a blockstun: nothing was

@@ -26,7 +26,7 @@ Settings (plain attributes, change any time):
   ``"block_all"`` (guard all, stance kept), ``"block_none"`` (guard none);
 - ``reversal``: one of :data:`REVERSALS`, what the dummy does the moment it
   recovers from a hit, a block, a knockdown or a throw: ``"off"``, or a move (``"lp"``, ``"hp"``,
-  ``"lk"``, ``"hk"``, ``"hk_low"``, ``"fireball"``) or ``"jump"``, started on
+  ``"lk"``, ``"hk"``, ``"hk_low"``, ``"fireball"``, ``"throw"``) or ``"jump"``, started on
   the first frame the dummy can act (the way a player tests whether a blocked
   move is punishable or a string leaves a gap).  Until then it keeps its guard
   and stance and presses the move's buttons on every other frame, so the
@@ -64,10 +64,10 @@ MAX_RECORD_FRAMES = 600
 STANCES = ("stand", "crouch")
 GUARDS = ("none", "all")
 MODES = ("stand", "crouch", "block_all", "block_none")
-REVERSALS = ("off", "lp", "hp", "lk", "hk", "hk_low", "fireball", "jump")
+REVERSALS = ("off", "lp", "hp", "lk", "hk", "hk_low", "fireball", "throw", "jump")
 #: each reversal's buttons and the direction held on the frame it starts
 _REVERSAL_INPUT = {"lp": (LP, 0), "hp": (HP, 0), "lk": (LK, 0), "hk": (HK, 0), "hk_low": (HK, DOWN),
-                   "fireball": (LP | HP, 0), "jump": (0, UP)}
+                   "fireball": (LP | HP, 0), "throw": (LP | LK, 0), "jump": (0, UP)}
 
 #: (m) how much farther a guard pose may reach toward a projectile than the pose it is chosen in
 _POSE_MARGIN = 0.15
@@ -205,7 +205,10 @@ class DummyController:
         # the move's own direction: the match reads an attack as pressed, and a buffered HK
         # pressed under a crouching guard would be the sweep's (and down + HK a roundhouse's
         # under a standing one).
-        if buttons and not me.prev_bits & buttons and not (me.hitstop == 0 and me.stun == 2):
+        # Held by a throw, lp + lk would break it: a throw reversal is then only the last press
+        # (a dummy breaks no throw; the player practises landing them).
+        held = me.state == "thrown" and buttons & (LP | LK) == (LP | LK)
+        if buttons and not held and not me.prev_bits & buttons and not (me.hitstop == 0 and me.stun == 2):
             bits |= buttons
         return FrameInput.from_bits(bits)
 
