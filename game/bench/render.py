@@ -293,6 +293,21 @@ def _fighter_pass(game, gl, n: int, per_limb: bool) -> list[float]:
     return times
 
 
+def _draw_block(game, gl, frames: int = 8) -> list[float]:
+    """Wall seconds of ``frames`` draws + ``glFinish``, a step before each, after one untimed
+    draw (the set-up an A/B just switched to pays for the switch there)."""
+    game.draw(1.0)
+    gl.glFinish()
+    out = []
+    for _ in range(frames):
+        game.step()
+        t0 = time.perf_counter()
+        game.draw(1.0)
+        gl.glFinish()
+        out.append(time.perf_counter() - t0)
+    return out
+
+
 def _fighter_lod_ab(game, gl, rounds: int) -> tuple[float, float]:
     """Median wall seconds of draw + glFinish with the fighters as drawn (the thin limbs' rims
     in one segment, ``geometry.FINE_RIM``) and with every limb's rims in two (the reference,
@@ -314,15 +329,7 @@ def _fighter_lod_ab(game, gl, rounds: int) -> tuple[float, float]:
             pair = (("ours", ours), ("ref", full))
             for name, mesh in pair if r % 2 == 0 else pair[::-1]:     # ABBA: neither always goes first
                 w.fighters = mesh
-                game.step()
-                game.draw(1.0)
-                gl.glFinish()
-                for _ in range(8):
-                    game.step()
-                    t0 = time.perf_counter()
-                    game.draw(1.0)
-                    gl.glFinish()
-                    times[name].append(time.perf_counter() - t0)
+                times[name] += _draw_block(game, gl)
     finally:
         w.fighters = ours
     return statistics.median(times["ours"]), statistics.median(times["ref"])
@@ -356,14 +363,7 @@ def _floor_and_shadow_ab(game, gl, rounds: int) -> dict[str, float]:
         for k in range(4 * rounds):
             name, (vao, ranges), cull = setups[k % 4]
             w.world, w.ranges, w.cull_shadow_back_faces = vao, ranges, cull
-            game.draw(1.0)
-            gl.glFinish()
-            for _ in range(8):
-                game.step()
-                t0 = time.perf_counter()
-                game.draw(1.0)
-                gl.glFinish()
-                times[name].append(time.perf_counter() - t0)
+            times[name] += _draw_block(game, gl)
     finally:
         (w.world, w.ranges), w.cull_shadow_back_faces = coarse, True
     return {name: statistics.median(t) for name, t in times.items()}
