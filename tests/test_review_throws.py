@@ -499,3 +499,18 @@ def test_cpu_never_throws_from_out_of_reach():
             if isinstance(e, MoveStarted) and e.move == SPEC.move:
                 gaps.append(before)
     assert gaps and max(gaps) <= 1.15, gaps
+
+
+def test_training_meter_reads_a_throw_as_startup_one_active_grab_recovery_and_a_knockdown():
+    from game.render.training import FrameMeter
+
+    m = placed(0.8)
+    meter = FrameMeter()
+    for k in range(SPEC.frames + 20):
+        meter.observe(m, m.step(THROW if k == 0 else NEUTRAL, NEUTRAL))
+    grab, hold = load_game_data().moves[SPEC.move], HOLD
+    p1 = [(ph, n) for ph, n, _ in meter.runs[0] if ph != "neutral"]
+    p2 = [(ph, n) for ph, n, _ in meter.runs[1] if ph != "neutral"]
+    assert p1 == [("startup", grab.startup), ("active", 1), ("recovery", hold.total - 1)]
+    assert p2 == [("knockdown", SPEC.frames)]
+    assert meter.advantage == SPEC.frames - hold.total
