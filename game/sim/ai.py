@@ -514,7 +514,6 @@ def decide(match, i: int, level: str) -> int:
                 rng.random() < cfg["mix"]:
             # open up a standing guard: under it (the sweep) or through it (a throw, whose hands
             # take the guarding arms as well as the body; a step or two in first if need be)
-            throw = _throw_name(match)
             openers = [n for n in ("hk_low",) if n in in_range] + \
                 ([throw] if _throw_reaches(match, dist - _THROW_WALK) else [])
             move = openers[int(rng.integers(len(openers)))]

@@ -833,12 +833,12 @@ class Match:
         return point
 
     def _throw_lands(self, a: Fighter, d: Fighter, events: list) -> None:
-        """The throw lands: ``throw.damage`` (the first hit of a combo, unscaled), and a ``Hit``
-        whose advantage is the thrower's: it is free ``throw.frames - hold.total`` frames before
-        the thrown fighter gets up."""
+        """The throw lands: ``throw.damage`` (the first hit of a combo, unscaled), the thrown body
+        hurled ``throw.travel`` m, and a ``Hit`` (the thrower is free ``throw.frames -
+        hold.total`` frames before the thrown fighter gets up, unless struck meanwhile)."""
         t = self._throw
         names = self.data.skeleton.names
-        grab, hold = self.data.moves[t.move], self.data.moves[t.hold]
+        grab = self.data.moves[t.move]
         d.combo = 1
         d.health = max(0, d.health - t.damage)
         v0 = t.travel * (1.0 - SLIDE_DECAY)      # hurled away from the thrower (it faces it)
@@ -848,7 +848,7 @@ class Match:
             frame=self.frame, attacker=a.index, defender=d.index, move=t.move,
             attack_limb=names[grab.hit_limbs[0]], struck_limb=names[t.struck_limb], point=self._throw_points(a, d),
             damage=t.damage, blocked=False, height="throw", heavy=True, hitstop=0,
-            advantage=t.frames - hold.total,     # as planned; _throw_advantage counts it after the step's hits
+            advantage=0,                 # set by _throw_advantage once every hit of the step has landed
         ))
 
     def _throw_advantage(self, events: list) -> None:
