@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from .fighter import DOWN_STATES
 from .inputs import BACK, DOWN, FORWARD, GUARD, HK, HP, LK, LP, SIDE_L, SIDE_R, UP
 
 #: Per level: chance per frame to notice an incoming attack, chance to guard it
@@ -433,12 +434,12 @@ def decide(match, i: int, level: str) -> int:
 
     # The opponent on the ground (knocked down: nothing strikes it): no attack at it, only,
     # when rolled, a meaty timed to its first free frame.  A projectile on its way comes first.
-    if op.state in ("knockdown", "thrown") and threat is None:
+    if op.state in DOWN_STATES and threat is None:
         return _wake_up(match, st, cfg, rng, me, op, dist)
     st["down"] = 0
     # On the ground itself: guard on waking (rolled once; an unrolled plan could press an
     # attack, buffered into a wake-up swing).
-    if me.state in ("knockdown", "thrown"):
+    if me.state in DOWN_STATES:
         if not st["floor"]:
             st["floor"] = 1
             guard = GUARD | (DOWN if rng.random() < 0.5 else 0) if rng.random() < cfg["guard"] else 0

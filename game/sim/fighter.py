@@ -32,6 +32,9 @@ _GET_SCALARS = operator.attrgetter(*SCALARS)   # a tuple of all of them, in one 
 #: getting up; nothing strikes it), "thrown" (held by a throw's grab, then slammed, lying and
 #: getting up; nothing strikes it either), "ko", "win".
 NEUTRAL_STATES = ("idle", "walk_fwd", "walk_back", "sidestep", "crouch", "block_stand", "block_crouch")
+#: States in which nothing strikes a fighter, fist or fireball, and it cannot act: floored by a
+#: sweep, or thrown (held, slammed, lying, getting up).  A frame meter shows both as "knockdown".
+DOWN_STATES = ("knockdown", "thrown")
 
 
 class Fighter:
@@ -150,7 +153,7 @@ class Fighter:
         meter shows it apart (the wake-up frame is where a meaty must meet it)."""
         if self.state == "hitstun":
             return "hitstun"
-        if self.state in ("knockdown", "thrown"):      # thrown: held, slammed, lying; struck by nothing
+        if self.state in DOWN_STATES:
             return "knockdown"
         if self.state == "blockstun":
             return "blockstun"

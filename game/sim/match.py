@@ -33,7 +33,7 @@ from .debug import ROLE_GUARD, ROLE_HIT, ROLE_HURT, draw_contact
 from .events import (KO, CrateStruck, Fight, Hit, MatchOver, MoveStarted, ProjectileClash, ProjectileImpact,
                      ProjectileLaunched,
                      RoundEnd, RoundStart, ThrowBreak, ThrowGrab, TimeOver, Whiff)
-from .fighter import NEUTRAL_STATES, SCALARS, Fighter, frozen_value
+from .fighter import DOWN_STATES, NEUTRAL_STATES, SCALARS, Fighter, frozen_value
 from .inputs import ATTACK_BUTTONS, GUARD, HK, HP, LK, LP, UP, FrameInput, axes
 from .skeleton import euler_matrices
 from .stage import GROUND_RECAST, Projectile, Stage
@@ -65,9 +65,6 @@ _STATE_POSE = {"idle": "stance", "crouch": "crouch", "block_stand": "block_stand
 #: states whose body lies on the ground (or is thrown onto it), kept out of walls, pillars and
 #: crates (``_fit_lying``)
 _LYING_STATES = ("knockdown", "ko", "thrown")
-#: states in which nothing strikes a fighter, fist or fireball: floored by a sweep, or thrown
-#: (held, slammed, lying, getting up)
-_UNTOUCHABLE = ("knockdown", "thrown")
 _LOOP_STATES = ("walk_fwd", "walk_back", "sidestep")
 #: States in which a held guard button guards (set in ``Fighter.guard``).
 _GUARD_STATES = ("block_stand", "block_crouch", "blockstun")
@@ -583,7 +580,7 @@ class Match:
                 continue
             hits = list(mv.hit_limbs)
             hit_boxes = self._boxes[f.index, hits]                                # (K, 2, 3)
-            if not f.move_hit and live and self.fighters[1 - f.index].state not in _UNTOUCHABLE:
+            if not f.move_hit and live and self.fighters[1 - f.index].state not in DOWN_STATES:
                 ok, j1, j2 = self._pairs(f.index)                            # (L, L), (L, L, 4) x 2
                 ok = ok[hits]                                                # (K, L): hitting limbs only
                 if ok.any():
@@ -619,7 +616,7 @@ class Match:
         for i, (p, cube) in enumerate(zip(ps, cubes)):
             v = 1 - p.owner
             # a knocked-down or thrown fighter is struck by nothing: a projectile flies over (through) it
-            if self.fighters[v].state in _UNTOUCHABLE:
+            if self.fighters[v].state in DOWN_STATES:
                 continue
             (ax0, ay0, az0), (ax1, ay1, az1) = cube                                   # _touch, inlined
             hit = [l for l, ((bx0, by0, bz0), (bx1, by1, bz1)) in enumerate(self._boxes[v].tolist())
