@@ -48,7 +48,7 @@ def test_render_cli_screenshot_writes_the_png(tmp_path):
 
 def test_render_game_loop_warms_the_glyphs_and_freezes_the_start_up_heap(tmp_path):
     """main.py's window loop calls Game.prepare_for_play before its first frame: every HUD glyph
-    is in the font atlas, and (boot.settle_heap) every object alive
+    is in the font atlas, every draw state has been drawn once (Game.warm_draws), and (boot.settle_heap) every object alive
     after start-up sits in the permanent generation (a full collection no longer walks them,
     50 ms -> ~1 ms here), and a reference cycle made during play is still collected."""
     probe = tmp_path / "probe.py"
@@ -68,6 +68,11 @@ def test_render_game_loop_warms_the_glyphs_and_freezes_the_start_up_heap(tmp_pat
         "    prepare(game)\n"
         "    seen['warm'] = all(c in f.glyphs for f in game.hud.fonts() for c in GLYPHS)\n"
         "Game.prepare_for_play = spy\n"
+        "warm_draws = Game.warm_draws\n"
+        "def warm_spy(game):\n"
+        "    seen['warm_draws'] = seen.get('warm_draws', 0) + 1\n"
+        "    warm_draws(game)\n"
+        "Game.warm_draws = warm_spy\n"
         "def run(*a, **k):\n"
         "    seen['frozen'] = gc.get_freeze_count()\n"
         "    seen['tracked'] = len(gc.get_objects())\n"
@@ -87,6 +92,7 @@ def test_render_game_loop_warms_the_glyphs_and_freezes_the_start_up_heap(tmp_pat
 
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     assert seen["calls"] == 1 and seen["warm"], seen           # every HUD glyph in the atlas
+    assert seen["warm_draws"] == 1, seen                      # every draw state drawn once (test_render_warm)
     assert seen["frozen"] > 20_000, seen                      # pyglet, numpy, the game: frozen
     assert seen["tracked"] < seen["frozen"] / 20, seen        # what a full collection still walks
     assert seen["cycle"] >= 2, seen                           # a cycle made later is still freed

@@ -428,11 +428,14 @@ def run(args) -> None:
     for _ in range(100):                       # into the fight, caches warm
         game.step()
     _frames(game, gl, 30, False)
+    t0 = time.perf_counter()
     game.prepare_for_play()                    # as main.py's game loop does
+    t_prepare = time.perf_counter() - t0
     med = lambda xs: statistics.median(xs) * 1e3  # noqa: E731
     print(f"  {n} frames per figure, 1280x720, {gl.gl_info.get_renderer()}, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f}")
     report("rasteriser gauge: clear + 1 full-window layer, 1280x720", med(_raster_gauge(game, gl, 30)), "ms")
+    report("Game.prepare_for_play (glyphs, every draw state drawn once, heap frozen), once", t_prepare * 1e3, "ms")
     with _GlyphUploads() as uploads:
         for label, overlay in (("overlay off", False), ("overlay on", True)):
             wall, cpu = _frames(game, gl, n, overlay)

@@ -24,7 +24,7 @@ from .crates import Debris
 from .controls import CONTROLS_TEXT, Gamepads, Keyboard, intents_to_input, merge
 from .geometry import arena_parts, camera_obstacles, camera_ray, load_scene_arena, ray_record
 from .hud import Hud
-from .occluders import FADE_KINDS, Occluders
+from .occluders import FADE_KINDS, MAX_FADE, Occluders
 from .overlay import DebugOverlay
 from .glutil import RenderTarget
 from .passes import LineRenderer, RectRenderer, SparkRenderer
@@ -119,7 +119,69 @@ class Game:
         from .boot import settle_heap
 
         self.hud.warm_glyphs()
+        self.warm_draws()
         settle_heap()
+
+    def warm_draws(self) -> None:
+        """Draw, once and before play, in every GL state a later frame can first need.
+
+        A GL driver compiles a program's code for each draw state it first meets (llvmpipe:
+        its fragment and vertex variants, 0.5-5 ms each here), so a state first met in a
+        fight costs that frame: the frame after the first crate strike (the hole's
+        splintered walls, ~4.6 ms), the first chips and sparks, the first obstacle to fade,
+        the overlay's lines, the half-resolution pass.  This draws throwaway frames that
+        have all of them: a new match of the same seed (the live one is only read, as
+        always) whose crates and barrel each have a hole, with its own chips, chunks and a
+        burst of every spark style (the live effects are set aside and put back), the
+        overlay with every layer, first with nothing faded, then with each kind of obstacle
+        faded; again at half resolution where the game may use it (``adaptive`` or a lower
+        ``render_scale``).  Everything is put back, and the next frame draws every pixel
+        again.  ``tests/test_render_warm.py`` checks that a fight, a crate strike, fades,
+        the menus and training meet no draw state after this that it did not draw.
+        """
+        saved = (self.match, self.sparks, self.debris, self.overlay.enabled, dict(self.overlay.show),
+                 self.occluders.amount.copy(), self.render_scale, list(self._frame_times), self._defer_crates)
+        warm = Match.new(seed=self.seed, arena=getattr(self.match, "stage", None) is not None)
+        stage = getattr(warm, "stage", None)
+        try:
+            self.match, self.sparks, self.debris = warm, Sparks(), Debris()
+            if stage is not None:
+                for i, crate in enumerate(stage.crates):
+                    lo, hi = np.asarray(crate.compound.bounds, dtype=float)
+                    mid = 0.5 * (lo + hi)
+                    rod = np.array([mid - [1e3, 0.08, 0.08], mid + [1e3, 0.08, 0.08]])   # through both x walls
+                    crate.compound.strike(rod)
+                    point = np.array([lo[0], mid[1], mid[2]])
+                    event = CrateStruck(frame=0, fighter=0, crate=i, name=crate.obj.name, limb="", point=point,
+                                        removed=0.0, broke=True, normal=np.array([-1.0, 0.0, 0.0]))
+                    self.debris.strike(event, crate)
+            f = warm.fighters[0].position
+            for style in ("crate", "impact", "dust"):
+                self.sparks.burst((f[0], 1.0, f[2]), 0, style, big=True)
+            self.overlay.enabled = True
+            for layer in self.overlay.show:
+                self.overlay.show[layer] = True
+            groups: dict = {}
+            for i, mats in enumerate(self.occluders.materials):
+                groups.setdefault(mats, i)
+            firsts = list(groups.values())
+            # nothing faded, then every kind of obstacle faded (at most MAX_FADE fade at once)
+            fades = [[]] + [firsts[k:k + MAX_FADE] for k in range(0, len(firsts), MAX_FADE)]
+            scales = [1.0] + ([0.5] if self.adaptive or self.render_scale < 0.999 else [])
+            for scale in scales:
+                self.render_scale = scale
+                for fading in fades:
+                    self.occluders.amount[:] = 0.0
+                    self.occluders.amount[fading] = 1.0
+                    self.draw(1.0)
+            gl.glFinish()
+        finally:
+            (self.match, self.sparks, self.debris, self.overlay.enabled, show, self.occluders.amount,
+             self.render_scale, frame_times, self._defer_crates) = saved
+            self.overlay.show.update(show)
+            self.overlay.clear()
+            self._frame_times.clear()
+            self._frame_times.extend(frame_times)
 
     @property
     def attract(self) -> bool:
