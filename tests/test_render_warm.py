@@ -138,8 +138,11 @@ def test_render_warm_up_draws_every_state_a_fight_meets_later(env):
     game.adaptive = True
     with _DrawStates() as ordinary:
         _frames(game, 20)
+    game.screen = "title"                  # as main.py starts: the warm-up is made on the title screen
     with _DrawStates() as warm:
         game.warm_draws()
+    assert game.screen == "title"
+    game.screen = "fight"
     with _DrawStates() as session:
         _session(game)
     game.adaptive = False

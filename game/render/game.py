@@ -140,11 +140,13 @@ class Game:
         the menus and training meet no draw state after this that it did not draw.
         """
         saved = (self.match, self.sparks, self.debris, self.overlay.enabled, dict(self.overlay.show),
-                 self.occluders.amount.copy(), self.render_scale, list(self._frame_times), self._defer_crates)
+                 self.occluders.amount.copy(), self.render_scale, list(self._frame_times), self._defer_crates,
+                 self.screen, self.menu_sel)
         warm = Match.new(seed=self.seed, arena=getattr(self.match, "stage", None) is not None)
         stage = getattr(warm, "stage", None)
         try:
             self.match, self.sparks, self.debris = warm, Sparks(), Debris()
+            self.screen, self.menu_sel = "fight", None      # the title draws no fades and no overlay
             if stage is not None:
                 for i, crate in enumerate(stage.crates):
                     lo, hi = np.asarray(crate.compound.bounds, dtype=float)
@@ -177,7 +179,7 @@ class Game:
             gl.glFinish()
         finally:
             (self.match, self.sparks, self.debris, self.overlay.enabled, show, self.occluders.amount,
-             self.render_scale, frame_times, self._defer_crates) = saved
+             self.render_scale, frame_times, self._defer_crates, self.screen, self.menu_sel) = saved
             self.overlay.show.update(show)
             self.overlay.clear()
             self._frame_times.clear()
