@@ -173,3 +173,8 @@ def test_render_warm_up_leaves_the_game_as_it_was(env):
     assert not game.occluders.amount.any()
     after = frame_pixels(game)
     assert np.array_equal(before, after)
+    from game.sim import Match
+
+    # the warm-up's holes are in its own match's compounds, not in anything a later match starts from
+    assert all(len(c.compound.boxes) == 6 and c.compound.solid_fraction() == 1.0
+               for c in Match.new(seed=5).stage.crates)
