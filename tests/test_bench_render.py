@@ -2,7 +2,7 @@
 
 import time
 
-from game.bench.render import _PartTimers
+from game.bench.render import _over_budget, _PartTimers
 
 
 class _Work:
@@ -60,3 +60,17 @@ def test_cold_medians_time_one_call_after_each_wait_round_robin():
     assert [n for n, _ in calls] == ["a", "b"] * 5
     assert min(waited for _, waited in calls) >= 0.03
     assert fast < 0.02 and 0.004 <= slow < 0.02     # the 30 ms sleep before a call is not counted
+
+
+def test_over_budget_counts_frames_over_and_those_in_a_rasteriser_spell():
+    """A frame is over when its three parts sum past the budget; it counts as a rasteriser
+    spell when its glFinish alone is >= 1.6x the ordinary frames' median glFinish."""
+    def frame(step, draw, finish):
+        return {"game.step": step / 1e3, "game.draw": draw / 1e3, "glFinish": finish / 1e3}
+
+    parts = {"other": [frame(1, 2, 5)] * 9 + [frame(1, 2, 14)],          # one ordinary frame in a spell
+             "strike": [frame(2, 3, 5), frame(9, 3, 5), frame(2, 3, 12)],  # its own work vs a spell
+             "after": [frame(1, 3, 6)]}
+    got = _over_budget(parts)
+    assert got == {"other": (10, 1, 1), "strike": (3, 2, 1), "after": (1, 0, 0)}
+    assert _over_budget(parts, budget=0.0095)["strike"] == (3, 3, 1)
