@@ -54,12 +54,16 @@ AIR_FALL = 0.1             # m / frame: a fighter hit out of a jump falls to the
 SLIDE_DECAY = 0.8          # knockback velocity kept each frame (total travel = v0 / (1 - decay))
 BLEND_FRAMES = 4           # pose blend when the animation source changes
 BUFFER_FRAMES = 6          # an attack pressed this early is kept until the fighter can act
+PAIR_LENIENCY = 2          # frames a two-button command's second press may come after the first
 DEFAULT_BOUNDS = ((-14.2, -14.2), (14.2, 14.2))
 LYING_PASSES = 4           # passes of bounds and obstacles that fit a knocked-down body (_place_lying)
 CRATE_HITSTOP = 4          # the attacker's freeze when a fist or foot breaks through a crate wall
 
 #: Attack priority when several buttons are pressed on one frame.
 _ATTACK_ORDER = ((HK, "hk"), (HP, "hp"), (LK, "lk"), (LP, "lp"))
+#: The moves a lone press of one button starts, and that a second button may still turn into a
+#: two-button command (lp + hp, lp + lk) within ``PAIR_LENIENCY`` frames (``Fighter.lone``).
+_LONE = {LP: "lp", HP: "hp", LK: "lk"}
 _STATE_POSE = {"idle": "stance", "crouch": "crouch", "block_stand": "block_stand", "block_crouch": "block_crouch",
                "ko": "ko", "win": "win"}
 #: states whose body lies on the ground (or is thrown onto it), kept out of walls, pillars and
@@ -123,6 +127,8 @@ class Match:
         self._projectile_move = next((n for n, m in data.moves.items() if m.projectile is not None), "")
         #: the throw (lp + lk; ``moves.json`` ``throw``), or None: then lp + lk is no command
         self._throw = data.throw
+        #: two-button commands and their buttons (the throw only where the data has one)
+        self._commands = {"fireball": LP | HP, **({data.throw.move: LP | LK} if data.throw is not None else {})}
         self._throw_hit = -1          # within a step: the index of a landed throw's Hit in its events
         self._start_round()
         self._update_range_boxes()
@@ -257,6 +263,15 @@ class Match:
             f.combo = 0
         if f.move:
             mv = self.data.moves[f.move]
+            if f.lone and f.mframe < PAIR_LENIENCY and f.lone & self._commands.get(f.buf_move, 0) and \
+                    self.phase == "fight" and self._buffered(f, bits) == f.buf_move:
+                # Two buttons pressed a frame or two apart (keys and pads are rarely pressed on
+                # the same 1/60 s): the first one's move, started from neutral by that lone press,
+                # becomes the pair's command (jab + hp the fireball, jab or front kick + the other
+                # the throw) while the first button is held (_attack_from reads the pair only
+                # then).  Not where the pair cannot come out now (a fireball already flying).
+                self._start_move(f, f.buf_move, events)
+                return
             if f.move_hit and f.buf_move and mv.cancel and self.phase == "fight":
                 # A cancel: a buffered press of a move this one cancels into, once it has made
                 # contact (hit or block; never a whiff), in its window: the new move starts now.
@@ -288,7 +303,12 @@ class Match:
         # Neutral: a buffered attack first, then guard, jump, crouch, sidestep, walk.
         fwd, up, side = axes(bits)
         if f.buf_move:
-            self._start_move(f, self._buffered(f, bits), events)
+            move = self._buffered(f, bits)
+            self._start_move(f, move, events)
+            # started by the press of one button on this very frame: its pair may still complete
+            lone = pressed & ATTACK_BUTTONS
+            if _LONE.get(lone) == move:
+                f.lone = lone
             return
         if bits & GUARD:
             f.state = "block_crouch" if up < 0 else "block_stand"
@@ -324,7 +344,7 @@ class Match:
         return move
 
     def _start_move(self, f: Fighter, move: str, events: list) -> None:
-        f.move, f.mframe, f.move_hit, f.crate_hit = move, 0, False, False
+        f.move, f.mframe, f.move_hit, f.crate_hit, f.lone = move, 0, False, False, 0
         f.state = "attack" if move != "jump" else "jump"
         f.buf_move, f.buf_left = "", 0
         events.append(MoveStarted(self.frame, f.index, move))

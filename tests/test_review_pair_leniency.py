@@ -1,0 +1,109 @@
+"""Two-button commands pressed a frame or two apart (``match.PAIR_LENIENCY``).
+
+Keys and pad buttons pressed "together" land up to ~30 ms apart, so on a 60 Hz step the pair
+often arrives over two frames: lp + lk (the throw) and lp + hp (the fireball) then came out as
+the first button's jab, straight or front kick.  Now the lone press's move, started from
+neutral, turns into the pair's command when the second button is pressed within
+``PAIR_LENIENCY`` frames while the first is held."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.sim import FrameInput as F
+from game.sim import Match, MoveStarted, ProjectileLaunched, ThrowGrab
+from game.sim.match import PAIR_LENIENCY
+from tests.simhelp import placed
+
+NONE = F()
+
+
+def _run(m: Match, presses: list, frames: int = 24) -> list:
+    """Step P1's ``presses`` (then nothing) for ``frames`` frames; ``(frame, event)`` pairs."""
+    out = []
+    for k in range(frames):
+        out += [(k, e) for e in m.step(presses[k] if k < len(presses) else NONE, NONE)]
+    return out
+
+
+def _started(events) -> list:
+    return [(k, e.move) for k, e in events if isinstance(e, MoveStarted) and e.fighter == 0]
+
+
+@pytest.mark.parametrize("delay", range(1, PAIR_LENIENCY + 1))
+@pytest.mark.parametrize("first, second, pair, outcome", [
+    ("lp", "lk", "throw", ThrowGrab), ("lk", "lp", "throw", ThrowGrab),
+    ("lp", "hp", "fireball", ProjectileLaunched), ("hp", "lp", "fireball", ProjectileLaunched)])
+def test_a_pair_pressed_one_or_two_frames_apart_is_the_pair(first, second, pair, outcome, delay):
+    """The first button alone starts its move; the second, pressed ``delay`` frames later with
+    the first held, turns it into the pair's move on that frame, which then works as if
+    pressed together then (the grab, or the fireball's launch)."""
+    m = placed(1.0)
+    held = F(**{first: True})
+    presses = [held] * delay + [F(**{first: True, second: True})] * 3
+    events = _run(m, presses)
+    assert _started(events) == [(0, first), (delay, pair)]
+    startup = m.data.moves[pair].startup
+    got = [k for k, e in events if isinstance(e, outcome)]
+    assert got and got[0] >= delay + startup - 1      # no earlier than the pair pressed at `delay`
+
+
+@pytest.mark.parametrize("pair", [("lp", "lk"), ("lp", "hp")])
+def test_a_pair_pressed_together_is_unchanged(pair):
+    m = placed(1.0)
+    events = _run(m, [F(**{b: True for b in pair})])
+    assert _started(events) == [(0, "throw" if "lk" in pair else "fireball")]
+
+
+def test_a_second_button_later_than_the_window_leaves_the_first_move():
+    """One frame past PAIR_LENIENCY the jab stays a jab: the second press is only buffered."""
+    m = placed(1.0)
+    late = PAIR_LENIENCY + 1
+    events = _run(m, [F(lp=True)] * late + [F(lp=True, lk=True)])
+    assert _started(events)[0] == (0, "lp")
+    assert all(move != "throw" for _, move in _started(events))
+
+
+def test_the_first_button_must_still_be_held():
+    """lp tapped and released, then lk: a jab, not a throw (the pair is two buttons held)."""
+    m = placed(1.0)
+    events = _run(m, [F(lp=True), F(lk=True)])
+    assert _started(events)[0] == (0, "lp")
+    assert all(move != "throw" for _, move in _started(events))
+
+
+def test_no_fireball_from_a_late_pair_while_ones_own_fireball_flies():
+    """lp + hp while one's fireball flies is the straight when pressed together; pressed a
+    frame apart the jab stays a jab (the pair cannot come out, so nothing changes)."""
+    m = placed(12.0)
+    _run(m, [F(lp=True, hp=True)], frames=1)
+    while m.fighters[0].move:                                  # the thrower recovers
+        m.step(NONE, NONE)
+    assert m.stage.projectiles                                 # its fireball still flies
+    events = _run(m, [F(lp=True), F(lp=True, hp=True)], frames=4)
+    assert _started(events) == [(0, "lp")]
+
+
+def test_a_cancel_is_not_turned_into_a_pair():
+    """Only a move started from neutral by a lone press can become a pair: a straight that
+    cancelled a jab's hit stays the straight when lp is pressed the frame after."""
+    m = placed(1.0)
+    events = _run(m, [F(lp=True)], frames=7)                  # the jab hits on its 6th frame
+    assert any(type(e).__name__ == "Hit" for _, e in events)
+    while m.fighters[0].hitstop:                               # a press now would be buffered
+        m.step(NONE, NONE)
+    events = _run(m, [F(hp=True), F(hp=True, lp=True)], frames=4)
+    assert _started(events) == [(0, "hp")]                     # cancelled at once, and stays
+
+
+def test_the_pending_pair_is_match_state():
+    """``Fighter.lone`` is hashed and restored: a jab started by a lone lp and one started
+    from the buffer differ, and a restored snapshot completes the pair as the original does."""
+    m = placed(1.0)
+    m.step(F(lp=True), NONE)
+    assert m.fighters[0].lone
+    snap, h = m.snapshot(), m.state_hash()
+    first = _started(_run(m, [F(lp=True, lk=True)], frames=3))
+    m.restore(snap)
+    assert m.state_hash() == h
+    assert _started(_run(m, [F(lp=True, lk=True)], frames=3)) == first == [(0, "throw")]
