@@ -64,12 +64,83 @@ def test_a_second_button_later_than_the_window_leaves_the_first_move():
     assert all(move != "throw" for _, move in _started(events))
 
 
-def test_the_first_button_must_still_be_held():
-    """lp tapped and released, then lk: a jab, not a throw (the pair is two buttons held)."""
+@pytest.mark.parametrize("presses", [
+    [F(lp=True), F(lk=True)],                             # lp let go as lk comes
+    [F(lp=True), NONE, F(lp=True, lk=True)],              # lp tapped, then both
+    [F(lp=True), F(lk=True), F(lp=True, lk=True)],        # lp let go, lk, then lp again
+    [F(hp=True), F(lp=True), F(lp=True, hp=True)]])       # the same for the fireball
+def test_the_first_button_must_be_held_throughout(presses):
+    """The first button let go at any frame of the window ends it: a fresh press of both after
+    is not the pair of the first (the move stays the jab, straight or front kick)."""
     m = placed(1.0)
-    events = _run(m, [F(lp=True), F(lk=True)])
-    assert _started(events)[0] == (0, "lp")
-    assert all(move != "throw" for _, move in _started(events))
+    started = _started(_run(m, presses))
+    assert len(started) == 1 and started[0][0] == 0 and started[0][1] in ("lp", "hp")
+
+
+def _first_free_frame() -> int:
+    """P1 guards P2's jab; the first frame P1 can act again after its blockstun."""
+    m = placed(1.0)
+    events = _run_both(m, [F(guard=True)] * 8 + [F(lk=True), NONE] * 20, [F(lp=True)], 60)
+    return next(k for k, e in events if isinstance(e, MoveStarted) and e.fighter == 0)
+
+
+def _run_both(m, p1, p2, frames):
+    out = []
+    for k in range(frames):
+        out += [(k, e) for e in m.step(p1[k] if k < len(p1) else NONE, p2[k] if k < len(p2) else NONE)]
+    return out
+
+
+@pytest.mark.parametrize("first_at, second_at", [(-1, 1), (0, 2), (-2, 0), (1, 3)])
+def test_a_pair_straddling_the_first_free_frame(first_at, second_at):
+    """Out of blockstun (a reversal throw): lp on the frame before P1 can act, buffered, then
+    lk two frames later is the throw, as two frames apart are anywhere else; the window counts
+    from the first press, not from the frame its move starts."""
+    free = _first_free_frame()
+    m = placed(1.0)
+    p1 = [F(lp=free + first_at <= k, lk=free + second_at <= k, guard=k < free + first_at) for k in range(free + 8)]
+    events = _run_both(m, p1, [F(lp=True)], 60)
+    started = [e.move for _, e in events if isinstance(e, MoveStarted) and e.fighter == 0]
+    assert started[-1] == "throw" and any(isinstance(e, ThrowGrab) and e.attacker == 0 for _, e in events)
+
+
+def test_a_late_pair_is_the_same_throw_as_a_pair_pressed_then():
+    """The first move's step forward is taken back: a throw completed two frames late grabs
+    with the thrower where a throw pressed at once leaves it (no longer reach)."""
+    def thrower_x(presses):
+        m = placed(1.0)
+        events = _run(m, presses, frames=12)
+        grab = next(k for k, e in events if isinstance(e, ThrowGrab))
+        return m.fighters[0].x, grab
+
+    x0, grab0 = thrower_x([F(lp=True, lk=True)])
+    x2, grab2 = thrower_x([F(lp=True)] * 2 + [F(lp=True, lk=True)])
+    assert x2 == x0 and grab2 == grab0 + 2
+
+
+def test_the_window_leaves_no_state_behind():
+    """Once the window has passed (or the move was cut short) ``lone`` is 0 again, so two
+    fighters that play alike hash alike."""
+    m = placed(1.0)
+    m.step(F(lp=True), NONE)
+    assert (m.fighters[0].lone, m.fighters[0].lone_left) != (0, 0)
+    for _ in range(PAIR_LENIENCY):
+        m.step(F(lp=True), NONE)
+    assert (m.fighters[0].lone, m.fighters[0].lone_left) == (0, 0)
+
+
+def test_the_training_meter_shows_the_first_move_then_the_pair():
+    """On the frame meter the jab's two frames and the throw's own 7 frames of startup are two
+    segments (the throw's startup reads as its data), then its active and recovery frames."""
+    from game.render.training import FrameMeter
+
+    m = placed(1.0)
+    meter = FrameMeter()
+    for k in range(40):
+        meter.observe(m, m.step(F(lp=True) if k < 2 else (F(lp=True, lk=True) if k == 2 else NONE), NONE))
+    runs = [(phase, n) for phase, n, _ in meter.runs[0]]
+    throw = m.data.moves["throw"]
+    assert runs[:3] == [("startup", 2), ("startup", throw.startup), ("active", 1)]
 
 
 def test_no_fireball_from_a_late_pair_while_ones_own_fireball_flies():

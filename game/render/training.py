@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from game.sim import FrameInput, Hit, ThrowBreak, Whiff
+from game.sim import FrameInput, Hit, MoveStarted, ThrowBreak, Whiff
 from game.sim.inputs import BUTTONS
 
 METER_LEN = 80          # cells shown per fighter
@@ -136,10 +136,13 @@ class FrameMeter:
             return
         if all(frozen):           # a hitstop freeze: nobody's frame advanced
             return
+        started = {e.fighter for e in events if isinstance(e, MoveStarted)}
         for i, p in enumerate(phases):
             self.rows[i].append(p)
             runs = self.runs[i]
-            if runs and runs[-1][0] == p:
+            # a move started in the startup of another (a two-button pair completed a frame or
+            # two late: the jab, then the throw) is a segment of its own
+            if runs and runs[-1][0] == p and i not in started:
                 runs[-1][1] += 1
             else:
                 runs.append([p, 1, self._frame])

@@ -20,7 +20,7 @@ SCALARS = (
     "state", "move", "mframe", "move_hit",
     "stun", "stun_height", "hitstop", "guard", "combo",
     "loop_t", "pose_key", "blend_left",
-    "prev_bits", "input_bits", "buf_move", "buf_left", "lone",
+    "prev_bits", "input_bits", "buf_move", "buf_left", "lone", "lone_left",
     "crate_hit", "ground_y", "gx", "gz",
     "air",
 )
@@ -166,7 +166,7 @@ class Fighter:
         return _GET_SCALARS(self)
 
     def set_scalars(self, values: tuple) -> None:
-        # plain instance attributes (no property among SCALARS): one dict update, not 29 setattr
+        # plain instance attributes (no property among SCALARS): one dict update, not a setattr each
         vars(self).update(zip(SCALARS, values))
 
 

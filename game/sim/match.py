@@ -61,9 +61,9 @@ CRATE_HITSTOP = 4          # the attacker's freeze when a fist or foot breaks th
 
 #: Attack priority when several buttons are pressed on one frame.
 _ATTACK_ORDER = ((HK, "hk"), (HP, "hp"), (LK, "lk"), (LP, "lp"))
-#: The moves a lone press of one button starts, and that a second button may still turn into a
+#: The buttons whose lone press starts a move that a second button may still turn into a
 #: two-button command (lp + hp, lp + lk) within ``PAIR_LENIENCY`` frames (``Fighter.lone``).
-_LONE = {LP: "lp", HP: "hp", LK: "lk"}
+_LONE = {"lp": LP, "hp": HP, "lk": LK}
 _STATE_POSE = {"idle": "stance", "crouch": "crouch", "block_stand": "block_stand", "block_crouch": "block_crouch",
                "ko": "ko", "win": "win"}
 #: states whose body lies on the ground (or is thrown onto it), kept out of walls, pillars and
@@ -238,13 +238,17 @@ class Match:
         if f.hitstop > 0:                      # hitstop: frozen in place and pose
             f.guard = _guard_level(bits) if f.state in _GUARD_STATES else 0
             f.hitstop -= 1
-            return True
-        self._act(f, bits, pressed, events)
-        # The guard of this frame follows the state the fighter ends the frame in: held on
-        # the first free frame after a stun or a move it blocks (the frame Hit.advantage
-        # counts as free), and dropped on the first frame of an attack started from a block.
-        f.guard = _guard_level(bits) if f.state in _GUARD_STATES else 0
-        return False
+            frozen = True
+        else:
+            self._act(f, bits, pressed, events)
+            # The guard of this frame follows the state the fighter ends the frame in: held on
+            # the first free frame after a stun or a move it blocks (the frame Hit.advantage
+            # counts as free), and dropped on the first frame of an attack started from a block.
+            f.guard = _guard_level(bits) if f.state in _GUARD_STATES else 0
+            frozen = False
+        if f.lone and (f.mframe >= f.lone_left or not bits & f.lone or not f.move):
+            f.lone = f.lone_left = 0     # a pair's window closed, its first button let go, or the move cut
+        return frozen
 
     def _act(self, f: Fighter, bits: int, pressed: int, events: list) -> None:
         """The unfrozen part of :meth:`_advance_fighter`: slide, stun, move frames, neutral."""
@@ -263,13 +267,16 @@ class Match:
             f.combo = 0
         if f.move:
             mv = self.data.moves[f.move]
-            if f.lone and f.mframe < PAIR_LENIENCY and f.lone & self._commands.get(f.buf_move, 0) and \
-                    self.phase == "fight" and self._buffered(f, bits) == f.buf_move:
+            if f.lone & self._commands.get(f.buf_move, 0) and self.phase == "fight" and \
+                    self._buffered(f, bits) == f.buf_move:
                 # Two buttons pressed a frame or two apart (keys and pads are rarely pressed on
-                # the same 1/60 s): the first one's move, started from neutral by that lone press,
-                # becomes the pair's command (jab + hp the fireball, jab or front kick + the other
-                # the throw) while the first button is held (_attack_from reads the pair only
-                # then).  Not where the pair cannot come out now (a fireball already flying).
+                # the same 1/60 s): the move the first one started from neutral, alone and still
+                # held, becomes the pair's command (jab + hp the fireball, jab or front kick + the
+                # other the throw), as if both had been pressed now: the first move's steps are
+                # taken back.  Not where the pair cannot come out now (a fireball still flying).
+                back = float(mv.advance[:f.mframe].sum())
+                f.x -= f.fx * back
+                f.z -= f.fz * back
                 self._start_move(f, f.buf_move, events)
                 return
             if f.move_hit and f.buf_move and mv.cancel and self.phase == "fight":
@@ -304,11 +311,13 @@ class Match:
         fwd, up, side = axes(bits)
         if f.buf_move:
             move = self._buffered(f, bits)
+            age = BUFFER_FRAMES - f.buf_left         # frames since its press (hitstop not counted)
             self._start_move(f, move, events)
-            # started by the press of one button on this very frame: its pair may still complete
-            lone = pressed & ATTACK_BUTTONS
-            if _LONE.get(lone) == move:
-                f.lone = lone
+            # a lone lp, hp or lk, held since its press: the pair may still complete within
+            # PAIR_LENIENCY frames of that press (pressed on this frame or buffered a frame ago)
+            button = _LONE.get(move, 0)
+            if bits & button and age < PAIR_LENIENCY:
+                f.lone, f.lone_left = button, PAIR_LENIENCY - age
             return
         if bits & GUARD:
             f.state = "block_crouch" if up < 0 else "block_stand"
@@ -344,7 +353,7 @@ class Match:
         return move
 
     def _start_move(self, f: Fighter, move: str, events: list) -> None:
-        f.move, f.mframe, f.move_hit, f.crate_hit, f.lone = move, 0, False, False, 0
+        f.move, f.mframe, f.move_hit, f.crate_hit, f.lone, f.lone_left = move, 0, False, False, 0, 0
         f.state = "attack" if move != "jump" else "jump"
         f.buf_move, f.buf_left = "", 0
         events.append(MoveStarted(self.frame, f.index, move))
