@@ -137,15 +137,13 @@ def test_jab_does_not_link_into_itself():
 @pytest.mark.parametrize("first,second", [("lp", "hp"), ("lp", "fireball"), ("lk", "hk"), ("lk", "fireball")])
 def test_a_whiffed_light_never_cancels(first, second):
     """Out of reach, the second press at any frame of the first move comes out only once the
-    first is over; except a pair pressed within PAIR_LENIENCY frames of its own first button
-    (jab, then lp + hp: the fireball, pressed a frame late), which replaces the first move
-    (tests/test_review_pair_leniency.py)."""
-    from game.sim.match import PAIR_LENIENCY
-
+    first is over; except the jab followed at once by lp + hp (lp held: the fireball pressed a
+    frame late), which replaces the jab (tests/test_review_pair_leniency.py; later, lp has been
+    let go in between, which ends that window)."""
     mv = load_game_data().moves[first]
     came = False
     for k in range(1, mv.total):
-        if k <= PAIR_LENIENCY and (second, first) == ("fireball", "lp"):
+        if k == 1 and (second, first) == ("fireball", "lp"):
             continue
         m, hits, between, starts, start = _string(first, second, 3.0, delay=-k, frames=mv.total + 12)
         assert not hits
