@@ -8,8 +8,9 @@
 #: no cancel after the K.O.; 0.5.0: the sweep knocks down, heavies plus on hit, an attack read
 #: as pressed, the CPU's meaty and no blind cancels, a crate struck on the wall a limb came
 #: through; 0.6.0: throws, lp + lk, which before came out as the front kick, and the CPU's
-#: throws and throw breaks; 0.7.0: a two-button command pressed up to two frames apart, whose
-#: first button's move turns into the pair's, and ``Fighter.lone`` in every state_hash);
+#: throws and throw breaks; 0.7.0: a two-button command is two presses up to two frames apart
+#: (a button held from longer ago is no half of one), whose first button's move turns into the
+#: pair's, and ``Fighter.lone``/``presses`` in every state_hash);
 #: a replay recorded with another version stops at its first mismatch with a message that names
 #: both versions.
 __version__ = "0.7.0"

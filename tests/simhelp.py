@@ -90,13 +90,15 @@ def mashed_advantage(m: Match, frames: int = 120) -> int:
 def first_act(m: Match, who: int, limit: int = 300) -> int:
     """The frame fighter ``who`` can start a move again: from now only it mashes a buffered
     move (the front kick: no move cancels into it, and a cancel is no "can act again") while
-    the other holds still; its first ``MoveStarted``.  The match is put back."""
+    the other holds still; its first ``MoveStarted``.  Not while a move it just started alone
+    could still become a pair (``Fighter.lone``: lk mashed within 2 frames of a jab's lp would
+    make it the throw, which is no "can act again" either).  The match is put back."""
     from game.sim import MoveStarted
     snap = m.snapshot()
     mash = (FrameInput(lk=True), NEUTRAL)
     try:
         for i in range(limit):
-            me = mash[i % 2]
+            me = NEUTRAL if m.fighters[who].lone else mash[i % 2]
             for e in m.step(me if who == 0 else NEUTRAL, me if who == 1 else NEUTRAL):
                 if isinstance(e, MoveStarted) and e.fighter == who:
                     return e.frame

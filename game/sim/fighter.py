@@ -20,7 +20,7 @@ SCALARS = (
     "state", "move", "mframe", "move_hit",
     "stun", "stun_height", "hitstop", "guard", "combo",
     "loop_t", "pose_key", "blend_left",
-    "prev_bits", "input_bits", "buf_move", "buf_left", "lone", "lone_left",
+    "prev_bits", "input_bits", "buf_move", "buf_left", "lone", "presses",
     "crate_hit", "ground_y", "gx", "gz",
     "air",
 )

@@ -55,6 +55,7 @@ SLIDE_DECAY = 0.8          # knockback velocity kept each frame (total travel = 
 BLEND_FRAMES = 4           # pose blend when the animation source changes
 BUFFER_FRAMES = 6          # an attack pressed this early is kept until the fighter can act
 PAIR_LENIENCY = 2          # frames a two-button command's second press may come after the first
+_SLOT = 16                 # bits per frame in Fighter.presses (the inputs have 11)
 DEFAULT_BOUNDS = ((-14.2, -14.2), (14.2, 14.2))
 LYING_PASSES = 4           # passes of bounds and obstacles that fit a knocked-down body (_place_lying)
 CRATE_HITSTOP = 4          # the attacker's freeze when a fist or foot breaks through a crate wall
@@ -228,7 +229,7 @@ class Match:
         pressed = bits & ~f.prev_bits
         f.prev_bits = bits
         f.input_bits = bits
-        want = _attack_from(pressed, bits, self._throw.move if self._throw is not None else "")
+        want = _attack_from(pressed, bits, _pressed_within(f.presses), self._throw.move if self._throw is not None else "")
         if want:
             f.buf_move, f.buf_left = want, BUFFER_FRAMES
         elif f.buf_left > 0 and f.hitstop == 0:       # hitstop freezes the buffer too: a follow-up
@@ -246,8 +247,10 @@ class Match:
             # counts as free), and dropped on the first frame of an attack started from a block.
             f.guard = _guard_level(bits) if f.state in _GUARD_STATES else 0
             frozen = False
-        if f.lone and (f.mframe >= f.lone_left or not bits & f.lone or not f.move):
-            f.lone = f.lone_left = 0     # a pair's window closed, its first button let go, or the move cut
+        # the presses of the last PAIR_LENIENCY frames, newest in the lowest slot
+        f.presses = ((f.presses << _SLOT) | pressed) & ((1 << _SLOT * PAIR_LENIENCY) - 1)
+        if f.lone and (not _pressed_within(f.presses) & f.lone or not f.move):
+            f.lone = 0                   # the lone press left the pair's window, or its move was cut
         return frozen
 
     def _act(self, f: Fighter, bits: int, pressed: int, events: list) -> None:
@@ -270,10 +273,11 @@ class Match:
             if f.lone & self._commands.get(f.buf_move, 0) and self.phase == "fight" and \
                     self._buffered(f, bits) == f.buf_move:
                 # Two buttons pressed a frame or two apart (keys and pads are rarely pressed on
-                # the same 1/60 s): the move the first one started from neutral, alone and still
-                # held, becomes the pair's command (jab + hp the fireball, jab or front kick + the
-                # other the throw), as if both had been pressed now: the first move's steps are
-                # taken back.  Not where the pair cannot come out now (a fireball still flying).
+                # the same 1/60 s; _attack_from reads them as the pair this frame): the move the
+                # first one started alone from neutral becomes the pair's command (jab + hp the
+                # fireball, jab or front kick + the other the throw), as if both had been pressed
+                # now: the first move's steps are taken back.  Not where the pair cannot come out
+                # now (a fireball still flying).
                 back = float(mv.advance[:f.mframe].sum())
                 f.x -= f.fx * back
                 f.z -= f.fz * back
@@ -311,13 +315,12 @@ class Match:
         fwd, up, side = axes(bits)
         if f.buf_move:
             move = self._buffered(f, bits)
-            age = BUFFER_FRAMES - f.buf_left         # frames since its press (hitstop not counted)
             self._start_move(f, move, events)
-            # a lone lp, hp or lk, held since its press: the pair may still complete within
-            # PAIR_LENIENCY frames of that press (pressed on this frame or buffered a frame ago)
+            # a lone lp, hp or lk pressed within the window (on this frame, or buffered a frame
+            # or two before it): the pair may still complete (PAIR_LENIENCY frames from that press)
             button = _LONE.get(move, 0)
-            if bits & button and age < PAIR_LENIENCY:
-                f.lone, f.lone_left = button, PAIR_LENIENCY - age
+            if button & (pressed | _pressed_within(f.presses)):
+                f.lone = button
             return
         if bits & GUARD:
             f.state = "block_crouch" if up < 0 else "block_stand"
@@ -353,7 +356,7 @@ class Match:
         return move
 
     def _start_move(self, f: Fighter, move: str, events: list) -> None:
-        f.move, f.mframe, f.move_hit, f.crate_hit, f.lone, f.lone_left = move, 0, False, False, 0, 0
+        f.move, f.mframe, f.move_hit, f.crate_hit, f.lone = move, 0, False, False, 0
         f.state = "attack" if move != "jump" else "jump"
         f.buf_move, f.buf_left = "", 0
         events.append(MoveStarted(self.frame, f.index, move))
@@ -1229,18 +1232,31 @@ def _guard_level(bits: int) -> int:
     return 2 if axes(bits)[1] < 0 else 1
 
 
-def _attack_from(pressed: int, bits: int, throw: str = "") -> str:
-    """The attack a press asks for, read from the buttons and directions held on the frame
-    of the press: lp + hp together is the fireball, lp + lk together the throw (``throw``: its
-    move's name; "" where the data has none), hk with down held the sweep, else by
-    priority.  The buffer keeps this command: a down released (or pressed) between the press
-    and the frame the move can start changes nothing (a buffered sweep used to come out as a
-    roundhouse when down was let go a frame before its start)."""
+def _pressed_within(presses: int) -> int:
+    """The buttons pressed on any frame of ``Fighter.presses`` (one ``_SLOT``-bit slot per frame)."""
+    out = 0
+    while presses:
+        out |= presses & ((1 << _SLOT) - 1)
+        presses >>= _SLOT
+    return out
+
+
+def _attack_from(pressed: int, bits: int, recent: int = 0, throw: str = "") -> str:
+    """The attack a press asks for, read on the frame of the press: lp + hp is the fireball and
+    lp + lk the throw (``throw``: its move's name; "" where the data has none) when one of the
+    two is pressed now and the other now or on one of the ``PAIR_LENIENCY`` frames before
+    (``recent``: the buttons pressed then), held since or not: a button held from long ago
+    makes no pair (lp held through a jab, then hp, is the straight).  Then hk with down held
+    (``bits``) the sweep, else by priority.  The buffer keeps this command: a down released
+    (or pressed) between the press and the frame the move can start changes nothing (a
+    buffered sweep used to come out as a roundhouse when down was let go a frame before its
+    start)."""
     if not pressed & ATTACK_BUTTONS:
         return ""
-    if pressed & (LP | HP) and bits & LP and bits & HP:
+    near = pressed | recent
+    if pressed & (LP | HP) and near & LP and near & HP:
         return "fireball"
-    if throw and pressed & (LP | LK) and bits & LP and bits & LK:
+    if throw and pressed & (LP | LK) and near & LP and near & LK:
         return throw
     for mask, name in _ATTACK_ORDER:
         if pressed & mask:
