@@ -10,7 +10,8 @@
 #: through; 0.6.0: throws, lp + lk, which before came out as the front kick, and the CPU's
 #: throws and throw breaks; 0.7.0: a two-button command is two presses up to two frames apart
 #: (a button held from longer ago is no half of one), whose first button's move turns into the
-#: pair's, and ``Fighter.lone``/``presses`` in every state_hash);
+#: pair's, and ``Fighter.lone``/``presses`` in every state_hash; up held jumps, its direction
+#: read until take-off, and the CPU holds the direction of its jump over a fireball);
 #: a replay recorded with another version stops at its first mismatch with a message that names
 #: both versions.
 __version__ = "0.7.0"

@@ -19,6 +19,7 @@ import math
 import pytest
 
 from game.sim import FrameInput, Hit, Match, MoveStarted
+from game.sim.match import _LYING_STATES
 from game.sim.match import Match as MatchClass
 from game.tools.soak import check_match
 
@@ -260,8 +261,8 @@ def test_a_knockdown_at_a_wall_is_deterministic_through_snapshot_and_restore():
 
 def test_only_a_knocked_down_fighter_pays_for_the_body_fit(monkeypatch):
     """Ordinary frames never measure a body: the fit runs once per step a knocked-down (or
-    knocked-out) fighter moves (not frozen by hitstop) and is still down at the end of, never
-    otherwise."""
+    knocked-out, or thrown) fighter moves (not frozen by hitstop) and is still down at the end
+    of, never otherwise."""
     calls = []
     real = MatchClass._lying_rect
 
@@ -273,10 +274,10 @@ def test_only_a_knocked_down_fighter_pays_for_the_body_fit(monkeypatch):
     m = Match.new(p1_cpu="hard", p2_cpu="hard")
     down, stays = set(), set()
     for _ in range(1200):
-        before = [(m.frame, f.index) for f in m.fighters if f.state in ("knockdown", "ko") and f.hitstop == 0]
+        before = [(m.frame, f.index) for f in m.fighters if f.state in _LYING_STATES and f.hitstop == 0]
         struck = {e.defender for e in m.step() if isinstance(e, Hit)}
         down.update(before)
-        stays.update(k for k in before if m.fighters[k[1]].state in ("knockdown", "ko") and k[1] not in struck)
+        stays.update(k for k in before if m.fighters[k[1]].state in _LYING_STATES and k[1] not in struck)
     # measured only on a step a fighter starts down, and on every one it is still down at the end
     # of (the one it gets up on, stun over, it stands: nothing to fit; swept again on that very
     # step, a meaty, it is down at the end but was up when the fit ran)

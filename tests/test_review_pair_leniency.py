@@ -12,7 +12,7 @@ import pytest
 
 from game.sim import FrameInput as F
 from game.sim import Match, MoveStarted, ProjectileLaunched, ThrowGrab
-from game.sim.match import PAIR_LENIENCY
+from game.sim.match import JUMP_DRIFT, PAIR_LENIENCY
 from tests.simhelp import placed
 
 NONE = F()
@@ -205,3 +205,49 @@ def test_the_pending_pair_is_match_state():
     m.restore(snap)
     assert m.state_hash() == h
     assert _started(_run(m, [F(lp=True, lk=True)], frames=3)) == first == [(0, "throw")]
+
+
+# ---------------------------------------------------------------- the jump: up held, direction until take-off
+def _first_jump(events, who=0):
+    return next((k for k, e in events if isinstance(e, MoveStarted) and e.fighter == who and e.move == "jump"), None)
+
+
+def test_up_held_through_blockstun_jumps_on_the_first_free_frame():
+    """Up (+ forward) held before the first free frame after a blocked jab jumps on that
+    frame, as a held direction does in the genre (it used to need a fresh press, and an early
+    one was dropped: the fighter stood there)."""
+    free = _first_free_frame()
+    for early in (1, 3, 5):
+        m = placed(1.0)
+        p1 = [F(guard=True)] * (free - early) + [F(up=True, forward=True)] * 12
+        events = _run_both(m, p1, [F(lp=True)], free + 12)
+        assert _first_jump(events) == free, early
+
+
+def test_up_held_jumps_again_on_landing():
+    m = placed(3.0)
+    jump = m.data.moves["jump"]
+    events = _run(m, [F(up=True)] * (2 * jump.total + 2), frames=2 * jump.total + 2)
+    jumps = [k for k, e in events if isinstance(e, MoveStarted) and e.fighter == 0 and e.move == "jump"]
+    assert jumps == [0, jump.total, 2 * jump.total]     # each on the frame the last one lands
+
+
+@pytest.mark.parametrize("late", range(1, 4))
+def test_the_jump_direction_counts_until_take_off(late):
+    """Forward held from ``late`` frames after up (still in the 4 pre-jump frames) lands the
+    jump-in as far as up + forward pressed together, less the pre-jump frames without drift;
+    forward let go before take-off jumps (almost) straight up."""
+    def travel(presses):
+        m = placed(3.0)
+        x0 = m.fighters[0].x
+        _run(m, presses, frames=m.data.moves["jump"].total)
+        return m.fighters[0].x - x0
+
+    total = placed(3.0).data.moves["jump"].total
+    together = travel([F(up=True, forward=True)] * total)
+    straight = travel([F(up=True)] + [NONE] * total)
+    late_fwd = travel([F(up=True)] * late + [F(up=True, forward=True)] * total)
+    let_go = travel([F(up=True, forward=True)] * 2 + [NONE] * total)
+    assert straight == pytest.approx(0.0, abs=1e-9)
+    assert together - JUMP_DRIFT * (late - 1) - 1e-9 <= late_fwd <= together + 1e-9   # the start frame moves no one
+    assert let_go < JUMP_DRIFT * 2 + 1e-9

@@ -403,8 +403,9 @@ def decide(match, i: int, level: str) -> int:
             st["hold"] = max(st["hold"], frames + 3)
         elif (frames <= need + _DODGE_SLACK or jump) and rng.random() < cfg["notice"]:
             if jump and rng.random() < cfg["jump"]:
-                # over it: the jump's own frames, then decide again on landing
-                st.update(bits=0, hold=match.data.moves["jump"].total - 2, tap=jump, dodge=1)
+                # over it: the jump's own frames, then decide again on landing; its direction held
+                # (the match reads it until take-off)
+                st.update(bits=jump & FORWARD, hold=match.data.moves["jump"].total - 2, tap=jump, dodge=1)
             elif frames > need + _DODGE_SLACK:
                 pass                                         # seen; the sidestep or guard can wait
             elif frames >= need and rng.random() < cfg["dodge"] and _side_free(match, me, side, need):

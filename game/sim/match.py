@@ -34,7 +34,7 @@ from .events import (KO, CrateStruck, Fight, Hit, MatchOver, MoveStarted, Projec
                      ProjectileLaunched,
                      RoundEnd, RoundStart, ThrowBreak, ThrowGrab, TimeOver, Whiff)
 from .fighter import DOWN_STATES, NEUTRAL_STATES, SCALARS, Fighter, frozen_value
-from .inputs import ATTACK_BUTTONS, GUARD, HK, HP, LK, LP, UP, FrameInput, axes
+from .inputs import ATTACK_BUTTONS, GUARD, HK, HP, LK, LP, FrameInput, axes
 from .skeleton import euler_matrices
 from .stage import GROUND_RECAST, Projectile, Stage
 
@@ -294,6 +294,10 @@ class Match:
                     return
             step = float(mv.advance[f.mframe])
             if f.move == "jump":
+                if f.mframe < mv.startup:       # pre-jump: the direction held until take-off counts
+                    fwd = axes(bits)[0]
+                    f.vx = f.fx * JUMP_DRIFT * fwd
+                    f.vz = f.fz * JUMP_DRIFT * fwd
                 f.x += f.vx
                 f.z += f.vz
             elif step:
@@ -324,8 +328,8 @@ class Match:
             return
         if bits & GUARD:
             f.state = "block_crouch" if up < 0 else "block_stand"
-        elif up > 0 and pressed & UP:
-            self._start_move(f, "jump", events)
+        elif up > 0:                           # held, not only pressed: up held through a
+            self._start_move(f, "jump", events)  # stun or a landing jumps on the first free frame
             f.vx = f.fx * JUMP_DRIFT * fwd
             f.vz = f.fz * JUMP_DRIFT * fwd
         elif up < 0:
