@@ -229,7 +229,7 @@ class Match:
         pressed = bits & ~f.prev_bits
         f.prev_bits = bits
         f.input_bits = bits
-        want = _attack_from(pressed, bits, _pressed_within(f.presses), self._throw.move if self._throw is not None else "")
+        want = _attack_from(pressed, bits, f.presses, self._throw.move if self._throw is not None else "")
         if want:
             f.buf_move, f.buf_left = want, BUFFER_FRAMES
         elif f.buf_left > 0 and f.hitstop == 0:       # hitstop freezes the buffer too: a follow-up
@@ -1245,11 +1245,11 @@ def _pressed_within(presses: int) -> int:
     return out
 
 
-def _attack_from(pressed: int, bits: int, recent: int = 0, throw: str = "") -> str:
+def _attack_from(pressed: int, bits: int, presses: int = 0, throw: str = "") -> str:
     """The attack a press asks for, read on the frame of the press: lp + hp is the fireball and
     lp + lk the throw (``throw``: its move's name; "" where the data has none) when one of the
     two is pressed now and the other now or on one of the ``PAIR_LENIENCY`` frames before
-    (``recent``: the buttons pressed then), held since or not: a button held from long ago
+    (``presses``: ``Fighter.presses``), held since or not: a button held from long ago
     makes no pair (lp held through a jab, then hp, is the straight).  Then hk with down held
     (``bits``) the sweep, else by priority.  The buffer keeps this command: a down released
     (or pressed) between the press and the frame the move can start changes nothing (a
@@ -1257,7 +1257,7 @@ def _attack_from(pressed: int, bits: int, recent: int = 0, throw: str = "") -> s
     start)."""
     if not pressed & ATTACK_BUTTONS:
         return ""
-    near = pressed | recent
+    near = pressed | _pressed_within(presses)
     if pressed & (LP | HP) and near & LP and near & HP:
         return "fireball"
     if throw and pressed & (LP | LK) and near & LP and near & LK:
