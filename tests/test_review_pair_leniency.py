@@ -20,9 +20,14 @@ NONE = F()
 
 def _run(m: Match, presses: list, frames: int = 24) -> list:
     """Step P1's ``presses`` (then nothing) for ``frames`` frames; ``(frame, event)`` pairs."""
+    return _run_both(m, presses, [], frames)
+
+
+def _run_both(m: Match, p1: list, p2: list, frames: int) -> list:
+    """Both sides' scripted inputs (then nothing) for ``frames`` frames; ``(frame, event)`` pairs."""
     out = []
     for k in range(frames):
-        out += [(k, e) for e in m.step(presses[k] if k < len(presses) else NONE, NONE)]
+        out += [(k, e) for e in m.step(p1[k] if k < len(p1) else NONE, p2[k] if k < len(p2) else NONE)]
     return out
 
 
@@ -106,13 +111,6 @@ def _first_free_frame() -> int:
     m = placed(1.0)
     events = _run_both(m, [F(guard=True)] * 8 + [F(lk=True), NONE] * 20, [F(lp=True)], 60)
     return next(k for k, e in events if isinstance(e, MoveStarted) and e.fighter == 0)
-
-
-def _run_both(m, p1, p2, frames):
-    out = []
-    for k in range(frames):
-        out += [(k, e) for e in m.step(p1[k] if k < len(p1) else NONE, p2[k] if k < len(p2) else NONE)]
-    return out
 
 
 @pytest.mark.parametrize("first_at, second_at", [(-1, 1), (0, 2), (-2, 0), (1, 3)])
