@@ -24,10 +24,13 @@ from game.collision import Scene
 scene = Scene.build(make_bench_models())
 o, d = make_rays(10_000)
 first = scene.cast_nearest_many(o, d, MAX_DISTANCE)
-f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-again = scene.cast_nearest_many(o, d, MAX_DISTANCE)
-faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0
-print(json.dumps([faults, first.distance.tolist() == again.distance.tolist(), first.distance[:50].tolist()]))
+counts, same = [], True
+for _ in range(3):   # the fewest of 3: the kernel's own work (compaction after a big install) can fault a page too
+    f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    again = scene.cast_nearest_many(o, d, MAX_DISTANCE)
+    counts.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0)
+    same = same and first.distance.tolist() == again.distance.tolist()
+print(json.dumps([min(counts), same, first.distance[:50].tolist()]))
 """
 
 
@@ -39,9 +42,12 @@ def _child(mode: str):
 
 @pytest.mark.skipif(platform.system() != "Linux" or platform.libc_ver()[0] != "glibc", reason="glibc's mallopt")
 def test_C7_batched_cast_reuses_freed_memory_instead_of_page_faulting():
-    """The second cast of 10,000 rays over the benchmark's 200-model scene: with glibc's
-    defaults its temporaries are fresh mmaps (~50,000 page faults here); with the game's
-    setting they are the first cast's freed pages.  The answers are the same either way."""
+    """A repeat cast of 10,000 rays over the benchmark's 200-model scene: with glibc's
+    defaults its temporaries are fresh mmaps (~50,000 page faults on the kernels of
+    2026-11, ~5,300 on 6.18, which faults in larger blocks); with the game's setting they are
+    the first cast's freed pages (0 faults).  The fewest of three repeats is compared, since
+    once, right after CI's pip install, a tuned cast took 387 faults that were not its own.
+    The answers are the same either way."""
     plain_faults, plain_same, plain_d = _child("plain")
     tuned_faults, tuned_same, tuned_d = _child("tuned")
     assert plain_same and tuned_same and plain_d == tuned_d
