@@ -44,7 +44,7 @@ def _child(mode: str):
 def test_C7_batched_cast_reuses_freed_memory_instead_of_page_faulting():
     """A repeat cast of 10,000 rays over the benchmark's 200-model scene: with glibc's
     defaults its temporaries are fresh mmaps (~50,000 page faults on the kernels of
-    2026-11, ~5,300 on 6.18, which faults in larger blocks); with the game's setting they are
+    2026-11, ~5,300 on the 6.18 kernel of 2026-12-02); with the game's setting they are
     the first cast's freed pages (0 faults).  The fewest of three repeats is compared, since
     once, right after CI's pip install, a tuned cast took 387 faults that were not its own.
     The answers are the same either way."""
