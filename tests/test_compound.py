@@ -272,6 +272,53 @@ def test_B4_nine_patch_interior_hole_gives_eight_split_faces():
     c.validate()
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.sampled_from([0.0, 0.02, 0.05]))
+def test_B2_B4_repeated_strikes_every_cut_face_is_a_target_with_at_most_8_split_faces(seed, margin):
+    """After earlier strikes a face is many small boxes, and the region (the footprint
+    grown by the margin) can cut boxes the striker itself does not touch.  Each strike's
+    target faces are exactly the boxes of its layers that the region cuts (a per-box
+    reference), and each target face yields at most 8 split faces, all inside it and off
+    the region, whose areas sum to its area minus the region's part of it."""
+    rng = np.random.default_rng(seed)
+    c = fresh()
+    for _ in range(25):
+        p = rng.uniform(CRATE[0] - 0.03, CRATE[1] + 0.03)
+        h = rng.uniform(0.01, 0.12, 3)
+        s = np.array([p - h, p + h])
+        before, lay_before = c.boxes.copy(), c.layers.copy()
+        r = c.strike(s, margin=margin)
+        if r is None:
+            continue
+        want = []                      # reference: every box of a cut layer the region cuts
+        for k, lay in enumerate(r.layers.tolist()):
+            axis = lay // 2
+            tun = r.tunnels[k]
+            for b, bl in zip(before, lay_before):
+                ov = [min(b[1, a], tun[1, a]) - max(b[0, a], tun[0, a]) for a in range(3) if a != axis]
+                if bl == lay and min(ov) > tol.PLANE_EPS:
+                    want.append((lay, b))
+        got = r.target_faces
+        assert len(got) == len(want) and len(r.split_target) == len(r.split_faces)
+        assert set(r.struck_boxes.tolist()) <= {i for i, (b, bl) in enumerate(zip(before, lay_before))
+                                                if any(bl == lay and np.array_equal(b, wb) for lay, wb in want)}
+        for t, (face, (lay, b)) in enumerate(zip(got, want)):
+            axis, plane, rect = face_plane_rect(face)
+            assert axis == lay // 2 and plane == b[lay % 2, axis]
+            assert np.array_equal(np.delete(rect, axis, axis=1), np.delete(b, axis, axis=1))
+            mine = [f for f, o in zip(r.split_faces, r.split_target.tolist()) if o == t]
+            assert len(mine) <= 8
+            tun = r.tunnels[list(r.layers).index(lay)]
+            inter = np.stack((np.maximum(b[0], tun[0]), np.minimum(b[1], tun[1])))
+            for f in mine:
+                _, fplane, fr = face_plane_rect(f)
+                assert fplane == plane and (fr[0] >= rect[0] - 1e-12).all() and (fr[1] <= rect[1] + 1e-12).all()
+                ext = np.minimum(fr[1], inter[1]) - np.maximum(fr[0], inter[0])
+                assert not all(ext[a] > 1e-9 for a in range(3) if a != axis)
+            assert sum(f.area for f in mine) == pytest.approx(rect_area(b, axis) - rect_area(inter, axis), abs=1e-9)
+    c.validate()
+
+
 def test_B5_fill_faces_close_the_hole():
     c = fresh()
     r = c.strike(front_punch(w=0.1, h=0.12), margin=0.02)
@@ -1063,6 +1110,7 @@ def test_B3_B4_B9_float_layer_cut_equals_the_batched_cut(seed, margin, size):
             assert [[list(a), list(b)] for a, b in got[1]] == want[1]
             assert got[2].shape == want[2].shape and np.array_equal(got[2], want[2])
             assert got[3] == pytest.approx(want[3], rel=1e-12, abs=1e-15)
+            assert got[4] == want[4] and got[5] == want[5]      # the cut boxes and each piece's box
             u, v = C._TANGENTS[lay // 2]
             big_grid |= (len(np.unique(lb[:, :, u])) - 1) * (len(np.unique(lb[:, :, v])) - 1) > C.SMALL_GRID
         r1 = fast.strike(s, margin=margin)
@@ -1071,7 +1119,7 @@ def test_B3_B4_B9_float_layer_cut_equals_the_batched_cut(seed, margin, size):
         assert (r1 is None) == (r2 is None)
         assert fast.state_bytes() == ref.state_bytes() and fast._offsets == ref._offsets
         if r1 is not None:
-            for name in ("layers", "tunnels", "struck_boxes"):
+            for name in ("layers", "tunnels", "struck_boxes", "split_target"):
                 assert np.array_equal(getattr(r1, name), getattr(r2, name)), name
             assert r1.removed_volume == pytest.approx(r2.removed_volume, rel=1e-12, abs=1e-15)
             for a, b in zip(r1.split_faces, r2.split_faces):

@@ -481,12 +481,16 @@ class StrikeResult:
     removed_volume : float, volume removed by this strike.
     struck_boxes : (H,) int64, indices (before the strike) of the small boxes
         the striker touched in the target layers.
-    target_faces : tuple of :class:`Face`, the faces (outer-plane sides) of the
-        struck small boxes, before the strike (B2).
+    target_faces : tuple of :class:`Face`, the faces (outer-plane sides), before the
+        strike, of every small box the interaction region cuts (B2: the faces the
+        interaction happens on).  The region is the footprint grown by the margin, so
+        it can reach boxes beside the struck ones: those are target faces too.
     regions : tuple of :class:`Face`, one per target layer: the interaction
         region, footprint grown by the margin and clipped to the face (B3).
     split_faces : tuple of :class:`Face`, the pieces left around the region of
-        every cut face (B4); each is the face of a new small box (B6).
+        every target face (B4); each is the face of a new small box (B6).
+    split_target : (S,) int64, for each split face, the index into ``target_faces``
+        of the face it was cut from: at most 8 split faces share one (B4).
     fill_faces : tuple of :class:`Face` (kind FILL), the walls of the hole, normals
         pointing into the hole (B5).
     target_vertices : (n, 3) float, the hole's corners on the face planes, where
@@ -497,6 +501,7 @@ class StrikeResult:
     tunnels: np.ndarray
     removed_volume: float
     struck_boxes: np.ndarray
+    split_target: np.ndarray
     _target: tuple  # (slabs, layer (n,), rect (n, 2, 3)): outer-plane quads, built on first read
     _regions: tuple
     _split: tuple
@@ -757,17 +762,21 @@ class Compound:
         tunnels: list = []
         split: list = []              # the pieces of every cut layer, in layer order
         split_layer: list[int] = []
+        split_of: list[int] = []      # the target face (its place in target_idx) each piece came from
+        target_idx: list[int] = []    # B2: every box the region cuts, by index before the strike
         removed = 0.0
         for lay in hit_layers:
             cut = _cut_layer(boxes[off[lay] : off[lay + 1]], slabs[lay], sl, m, lay // 2)
             if cut is None:
                 continue
-            tun, pieces, new_parts[lay], vol = cut
+            tun, pieces, new_parts[lay], vol, cut_local, owner = cut
             removed += vol
             t_layers.append(lay)
             tunnels.append(tun)
             split += pieces
             split_layer += [lay] * len(pieces)
+            split_of += [len(target_idx) + k for k in owner]
+            target_idx += [off[lay] + i for i in cut_local]
         if not t_layers:
             return None
 
@@ -781,7 +790,6 @@ class Compound:
         hit_idx = np.flatnonzero(hit)
         if len(t_layers) < len(hit_layers):  # drop touched boxes of layers that were not cut
             hit_idx = hit_idx[(layers[hit_idx][:, None] == np.asarray(t_layers)).any(axis=1)]
-        hl = layers[hit_idx].astype(np.int64)
         tl = np.array(t_layers, dtype=np.int64)
         tun_arr = np.array(tunnels, dtype=float)
 
@@ -795,7 +803,8 @@ class Compound:
             tunnels=_readonly(tun_arr),
             removed_volume=removed,
             struck_boxes=_readonly(hit_idx),
-            _target=(self._slabs, hl, boxes[hit_idx]),
+            split_target=_readonly(np.array(split_of, dtype=np.int64)),
+            _target=(self._slabs, layers[target_idx].astype(np.int64), boxes[target_idx]),
             _regions=(self._slabs, tl, tun_arr),
             _split=(self._slabs, np.array(split_layer, dtype=np.int64), np.array(split, dtype=float).reshape(-1, 2, 3)),
             _boxes_after=self._boxes,
@@ -974,10 +983,12 @@ def _cut_layer(lb: np.ndarray, slab: list, s: list, m: float, axis: int):
     Returns
     -------
     None when the interaction region is thinner than MIN_BOX_EXTENT or cuts no box;
-    else ``(tunnel, pieces, merged, removed)``: the region through the slab (B3) as a
+    else ``(tunnel, pieces, merged, removed, cut)``: the region through the slab (B3) as a
     ``[lo, hi]`` list, the split pieces (B4, in cut-box order, nine-patch order within a
-    box) as a list of ``[lo, hi]``, the layer re-merged (B9) ``(k, 2, 3)`` float, and the
-    volume removed.
+    box) as a list of ``[lo, hi]``, the layer re-merged (B9) ``(k, 2, 3)`` float, the
+    volume removed, the indices into ``lb`` of the cut boxes, ascending (the target faces,
+    B2: every face the region lies on), and per piece its cut box's place in that list
+    (at most 8 pieces per cut box, B4).
     """
     u, v = _TANGENTS[axis]
     boxes = lb.tolist()
@@ -992,12 +1003,13 @@ def _cut_layer(lb: np.ndarray, slab: list, s: list, m: float, axis: int):
         tun[0][ax], tun[1][ax] = lo, hi
     t0u, t1u, t0v, t1v = tun[0][u], tun[1][u], tun[0][v], tun[1][v]
     eps, small = tol.PLANE_EPS, tol.MIN_BOX_EXTENT
-    kept, pieces = [], []
+    kept, pieces, cut, owner = [], [], [], []
     vol_cut = vol_pieces = 0.0
-    for b0, b1 in boxes:
+    for i, (b0, b1) in enumerate(boxes):
         if not (min(b1[u], t1u) - max(b0[u], t0u) > eps and min(b1[v], t1v) - max(b0[v], t0v) > eps):
             kept.append((b0, b1))
             continue
+        cut.append(i)
         vol_cut += (b1[0] - b0[0]) * (b1[1] - b0[1]) * (b1[2] - b0[2])
         # B4: the box's u and v ranges cut at the region's edges (clamped to the box)
         cu = (b0[u], min(max(t0u, b0[u]), b1[u]), min(max(t1u, b0[u]), b1[u]), b1[u])
@@ -1008,10 +1020,11 @@ def _cut_layer(lb: np.ndarray, slab: list, s: list, m: float, axis: int):
                 p0, p1 = list(b0), list(b1)
                 p0[u], p1[u], p0[v], p1[v] = pu0, pu1, pv0, pv1
                 pieces.append((p0, p1))
+                owner.append(len(cut) - 1)
                 vol_pieces += (p1[0] - p0[0]) * (p1[1] - p0[1]) * (p1[2] - p0[2])
     if len(kept) == len(boxes):
         return None
-    return tun, pieces, _merge_list(kept + pieces, axis), vol_cut - vol_pieces
+    return tun, pieces, _merge_list(kept + pieces, axis), vol_cut - vol_pieces, cut, owner
 
 
 def _cut_layer_batched(lb: np.ndarray, slab: list, s: list, m: float, axis: int):
@@ -1037,10 +1050,10 @@ def _cut_layer_batched(lb: np.ndarray, slab: list, s: list, m: float, axis: int)
     if not cut.any():
         return None
     cb = lb[cut]
-    pieces = _nine_patch(cb, tun, u, v)
+    pieces, owner = _nine_patch(cb, tun, u, v)
     removed = float(np.prod(cb[:, 1] - cb[:, 0], axis=1).sum() - np.prod(pieces[:, 1] - pieces[:, 0], axis=1).sum())
     merged = _merge_layer(np.concatenate((lb[~cut], pieces)), axis)
-    return tun.tolist(), pieces.tolist(), merged, removed
+    return tun.tolist(), pieces.tolist(), merged, removed, np.flatnonzero(cut).tolist(), owner.tolist()
 
 
 def _snap_float(x: float, coords: list) -> float:
@@ -1059,12 +1072,13 @@ def _snap(x: float, coords: np.ndarray) -> float:
     return float(coords[i]) if d[i] < tol.SNAP_EPS else x
 
 
-def _nine_patch(cb: np.ndarray, tun: np.ndarray, u: int, v: int) -> np.ndarray:
+def _nine_patch(cb: np.ndarray, tun: np.ndarray, u: int, v: int) -> tuple[np.ndarray, np.ndarray]:
     """B4: cut boxes ``cb`` (n, 2, 3) by the region of ``tun`` on axes u, v.
 
     Each box's u and v ranges are cut at the region's edges (clamped to the
     box) into 3 x 3 pieces; the middle piece and pieces with an extent below
-    MIN_BOX_EXTENT are dropped.  Returns (m, 2, 3), m <= 8 n.
+    MIN_BOX_EXTENT are dropped.  Returns the pieces (m, 2, 3), m <= 8 n, and each
+    piece's box, (m,) int64.
     """
     n = cb.shape[0]
     # (n, 4) cut coordinates per axis: box lo, region lo, region hi, box hi (region clamped to the box)
@@ -1085,7 +1099,7 @@ def _nine_patch(cb: np.ndarray, tun: np.ndarray, u: int, v: int) -> np.ndarray:
     out = out.reshape(n * 8, 2, 3)
     ext = out[:, 1] - out[:, 0]
     good = (ext[:, u] >= tol.MIN_BOX_EXTENT) & (ext[:, v] >= tol.MIN_BOX_EXTENT)
-    return out[good]
+    return out[good], np.repeat(np.arange(n), 8)[good]
 
 
 def _hole_walls(boxes: np.ndarray, tunnels: np.ndarray, tlayers: np.ndarray) -> tuple[_Quads, np.ndarray]:
