@@ -343,6 +343,74 @@ def test_B5_fill_faces_close_the_hole():
     assert f.areas()[f.kinds == FILL].sum() == pytest.approx(2 * (wx + wy) * T)
 
 
+def _fill_cover(faces, g) -> float:
+    """Area of the compound's FILL faces lying on fill face ``g`` (same plane and normal)."""
+    axis, plane, rect = face_plane_rect(g)
+    total = 0.0
+    for v, n, k in zip(faces.vertices, faces.normals, faces.kinds):
+        if k != FILL or not np.array_equal(n, g.normal) or abs(v[0, axis] - plane) > 1e-12:
+            continue
+        lo, hi = v.min(axis=0), v.max(axis=0)
+        ext = [min(hi[a], rect[1, a]) - max(lo[a], rect[0, a]) for a in range(3) if a != axis]
+        total += max(ext[0], 0.0) * max(ext[1], 0.0)
+    return total
+
+
+@pytest.mark.parametrize("striker, walls", [
+    ([[0.11, 0.3, -0.2], [0.2, 0.42, 0.05]], "-z face at its x border"),
+    ([[0.4, 0.11, -0.2], [0.5, 0.2, 0.05]], "-z face at its y border"),
+    ([[0.8, 0.6, -0.2], [0.89, 0.69, 0.05]], "-z face at its x and y borders"),
+    ([[0.4, 0.3, -0.2], [0.5, 0.42, 0.05]], "inside the face"),
+])
+def test_B5_hole_at_a_face_border_is_walled_by_fill_faces(striker, walls):
+    """A hole clipped at a face's border ends on the neighbouring wall's slab, whose inner
+    side shows there: that side is a wall of the hole, FILL in ``compound.faces`` as in the
+    strike's ``fill_faces``, and the FILL faces cover the hole's perimeter x the thickness."""
+    c = fresh()
+    r = c.strike(np.array(striker), margin=0.05)
+    assert r.layers.tolist() == [4], walls
+    _, _, rect = face_plane_rect(r.regions[0])
+    perimeter = 2 * ((rect[1, 0] - rect[0, 0]) + (rect[1, 1] - rect[0, 1]))
+    f = c.faces
+    assert sum(g.area for g in r.fill_faces) == pytest.approx(perimeter * T)
+    assert f.areas()[f.kinds == FILL].sum() == pytest.approx(perimeter * T)
+    for g in r.fill_faces:
+        assert _fill_cover(f, g) == pytest.approx(g.area)
+    assert_inner_faces_within_the_core(c)
+    # the shell's inside lost only what the hole opened onto it
+    before = fresh().faces
+    inner = f.areas()[f.kinds == INNER].sum()
+    assert inner == pytest.approx(before.areas()[before.kinds == INNER].sum() - _core_opening(rect), abs=1e-9)
+
+
+def _core_opening(rect) -> float:
+    """Area of a -z hole's rectangle (on the face plane) that opens onto the core."""
+    core = CRATE + np.array([[T], [-T]])
+    ext = [min(rect[1, a], core[1, a]) - max(rect[0, a], core[0, a]) for a in (0, 1)]
+    return max(ext[0], 0.0) * max(ext[1], 0.0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**31 - 1))
+def test_B5_every_strike_fill_face_is_fill_in_the_face_set(seed):
+    """Over random strike sequences near the faces' borders: every wall the strike reports
+    (``fill_faces``, from the tunnels) is covered by FILL faces of ``compound.faces``, and
+    no INNER face leaves the core's rectangle."""
+    rng = np.random.default_rng(seed)
+    c = fresh()
+    for _ in range(12):
+        p = rng.uniform(CRATE[0] - 0.05, CRATE[1] + 0.05)
+        p = np.where(rng.random(3) < 0.5, np.clip(p, CRATE[0] + 0.02, CRATE[1] - 0.02), p)
+        h = rng.uniform(0.02, 0.1, 3)
+        r = c.strike(np.array([p - h, p + h]), margin=float(rng.choice([0.0, 0.05])))
+        if r is None:
+            continue
+        f = c.faces
+        for g in r.fill_faces:
+            assert _fill_cover(f, g) == pytest.approx(g.area, abs=1e-9)
+        assert_inner_faces_within_the_core(c)
+
+
 def test_B5_notch_at_face_border_has_three_walls():
     c = fresh()
     face_box = c.boxes[c.layers == 4][0].copy()
@@ -960,6 +1028,23 @@ def face_records(f) -> list[tuple]:
     return recs
 
 
+def C_boundary_faces(boxes, layers, bounds):
+    from game.collision.compound import _boundary_faces
+
+    return _boundary_faces(boxes, layers, bounds)
+
+
+def assert_inner_faces_within_the_core(c):
+    """Every INNER face lies within the hollow core's rectangle (beyond it, it would be a
+    wall of a hole: B5, FILL)."""
+    f = c.faces
+    core = c.bounds + np.array([[c.thickness], [-c.thickness]])
+    lo, hi = f.vertices.min(axis=1), f.vertices.max(axis=1)
+    tangent = f.normals == 0
+    inner = f.kinds == INNER
+    assert not (((lo < core[0] - tol.PLANE_EPS) | (hi > core[1] + tol.PLANE_EPS)) & tangent)[inner].any()
+
+
 def assert_faces_match_reference(boxes, layers, bounds):
     from game.collision.compound import _boundary_faces
 
@@ -982,8 +1067,11 @@ def test_B5_B7_boundary_faces_match_a_per_side_reference_on_strikes(sphere, stri
     for x, y, z, w, h, d, m in strikes:
         c.strike(np.array([[x, y, z], [x + w, y + h, z + d]]), margin=m)
     assert_faces_match_reference(c.boxes, c.layers, c.bounds)
-    f = c.faces  # the cached property is the same function
-    assert face_records(f) == boundary_faces_reference(c.boxes, c.layers, c.bounds)
+    # the cached property is the same faces, with the INNER sides beside the core cut off as FILL
+    f, raw = c.faces, C_boundary_faces(c.boxes, c.layers, c.bounds)
+    assert f.areas().sum() == pytest.approx(raw.areas().sum(), abs=1e-12)
+    assert (f.kinds == OUTER).sum() == (raw.kinds == OUTER).sum()
+    assert_inner_faces_within_the_core(c)
 
 
 def test_B5_B7_boundary_faces_match_a_per_side_reference_after_many_strikes():

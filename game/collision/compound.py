@@ -712,8 +712,13 @@ class Compound:
     def faces(self) -> FaceSet:
         """The boundary of the union of the small boxes (see :class:`FaceSet`).  Cached per version."""
         if self._faces is None:
-            self._faces = _boundary_faces(self._boxes, self._layers, self._bounds)
+            self._faces = _hole_walls_beside_the_core(_boundary_faces(self._boxes, self._layers, self._bounds),
+                                                      self._core())
         return self._faces
+
+    def _core(self) -> np.ndarray:
+        """(2, 3) float: the crate's hollow inside, the bounds less one wall thickness."""
+        return self._bounds + np.array([[self._thickness], [-self._thickness]])
 
     def triangles(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``faces`` as triangles: (2F, 3, 3) float, normals (2F, 3), kinds (2F,) int8."""
@@ -1253,6 +1258,56 @@ def _side_tables() -> tuple[np.ndarray, ...]:
 _SIDE_COL, _OPP_COL, _RECT_COL, _QUAD_LANE, _SIDE_NORMAL, _SIDE_KIND = _side_tables()
 
 
+def _hole_walls_beside_the_core(fs: FaceSet, core: np.ndarray) -> FaceSet:
+    """B5: the part of an :data:`INNER` face that lies beside the crate's hollow ``core``
+    ((2, 3) float) is a wall of a hole, :data:`FILL`.
+
+    A slab's inner side (:func:`_boundary_faces` calls every side along its layer's axis
+    on the inner plane INNER) faces the crate's inside only within the core's rectangle.
+    Beside it lies another wall's slab, which covers that part of the side until a strike
+    cuts the slab away there: what shows then is a wall of the hole (a hole punched in a
+    face next to its border, where the neighbouring wall owns the edge).  Such a face is
+    cut at the core's edges; the pieces beside the core become FILL, the piece within it
+    stays INNER.  Faces keep their order, a cut face replaced by its pieces (the inside
+    one first); the winding and normals are unchanged.  Only the faces beside the core
+    are visited in Python: after a border hole, a few of a few hundred."""
+    eps = tol.PLANE_EPS
+    v = fs.vertices
+    lo, hi = v.min(axis=1), v.max(axis=1)  # (F, 3) each; equal on the normal axis
+    tangent = fs.normals == 0.0
+    beside = (fs.kinds == INNER) & ((((lo < core[0] - eps) | (hi > core[1] + eps)) & tangent).any(axis=1))
+    if not beside.any():
+        return fs
+    keep = np.flatnonzero(~beside)
+    rows, new_v, new_k = [], [], []          # per piece: its face, vertices, kind
+    for i in np.flatnonzero(beside).tolist():
+        a, b = (int(x) for x in np.flatnonzero(tangent[i]))
+        l0, h0 = lo[i], hi[i]
+        mid = (max(l0[a], core[0, a]), min(h0[a], core[1, a]))  # the face's span within the core on a
+        # the face less the core's rectangle: within ``mid`` the part inside the core and the
+        # strips below and above it on b, then the strips below and above ``mid`` on a
+        pieces = [(mid, (max(l0[b], core[0, b]), min(h0[b], core[1, b])), INNER),
+                  (mid, (l0[b], min(h0[b], core[0, b])), FILL),
+                  (mid, (max(l0[b], core[1, b]), h0[b]), FILL),
+                  ((l0[a], min(h0[a], core[0, a])), (l0[b], h0[b]), FILL),
+                  ((max(l0[a], core[1, a]), h0[a]), (l0[b], h0[b]), FILL)]
+        for (a0, a1), (b0, b1), kind in pieces:
+            if a1 - a0 <= eps or b1 - b0 <= eps:
+                continue
+            plo, phi = l0.copy(), h0.copy()
+            plo[a], phi[a], plo[b], phi[b] = a0, a1, b0, b1
+            rows.append(i)
+            new_v.append(np.where(v[i] == l0, plo, phi))  # each corner onto the piece's: the same winding
+            new_k.append(kind)
+    rows_a = np.array(rows, dtype=np.int64)
+    src = np.concatenate((keep, rows_a))
+    order = src.argsort(kind="stable")       # faces keep their places; a cut face's pieces in order
+    verts = np.concatenate((v[keep], np.array(new_v, dtype=float).reshape(-1, 4, 3)))[order]
+    kinds = np.concatenate((fs.kinds[keep], np.array(new_k, dtype=np.int8)))[order]
+    return FaceSet(_readonly(verts), _readonly(fs.normals[src[order]]), _readonly(kinds),
+                   _readonly(fs.box_index[src[order]]))
+
+
 def _boundary_faces(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -> FaceSet:
     """B5, B7: the boundary of the union of disjoint boxes as quads, classified by kind.
 
@@ -1703,4 +1758,4 @@ def reference_faces(compound: Compound) -> FaceSet:
                 rects.append(rr)
                 kinds.append(np.full(n, kind[i], dtype=np.int8))
                 owners.append(np.full(n, i))
-    return _face_set(axes, signs, planes, rects, kinds, owners)
+    return _hole_walls_beside_the_core(_face_set(axes, signs, planes, rects, kinds, owners), compound._core())
