@@ -180,14 +180,25 @@ def test_B7_C8_projectile_passes_through_a_punched_hole(at_crate):
     p = struck[0].point
     c = crate(m, "crate_north")
     place(m, (-6.0, -2.0), (-3.0, -2.0))                        # out of the way
+    # The fireball's cube (B7, A2-A4) stops it as its front face meets a wall, before its
+    # centre does: the nearest hit along its path reaches the wall within the cube's half
+    # past the segment's end, and the event carries the A7 point of the cube and the box.
+    half = m.data.moves["fireball"].projectile.half
+    z0, z1, t = c.obj.aabb[0, 2], c.obj.aabb[1, 2], c.compound.thickness
     hit = _fly(m, (p[0], p[1], 3.0), (0.0, 0.16))
     seg = hit.end - hit.start
-    near = m.stage.scene.cast_nearest(hit.start, seg, np.linalg.norm(seg), level=0)
-    assert near.model == c.obj.model and near.point[2] > c.obj.aabb[1, 2] - 0.1   # the far wall
+    near = m.stage.scene.cast_nearest(hit.start, seg, np.linalg.norm(seg) + half, level=0)
+    assert near.model == c.obj.model and near.point[2] > z1 - 0.1   # the far wall
+    met = c.compound.boxes[overlaps(np.array([hit.end - half, hit.end + half]), c.compound.boxes)]
+    assert len(met) and (met[:, 0, 2] >= z1 - t).all()                 # its boxes only
+    assert hit.point is not None and hit.point[2] > z1 - 0.1
     hit2 = _fly(m, (p[0] + 0.3, p[1], 3.0), (0.0, 0.16))         # beside the hole: the near wall
     seg = hit2.end - hit2.start
-    near = m.stage.scene.cast_nearest(hit2.start, seg, np.linalg.norm(seg), level=0)
-    assert near.point[2] == pytest.approx(c.obj.aabb[0, 2])
+    near = m.stage.scene.cast_nearest(hit2.start, seg, np.linalg.norm(seg) + half, level=0)
+    assert near.point[2] == pytest.approx(z0)
+    met = c.compound.boxes[overlaps(np.array([hit2.end - half, hit2.end + half]), c.compound.boxes)]
+    assert len(met) and (met[:, 0, 2] == z0).all() and hit2.end[2] - half < z0 + t   # at the near face
+    assert hit2.point is not None and z0 - half <= hit2.point[2] <= z0 + t
 
 
 def test_rollback_over_a_crate_strike_restores_compound_scene_and_hash(at_crate):

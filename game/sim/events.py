@@ -100,6 +100,13 @@ class ProjectileImpact(_ArrayValues):
     The simulation only knows *that* it hit; presentation finds *where* with a
     nearest-hit cast along the same segment (C7) at the same logic ``level`` (C9),
     so a spark never lands on a low prop the projectile flew through.
+
+    ``point`` is None for such a path hit.  A projectile whose centre ray went clear but
+    whose range box touched a crate's small box (A2-A4 on the compound, B7: a hole smaller
+    than the projectile) carries there the A7 collision point ``(3,)`` float, read-only, of
+    the range box judged (the projectile's cube at ``end``; for a step longer than the cube,
+    the bounding box of its cubes at ``start`` and ``end``) and that small box: the ray
+    along the segment may meet nothing there (it flies in the hole), or a far wall.
     """
 
     frame: int
@@ -107,6 +114,7 @@ class ProjectileImpact(_ArrayValues):
     start: np.ndarray
     end: np.ndarray
     level: int
+    point: np.ndarray | None = None
 
 
 @dataclass(frozen=True, eq=False)

@@ -558,14 +558,37 @@ class Match:
     def _advance_projectiles(self, events: list) -> None:
         """Move each projectile one frame; its path is checked with an any-hit ray (C8)
         at the projectile's level (C9), so low props let it through and pillars,
-        walls and crates (through their holes, B7) stop it."""
+        walls and crates (through their holes, B7) stop it.  The ray is the projectile's
+        centre only: its range box at the new position (the cube ``_judge_projectiles``
+        judges) is also judged against the crates' small boxes (A2-A4, B7, at the same
+        level, C9), so a hole smaller than the projectile stops it at the rim."""
         alive = []
         for p in self.stage.projectiles:
             spec = self.data.moves[self._projectile_move].projectile
-            if self.stage.path_blocked((p.x, p.y, p.z), (p.vx, 0.0, p.vz), spec.level):   # floats: no arrays
+            point = None
+            blocked = self.stage.path_blocked((p.x, p.y, p.z), (p.vx, 0.0, p.vz), spec.level)   # floats: no arrays
+            if not blocked:
+                h, x, z = spec.half, p.x + p.vx, p.z + p.vz
+                lo, hi = [x - h, p.y - h, z - h], [x + h, p.y + h, z + h]
+                # Tunnelling (y does not change): on each of x, z the start and end cubes are 2h
+                # wide and |v_axis| apart.  (a) |vx|, |vz| <= 2h (the fireball: 0.16 <= 0.28): they
+                # overlap on both axes, so no slab between them is missed: a step along an axis
+                # sweeps exactly their union, and a diagonal step sweeps besides only two corner
+                # triangles beside its path (legs |vx|, |vz|, a box w x d fits iff
+                # w/|vx| + d/|vz| <= 1: a sliver the cube's edge grazes, which the centre ray and
+                # the next cube go by).  (b) |vx| or |vz| > 2h: a gap between the cubes that a wall
+                # (the compound's thickness, 0.08 m) could lie in, so the box judged is the bounding
+                # box of the two cubes, the whole sweep.
+                if abs(p.vx) > 2.0 * h or abs(p.vz) > 2.0 * h:
+                    lo = [min(lo[0], p.x - h), lo[1], min(lo[2], p.z - h)]
+                    hi = [max(hi[0], p.x + h), hi[1], max(hi[2], p.z + h)]
+                stop = self.stage.box_blocked((lo, hi), spec.level)
+                if stop is not None:
+                    blocked, point = True, _read_only(collision_point_pair((lo, hi), stop[1]))   # A7
+            if blocked:
                 start = np.array([p.x, p.y, p.z])
                 events.append(ProjectileImpact(self.frame, p.owner, _read_only(start),
-                                               _read_only(start + np.array([p.vx, 0.0, p.vz])), spec.level))
+                                               _read_only(start + np.array([p.vx, 0.0, p.vz])), spec.level, point))
             elif p.age + 1 < spec.lifetime:
                 alive.append(Projectile(p.owner, p.x + p.vx, p.y, p.z + p.vz, p.vx, p.vz, p.age + 1))
         self.stage.projectiles = tuple(alive)

@@ -382,6 +382,51 @@ class Stage:
         self._record((ox, oy, oz), (ox + sx, oy + sy, oz + sz), "ray_any", hit, None)
         return hit
 
+    def box_blocked(self, box, level: int | None):
+        """A2-A4, B7, C9: the small box of a standing crate that a projectile's range box touches.
+
+        The path ray (:meth:`path_blocked`) is a projectile's centre only: through a hole
+        smaller than the projectile it meets nothing, though the projectile's box meets the
+        hole's rim.  Here that box is judged against the crates' compounds by method A (B7),
+        with the ray's level rule (C9): a crate is judged only when its collision model's
+        level is above ``level`` (or ``level`` is None), the crates the ray would stop at.
+
+        Parameters
+        ----------
+        box : ``((x0, y0, z0), (x1, y1, z1))``, numbers or arrays (a ``(2, 3)`` array too): the
+            range box, ``min <= max``.
+        level : the projectile's logic level, or None.
+
+        Returns
+        -------
+        None, or ``(crate, small_box)``: the crate index and its small box ``(2, 3)`` with the
+        largest overlap volume (the first of equals in crate, then row order).
+        """
+        if not self._crate_xz:
+            return None
+        (x0, y0, z0), (x1, y1, z1) = _floats3(box[0]), _floats3(box[1])
+        # most frames the box is near no crate: no numpy at all (a NaN passes here, fails below)
+        near = [c for c, (cx0, cz0, cx1, cz1) in enumerate(self._crate_xz)
+                if not (x1 < cx0 or x0 > cx1 or z1 < cz0 or z0 > cz1)]
+        if near and level is not None:                                  # C9, as cast_any: model.level > level
+            models = self.scene.models
+            near = [c for c in near if models[self.crates[int(self._group_crate[c])].obj.model].level > level]
+        if not near:
+            return None
+        best = None
+        for c, _k, rows in self.group.touching(np.array([[[x0, y0, z0], [x1, y1, z1]]])):
+            if c not in near:
+                continue
+            for r, (b0, b1) in zip(rows.tolist(), self.group.compounds[c].boxes.take(rows, axis=0).tolist()):
+                vol = (max(min(x1, b1[0]) - max(x0, b0[0]), 0.0) * max(min(y1, b1[1]) - max(y0, b0[1]), 0.0)
+                       * max(min(z1, b1[2]) - max(z0, b0[2]), 0.0))
+                if best is None or vol > best[0]:
+                    best = (vol, c, r)
+        if best is None:
+            return None
+        _vol, c, r = best
+        return int(self._group_crate[c]), self.group.compounds[c].boxes[r]
+
     def line_of_sight(self, a: np.ndarray, b: np.ndarray, level: int) -> bool:
         """C8, C9: is the segment ``a -> b`` clear of every model above ``level``?  An any-hit
         question of the simulation: the CPU asks it before it zones with a fireball, which
