@@ -205,6 +205,59 @@ def test_render_crate_strike_throws_chips_that_are_gone_within_two_seconds(game)
     assert len(g.debris) == 0, "all chips gone after 2 s"
 
 
+def test_render_B8_barrel_strike_spark_and_chips_come_from_the_drawn_barrel(game, monkeypatch):
+    """The barrel's compound is the cube around its sphere (B8), larger than the barrel and
+    drawn squeezed into it: the strike's spark and chips both start at the A7 point taken
+    through that squeeze, on the barrel as drawn, not in the air in front of it."""
+    from game.render.crates import drawn_point
+
+    g = game
+    bursts = []
+    real = g.sparks.burst
+    monkeypatch.setattr(g.sparks, "burst", lambda point, *a, **k: (bursts.append(np.array(point, float)),
+                                                                     real(point, *a, **k)))
+    place(g, (5.0, 3.7))                      # south of the barrel, facing it
+    struck = punch(g, "hp", frames=30)
+    assert struck and struck[0].name == "barrel", [e.name for e in struck]
+    e = struck[0]
+    barrel = g.match.stage.crates[e.crate]
+    want = drawn_point(barrel, e.point)
+    aabb = np.asarray(barrel.obj.aabb, float)
+    assert not ((aabb[0] - 0.05 <= e.point) & (e.point <= aabb[1] + 0.05)).all(), "the cube's face: off the barrel"
+    assert ((aabb[0] - 0.05 <= want) & (want <= aabb[1] + 0.05)).all(), "drawn: on the barrel"
+    assert any(np.allclose(b, want) for b in bursts), (bursts, want)
+    assert not any(np.allclose(b, e.point) for b in bursts)
+
+
+def test_render_B7_fireball_stopped_by_its_cube_on_a_crate_bursts_at_the_A7_point(game, monkeypatch):
+    """A fireball's cube meets a crate's slab before its centre ray does (B7, A2-A4): the
+    event carries the A7 point, and the impact spark is drawn there, between the fireball and
+    the wall, not at the fireball's centre or on a far wall the centre ray may reach."""
+    from game.sim import ProjectileImpact
+
+    g = game
+    bursts = []
+    real = g.sparks.burst
+    monkeypatch.setattr(g.sparks, "burst", lambda point, *a, **k: (bursts.append((np.array(point, float), a)),
+                                                                     real(point, *a, **k)))
+    place(g, (0.0, 1.2))                      # facing crate_north, a few metres off
+    g.script[0] = FrameInput(lp=True, hp=True)
+    impacts = []
+    for _ in range(90):
+        g.step()
+        g.script[0] = NEUTRAL
+        impacts += [e for e in g.last_events if isinstance(e, ProjectileImpact)]
+        if impacts:
+            break
+    assert impacts and impacts[0].point is not None
+    e = impacts[0]
+    c = g.match.stage.crates[crate(g)]
+    # A7: on the line from the fireball's centre to the slab's, past the centre, short of the far side
+    assert e.end[2] < e.point[2] <= c.obj.aabb[0][2] + c.compound.thickness
+    spark = [b for b, a in bursts if a and a[1] == "impact"]
+    assert spark and np.allclose(spark[-1], e.point)
+
+
 def test_render_B9_broken_crate_falls_apart_in_pieces_that_fall_and_vanish(game):
     g = game
     i = crate(g)

@@ -102,6 +102,16 @@ def draw_map(crate) -> tuple[np.ndarray, np.ndarray]:
     return scale, a[0] - b[0] * scale
 
 
+def drawn_point(crate, point) -> np.ndarray:
+    """(3,) float: a point in compound coordinates (a ``CrateStruck``'s A7 point) where it is
+    drawn: through :func:`draw_map` for a barrel, so its spark, its chips and its hole meet."""
+    point = np.asarray(point, dtype=float)
+    if crate.obj.kind != "barrel":          # draw_map is the identity for every other kind
+        return point
+    scale, offset = draw_map(crate)
+    return point * scale + offset
+
+
 #: draw order of the face kinds: by material, then kind (OUTER, INNER: planks; FILL: splinters)
 _KIND_ORDER = sorted((OUTER, FILL, INNER), key=lambda k: (KIND_MATERIAL[k], k))
 _KIND_RANK = np.argsort(np.array(_KIND_ORDER))           # kind -> its place in _KIND_ORDER
@@ -265,10 +275,7 @@ class Debris:
         else the horizontal direction from the point to ``attacker_pos``: the struck face faces
         the attacker), and the crate's remaining boxes as chunks when it broke."""
         key = _KEY_DEBRIS + int(event.frame) * 7877 + int(event.crate) * 31 + int(event.fighter)
-        point = np.asarray(event.point, dtype=float)
-        if crate.obj.kind == "barrel":          # draw_map is the identity for every other kind
-            scale, offset = draw_map(crate)
-            point = point * scale + offset
+        point = drawn_point(crate, event.point)
         normal = getattr(event, "normal", None)
         if normal is not None:
             normal = np.asarray(normal, dtype=float)

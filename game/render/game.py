@@ -20,7 +20,7 @@ from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileClash, Proje
 from game.sim.debug import draw_rays
 
 from .camera import FightCamera, look_at, perspective
-from .crates import Debris
+from .crates import Debris, drawn_point
 from .controls import CONTROLS_TEXT, Gamepads, Keyboard, intents_to_input, merge
 from .geometry import arena_parts, camera_obstacles, camera_ray, load_scene_arena, ray_record
 from .hud import Hud
@@ -304,8 +304,9 @@ class Game:
                 if e.heavy:
                     self.camera.kick(0.02 if e.blocked else 0.055)
             elif isinstance(e, CrateStruck):
-                self.sparks.burst(e.point, e.frame, "crate", big=e.broke)
-                self.debris.strike(e, self.match.stage.crates[e.crate], self.match.fighters[e.fighter].position)
+                crate = self.match.stage.crates[e.crate]
+                self.sparks.burst(drawn_point(crate, e.point), e.frame, "crate", big=e.broke)
+                self.debris.strike(e, crate, self.match.fighters[e.fighter].position)
                 self._defer_crates = not e.broke
                 if e.broke:
                     self.camera.kick(0.03)
@@ -388,7 +389,10 @@ class Game:
     def _impact_point(self, e) -> np.ndarray:
         """Where a projectile's blocked path meets the scene: presentation asks the
         nearest hit (C7) along the segment the sim found blocked (C8 any-hit), at the
-        projectile's logic level (C9) as the sim did."""
+        projectile's logic level (C9) as the sim did.  A projectile stopped by its range box
+        on a crate's small box (a hole smaller than it, B7) carries its A7 point: there."""
+        if getattr(e, "point", None) is not None:
+            return np.asarray(e.point, float)
         start, end = np.asarray(e.start, float), np.asarray(e.end, float)
         stage = getattr(self.match, "stage", None)
         d = end - start
