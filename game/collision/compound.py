@@ -1269,41 +1269,45 @@ def _hole_walls_beside_the_core(fs: FaceSet, core: np.ndarray) -> FaceSet:
     face next to its border, where the neighbouring wall owns the edge).  Such a face is
     cut at the core's edges; the pieces beside the core become FILL, the piece within it
     stays INNER.  Faces keep their order, a cut face replaced by its pieces (the inside
-    one first); the winding and normals are unchanged.  Only the faces beside the core
-    are visited in Python: after a border hole, a few of a few hundred."""
+    one first); the winding and normals are unchanged."""
     eps = tol.PLANE_EPS
     v = fs.vertices
-    lo, hi = v.min(axis=1), v.max(axis=1)  # (F, 3) each; equal on the normal axis
-    tangent = fs.normals == 0.0
-    beside = (fs.kinds == INNER) & ((((lo < core[0] - eps) | (hi > core[1] + eps)) & tangent).any(axis=1))
+    # (F, 3) each, equal on the normal axis: corners 0 and 2 of a rectangle are opposite
+    # (elementwise: numpy's reductions over a length-4 axis cost more than the whole rest)
+    lo, hi = np.minimum(v[:, 0], v[:, 2]), np.maximum(v[:, 0], v[:, 2])
+    out = ((lo < core[0] - eps) | (hi > core[1] + eps)) & (fs.normals == 0.0)
+    beside = (fs.kinds == INNER) & (out[:, 0] | out[:, 1] | out[:, 2])
     if not beside.any():
         return fs
-    keep = np.flatnonzero(~beside)
-    rows, new_v, new_k = [], [], []          # per piece: its face, vertices, kind
-    for i in np.flatnonzero(beside).tolist():
-        a, b = (int(x) for x in np.flatnonzero(tangent[i]))
-        l0, h0 = lo[i], hi[i]
-        mid = (max(l0[a], core[0, a]), min(h0[a], core[1, a]))  # the face's span within the core on a
-        # the face less the core's rectangle: within ``mid`` the part inside the core and the
-        # strips below and above it on b, then the strips below and above ``mid`` on a
-        pieces = [(mid, (max(l0[b], core[0, b]), min(h0[b], core[1, b])), INNER),
-                  (mid, (l0[b], min(h0[b], core[0, b])), FILL),
-                  (mid, (max(l0[b], core[1, b]), h0[b]), FILL),
-                  ((l0[a], min(h0[a], core[0, a])), (l0[b], h0[b]), FILL),
-                  ((max(l0[a], core[1, a]), h0[a]), (l0[b], h0[b]), FILL)]
-        for (a0, a1), (b0, b1), kind in pieces:
-            if a1 - a0 <= eps or b1 - b0 <= eps:
-                continue
-            plo, phi = l0.copy(), h0.copy()
-            plo[a], phi[a], plo[b], phi[b] = a0, a1, b0, b1
-            rows.append(i)
-            new_v.append(np.where(v[i] == l0, plo, phi))  # each corner onto the piece's: the same winding
-            new_k.append(kind)
-    rows_a = np.array(rows, dtype=np.int64)
-    src = np.concatenate((keep, rows_a))
+    keep, idx = np.flatnonzero(~beside), np.flatnonzero(beside)
+    m = idx.shape[0]
+    r = np.arange(m)
+    ax = np.abs(fs.normals[idx]).argmax(axis=1)
+    a, b = np.where(ax == 0, 1, 0), np.where(ax == 2, 1, 2)    # the tangent axes, ascending
+    lo_i, hi_i = lo[idx], hi[idx]
+    la, ha, lb, hb = lo_i[r, a], hi_i[r, a], lo_i[r, b], hi_i[r, b]
+    ca0, ca1, cb0, cb1 = core[0, a], core[1, a], core[0, b], core[1, b]
+    m0, m1 = np.maximum(la, ca0), np.minimum(ha, ca1)         # the face's span within the core on a
+    # the face less the core's rectangle, (m, 5) pieces [a0, a1] x [b0, b1]: within [m0, m1]
+    # the part inside the core and the strips below and above it on b, then the strips
+    # below and above [m0, m1] on a (the whole face's height on b)
+    a0 = np.stack((m0, m0, m0, la, np.maximum(la, ca1)), axis=1)
+    a1 = np.stack((m1, m1, m1, np.minimum(ha, ca0), ha), axis=1)
+    b0 = np.stack((np.maximum(lb, cb0), lb, np.maximum(lb, cb1), lb, lb), axis=1)
+    b1 = np.stack((np.minimum(hb, cb1), np.minimum(hb, cb0), hb, hb, hb), axis=1)
+    ok = (a1 - a0 > eps) & (b1 - b0 > eps)
+    plo = np.repeat(lo_i[:, None], 5, axis=1)                   # (m, 5, 3) each piece's corners
+    phi = np.repeat(hi_i[:, None], 5, axis=1)
+    plo[r, :, a], phi[r, :, a], plo[r, :, b], phi[r, :, b] = a0, a1, b0, b1
+    # each corner of the face onto the piece's: the same winding
+    pv = np.where(v[idx][:, None] == lo_i[:, None, None], plo[:, :, None], phi[:, :, None])   # (m, 5, 4, 3)
+    new_v = pv[ok]
+    new_k = np.broadcast_to(np.array([INNER, FILL, FILL, FILL, FILL], dtype=np.int8), (m, 5))[ok]
+    rows = np.repeat(idx, 5).reshape(m, 5)[ok]
+    src = np.concatenate((keep, rows))
     order = src.argsort(kind="stable")       # faces keep their places; a cut face's pieces in order
-    verts = np.concatenate((v[keep], np.array(new_v, dtype=float).reshape(-1, 4, 3)))[order]
-    kinds = np.concatenate((fs.kinds[keep], np.array(new_k, dtype=np.int8)))[order]
+    verts = np.concatenate((v[keep], new_v))[order]
+    kinds = np.concatenate((fs.kinds[keep], new_k))[order]
     return FaceSet(_readonly(verts), _readonly(fs.normals[src[order]]), _readonly(kinds),
                    _readonly(fs.box_index[src[order]]))
 
