@@ -155,8 +155,9 @@ def _raster_gauge(game, gl, frames: int = 20) -> list[float]:
 
 
 def _strike_frames(game, gl, rounds: int, overlay: bool = False):
-    """Overlay off unless ``overlay`` (the study view: every layer drawn).  Wall seconds of frames (step + draw + glFinish) with a ``CrateStruck``, of the other
-    frames, and of the frames just after a strike (where the struck crate's mesh is built),
+    """Overlay off unless ``overlay`` (the study view: every layer drawn).  Wall seconds of
+    frames (step + draw + glFinish) with a ``CrateStruck``, of the other frames, and of the
+    frames just after a strike (where the struck crate's mesh is built),
     while P1 punches crate_north until it breaks, ``rounds`` times; and the numbers of
     strikes and breaks seen.  Also each frame's parts (:func:`_strike_parts`, and the step,
     the draw and ``glFinish``) by kind of frame, and :func:`_raster_gauge` samples taken at

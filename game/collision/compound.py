@@ -988,7 +988,7 @@ def _cut_layer(lb: np.ndarray, slab: list, s: list, m: float, axis: int):
     Returns
     -------
     None when the interaction region is thinner than MIN_BOX_EXTENT or cuts no box;
-    else ``(tunnel, pieces, merged, removed, cut)``: the region through the slab (B3) as a
+    else ``(tunnel, pieces, merged, removed, cut, owner)``: the region through the slab (B3) as a
     ``[lo, hi]`` list, the split pieces (B4, in cut-box order, nine-patch order within a
     box) as a list of ``[lo, hi]``, the layer re-merged (B9) ``(k, 2, 3)`` float, the
     volume removed, the indices into ``lb`` of the cut boxes, ascending (the target faces,
