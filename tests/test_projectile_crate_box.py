@@ -218,13 +218,16 @@ def test_B7_a_broken_crate_stops_no_box():
 # ------------------------------------------------------------------ determinism
 
 def scripted(m: Match):
-    """P1 punches a hole in crate_north (smaller than a fireball), then throws a fireball into
-    it; yields each frame's events."""
+    """P1 punches a hole in crate_north (smaller than a fireball), steps back 1.2 m (so the
+    fireball flies before it meets the crate), then throws a fireball into it; yields each
+    frame's events."""
     to_fight(m)
     for f, (x, z) in zip(m.fighters, ((0.0, 3.72), (0.0, 8.0))):
         f.x, f.z = x, z
-    script = [NEUTRAL] + [FrameInput(hp=True)] + [NEUTRAL] * 40 + [FrameInput(lp=True, hp=True)] + [NEUTRAL] * 60
-    for inp in script:
+    for inp in [NEUTRAL] + [FrameInput(hp=True)] + [NEUTRAL] * 40:
+        yield m.step(inp, NEUTRAL)
+    m.fighters[0].z = 2.52
+    for inp in [FrameInput(lp=True, hp=True)] + [NEUTRAL] * 60:
         yield m.step(inp, NEUTRAL)
 
 
@@ -247,3 +250,35 @@ def test_B7_fireball_into_a_struck_crate_is_deterministic_and_rolls_back():
     for h, ev in zip(hashes, events):
         assert a.step(NEUTRAL, NEUTRAL) == ev
         assert a.state_hash() == h
+
+
+@pytest.mark.parametrize("start_z, walk", [(3.9, 0), (3.0, 60)])
+def test_B7_C8_fireball_thrown_point_blank_into_a_crate_bursts_on_the_launch_frame(start_z, walk):
+    """A fighter against crate_north's near wall throws a fireball at it: the launch point
+    (the hand's box centre + 0.2 m) lies in or past the near wall, in the crate's hollow once
+    the fighter has walked up to it.  The way from the body to the launch point is judged as
+    a flight step, so the fireball bursts on its launch frame instead of flying on inside
+    the crate to the far wall; nothing is left in flight."""
+    from game.sim import ProjectileLaunched
+
+    m = Match.new(seed=0)
+    to_fight(m)
+    a, b = m.fighters
+    a.x, a.z, b.x, b.z = 0.0, start_z, 0.0, 8.0
+    for _ in range(walk):
+        m.step(FrameInput(forward=True), NEUTRAL)         # up against the crate (pushboxes stop it)
+    m.step(NEUTRAL, NEUTRAL)
+    c = m.stage.crates[crate_index(m.stage)]
+    near = c.obj.aabb[0][2]
+    launched = impact = None
+    for i in range(40):
+        ev = m.step(FrameInput(lp=True, hp=True) if i == 0 else NEUTRAL, NEUTRAL)
+        launched = launched or next((e for e in ev if isinstance(e, ProjectileLaunched)), None)
+        impact = next((e for e in ev if isinstance(e, ProjectileImpact)), None)
+        if impact is not None:
+            break
+    assert launched is not None and impact is not None
+    assert impact.frame == launched.frame, "it bursts on its launch frame"
+    assert not m.stage.projectiles
+    assert a.z < near <= impact.end[2] + m.data.moves["fireball"].projectile.half
+    assert np.allclose(impact.end, launched.position) and impact.start[2] == pytest.approx(a.z)

@@ -556,35 +556,14 @@ class Match:
         return float(self.data.moves["jump"].air[f.mframe]) if f.move == "jump" else float(f.air)
 
     def _advance_projectiles(self, events: list) -> None:
-        """Move each projectile one frame; its path is checked with an any-hit ray (C8)
-        at the projectile's level (C9), so low props let it through and pillars,
-        walls and crates (through their holes, B7) stop it.  The ray is the projectile's
-        centre only: its range box at the new position (the cube ``_judge_projectiles``
-        judges) is also judged against the crates' small boxes (A2-A4, B7, at the same
-        level, C9), so a hole smaller than the projectile stops it at the rim."""
+        """Move each projectile one frame, unless the step is blocked (:meth:`_flight_blocked`:
+        its centre's any-hit ray, C8, at its level, C9, so low props let it through and
+        pillars, walls and crates stop it; and its cube against the crates' slabs, B7, so it
+        passes only a hole larger than itself)."""
         alive = []
+        spec = self.data.moves[self._projectile_move].projectile if self.stage.projectiles else None
         for p in self.stage.projectiles:
-            spec = self.data.moves[self._projectile_move].projectile
-            point = None
-            blocked = self.stage.path_blocked((p.x, p.y, p.z), (p.vx, 0.0, p.vz), spec.level)   # floats: no arrays
-            if not blocked:
-                h, x, z = spec.half, p.x + p.vx, p.z + p.vz
-                lo, hi = [x - h, p.y - h, z - h], [x + h, p.y + h, z + h]
-                # Tunnelling (y does not change): on each of x, z the start and end cubes are 2h
-                # wide and |v_axis| apart.  (a) |vx|, |vz| <= 2h (the fireball: 0.16 <= 0.28): they
-                # overlap on both axes, so no slab between them is missed: a step along an axis
-                # sweeps exactly their union, and a diagonal step sweeps besides only two corner
-                # triangles beside its path (legs |vx|, |vz|, a box w x d fits iff
-                # w/|vx| + d/|vz| <= 1: a sliver the cube's edge grazes, which the centre ray and
-                # the next cube go by).  (b) |vx| or |vz| > 2h: a gap between the cubes that a wall
-                # (the compound's thickness, 0.08 m) could lie in, so the box judged is the bounding
-                # box of the two cubes, the whole sweep.
-                if abs(p.vx) > 2.0 * h or abs(p.vz) > 2.0 * h:
-                    lo = [min(lo[0], p.x - h), lo[1], min(lo[2], p.z - h)]
-                    hi = [max(hi[0], p.x + h), hi[1], max(hi[2], p.z + h)]
-                stop = self.stage.box_blocked((lo, hi), spec.level)
-                if stop is not None:
-                    blocked, point = True, _read_only(collision_point_pair((lo, hi), stop[1]))   # A7
+            blocked, point = self._flight_blocked((p.x, p.y, p.z), (p.vx, p.vz), spec, sweep=True)
             if blocked:
                 start = np.array([p.x, p.y, p.z])
                 events.append(ProjectileImpact(self.frame, p.owner, _read_only(start),
@@ -592,6 +571,38 @@ class Match:
             elif p.age + 1 < spec.lifetime:
                 alive.append(Projectile(p.owner, p.x + p.vx, p.y, p.z + p.vz, p.vx, p.vz, p.age + 1))
         self.stage.projectiles = tuple(alive)
+
+    def _flight_blocked(self, start, step, spec, sweep: bool) -> tuple[bool, np.ndarray | None]:
+        """Does a projectile going from ``start`` (x, y, z) by ``step`` (dx, dz) stop?  The
+        segment is its centre's any-hit ray (C8) at its level (C9): pillars, walls, crates
+        through their holes (B7).  The ray is the centre only: its range box at the end (the
+        cube ``_judge_projectiles`` judges) is also judged against the crates' small boxes
+        (A2-A4, B7, at the same level, C9), so a hole smaller than the projectile stops it
+        at the rim.  Returns ``(blocked, point)``: the A7 point of the cube and the small box
+        it met, or None when the ray stopped it (presentation finds where, C7)."""
+        (x0, y, z0), (dx, dz) = start, step
+        if self.stage.path_blocked((x0, y, z0), (dx, 0.0, dz), spec.level):   # floats: no arrays
+            return True, None
+        h, x, z = spec.half, x0 + dx, z0 + dz
+        lo, hi = [x - h, y - h, z - h], [x + h, y + h, z + h]
+        # Tunnelling (y does not change), with ``sweep`` (a flight step; the cube at ``start``
+        # was judged by the step before): on each of x, z the start and end cubes are 2h wide
+        # and |d| apart.  (a) |dx|, |dz| <= 2h (the fireball: 0.16 <= 0.28): they overlap on
+        # both axes, so no slab between them is missed: a step along an axis sweeps exactly
+        # their union, and a diagonal step sweeps besides only two corner triangles beside its
+        # path (legs |dx|, |dz|, a box w x d fits iff w/|dx| + d/|dz| <= 1: a sliver the cube's
+        # edge grazes, which the centre ray and the next cube go by).  (b) |dx| or |dz| > 2h: a
+        # gap between the cubes that a wall (the compound's thickness, 0.08 m) could lie in, so
+        # the box judged is the bounding box of the two cubes, the whole sweep.  Without
+        # ``sweep`` (the launch: from the body to the launch point, the hand's reach) the ray
+        # alone covers the way there, and the cube at the launch point is judged.
+        if sweep and (abs(dx) > 2.0 * h or abs(dz) > 2.0 * h):
+            lo = [min(lo[0], x0 - h), lo[1], min(lo[2], z0 - h)]
+            hi = [max(hi[0], x0 + h), hi[1], max(hi[2], z0 + h)]
+        stop = self.stage.box_blocked((lo, hi), spec.level)
+        if stop is None:
+            return False, None
+        return True, _read_only(collision_point_pair((lo, hi), stop[1]))   # A7
 
     # ------------------------------------------------------- 4. judge (A2-A4)
     def _pairs(self, attacker: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -958,7 +969,9 @@ class Match:
         (this frame's range boxes, stage 3), before stage 4 judges: like a punch's first active
         frame, the launch frame can strike at point-blank.  (Spawned after the judge, as it
         was, a projectile was first judged a frame later, one step on: a fireball thrown into
-        a crouching opponent's body spawned inside it and flew out the back untouched.)"""
+        a crouching opponent's body spawned inside it and flew out the back untouched.)
+        One thrown point-blank into a crate or a wall bursts at once: the way from the body to
+        the launch point is judged as a flight step (:meth:`_flight_blocked`)."""
         if self.stage is None:
             return
         for f in self.fighters:
@@ -971,8 +984,16 @@ class Match:
                 continue   # one in flight per fighter
             x, y, z = self.launch_point(f.index, spec).tolist()
             p = Projectile(f.index, x, y, z, f.fx * spec.speed, f.fz * spec.speed, 0)
-            self.stage.projectiles = self.stage.projectiles + (p,)
             events.append(ProjectileLaunched(self.frame, f.index, _read_only(np.array([p.x, p.y, p.z]))))
+            # thrown point-blank into a crate or a wall: from the body to the launch point (the
+            # hand's reach) the way is judged as a flight step, and a blocked one bursts at once
+            # (the launch point can lie past a crate's near wall, in its hollow)
+            blocked, point = self._flight_blocked((f.x, y, f.z), (x - f.x, z - f.z), spec, sweep=False)
+            if blocked:
+                events.append(ProjectileImpact(self.frame, f.index, _read_only(np.array([f.x, y, f.z])),
+                                               _read_only(np.array([x, y, z])), spec.level, point))
+                continue
+            self.stage.projectiles = self.stage.projectiles + (p,)
 
     # ------------------------------------------------------- rounds
     def _starts(self) -> tuple[tuple[float, float], tuple[float, float]]:
