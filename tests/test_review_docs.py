@@ -25,7 +25,6 @@ import sys
 
 import numpy as np
 import pytest
-
 from clihelp import ROOT
 
 README = ROOT / "README.md"
@@ -471,7 +470,8 @@ def test_rules_moves_table_is_the_move_data():
         assert a == ("–" if m["active"] == 0 else str(m["active"])), (move, frames)
         throw = doc.get("throw")
         if throw and key == throw["move"]:      # the throw's damage and knockdown live in "throw"
-            assert (height, damage, stuns) == ("throw", str(throw["damage"]), f"knockdown, {throw['frames']} from the grab")
+            want = ("throw", str(throw["damage"]), f"knockdown, {throw['frames']} from the grab")
+            assert (height, damage, stuns) == want
             assert cancels == "–", (move, cancels)
             slam = moves[throw["hold"]]          # the thrower is free when its hold and slam end
             left = slam["startup"] + slam["active"] + slam["recovery"]
