@@ -1,7 +1,7 @@
 """Collision review: fast paths against simple references on edge cases, scene-file fuzzing,
 and the fairness of the collision benchmarks' references.
 
-Each test names the requirement it guards (``../shared/spec/patents.md``).
+Each test names the requirement it guards (``docs/spec.md``).
 """
 
 from __future__ import annotations

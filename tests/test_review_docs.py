@@ -1,11 +1,11 @@
 """The documentation against the code, so that neither drifts unnoticed.
 
-README.md, DEVELOPERS.md, docs/compound.md, docs/scene-format.md, main.py's docstring
-and the commands the programs' own messages name are read here and checked against what
-the code does: every program and module they run exists and runs with ``python3``
-(Debian 12 has no ``python``), every flag is one of that program's options, every key and
-pad button the README lists is the one the code binds, and the tables of moves, file
-layouts and result fields match the data and the types.  Everything expected is computed
+README.md, DEVELOPERS.md, docs/game-rules.md, docs/api.md, docs/spec.md, docs/compound.md,
+docs/scene-format.md, main.py's docstring and the commands the programs' own messages name
+are read here and checked against what the code does: every program and module they run
+exists and runs with ``python3`` (Debian 12 has no ``python``), every flag is one of that
+program's options, every key and pad button the README lists is the one the code binds, and
+the tables of moves, file layouts and result fields match the data and the types.  Everything expected is computed
 from the code or the data; the only tables here translate the README's key names
 ("PgUp", "Right Ctrl") into pyglet's.
 """
@@ -25,12 +25,17 @@ import sys
 
 import numpy as np
 import pytest
-
 from clihelp import ROOT
 
 README = ROOT / "README.md"
+DEVELOPERS = ROOT / "DEVELOPERS.md"
+#: the rules: moves table and frame data
+RULES = ROOT / "docs" / "game-rules.md"
+#: the frame-step API, headless runs and replays
+API = ROOT / "docs" / "api.md"
 #: the documents this review owns (docs/performance.md and docs/replay-format.md have other owners)
-DOCS = [README, ROOT / "DEVELOPERS.md", ROOT / "docs" / "compound.md", ROOT / "docs" / "scene-format.md"]
+DOCS = [README, DEVELOPERS, RULES, API, ROOT / "docs" / "spec.md", ROOT / "docs" / "compound.md",
+        ROOT / "docs" / "scene-format.md"]
 
 
 def _main():
@@ -281,9 +286,9 @@ def test_every_repository_path_the_docs_give_exists():
             assert hits, f"{where} names `{path}`, which is not in the tree"
 
 
-def test_readme_layout_table_covers_the_tree():
-    readme = _text(README)
-    table = re.search(r"## Layout\n(.*?)\n\n", readme, re.S).group(1)
+def test_developers_layout_table_covers_the_tree():
+    text = _text(DEVELOPERS)
+    table = re.search(r"## Layout\n\n(.*?)\n\n", text, re.S).group(1)
     named = set(re.findall(r"^\| `([^`]+)`", table, re.M))
     for path in named:
         assert (ROOT / path.rstrip("/")).exists(), path
@@ -293,7 +298,7 @@ def test_readme_layout_table_covers_the_tree():
             if (p.is_dir() and (p / "__init__.py").exists()) or (p.suffix == ".py" and p.name != "__init__.py")}
     covered = named | {n.split("/")[0] + "/" for n in named if "/" in n.rstrip("/")}
     missing = {p for p in top | game if p not in covered and p.rstrip("/") not in covered}
-    assert not missing, f"not in the README's layout table: {sorted(missing)}"
+    assert not missing, f"not in DEVELOPERS.md's layout table: {sorted(missing)}"
 
 
 # ------------------------------------------------------------------ keys and pads
@@ -442,17 +447,17 @@ def test_readme_and_controls_screen_pad_buttons_are_the_code_mapping():
 
 
 # ------------------------------------------------------------------ moves, events, JSON output
-def test_readme_moves_table_is_the_move_data():
+def test_rules_moves_table_is_the_move_data():
     doc = json.loads(_text(ROOT / "assets" / "moves.json"))
     moves = doc["moves"]
     names = {}
     for key, m in moves.items():
         paren = re.search(r"\(([^)]*)\)", m.get("label", ""))
         names[(paren.group(1) if paren and key != "fireball" else m["label"].split()[0]).lower()] = key
-    block = re.search(r"## Moves\n\n(.*?)\n\n", _text(README), re.S).group(1)
+    block = re.search(r"## Moves\n\n(.*?)\n\n", _text(RULES), re.S).group(1)
     checked = set()
     for line in block.splitlines()[2:]:
-        inp, move, height, frames, damage, stuns, cancels = (c.strip() for c in line.strip("|").split("|"))
+        inp, move, height, frames, damage, stuns, cancels, advantage = (c.strip() for c in line.strip("|").split("|"))
         key = names.get(move.split(":")[0].strip().lower())
         if key is None:
             assert frames == "–", f"README move {move!r} has frame data but no such move in moves.json"
@@ -465,8 +470,12 @@ def test_readme_moves_table_is_the_move_data():
         assert a == ("–" if m["active"] == 0 else str(m["active"])), (move, frames)
         throw = doc.get("throw")
         if throw and key == throw["move"]:      # the throw's damage and knockdown live in "throw"
-            assert (height, damage, stuns) == ("throw", str(throw["damage"]), f"knockdown, {throw['frames']} from the grab")
+            want = ("throw", str(throw["damage"]), f"knockdown, {throw['frames']} from the grab")
+            assert (height, damage, stuns) == want
             assert cancels == "–", (move, cancels)
+            slam = moves[throw["hold"]]          # the thrower is free when its hold and slam end
+            left = slam["startup"] + slam["active"] + slam["recovery"]
+            assert advantage == f"+{throw['frames'] - left} / –", (move, advantage)
             checked.add(key)
             continue
         dmg = m["projectile"]["damage"] if "projectile" in m else m["damage"]
@@ -484,14 +493,21 @@ def test_readme_moves_table_is_the_move_data():
             assert cancels == f"{into} ({first}-{last})", (move, cancels)
         else:
             assert cancels == "–", (move, cancels)
+        # frame advantage of a hit on the first active frame: the stun less what is left of the move
+        if dmg and "projectile" not in m:
+            left = m["active"] + m["recovery"]
+            on_hit = (doc["knockdown"]["frames"] if m.get("knockdown") else m["hitstun"]) - left
+            assert advantage == f"{on_hit:+d} / {m['blockstun'] - left:+d}", (move, advantage)
+        else:
+            assert advantage == "–", (move, advantage)
         checked.add(key)
-    assert checked == set(moves), f"moves not in the README's table: {set(moves) - checked}"
+    assert checked == set(moves), f"moves not in the rules' table: {set(moves) - checked}"
 
 
-def test_readme_event_names_and_buttons_are_the_sims():
+def test_api_event_names_and_buttons_are_the_sims():
     from game import sim
 
-    readme = _text(README)
+    readme = _text(API)
     events = re.search(r"return the events \(([^)]*)\)", readme).group(1)
     for name in re.findall(r"`(\w+)`", events):
         assert name in sim.__all__ and issubclass(getattr(sim, name), sim.Event), name
@@ -500,20 +516,20 @@ def test_readme_event_names_and_buttons_are_the_sims():
     assert f"`2**{len(sim.BUTTONS)}`" in readme
 
 
-def _readme_keys(pattern: str) -> set[str]:
-    inner = re.search(pattern, " ".join(_text(README).split())).group(1)
+def _api_keys(pattern: str) -> set[str]:
+    inner = re.search(pattern, " ".join(_text(API).split())).group(1)
     return set(re.findall(r"`?\"?(\w+)\"?`?", inner))
 
 
-def test_readme_json_lines_are_what_main_py_prints(tmp_path, capsys, monkeypatch):
+def test_api_json_lines_are_what_main_py_prints(tmp_path, capsys, monkeypatch):
     main = _main()
     monkeypatch.chdir(tmp_path)
     assert main.main(["--headless", "--frames", "40", "--p1", "cpu", "--p2", "cpu", "--record", "r.rpl"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == _readme_keys(r"prints one JSON line \(([^)]*)\)")
+    assert set(out) == _api_keys(r"prints one JSON line \(([^)]*)\)")
     assert main.main(["--headless", "--replay", "r.rpl"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == _readme_keys(r"# check it: \{([^}]*)\}")
+    assert set(out) == _api_keys(r"# check it: \{([^}]*)\}")
 
 
 # ------------------------------------------------------------------ docs/scene-format.md

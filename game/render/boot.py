@@ -1,7 +1,7 @@
 """Import pyglet's GL parts safely and open the game window.
 
 Headless switches must be set before anything imports ``pyglet.window`` /
-``pyglet.gl`` (see ``../shared/notes/headless-gl.md``); every known failure
+``pyglet.gl`` (see ``docs/headless-gl.md``); every known failure
 (no GL, no EGL, no fonts, no display, broken X) becomes one
 :class:`RenderUnavailable` whose message names the fix.
 """
