@@ -170,7 +170,8 @@ def _run(root: Path, argv: list[str], env: dict | None = None) -> dict:
         if isinstance(obj, dict):
             obj.pop("sim_us_per_frame", None)
         lines.append(json.dumps(obj, sort_keys=True))
-    text = _RATE.sub("<rate>", "\n".join(lines))           # the soak's speed: not behaviour
+    # the soak's speed and the checkout's own path are not behaviour
+    text = _RATE.sub("<rate>", "\n".join(lines)).replace(str(root), "<root>")
     return {"rc": p.returncode, "stdout": text, "stderr": p.stderr.replace(str(root), "<root>")}
 
 
