@@ -48,7 +48,7 @@ class CpuLevel:
     #: the opponent is down: nothing strikes a fighter on the ground)
     meaty: float
     #: chance, when it is grabbed by a throw, to break it (lp + lk) inside the tech window (one roll
-    #: per grab, pressed after a reaction drawn from ``TECH_DELAY``)
+    #: per grab, pressed after a reaction drawn from :data:`~.rules.TECH_DELAY`)
     tech: float
 
 

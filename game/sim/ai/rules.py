@@ -59,7 +59,8 @@ APPROACH = 0.35
 
 
 def decide(match: MatchView, i: int, level: str) -> int:
-    """The CPU's input bits for fighter ``i`` this frame (mutates ``match.ai_state[i]``)."""
+    """The CPU's input bits for fighter ``i`` this frame: the first of :data:`RULES` that decides
+    (mutates the plan ``match.ai_state[i]``).  ``level`` is a key of :data:`~.levels.LEVELS`."""
     plan = match.ai_state[i]
     if match.phase != "fight":
         plan.clear()                         # between rounds: no plan, nothing rolled
