@@ -6,11 +6,17 @@ the match's scalars), not from a list kept here."""
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import numpy as np
 import pytest
 
 from game.sim import FrameInput, Match
+from game.sim.ai import CpuPlan
 from game.sim.fighter import SCALARS
+
+#: the CPU plan's fields (each hashed and restored)
+PLAN_FIELDS = tuple(f.name for f in fields(CpuPlan))
 
 
 def other(v):
@@ -50,7 +56,9 @@ def perturbations(m):
                     lambda f=f: setattr(f, "pose_from", f.pose_from + np.eye(*f.pose_from.shape, k=-1) * 0.01)))
     out.append(("rng", lambda: m.rng.random()))
     for i in (0, 1):
-        out.append((f"ai_state[{i}]", lambda i=i: m.ai_state[i].__setitem__("zz_probe", 1)))
+        for n in PLAN_FIELDS:
+            out.append((f"ai_state[{i}].{n}",
+                        lambda i=i, n=n: setattr(m.ai_state[i], n, other(getattr(m.ai_state[i], n)))))
     out.append(("range boxes", lambda: m._boxes.__setitem__((1, 3, 1, 2), m._boxes[1, 3, 1, 2] + 0.01)))
     out.append(("crate broken", lambda: setattr(m.stage.crates[0], "broken", not m.stage.crates[0].broken)))
     return out
@@ -67,19 +75,19 @@ def test_every_piece_of_snapshot_state_changes_the_hash_and_restore_puts_it_back
         m.restore(snap)
         assert m.state_hash() == h0, f"restore() does not put {name} back"
         names.append(name)
-    assert len(names) == len(m._MATCH_SCALARS) + 1 + 2 * (len(SCALARS) + 2) + 1 + 2 + 2
+    assert len(names) == len(m._MATCH_SCALARS) + 1 + 2 * (len(SCALARS) + 2) + 1 + 2 + 2 * len(PLAN_FIELDS)
 
 
 def test_restore_puts_back_every_scalar_value_not_only_the_hash(mid_fight):
     m = mid_fight
     snap = m.snapshot()
     before = (tuple(getattr(m, n) for n in m._MATCH_SCALARS), m._round_winner, [f.scalars() for f in m.fighters],
-              [dict(s) for s in m.ai_state], m.rng.bit_generator.state, m.last_inputs)
+              [s.copy() for s in m.ai_state], m.rng.bit_generator.state, m.last_inputs)
     for _ in range(30):
         m.step(FrameInput(forward=True), FrameInput(lp=True))
     m.restore(snap)
     after = (tuple(getattr(m, n) for n in m._MATCH_SCALARS), m._round_winner, [f.scalars() for f in m.fighters],
-             [dict(s) for s in m.ai_state], m.rng.bit_generator.state, m.last_inputs)
+             [s.copy() for s in m.ai_state], m.rng.bit_generator.state, m.last_inputs)
     assert after == before
 
 

@@ -4,6 +4,7 @@ fireball's level, C9), and the impact spark's nearest hit (C7), at the same leve
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 
 import numpy as np
@@ -75,8 +76,8 @@ def test_C8_cpu_zones_with_a_fireball_only_with_a_clear_line(across_crate, block
     m = across_crate
     if not blocked:
         place(m, (1.2, 3.5), (1.2, 6.5))
-    monkeypatch.setitem(ai.LEVELS, "hard", dict(ai.LEVELS["hard"], zone=1.0, notice=0.0))
-    m.ai_state[0].update(bits=0, hold=0, tap=0)
+    monkeypatch.setitem(ai.LEVELS, "hard", replace(ai.LEVELS["hard"], zone=1.0, notice=0.0))
+    m.ai_state[0].start(bits=0, hold=0, tap=0)
     bits = ai.decide(m, 0, "hard")
     if blocked:
         assert bits in (SIDE_L, SIDE_R)

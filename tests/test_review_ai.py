@@ -7,6 +7,8 @@ seeded matches and placed exchanges.)"""
 import math
 import random
 import time
+from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -52,15 +54,15 @@ def test_cpu_keeps_its_guard_up_until_the_fireball_lands(monkeypatch):
     """A guard raised against a fireball (noticed once, then never again: notice drops to 0)
     must stay up until the fireball has landed, not drop when it leaves the hand.  (No jump:
     since the hard CPU may jump over a fireball, ``jump=0`` keeps this about the guard.)"""
-    monkeypatch.setitem(ai.LEVELS, "hard", dict(ai.LEVELS["hard"], notice=1.0, guard=1.0, dodge=0.0, jump=0.0))
+    monkeypatch.setitem(ai.LEVELS, "hard", replace(ai.LEVELS["hard"], notice=1.0, guard=1.0, dodge=0.0, jump=0.0))
     m = _placed(2.1)
     cpu = m.fighters[0]
     hits = []
     for t in range(90):
         if cpu.guard == 1:      # noticed: from now on it notices nothing new
-            ai.LEVELS["hard"]["notice"] = 0.0
+            ai.LEVELS["hard"] = replace(ai.LEVELS["hard"], notice=0.0)
         hits += [e for e in m.step(NEUTRAL, FIREBALL if t == 0 else NEUTRAL) if isinstance(e, Hit) and e.attacker == 1]
-    assert ai.LEVELS["hard"]["notice"] == 0.0, "the CPU never raised its guard"
+    assert ai.LEVELS["hard"].notice == 0.0, "the CPU never raised its guard"
     assert [(e.move, e.blocked) for e in hits] == [("fireball", True)]
 
 
@@ -142,7 +144,7 @@ def test_cpu_reads_neither_global_random_state_nor_the_clock(monkeypatch):
                 m.step()
         hashes.append(m.state_hash())
     assert hashes[0] == hashes[1]
-    src = open(ai.__file__).read()
+    src = "".join(p.read_text() for p in sorted(Path(ai.__file__).parent.glob("*.py")))
     for bad in ("import random", "import time", "np.random.", "datetime"):
         assert bad not in src.replace("np.random.Generator", ""), bad
 

@@ -4,6 +4,8 @@ walking or pressing a slow move into it, and a fireball thrown point-blank strik
 launch frame.  Scripted inputs through the frame-step API; counts over a few seeds (win rates
 over many are measured outside the suite)."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -102,7 +104,7 @@ def _cpu_vs_throw(dist: float, seed: int, cpu: int):
     from a player who throws a fireball 3 frames in: ``(jumped after the throw started, struck
     by it)``."""
     m = _placed(dist, seed, cpu)
-    m.ai_state[cpu].update(bits=0, hold=6, tap=0)
+    m.ai_state[cpu].start(bits=0, hold=6, tap=0)
     jumped = struck = False
     for t in range(130):
         ev = _step(m, 1 - cpu, FIREBALL if t == 3 else NEUTRAL)
@@ -114,7 +116,7 @@ def _cpu_vs_throw(dist: float, seed: int, cpu: int):
 
 def test_hard_cpu_jumps_over_fireballs_and_clears_them():
     """The hard CPU may answer a fireball with a jump (besides its sidestep and guard), timed
-    by ``ai._jump_over``: from several distances, both sides, it jumps in a good share of the
+    by ``ai.moves.jump_over``: from several distances, both sides, it jumps in a good share of the
     throws and every jump it makes clears the fireball (old CPU: it never jumped one)."""
     jumps = cleared = trials = 0
     for dist in (2.5, 4.0, 5.5):
@@ -129,14 +131,14 @@ def test_hard_cpu_jumps_over_fireballs_and_clears_them():
 
 
 def test_cpu_jump_arithmetic_matches_the_match(monkeypatch):
-    """``ai._jump_over`` against the match: a CPU that always notices and always jumps when a
+    """``ai.moves.jump_over`` against the match: a CPU that always notices and always jumps when a
     jump now would clear (from 2 to 6 m) clears every fireball it jumps; easy never jumps one."""
-    monkeypatch.setitem(ai.LEVELS, "hard", dict(ai.LEVELS["hard"], notice=1.0, jump=1.0))
+    monkeypatch.setitem(ai.LEVELS, "hard", replace(ai.LEVELS["hard"], notice=1.0, jump=1.0))
     for dist in (2.0, 3.0, 4.5, 6.0):
         for cpu in (0, 1):
             jumped, struck = _cpu_vs_throw(dist, 1, cpu)
             assert jumped and not struck, (dist, cpu, jumped, struck)
-    assert ai.LEVELS["easy"]["jump"] == 0.0 < ai.LEVELS["normal"]["jump"] < ai.LEVELS["hard"]["jump"]
+    assert ai.LEVELS["easy"].jump == 0.0 < ai.LEVELS["normal"].jump < ai.LEVELS["hard"].jump
 
 
 # ---------------------------------------------------------------- a heavy's telegraphed wind-up
@@ -192,13 +194,13 @@ def test_hard_cpu_reads_a_heavy_wind_up_instead_of_walking_into_it():
 def test_cpu_backs_out_of_a_heavys_reach_and_the_heavy_whiffs(monkeypatch):
     """Read (``read=1``) from just inside a roundhouse's reach with room behind, the CPU walks
     back (it does not guard: nothing to block) and the roundhouse whiffs."""
-    monkeypatch.setitem(ai.LEVELS, "hard", dict(ai.LEVELS["hard"], read=1.0, punish=0.0))
+    monkeypatch.setitem(ai.LEVELS, "hard", replace(ai.LEVELS["hard"], read=1.0, punish=0.0))
     bare = Match.new(seed=0, arena=False)                               # P1 stands at x = -1.5, facing +x
     front = float(bare.fighters[0].limb_boxes()[:, 1, 0].max()) + 1.5    # its frontmost limb, from its centre
     reach = ai.move_reach(bare.data)["hk"][0] + front
     for cpu in (0, 1):
         m = _placed(reach - 0.1, 0, cpu)
-        m.ai_state[cpu].update(bits=0, hold=6, tap=0)                # standing, until it reads the wind-up
+        m.ai_state[cpu].start(bits=0, hold=6, tap=0)                # standing, until it reads the wind-up
         backs, outcome = 0, None
         for t in range(40):
             ev = _step(m, 1 - cpu, FrameInput(hk=True) if t == 0 else NEUTRAL)

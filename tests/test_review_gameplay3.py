@@ -10,6 +10,8 @@ computed from the move table, never copied from the implementation's output.
 from __future__ import annotations
 
 
+from dataclasses import replace
+
 import pytest
 
 from game.sim import FrameInput, Hit, Match, MoveStarted, Whiff
@@ -291,7 +293,7 @@ def test_easy_cpu_never_cancels_a_light_into_a_combo(monkeypatch):
     window still open, came out as a cancel (lk -> hk or sweep, some of them combos).  Made
     eager to attack (every decision an attack, so each light is followed by presses), it
     cancels nothing, over lights that made contact."""
-    monkeypatch.setitem(ai.LEVELS, "easy", dict(ai.LEVELS["easy"], attack=1.0, whiff=0.0))
+    monkeypatch.setitem(ai.LEVELS, "easy", replace(ai.LEVELS["easy"], attack=1.0, whiff=0.0))
     cancels, contacts = _cancels("easy", seeds=(0, 1), frames=2500)
     assert contacts >= 10, contacts
     assert cancels == 0, cancels
@@ -316,7 +318,7 @@ def test_cpu_attacks_nothing_on_the_ground_and_times_its_meaty(monkeypatch, seed
     while m.frame < wake:
         early += [e for e in m.step(NEUTRAL, NEUTRAL) if isinstance(e, (MoveStarted, Whiff)) and e.fighter == 0]
     assert early == []
-    monkeypatch.setitem(ai.LEVELS, "hard", dict(ai.LEVELS["hard"], meaty=1.0))
+    monkeypatch.setitem(ai.LEVELS, "hard", replace(ai.LEVELS["hard"], meaty=1.0))
     m, wake = _cpu_after_sweep("hard", seed)
     landed = []
     while m.frame <= wake + 1:
@@ -326,7 +328,7 @@ def test_cpu_attacks_nothing_on_the_ground_and_times_its_meaty(monkeypatch, seed
 
 
 def test_meaty_chance_rises_with_the_level():
-    assert ai.LEVELS["easy"]["meaty"] == 0.0 < ai.LEVELS["normal"]["meaty"] < ai.LEVELS["hard"]["meaty"] <= 1.0
+    assert ai.LEVELS["easy"].meaty == 0.0 < ai.LEVELS["normal"].meaty < ai.LEVELS["hard"].meaty <= 1.0
 
 
 # ------------------------------------------------------------------ the data

@@ -481,9 +481,9 @@ def test_cpu_rolls_its_break_again_for_a_grab_on_the_step_it_woke():
             m.step()
         d = m.fighters[1]
         d.state, d.stun = "thrown", SPEC.frames       # the first held frame of a grab
-        m.ai_state[1]["held"] = 1                     # left from the last grab: no break
+        m.ai_state[1].held = 1                     # left from the last grab: no break
         ai.decide(m, 1, "hard")
-        rolled.append(m.ai_state[1]["held"] >= 2)
+        rolled.append(m.ai_state[1].held >= 2)
     assert 0 < sum(rolled) < len(rolled)
 
 

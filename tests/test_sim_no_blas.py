@@ -16,7 +16,8 @@ import game.sim
 
 SIM = Path(game.sim.__file__).parent
 #: modules whose code runs every frame (the loaders build tables and scenes once, at start)
-PER_FRAME = ("match.py", "stage.py", "skeleton.py", "ai.py", "fighter.py", "inputs.py", "events.py", "debug.py")
+PER_FRAME = ("match.py", "stage.py", "skeleton.py", "fighter.py", "inputs.py", "events.py", "debug.py") + \
+    tuple(p.relative_to(SIM).as_posix() for p in sorted((SIM / "ai").glob("*.py")))
 #: the one allowed product: every output has a single non-zero term (Skeleton.place_rows)
 ALLOWED = {("skeleton.py", "place_rows")}
 BLAS_NAMES = {"matmul", "dot", "einsum", "inner", "tensordot", "vdot", "norm", "multi_dot"}

@@ -1151,7 +1151,7 @@ class Match:
             # read-only and replaced, never written in place (``_pose``): kept by reference
             tuple((f._pose, f._pose_from, f._local, f._body) for f in self.fighters),
             self.rng.bit_generator.state,
-            tuple(dict(s) for s in self.ai_state),
+            tuple(s.copy() for s in self.ai_state),
             self.last_inputs,
             tuple(self._pending),
             self.stage.snapshot() if self.stage is not None else None,
@@ -1191,7 +1191,7 @@ class Match:
             f._pose, f._pose_from = frozen_value(p), frozen_value(pf)
             f._local, f._body = frozen_value(local), frozen_value(body)
         self.rng.bit_generator.state = rng
-        self.ai_state = [dict(s) for s in ais]
+        self.ai_state = [s.copy() for s in ais]
         self.last_inputs = last
         self._pending = list(pending)
         if arena is not None:
@@ -1220,7 +1220,7 @@ class Match:
             # rng.integers); with it the same state/inc draws other numbers.  Tagged "U": what
             # follows otherwise starts with "[", so no two states hash alike by this.
             h.update(struct.pack("<cI", b"U", rs["uinteger"]))
-        h.update(repr([sorted(s.items()) for s in self.ai_state]).encode())
+        h.update(repr([s.hash_items() for s in self.ai_state]).encode())
         h.update(_le_bytes(self._boxes))
         if self.stage is not None:
             h.update(self.stage.state_bytes())

@@ -1,0 +1,78 @@
+"""The CPU's plan: the small mutable state one CPU carries from frame to frame.
+
+It lives in ``match.ai_state[i]`` so that a snapshot copies it and ``state_hash`` covers it.
+A plan is plain ints (picklable, as snapshots are pickled), and :meth:`CpuPlan.hash_items`
+gives the ``(name, value)`` pairs sorted by name that the match hashes.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, fields
+
+
+@dataclass(slots=True)
+class CpuPlan:
+    """What one CPU is doing and what it has already rolled for (every field 0 at the start)."""
+
+    #: the input bits held while the plan lasts
+    bits: int = 0
+    #: frames the plan is held for after this one
+    hold: int = 0
+    #: bits pressed on one frame only, the plan's first (an attack button)
+    tap: int = 0
+    #: the sidestep (SIDE_L / SIDE_R) it keeps taking around an obstacle in its way, or 0
+    detour: int = 0
+    #: 1 while the plan is a sidestep out of a projectile's line or a jump over it
+    dodge: int = 0
+    #: the opponent's heavy attack last seen winding up: the frame it started, plus 1 (0: none)
+    seen: int = 0
+    #: whether this CPU reads that heavy: 0 no, 1 yes, 2 yes and answered
+    read: int = 0
+    #: 1 once the hit of its current move has been rolled for a confirm
+    combo: int = 0
+    #: while the opponent is knocked down: 0 not yet rolled, 1 no meaty (wait), 2 a meaty
+    down: int = 0
+    #: the meaty's move, as its index in the move table
+    meaty: int = 0
+    #: 1 once its own knockdown has been rolled for a guard on waking
+    floor: int = 0
+    #: while held by a throw: 0 not yet rolled, 1 no break, ``2 + k`` a break pressed ``k`` frames
+    #: after the grab
+    held: int = 0
+
+    def copy(self) -> CpuPlan:
+        """An independent copy (for a snapshot, or a restore from one)."""
+        return CpuPlan(*_GET_ALL(self))
+
+    def hash_items(self) -> list[tuple[str, int]]:
+        """``(name, value)`` of every field, sorted by name: what the match's ``state_hash`` reads."""
+        return list(zip(_SORTED_NAMES, _GET_SORTED(self)))
+
+    def clear(self) -> None:
+        """Back to the start: no plan, nothing rolled."""
+        for n in _NAMES:
+            setattr(self, n, 0)
+
+    def start(self, bits: int, hold: int, tap: int = 0) -> None:
+        """A new course: ``bits`` held for ``hold`` frames after this one, ``tap`` on this one only."""
+        self.bits = bits
+        self.hold = hold
+        self.tap = tap
+
+    def press(self) -> int:
+        """This frame's bits: the held bits plus the tap, which is then spent."""
+        bits = self.bits | self.tap
+        self.tap = 0
+        return bits
+
+
+_NAMES = tuple(f.name for f in fields(CpuPlan))
+_SORTED_NAMES = tuple(sorted(_NAMES))
+_GET_ALL = operator.attrgetter(*_NAMES)              # every field, in order, in one C-level call
+_GET_SORTED = operator.attrgetter(*_SORTED_NAMES)    # and sorted by name
+
+
+def initial_state() -> CpuPlan:
+    """A CPU's plan at the start of a match: nothing planned, nothing rolled."""
+    return CpuPlan()
