@@ -35,7 +35,7 @@ from game.collision import CollisionModel, Scene, SceneFileError, load_scene
 from game.collision.scene_file import REBAKE
 from game.collision.tolerances import MIN_BOX_EXTENT
 
-from .data import REQUIRED, Fields, read_json, restore_hint
+from .fields import REQUIRED, Fields, read_json, restore_hint
 
 __all__ = [
     "DESCRIPTION_NAME",
@@ -154,7 +154,8 @@ def _read_obj(path: Path, f: Fields, field: str) -> np.ndarray:
                     raise ValueError("face refers to a vertex that does not exist")
                 tris += [(idx[0], idx[k], idx[k + 1]) for k in range(1, len(idx) - 1)]
         except ValueError as exc:
-            raise ArenaDescriptionError(f"{path}: line {no}: {exc}; fix the mesh (named by {f.path}: {field})") from None
+            raise ArenaDescriptionError(f"{path}: line {no}: {exc}; "
+                                        f"fix the mesh (named by {f.path}: {field})") from None
     if not tris:
         raise ArenaDescriptionError(f"{path}: no faces (mesh named by {f.path}: {field}); "
                                     "give it 'f' lines or name another mesh")

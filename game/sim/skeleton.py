@@ -173,6 +173,14 @@ class Skeleton:
     #: Vectors per limb in a body-frame FK row (:meth:`body`): 3 axes, 1 joint origin, 8 corners.
     BODY_COLS = 12
 
+    def freeze(self) -> None:
+        """Make every array of the skeleton read-only: it is shared by every match of the
+        process (``load_game_data`` caches it), so no tool may write into one."""
+        arrays = [v for v in vars(self).values() if isinstance(v, np.ndarray)]
+        arrays += [a for lv in (self.levels, self._fk_levels) for _, a in lv]
+        for a in arrays:
+            a.flags.writeable = False
+
     def body(self, local: np.ndarray) -> np.ndarray:
         """Forward kinematics in the body's own frame (facing +x, root joint at its rest place).
 
