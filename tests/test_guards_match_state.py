@@ -11,6 +11,7 @@ import pytest
 
 from game.sim import FrameInput, Match
 from game.sim.fighter import SCALARS
+from game.sim.state import MATCH_SCALARS
 
 
 def other(v):
@@ -39,8 +40,8 @@ def mid_fight():
 
 def perturbations(m):
     """(name, function changing one piece of state in place)."""
-    out = [(f"match.{n}", (lambda n=n: setattr(m, n, other(getattr(m, n))))) for n in m._MATCH_SCALARS]
-    out.append(("match._round_winner", lambda: setattr(m, "_round_winner", other(m._round_winner))))
+    out = [(f"match.{n}", (lambda n=n: setattr(m, n, other(getattr(m, n))))) for n in MATCH_SCALARS]
+    out.append(("match.round_winner", lambda: setattr(m, "round_winner", other(m.round_winner))))
     for f in m.fighters:
         for n in SCALARS:
             out.append((f"p{f.index + 1}.{n}", (lambda f=f, n=n: setattr(f, n, other(getattr(f, n))))))
@@ -51,7 +52,8 @@ def perturbations(m):
     out.append(("rng", lambda: m.rng.random()))
     for i in (0, 1):
         out.append((f"ai_state[{i}]", lambda i=i: m.ai_state[i].__setitem__("zz_probe", 1)))
-    out.append(("range boxes", lambda: m._boxes.__setitem__((1, 3, 1, 2), m._boxes[1, 3, 1, 2] + 0.01)))
+    # the range boxes are read-only values: a tool replaces them
+    out.append(("range boxes", lambda: setattr(m.limbs, "boxes", m.limbs.boxes + np.eye(3)[2] * 0.01)))
     out.append(("crate broken", lambda: setattr(m.stage.crates[0], "broken", not m.stage.crates[0].broken)))
     return out
 
@@ -67,18 +69,18 @@ def test_every_piece_of_snapshot_state_changes_the_hash_and_restore_puts_it_back
         m.restore(snap)
         assert m.state_hash() == h0, f"restore() does not put {name} back"
         names.append(name)
-    assert len(names) == len(m._MATCH_SCALARS) + 1 + 2 * (len(SCALARS) + 2) + 1 + 2 + 2
+    assert len(names) == len(MATCH_SCALARS) + 1 + 2 * (len(SCALARS) + 2) + 1 + 2 + 2
 
 
 def test_restore_puts_back_every_scalar_value_not_only_the_hash(mid_fight):
     m = mid_fight
     snap = m.snapshot()
-    before = (tuple(getattr(m, n) for n in m._MATCH_SCALARS), m._round_winner, [f.scalars() for f in m.fighters],
+    before = (tuple(getattr(m, n) for n in MATCH_SCALARS), m.round_winner, [f.scalars() for f in m.fighters],
               [dict(s) for s in m.ai_state], m.rng.bit_generator.state, m.last_inputs)
     for _ in range(30):
         m.step(FrameInput(forward=True), FrameInput(lp=True))
     m.restore(snap)
-    after = (tuple(getattr(m, n) for n in m._MATCH_SCALARS), m._round_winner, [f.scalars() for f in m.fighters],
+    after = (tuple(getattr(m, n) for n in MATCH_SCALARS), m.round_winner, [f.scalars() for f in m.fighters],
              [dict(s) for s in m.ai_state], m.rng.bit_generator.state, m.last_inputs)
     assert after == before
 
@@ -87,7 +89,7 @@ def test_restore_brings_back_events_pending_for_the_next_frame():
     """A snapshot taken while the next round's RoundStart waits to be returned: after a
     restore the re-run returns it again, on the same frame."""
     m = Match.new(seed=1)
-    while not m._pending:
+    while not m.pending:
         m.step(FrameInput(), FrameInput())
         assert m.frame < 20_000
     snap = m.snapshot()
