@@ -52,7 +52,9 @@ class LimbBoxes:
         rot, origin, padded = self.skeleton.place_rows(
             np.concatenate((a.body[None], b.body[None])),
             [(float(f.fx), float(f.fz), float(f.x), float(f.ground_y), float(f.z), f.lift()) for f in (a, b)])
-        rot.flags.writeable = origin.flags.writeable = padded.flags.writeable = False
+        rot.setflags(write=False)
+        origin.setflags(write=False)
+        padded.setflags(write=False)
         self.rot, self.origin, self.padded = rot, origin, padded
         self.boxes = padded[..., :3]               # (2, L, 2, 3), a view: one array per frame
         self._pairs = None
@@ -88,5 +90,5 @@ class LimbBoxes:
 
 def _frozen(a: np.ndarray) -> np.ndarray:
     """``a``, made read-only (the match's own fresh arrays)."""
-    a.flags.writeable = False
+    a.setflags(write=False)
     return a

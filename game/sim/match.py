@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from . import actions, ai, combat, commands, projectiles, rounds, state, throws
+from .arena import Arena
 from .commands import PAIR_LENIENCY
 from .contacts import ClashContact, CrateContact, LimbContact, ProjectileContact, ThrowContact
 from .data import GameData, load_game_data
@@ -127,7 +128,7 @@ class Match:
         return cls(load_game_data(assets_dir), seed, (p1_cpu, p2_cpu), stage)
 
     @property
-    def arena(self) -> Any:
+    def arena(self) -> Arena | None:
         """The static arena description (objects, bounds, the baked scene as loaded), or None.
 
         The live scene, with struck crates, is ``match.stage.scene``."""
