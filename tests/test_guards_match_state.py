@@ -14,6 +14,7 @@ import pytest
 from game.sim import FrameInput, Match
 from game.sim.ai import CpuPlan
 from game.sim.fighter import SCALARS
+from game.sim.state import MATCH_SCALARS
 
 #: the CPU plan's fields (each hashed and restored)
 PLAN_FIELDS = tuple(f.name for f in fields(CpuPlan))
@@ -45,8 +46,8 @@ def mid_fight():
 
 def perturbations(m):
     """(name, function changing one piece of state in place)."""
-    out = [(f"match.{n}", (lambda n=n: setattr(m, n, other(getattr(m, n))))) for n in m._MATCH_SCALARS]
-    out.append(("match._round_winner", lambda: setattr(m, "_round_winner", other(m._round_winner))))
+    out = [(f"match.{n}", (lambda n=n: setattr(m, n, other(getattr(m, n))))) for n in MATCH_SCALARS]
+    out.append(("match.round_winner", lambda: setattr(m, "round_winner", other(m.round_winner))))
     for f in m.fighters:
         for n in SCALARS:
             out.append((f"p{f.index + 1}.{n}", (lambda f=f, n=n: setattr(f, n, other(getattr(f, n))))))
@@ -59,7 +60,8 @@ def perturbations(m):
         for n in PLAN_FIELDS:
             out.append((f"ai_state[{i}].{n}",
                         lambda i=i, n=n: setattr(m.ai_state[i], n, other(getattr(m.ai_state[i], n)))))
-    out.append(("range boxes", lambda: m._boxes.__setitem__((1, 3, 1, 2), m._boxes[1, 3, 1, 2] + 0.01)))
+    # the range boxes are read-only values: a tool replaces them
+    out.append(("range boxes", lambda: setattr(m.limbs, "boxes", m.limbs.boxes + np.eye(3)[2] * 0.01)))
     out.append(("crate broken", lambda: setattr(m.stage.crates[0], "broken", not m.stage.crates[0].broken)))
     return out
 
@@ -75,18 +77,18 @@ def test_every_piece_of_snapshot_state_changes_the_hash_and_restore_puts_it_back
         m.restore(snap)
         assert m.state_hash() == h0, f"restore() does not put {name} back"
         names.append(name)
-    assert len(names) == len(m._MATCH_SCALARS) + 1 + 2 * (len(SCALARS) + 2) + 1 + 2 + 2 * len(PLAN_FIELDS)
+    assert len(names) == len(MATCH_SCALARS) + 1 + 2 * (len(SCALARS) + 2) + 1 + 2 + 2 * len(PLAN_FIELDS)
 
 
 def test_restore_puts_back_every_scalar_value_not_only_the_hash(mid_fight):
     m = mid_fight
     snap = m.snapshot()
-    before = (tuple(getattr(m, n) for n in m._MATCH_SCALARS), m._round_winner, [f.scalars() for f in m.fighters],
+    before = (tuple(getattr(m, n) for n in MATCH_SCALARS), m.round_winner, [f.scalars() for f in m.fighters],
               [s.copy() for s in m.ai_state], m.rng.bit_generator.state, m.last_inputs)
     for _ in range(30):
         m.step(FrameInput(forward=True), FrameInput(lp=True))
     m.restore(snap)
-    after = (tuple(getattr(m, n) for n in m._MATCH_SCALARS), m._round_winner, [f.scalars() for f in m.fighters],
+    after = (tuple(getattr(m, n) for n in MATCH_SCALARS), m.round_winner, [f.scalars() for f in m.fighters],
              [s.copy() for s in m.ai_state], m.rng.bit_generator.state, m.last_inputs)
     assert after == before
 
@@ -95,7 +97,7 @@ def test_restore_brings_back_events_pending_for_the_next_frame():
     """A snapshot taken while the next round's RoundStart waits to be returned: after a
     restore the re-run returns it again, on the same frame."""
     m = Match.new(seed=1)
-    while not m._pending:
+    while not m.pending:
         m.step(FrameInput(), FrameInput())
         assert m.frame < 20_000
     snap = m.snapshot()

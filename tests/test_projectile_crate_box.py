@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.collision import collision_point_pair, overlaps
+from game.reference.stage import box_blocked as reference_box_blocked
 from game.sim import FrameInput, Match, ProjectileImpact
 from game.sim.stage import Projectile, Stage
 
@@ -148,27 +149,6 @@ def struck_stage() -> Stage:
 
 
 STAGE = struck_stage()
-
-
-def reference_box_blocked(stage, box, level):
-    """Per-box Python loop: A4 (``j2 >= j1`` on every axis) of ``box`` against every small box
-    of every standing crate whose model level is above ``level`` (C9); the largest overlap
-    volume wins, the first of equals in crate then box order."""
-    best = None
-    for i, c in enumerate(stage.crates):
-        if c.broken:
-            continue
-        lv = stage.scene.models[c.obj.model].level
-        if level is not None and not lv > level:
-            continue
-        for b in c.compound.boxes.tolist():
-            j1 = [max(box[0][a], b[0][a]) for a in range(3)]
-            j2 = [min(box[1][a], b[1][a]) for a in range(3)]
-            if all(j2[a] >= j1[a] for a in range(3)):
-                vol = (j2[0] - j1[0]) * (j2[1] - j1[1]) * (j2[2] - j1[2])
-                if best is None or vol > best[0]:
-                    best = (vol, i, b)
-    return None if best is None else (best[1], best[2])
 
 
 @settings(max_examples=300, deadline=None)

@@ -20,8 +20,9 @@ import numpy as np
 import pytest
 
 from game.collision import overlaps
+from game.reference.stage import touch as reference_touch
 from game.sim import FrameInput, Match
-from game.sim.stage import STRIKE_MARGIN, Stage, reach_box
+from game.sim.stage import STRIKE_MARGIN, Stage
 
 from simhelp import NEUTRAL, to_fight
 
@@ -107,7 +108,7 @@ def test_B1_limb_box_wholly_inside_the_hollow_strikes_the_wall_it_came_through()
     assert not overlaps(limb, comp.boxes).any()
     assert st.touch(limb[None]) is None
     origin = (0.0, 4.15)
-    k, c, box = st.touch(limb[None], origin)
+    k, c, box, _reach = st.touch(limb[None], origin)
     assert c == i and box[0, 2] == comp.bounds[0, 2]              # a box of the south wall
     result, _ = st.strike(i, limb, origin)
     assert result.layers.tolist() == [4]
@@ -181,26 +182,6 @@ def test_B9_break_rule_is_reached_through_the_struck_face():
     assert max(strikes_needed) <= 15, strikes_needed
 
 
-def _touch_reference(st: Stage, limbs: np.ndarray, origin=None):
-    """``Stage.touch`` by brute force: every limb (or its reach box) against every small box of
-    every standing crate; the pair of largest overlap volume, first by limb, crate, row."""
-    best = None
-    for ci, c in enumerate(st.crates):
-        if c.broken:
-            continue
-        comp = c.compound
-        for k, s in enumerate(limbs.tolist()):
-            a = s if origin is None else reach_box(comp.bounds.tolist(), comp.thickness, s, origin)
-            a = np.array(a)
-            for r, b in enumerate(comp.boxes):
-                if overlaps(a, b):
-                    vol = float(np.prod(np.maximum(np.minimum(a[1], b[1]) - np.maximum(a[0], b[0]), 0.0)))
-                    cand = (-vol, k, ci, r)
-                    if best is None or cand < best:
-                        best = cand
-    return None if best is None else (best[1], best[2], best[3])
-
-
 def test_A4_B1_stage_touch_equals_brute_force_with_and_without_origin():
     """The quick x-z rejection and the reach boxes pick the same pair as testing every limb
     against every small box (random limbs around all crates and the barrel, some struck)."""
@@ -220,7 +201,7 @@ def test_A4_B1_stage_touch_equals_brute_force_with_and_without_origin():
         origin = (float(lo[0] + rnd.uniform(-0.7, 0.2)), float(lo[2] + rnd.uniform(-0.7, 0.2)))
         for o in (None, origin):
             got = st.touch(limbs, o)
-            want = _touch_reference(st, limbs, o)
+            want = reference_touch(st, limbs, o)
             if want is None:
                 assert got is None
             else:

@@ -105,7 +105,7 @@ def test_sweep_knocks_down_for_its_fixed_frames_lying_on_the_ground():
     m, hit = _swept()
     d = m.fighters[1]
     assert d.state == "knockdown"
-    standing_top = float(m._boxes[0, :, 1, 1].max())         # the sweeper, upright again later
+    standing_top = float(m.limbs.boxes[0, :, 1, 1].max())         # the sweeper, upright again later
     lowest_top, frames, started = 9.0, 0, None
     jab = (FrameInput(lp=True), NEUTRAL)
     for i in range(200):

@@ -18,9 +18,8 @@ import math
 
 import pytest
 
-from game.sim import FrameInput, Hit, Match, MoveStarted
-from game.sim.match import _LYING_STATES
-from game.sim.match import Match as MatchClass
+from game.sim import FrameInput, Hit, Match, MoveStarted, movement
+from game.sim.fighter import LYING_STATES
 from game.tools.soak import check_match
 
 from simhelp import NEUTRAL, to_fight
@@ -264,20 +263,20 @@ def test_only_a_knocked_down_fighter_pays_for_the_body_fit(monkeypatch):
     knocked-out, or thrown) fighter moves (not frozen by hitstop) and is still down at the end
     of, never otherwise."""
     calls = []
-    real = MatchClass._lying_rect
+    real = movement.lying_rect
 
-    def counted(self, f):
-        calls.append((self.frame, f.index))
-        return real(self, f)
+    def counted(match, f):
+        calls.append((match.frame, f.index))
+        return real(match, f)
 
-    monkeypatch.setattr(MatchClass, "_lying_rect", counted)
+    monkeypatch.setattr(movement, "lying_rect", counted)
     m = Match.new(p1_cpu="hard", p2_cpu="hard")
     down, stays = set(), set()
     for _ in range(1200):
-        before = [(m.frame, f.index) for f in m.fighters if f.state in _LYING_STATES and f.hitstop == 0]
+        before = [(m.frame, f.index) for f in m.fighters if f.state in LYING_STATES and f.hitstop == 0]
         struck = {e.defender for e in m.step() if isinstance(e, Hit)}
         down.update(before)
-        stays.update(k for k in before if m.fighters[k[1]].state in _LYING_STATES and k[1] not in struck)
+        stays.update(k for k in before if m.fighters[k[1]].state in LYING_STATES and k[1] not in struck)
     # measured only on a step a fighter starts down, and on every one it is still down at the end
     # of (the one it gets up on, stun over, it stands: nothing to fit; swept again on that very
     # step, a meaty, it is down at the end but was up when the fit ran)

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from game.reference.skeleton import mat_mul as _mat_ref
 from game.replay import HEADER, TRAILER, ReplayError, ReplayRecorder, decode
 from game.sim import CrateStruck, FrameInput, Match
 from simhelp import run_frames as run
@@ -139,26 +140,11 @@ def test_state_hash_reads_values_not_the_arrays_byte_order():
     for f in m.fighters:
         f.pose = f.pose.astype(">f8")
         f.pose_from = f.pose_from.astype(">f8")
-    m._boxes = m._boxes.astype(">f8")
+    m.limbs.boxes = m.limbs.boxes.astype(">f8")
     assert m.state_hash() == h
 
 
 # ---------------------------------------------------------------- same bits on every CPU
-def _mat_ref(a, b):
-    """Python-float ``a @ b`` for one pair of matrices, each sum in index order."""
-    n, k, p = len(a), len(b), len(b[0])
-    out = []
-    for i in range(n):
-        row = []
-        for j in range(p):
-            s = a[i][0] * b[0][j]
-            for q in range(1, k):
-                s = s + a[i][q] * b[q][j]
-            row.append(s)
-        out.append(row)
-    return out
-
-
 def test_A6_forward_kinematics_and_placing_give_the_python_reference_bits():
     """``Skeleton.body`` and ``Skeleton.place`` (A6's rotated corners) against a per-element
     Python reference, bit for bit: numpy's matmul went to BLAS, whose CPU-chosen kernel (FMA

@@ -146,5 +146,5 @@ def test_range_boxes_follow_the_round_restart():
     fresh = m.snapshot()
     m.restore(fresh)
     boxes = np.stack([f.limb_boxes() for f in m.fighters])
-    m._update_range_boxes()                              # rebuilt from the state: the same boxes
+    m.limbs.place(*m.fighters)                           # rebuilt from the state: the same boxes
     assert np.array_equal(boxes, np.stack([f.limb_boxes() for f in m.fighters]))

@@ -2,16 +2,17 @@
 
 * one pose's Euler rotations on Python floats (``skeleton._euler_one``) against the batched
   numpy columns;
-* the projectile verdict on Python floats (``Match._judge_projectiles``, A2-A4) against
-  ``overlaps`` and ``judgement_points`` on the same boxes, touching faces included.
+* the projectile verdict on Python floats (``combat.judge_projectiles``, A2-A4) against
+  ``overlaps`` and ``judgement_points`` on the same boxes, touching faces included
+  (``game.reference.combat.projectile_verdict``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from game.collision import judgement_points, overlaps
-from game.sim import Match
+from game.reference.combat import projectile_verdict as _reference_projectile_verdict
+from game.sim import Match, combat
 from game.sim.skeleton import euler_matrices
 from game.sim.stage import Projectile
 
@@ -28,37 +29,16 @@ def test_euler_matrices_of_one_pose_have_the_batched_paths_bits():
         assert one.tobytes() == batched.tobytes()
 
 
-def _reference_projectile_verdict(m: Match) -> tuple[list, list]:
-    """``_judge_projectiles`` as it was: one ``overlaps`` call over every (projectile, limb) pair."""
-    ps = m.stage.projectiles
-    half = m.data.moves[m._projectile_move].projectile.half
-    pbox = np.array([[[p.x - half, p.y - half, p.z - half], [p.x + half, p.y + half, p.z + half]] for p in ps])
-    victims = [1 - p.owner for p in ps]
-    ok = overlaps(pbox[:, None], m._boxes[victims])
-    ok[[m.fighters[v].state == "knockdown" for v in victims]] = False
-    clash = []
-    if len(ps) == 2 and ps[0].owner != ps[1].owner and overlaps(pbox[0], pbox[1]):
-        clash.append((0, 1, pbox[0].tolist(), pbox[1].tolist()))
-        ok[:] = False
-    proj = []
-    for i in np.flatnonzero(ok.any(axis=1)).tolist():
-        l = np.flatnonzero(ok[i])
-        j1, j2 = judgement_points(pbox[i], m._boxes[victims[i], l])
-        proj.append((i, ps[i], int(l[np.argmax(np.prod(np.maximum(j2 - j1, 0.0), axis=-1))]), pbox[i].tolist()))
-    return proj, clash
-
-
 def _fast_projectile_verdict(m: Match) -> tuple[list, list]:
-    proj, clash = [], []
-    m._judge_projectiles(proj, clash)
+    proj, clash = combat.judge_projectiles(m)
     return ([(i, p, best, box.tolist()) for i, p, best, box in proj],
             [(i, j, a.tolist(), b.tolist()) for i, j, a, b in clash])
 
 
 def test_A2_A4_projectile_verdict_on_floats_matches_overlaps_touching_faces_included():
     m = Match.new(seed=2)
-    half = m.data.moves[m._projectile_move].projectile.half
-    boxes = m._boxes[1].tolist()                       # P2's limbs, struck by P1's projectile
+    half = m.projectile_spec.half
+    boxes = m.limbs.boxes[1].tolist()                       # P2's limbs, struck by P1's projectile
     touching = hits = misses = 0
     for limb, ((x0, y0, z0), (x1, y1, z1)) in enumerate(boxes):
         centre = [(x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2]

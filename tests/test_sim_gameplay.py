@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from game.sim import KO, FrameInput, Hit, Match, MoveStarted, ProjectileClash, ProjectileLaunched
+from game.sim import KO, FrameInput, Hit, Match, MoveStarted, ProjectileClash, ProjectileLaunched, rounds
 from game.sim.stage import Projectile
 
 from simhelp import NEUTRAL, gap, placed, to_fight
@@ -352,7 +352,7 @@ def test_rounds_start_at_the_arenas_fighter_starts_facing_each_other():
     m = Match.new(seed=0)
     starts = np.array([[-3.0, 0.0, 1.0], [1.0, 0.0, -2.0]])
     m.stage.arena = dataclasses.replace(m.stage.arena, fighter_starts=starts)
-    m._start_round()
+    rounds.start_round(m)
     d = (starts[1] - starts[0])[[0, 2]] / np.linalg.norm(starts[1] - starts[0])
     for f, s, sign in zip(m.fighters, starts, (1, -1)):
         assert (f.x, f.z) == (s[0], s[2])

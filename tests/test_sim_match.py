@@ -48,15 +48,17 @@ def test_contradictory_directions_cancel():
 
 # ---------------------------------------------------------------- A8 order
 def test_A8_step_runs_the_stages_in_method_order(monkeypatch):
+    from game.sim import actions, combat, commands
+
     m = Match.new(seed=0)
     calls = []
-    for name in ("_read_inputs", "_advance_actions", "_update_range_boxes", "_judge_collisions",
-                 "_collision_points", "_apply_hits"):
-        orig = getattr(m, name)
-        monkeypatch.setattr(m, name, lambda *a, _n=name, _o=orig: (calls.append(_n), _o(*a))[1])
+    stages = [(commands, "read_inputs"), (actions, "advance"), (m.limbs, "place"), (combat, "judge"),
+              (combat, "collision_points"), (combat, "apply_hits")]
+    for owner, name in stages:
+        orig = getattr(owner, name)
+        monkeypatch.setattr(owner, name, lambda *a, _n=name, _o=orig: (calls.append(_n), _o(*a))[1])
     m.step(NEUTRAL, NEUTRAL)
-    assert calls == ["_read_inputs", "_advance_actions", "_update_range_boxes", "_judge_collisions",
-                     "_collision_points", "_apply_hits"]
+    assert calls == ["read_inputs", "advance", "place", "judge", "collision_points", "apply_hits"]
 
 
 def test_A6_limb_boxes_rebuilt_every_frame_from_rotated_corners():

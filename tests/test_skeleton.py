@@ -6,38 +6,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from game.reference.skeleton import euler_matrix as rot_ref
+from game.reference.skeleton import range_boxes as fk_ref
 from game.sim.data import load_game_data
 from game.sim.skeleton import euler_matrices
-
-
-def rot_ref(ax, ay, az):
-    """Ry(ay) @ Rz(az) @ Rx(ax), written as three plain 3x3 products."""
-    def mul(a, b):
-        return [[sum(a[i][k] * b[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
-    rx = [[1, 0, 0], [0, math.cos(ax), -math.sin(ax)], [0, math.sin(ax), math.cos(ax)]]
-    ry = [[math.cos(ay), 0, math.sin(ay)], [0, 1, 0], [-math.sin(ay), 0, math.cos(ay)]]
-    rz = [[math.cos(az), -math.sin(az), 0], [math.sin(az), math.cos(az), 0], [0, 0, 1]]
-    return mul(ry, mul(rz, rx))
-
-
-def fk_ref(sk, ground, facing, angles, lift):
-    """One fighter, one limb at a time: world corners, per-axis min/max, then grounding."""
-    fx, fz = facing
-    root = [[fx, 0, -fz], [0, 1, 0], [fz, 0, fx]]
-    rots, origins = [], []
-    for l, p in enumerate(sk.parent):
-        local = rot_ref(*angles[l])
-        prot = root if p < 0 else rots[p]
-        porg = [0.0, 0.0, 0.0] if p < 0 else origins[p]
-        rots.append([[sum(prot[i][k] * local[k][j] for k in range(3)) for j in range(3)] for i in range(3)])
-        origins.append([porg[i] + sum(prot[i][k] * sk.joint[l][k] for k in range(3)) for i in range(3)])
-    boxes = []
-    for l in range(len(sk.parent)):
-        pts = [[origins[l][i] + sum(rots[l][i][k] * c[k] for k in range(3)) for i in range(3)] for c in sk.corners[l]]
-        boxes.append([[min(p[i] for p in pts) for i in range(3)], [max(p[i] for p in pts) for i in range(3)]])
-    low = min(b[0][1] for b in boxes)
-    shift = [ground[0], ground[1] + lift - low, ground[2]]
-    return np.array([[[b[0][i] + shift[i] for i in range(3)], [b[1][i] + shift[i] for i in range(3)]] for b in boxes])
 
 
 def test_euler_matrices_match_reference():
@@ -82,7 +54,7 @@ def test_A6_match_places_tabled_body_rows_like_posing_its_joint_rotations():
         a, b = m.fighters
         _, _, boxes = sk.pose(np.array([[a.x, a.ground_y, a.z], [b.x, b.ground_y, b.z]]),
                               np.array([[a.fx, a.fz], [b.fx, b.fz]]), np.stack((a.local, b.local)),
-                              np.array([m._lift(a), m._lift(b)]))
+                              np.array([a.lift(), b.lift()]))
         if m.phase == "fight":
             assert np.allclose(boxes, np.stack([f.limb_boxes() for f in m.fighters]), rtol=0, atol=1e-12)
             checked += 1

@@ -79,7 +79,7 @@ def run(args) -> None:
     report("10x10 limb check, overlaps() on [min, max] boxes", t_api * 1e6, "us", ref=t_ref * 1e6)
 
     def match_path():
-        # What Match._judge_collisions + _collision_points do for one attacker.
+        # What combat.judge + combat.collision_points do for one attacker.
         ok, j1, j2 = judge.check(rows)
         if ok.any():
             k, l = np.nonzero(ok)

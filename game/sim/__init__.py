@@ -3,7 +3,24 @@
 Public surface: ``from game.sim import Match, FrameInput``.
 """
 
-from .events import KO, CrateStruck, Event, ProjectileClash, ProjectileImpact, ProjectileLaunched, Fight, Hit, MatchOver, MoveStarted, RoundEnd, RoundStart, ThrowBreak, ThrowGrab, TimeOver, Whiff
+from .events import (
+    KO,
+    CrateStruck,
+    Event,
+    Fight,
+    Hit,
+    MatchOver,
+    MoveStarted,
+    ProjectileClash,
+    ProjectileImpact,
+    ProjectileLaunched,
+    RoundEnd,
+    RoundStart,
+    ThrowBreak,
+    ThrowGrab,
+    TimeOver,
+    Whiff,
+)
 from .inputs import BUTTONS, FrameInput
 from .match import FPS, Match
 

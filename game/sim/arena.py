@@ -25,8 +25,10 @@ This module never imports pyglet.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from pyrr import matrix44
@@ -35,7 +37,7 @@ from game.collision import CollisionModel, Scene, SceneFileError, load_scene
 from game.collision.scene_file import REBAKE
 from game.collision.tolerances import MIN_BOX_EXTENT
 
-from .data import REQUIRED, Fields, read_json, restore_hint
+from .fields import REQUIRED, Fields, Key, read_json, restore_hint
 
 __all__ = [
     "DESCRIPTION_NAME",
@@ -79,25 +81,25 @@ def default_assets_dir() -> Path:
 
 # ---- reading the description ------------------------------------------------------
 def _fields(path: Path) -> Fields:
-    """The description's field reader (:class:`game.sim.data.Fields`): errors are
+    """The description's field reader (:class:`game.sim.fields.Fields`): errors are
     :class:`ArenaDescriptionError` naming file, field path and fix."""
     return Fields(path, ArenaDescriptionError, restore_hint(path))
 
 
-def _point(f: Fields, parent, key, where: str) -> np.ndarray:
+def _point(f: Fields, parent: Any, key: Key, where: str) -> np.ndarray:
     return np.array(f.vec(parent, key, where, 3, -MAX_COORD, MAX_COORD))
 
 
-def _length(f: Fields, parent, key, where: str, default=REQUIRED) -> float:
+def _length(f: Fields, parent: Any, key: Key, where: str, default: Any = REQUIRED) -> float:
     return f.num(parent, key, where, hi=MAX_COORD, above=0.0, default=default)
 
 
-def _translate(p) -> np.ndarray:
+def _translate(p: Sequence[float] | np.ndarray) -> np.ndarray:
     """The row-vector (pyrr) affine matrix ``(4, 4)`` float that moves by ``p``."""
     return matrix44.create_from_translation(np.asarray(p, dtype=float), dtype=float)
 
 
-def _box_tris(size) -> np.ndarray:
+def _box_tris(size: Sequence[float] | np.ndarray) -> np.ndarray:
     h = np.asarray(size, dtype=float) / 2
     c = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float) * h
     # corner index = 4*ix + 2*iy + iz
@@ -105,7 +107,7 @@ def _box_tris(size) -> np.ndarray:
     return np.array([[c[a], c[b], c[cc]] for q in quads for a, b, cc in ((q[0], q[1], q[2]), (q[0], q[2], q[3]))])
 
 
-def _prism_tris(radius, height, sides) -> np.ndarray:
+def _prism_tris(radius: float, height: float, sides: int) -> np.ndarray:
     k = np.arange(sides + 1) % sides
     ang = 2 * np.pi * k / sides
     x, z = radius * np.cos(ang), radius * np.sin(ang)
@@ -117,7 +119,7 @@ def _prism_tris(radius, height, sides) -> np.ndarray:
     return np.array(tris, dtype=float)
 
 
-def _grid_tris(size, cells) -> np.ndarray:
+def _grid_tris(size: Sequence[float] | np.ndarray, cells: Sequence[int]) -> np.ndarray:
     xs = np.linspace(-size[0] / 2, size[0] / 2, cells[0] + 1)
     zs = np.linspace(-size[1] / 2, size[1] / 2, cells[1] + 1)
     gx, gz = np.meshgrid(xs, zs, indexing="ij")
@@ -154,14 +156,15 @@ def _read_obj(path: Path, f: Fields, field: str) -> np.ndarray:
                     raise ValueError("face refers to a vertex that does not exist")
                 tris += [(idx[0], idx[k], idx[k + 1]) for k in range(1, len(idx) - 1)]
         except ValueError as exc:
-            raise ArenaDescriptionError(f"{path}: line {no}: {exc}; fix the mesh (named by {f.path}: {field})") from None
+            raise ArenaDescriptionError(f"{path}: line {no}: {exc}; "
+                                        f"fix the mesh (named by {f.path}: {field})") from None
     if not tris:
         raise ArenaDescriptionError(f"{path}: no faces (mesh named by {f.path}: {field}); "
                                     "give it 'f' lines or name another mesh")
     return np.asarray(verts, dtype=float)[np.asarray(tris)]
 
 
-def _shape_mesh(f: Fields, obj: dict, where: str, base_dir: Path):
+def _shape_mesh(f: Fields, obj: dict, where: str, base_dir: Path) -> tuple[np.ndarray, np.ndarray]:
     """Local triangles and row-vector transform of ``obj["shape"]``; ``where`` is the object's path."""
     sw = f.at(where, "shape")
     shape = f.obj(obj, "shape", where)
@@ -214,12 +217,14 @@ def _shape_mesh(f: Fields, obj: dict, where: str, base_dir: Path):
 
 @dataclass(frozen=True)
 class _ObjectSpec:
-    name: str
-    kind: str
-    level: int
-    triangles: np.ndarray
-    transform: np.ndarray
-    sphere_center: tuple | None
+    """One object of the description, before baking."""
+
+    name: str                       # unique name
+    kind: str                       # one of KINDS (floor, wall, pillar, crate, barrel, prop ...)
+    level: int                      # C9 logic level of its model
+    triangles: np.ndarray           # (n, 3, 3) float, local triangles
+    transform: np.ndarray           # (4, 4) float, row-vector (pyrr) local-to-world transform
+    sphere_center: tuple[float, float, float] | None   # a barrel's bounding sphere, else None
     sphere_radius: float | None
 
 
@@ -227,15 +232,15 @@ class _ObjectSpec:
 class Description:
     """A parsed, validated arena description."""
 
-    path: Path
-    objects: tuple
-    fighter_starts: np.ndarray
-    clear_radius: float
-    leaf_capacity: int
-    max_depth: int
+    path: Path                      # the description file
+    objects: tuple[_ObjectSpec, ...]   # its objects, in model order
+    fighter_starts: np.ndarray      # (2, 3) float, where the two fighters start a round
+    clear_radius: float             # m around each start kept free of obstacles
+    leaf_capacity: int              # quadtree (C1) leaf capacity for the bake
+    max_depth: int                  # quadtree maximum depth for the bake
 
 
-def read_description(path=None) -> Description:
+def read_description(path: Path | str | None = None) -> Description:
     """Parse and validate the arena description; raises :class:`ArenaDescriptionError` naming file and field."""
     path = Path(path) if path is not None else default_assets_dir() / DESCRIPTION_NAME
     f = _fields(path)
@@ -267,18 +272,20 @@ def read_description(path=None) -> Description:
         kind = f.choice(o, "kind", where, KINDS, "a kind:")
         level = f.whole(o, "level", where, 0, 2, "a level: 0 (low), 1 (medium) or 2 (high)")
         tris, m = _shape_mesh(f, o, where, path.parent)
-        c = r = None
+        c: tuple[float, float, float] | None = None
+        r: float | None = None
         if kind == "barrel":
             sw = f"{where}.bounding_sphere"
             sph = f.obj(o, "bounding_sphere", where)
-            c = _point(f, sph, "center", sw)
+            centre = _point(f, sph, "center", sw)
             r = _length(f, sph, "radius", sw)
             world = tris @ m[:3, :3] + m[3, :3]
-            far = float(np.linalg.norm(world.reshape(-1, 3) - c, axis=1).max())
+            far = float(np.linalg.norm(world.reshape(-1, 3) - centre, axis=1).max())
             if far > r * (1 + 1e-9):
                 f.fail(f"{sw}.radius", f"a sphere holding the whole mesh (farthest vertex {far:.4f} from the centre)",
                        r, "raise the radius or move the centre")
-            c = tuple(float(v) for v in c)
+            cx, cy, cz = (float(v) for v in centre)
+            c = (cx, cy, cz)
         out.append(_ObjectSpec(name, kind, level, tris, m, c, r))
     f.reject_unknown(raw)           # a misspelt optional key would silently read as its default
     desc = Description(path, tuple(out), starts, clear, cap, depth)
@@ -334,12 +341,12 @@ class ArenaObject:
     ``sphere_center`` / ``sphere_radius`` are set for barrels (bounded by a sphere), else None.
     """
 
-    name: str
-    kind: str
-    level: int
-    model: int
-    aabb: np.ndarray
-    sphere_center: tuple | None = None
+    name: str                       # unique name
+    kind: str                       # floor, wall, pillar, crate, barrel, prop ...
+    level: int                      # C9 logic level of its model
+    model: int                      # index into ``arena.scene.models``
+    aabb: np.ndarray                # (2, 3) float, world AABB at load
+    sphere_center: tuple[float, float, float] | None = None   # a barrel's bounding sphere, else None
     sphere_radius: float | None = None
 
 
@@ -349,23 +356,25 @@ class Arena:
     ``bounds`` (2, 2) ``[[xmin, zmin], [xmax, zmax]]`` playable rect inside the walls,
     ``fighter_starts`` (2, 3)."""
 
-    scene: Scene
-    objects: tuple
-    bounds: np.ndarray
-    fighter_starts: np.ndarray
+    scene: Scene                        # the baked scene as loaded (method C)
+    objects: tuple[ArenaObject, ...]    # in model order
+    bounds: np.ndarray                  # (2, 2) float, the playable rect inside the walls
+    fighter_starts: np.ndarray          # (2, 3) float, where the fighters start a round
 
-    def by_kind(self, *kinds: str) -> tuple:
+    def by_kind(self, *kinds: str) -> tuple[ArenaObject, ...]:
         """Objects of the given kinds, e.g. ``arena.by_kind("crate", "barrel")``."""
         return tuple(o for o in self.objects if o.kind in kinds)
 
     def object(self, name: str) -> ArenaObject:
+        """The object named ``name`` (KeyError if none)."""
         for o in self.objects:
             if o.name == name:
                 return o
         raise KeyError(f"no arena object named {name!r}")
 
 
-def _bounds(objects, scene: Scene) -> np.ndarray:
+def _bounds(objects: Sequence[ArenaObject], scene: Scene) -> np.ndarray:
+    """The playable x-z rect ``(2, 2)``: the floor's, narrowed to the inner faces of the walls."""
     floor = [o for o in objects if o.kind == "floor"]
     ref = floor[0].aabb if floor else scene.models[0].aabb
     lo = [float(ref[0, 0]), float(ref[0, 2])]
@@ -385,7 +394,7 @@ def _bounds(objects, scene: Scene) -> np.ndarray:
     return np.array([lo, hi])
 
 
-def load_arena(assets_dir=None) -> Arena:
+def load_arena(assets_dir: Path | str | None = None) -> Arena:
     """Load the baked arena (``arena.models.bin`` + ``arena.quadtree.bin``) and the description's metadata.
 
     Raises :class:`ArenaAssetError` naming the file and the fix (``python3 -m game.tools.bake``)

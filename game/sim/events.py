@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 
@@ -10,18 +11,19 @@ import numpy as np
 class _ArrayValues:
     """Equality and hash by value for an event holding read-only ``(3,)`` arrays.
 
-    The dataclass default compares the fields' tuples, and ``array == array`` is an array:
-    ``events == rerun_events`` (a rollback or replay check) raised ``ValueError`` ("truth value
-    of an array ... is ambiguous") and ``hash(event)`` ``TypeError``.  Here arrays compare by
-    their exact values (dtype, shape and bytes): two runs of the same frames give equal events."""
+    The dataclass default compares the fields' tuples, and ``array == array`` is an array, so
+    ``events == rerun_events`` (a rollback or replay check) would raise ``ValueError`` ("truth
+    value of an array ... is ambiguous") and ``hash(event)`` ``TypeError``.  Here arrays compare
+    by their exact values (dtype, shape and bytes): two runs of the same frames give equal events."""
 
     __slots__ = ()
 
     def _value(self) -> tuple:
+        event: Any = self              # a mixin of dataclasses: every subclass is one
         return tuple((v.dtype.str, v.shape, v.tobytes()) if isinstance(v, np.ndarray) else v
-                     for v in (getattr(self, f.name) for f in fields(self)))
+                     for v in (getattr(self, f.name) for f in fields(event)))
 
-    def __eq__(self, other):
+    def __eq__(self, other: Any) -> Any:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self._value() == other._value()
@@ -41,7 +43,8 @@ class Hit(_ArrayValues):
     limb's (or the projectile's) and the struck limb's range boxes as
     ``limb_boxes()`` reports them after the step.  ``height`` is the move's ("high", "mid",
     "low"), or "throw" for a throw that lands (no guard stops it; ``move`` is the grab's
-    name, ``point`` the A7 point of the thrower's hand and the thrown fighter's torso).  ``advantage`` is the attacker's frame advantage once both recover
+    name, ``point`` the A7 point of the thrower's hand and the thrown fighter's torso).
+    ``advantage`` is the attacker's frame advantage once both recover
     (positive: the attacker can act first), counted after every hit of the
     step: a projectile's thrower may still be in its move or already free, and
     in a trade each fighter is in the other's stun.
@@ -208,4 +211,6 @@ class MatchOver:
     winner: int | None  # None: draw
 
 
-Event = Hit | CrateStruck | ProjectileLaunched | ProjectileImpact | ProjectileClash | ThrowGrab | ThrowBreak | MoveStarted | Whiff | RoundStart | Fight | KO | TimeOver | RoundEnd | MatchOver
+#: Every kind of event a step returns.
+Event = (Hit | CrateStruck | ProjectileLaunched | ProjectileImpact | ProjectileClash | ThrowGrab | ThrowBreak
+         | MoveStarted | Whiff | RoundStart | Fight | KO | TimeOver | RoundEnd | MatchOver)

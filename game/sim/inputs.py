@@ -41,7 +41,7 @@ class FrameInput:
 
     BITS = len(BUTTONS)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         # Each button is a bool: numpy's bool and the ints 0 / 1 are taken as one; anything
         # else (a string such as 'no', 2, None) would silently read as pressed or not.
         if _ALL_BOOL.issuperset(map(type, _GET_BUTTONS(self))):

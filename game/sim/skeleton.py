@@ -18,9 +18,9 @@ CORNER_SIGNS = np.array(
 def euler_matrices(angles: np.ndarray) -> np.ndarray:
     """``Ry(ay) @ Rz(az) @ Rx(ax)`` for angles ``(..., 3)`` radians -> ``(..., 3, 3)``.
 
-    One pose ``(L, 3)`` (a blend frame's, ``Match._pose``) takes :func:`_euler_one`, the
-    same products and sums on Python floats: the same bits, in about two thirds of the time
-    of these two dozen numpy calls on 11-element columns."""
+    One pose ``(L, 3)`` (a blend frame's, ``posing.pose``) takes :func:`_euler_one`, the
+    same products and sums on Python floats: the same bits, cheaper than these two dozen
+    numpy calls on 11-element columns."""
     if angles.ndim == 2 and angles.shape[1] == 3:
         return _euler_one(angles)
     c = np.cos(angles)
@@ -47,7 +47,7 @@ def _euler_one(angles: np.ndarray) -> np.ndarray:
     entry's products and sums in the same order on Python floats (IEEE double, each rounded
     on its own as numpy's elementwise ufuncs round it: the same bits, signed zeros included;
     ``tests/test_sim_fast_paths.py`` holds the two paths equal)."""
-    out = []
+    out: list[float] = []
     for (cx, cy, cz), (sx, sy, sz) in zip(np.cos(angles).tolist(), np.sin(angles).tolist()):
         cysz = cy * sz
         sysz = sy * sz
@@ -81,7 +81,7 @@ class SkeletonError(ValueError):
     ``field`` (``"limbs[3].parent"``), ``expected``, ``got`` and ``fix`` say where and how;
     the data loader reports them as an ``AssetError`` of ``fighters.json``."""
 
-    def __init__(self, field: str, expected: str, got, fix: str):
+    def __init__(self, field: str, expected: str, got: object, fix: str) -> None:
         super().__init__(f"{field}: expected {expected}, got {got!r}; {fix}")
         self.field, self.expected, self.got, self.fix = field, expected, got, fix
 
@@ -108,8 +108,8 @@ class Skeleton:
             raise SkeletonError("limbs", "at least one limb", limbs, "list the root limb first")
         index: dict[str, int] = {}
         parent = []
-        for i, l in enumerate(limbs):
-            name, p = l["name"], l["parent"]
+        for i, spec in enumerate(limbs):
+            name, p = spec["name"], spec["parent"]
             if name in index:
                 raise SkeletonError(f"limbs[{i}].name", "a name no other limb has", name,
                                     "rename one of the two limbs")
@@ -136,9 +136,9 @@ class Skeleton:
              self.parent[depth == d])
             for d in range(1, depth.max() + 1)
         ]
-        self.joint = np.array([l["joint"] for l in limbs], dtype=float)
-        self.center = np.array([l["center"] for l in limbs], dtype=float)
-        self.half = np.array([l["half"] for l in limbs], dtype=float)
+        self.joint = np.array([spec["joint"] for spec in limbs], dtype=float)
+        self.center = np.array([spec["center"] for spec in limbs], dtype=float)
+        self.half = np.array([spec["half"] for spec in limbs], dtype=float)
         self.corners = self.center[:, None, :] + self.half[:, None, :] * CORNER_SIGNS[None]
         n = len(limbs)
         # Each limb's local transform [R | joint; 0 0 0 1]: R is set per pose (body).
@@ -157,7 +157,7 @@ class Skeleton:
         # (2, 4, l * 16); then the index of every t[l, i, k] and the matching vector entry
         # v[l, k, r] for the twelve vectors of every limb, k-major (4, 12 * L * 4).
         e = np.arange(4)
-        self._fk_levels = []
+        self._fk_levels: list[tuple[slice, np.ndarray]] = []
         for sl, par in self.levels:
             kids = np.arange(sl.start, sl.stop)
             ia = par[None, :, None, None] * 16 + e[None, None, :, None] * 4 + e[:, None, None, None]
@@ -172,6 +172,14 @@ class Skeleton:
 
     #: Vectors per limb in a body-frame FK row (:meth:`body`): 3 axes, 1 joint origin, 8 corners.
     BODY_COLS = 12
+
+    def freeze(self) -> None:
+        """Make every array of the skeleton read-only: it is shared by every match of the
+        process (``load_game_data`` caches it), so no tool may write into one."""
+        arrays = [v for v in vars(self).values() if isinstance(v, np.ndarray)]
+        arrays += [a for lv in (self.levels, self._fk_levels) for _, a in lv]
+        for a in arrays:
+            a.flags.writeable = False
 
     def body(self, local: np.ndarray) -> np.ndarray:
         """Forward kinematics in the body's own frame (facing +x, root joint at its rest place).
@@ -208,7 +216,7 @@ class Skeleton:
         return rows.reshape(lead + (self.BODY_COLS, nl, 4))
 
     def place(self, body: np.ndarray, ground: np.ndarray, facing: np.ndarray, lift: np.ndarray, *,
-              padded: bool = False):
+              padded: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Turn and set down ``F`` posed bodies, and rebuild every limb's range box (A6).
 
         Parameters
@@ -240,14 +248,16 @@ class Skeleton:
         rot, origin, rows = self.place_rows(body, places)
         return rot, origin, (rows if padded else rows[..., :3])
 
-    def place_rows(self, body: np.ndarray, places: list) -> tuple:
+    def place_rows(self, body: np.ndarray, places: list[tuple[float, float, float, float, float, float]]
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`place` with ``padded=True``, for the match's per-frame call: ``places`` holds
         each fighter's ``(fx, fz, gx, gy, gz, lift)`` as Python floats (no arrays to build
         from the fighters' floats and take apart again)."""
         # The lowest point of the body goes to ground height + lift.  A turn about y keeps
         # every height, so the lowest corner is known before turning.
         f = body.shape[0]
-        low = np.minimum.reduce(body[:, 4:, :, 1], axis=(1, 2)).tolist()   # the ufunc's own reduce: np.min's wrapper costs more
+        # the ufunc's own reduce: np.min's wrapper costs more
+        low = np.minimum.reduce(body[:, 4:, :, 1], axis=(1, 2)).tolist()
         # Per fighter the turn to its facing about y, [[fx, 0, -fz], [0, 1, 0], [fz, 0, fx]], then the
         # shift to its place (points only: the axes have w = 0), as one product with a (12, 4)
         # matrix whose every output row takes exactly one lane (x fx, y, x fz, 0 | -z fz, 0, z fx,
@@ -271,7 +281,8 @@ class Skeleton:
         origin = w[:, :3, 3].transpose(0, 2, 1)
         return rot, origin, rows
 
-    def pose(self, ground: np.ndarray, facing: np.ndarray, local: np.ndarray, lift: np.ndarray):
+    def pose(self, ground: np.ndarray, facing: np.ndarray, local: np.ndarray,
+             lift: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Pose ``F`` fighters from joint rotations: :meth:`place` of :meth:`body`.
 
         ``local`` : (F, L, 3, 3) float joint rotations in the parent frame; the other

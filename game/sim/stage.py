@@ -1,5 +1,5 @@
 """The arena during a match: the method-C scene, crates as method-B compounds,
-projectiles, and the rays cast this frame.
+projectiles in flight, and the rays cast this frame.
 
 Roles (patent C, "client and server"): everything the simulation decides with
 a ray is an **any-hit** question (C8) — a projectile's path, line of sight —
@@ -8,7 +8,10 @@ the nearest hit (C7).  Presentation (impact sparks, the camera) asks its own
 nearest-hit questions of ``stage.scene``; it never changes the stage.
 
 A stage belongs to one match: its scene is a private copy, because struck
-crates change their collision models (``Scene.update_model``).
+crates change their collision models (``Scene.update_model``).  It owns the projectiles in
+flight: ``projectiles`` is a tuple of values, replaced only by the named operations
+(:meth:`Stage.launch`, :meth:`~Stage.advance_projectiles`, :meth:`~Stage.remove_projectiles`,
+:meth:`~Stage.clear_projectiles`); a tool may set it to place projectiles.
 """
 
 from __future__ import annotations
@@ -17,14 +20,21 @@ import copy
 import functools
 import math
 import struct
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from game.collision import CollisionModel, Compound, CompoundGroup, LEVEL_MEDIUM
+from game.collision import LEVEL_MEDIUM, CollisionModel, Compound, CompoundGroup
+from game.collision.compound import StrikeResult
 
-from .arena import CRATE_WALL, Arena, load_arena
-from .debug import RayRecord, draw_rays
+from .arena import CRATE_WALL, Arena, ArenaObject, load_arena
+from .debug import DebugDraw, RayRecord, draw_rays
+from .moves import ProjectileSpec
+from .projectiles import Projectile, Stopped, flight_blocked
+
+#: Three numbers: an array ``(3,)`` or a plain sequence.
+Vec3 = Sequence[float] | np.ndarray
 
 #: Growth of a strike's interaction region around the fist or foot (B3).
 STRIKE_MARGIN = 0.05
@@ -96,23 +106,37 @@ def reach_box(bounds: list, thickness: float, limb: list, origin: tuple[float, f
     return [lo, hi]
 
 
-def _floats3(v) -> tuple[float, float, float]:
+def _floats3(v: Vec3) -> tuple[float, float, float]:
     """Three numbers (an array or a plain sequence) as Python floats."""
     x, y, z = v.tolist() if isinstance(v, np.ndarray) else v
     return float(x), float(y), float(z)
 
 
-@dataclass(frozen=True)
-class Projectile:
-    """A projectile in flight: plain values (hashable, snapshot by reference)."""
+def _largest_overlap(judged: list, limbs: list[int], rows: np.ndarray, boxes: np.ndarray,
+                     crate: int) -> tuple[float, int, int, int]:
+    """A2, A3 on the touching pairs of one crate, on Python floats (a handful of pairs, on a
+    frame where numpy runs cold): ``(-volume, limb, crate, row)`` of the pair whose overlap box
+    ``[j1, j2]`` is largest, the first of equals by limb then row.
 
-    owner: int
-    x: float
-    y: float
-    z: float
-    vx: float
-    vz: float
-    age: int
+    ``judged``: the boxes judged ``(K, 2, 3)`` as lists; ``limbs``, ``rows``: each touching
+    pair's index into them and into ``boxes`` (the crate's small boxes ``(n, 2, 3)``)."""
+    top, at = -1.0, 0
+    for i, (kk, b) in enumerate(zip(limbs, boxes.take(rows, axis=0).tolist())):
+        (a0, a1), (b0, b1) = judged[kk], b
+        vol = (max(min(a1[0], b1[0]) - max(a0[0], b0[0]), 0.0) * max(min(a1[1], b1[1]) - max(a0[1], b0[1]), 0.0)
+               * max(min(a1[2], b1[2]) - max(a0[2], b0[2]), 0.0))
+        if vol > top:
+            top, at = vol, i
+    return -top, limbs[at], crate, int(rows[at])
+
+
+class CrateOverlap(NamedTuple):
+    """:meth:`Stage.touch`'s answer: the touching (limb, small box) pair of largest overlap."""
+
+    limb: int            # index into the limb boxes asked about
+    crate: int           # index into ``Stage.crates``
+    box: np.ndarray      # (2, 3) float, the crate's small box
+    reach: np.ndarray    # (2, 3) float, the box judged: the limb's reach box with an origin, else the limb's box
 
 
 class Crate:
@@ -120,11 +144,11 @@ class Crate:
 
     __slots__ = ("obj", "compound", "broken", "last_strike", "_wall0")
 
-    def __init__(self, obj, compound: Compound):
+    def __init__(self, obj: ArenaObject, compound: Compound) -> None:
         self.obj = obj
         self.compound = compound
         self.broken = False
-        self.last_strike = None  # StrikeResult of the latest strike, for the overlay only
+        self.last_strike: StrikeResult | None = None  # the latest strike, for the overlay only
         self._wall0 = self.wall_volumes()
 
     def wall_volumes(self, box_volumes: np.ndarray | None = None) -> np.ndarray:
@@ -155,7 +179,7 @@ def _cached_arena(assets_dir: str | None) -> Arena:
 class Stage:
     """Live arena state for one match.  Create with :meth:`load`."""
 
-    def __init__(self, arena: Arena):
+    def __init__(self, arena: Arena) -> None:
         self.arena = arena
         self.scene = copy.deepcopy(arena.scene)
         self.bounds = np.array(arena.bounds, dtype=float)
@@ -206,7 +230,7 @@ class Stage:
         self._crate_bounds = [self.crates[i].compound.bounds.tolist() for i in standing]
         self._crate_xz = [(b[0][0], b[0][2], b[1][0], b[1][2]) for b in self._crate_bounds]
 
-    def touch(self, limb_boxes: np.ndarray, origin=None):
+    def touch(self, limb_boxes: np.ndarray, origin: tuple[float, float] | None = None) -> CrateOverlap | None:
         """A2-A4: which standing crate do these limbs touch, one batched test.
 
         Parameters
@@ -218,12 +242,14 @@ class Stage:
 
         Returns
         -------
-        None, or ``(k, crate, box)``: the limb and crate of the touching pair with
-        the largest overlap volume, and that crate's small box ``(2, 3)``.
+        None, or a :class:`CrateOverlap`: the limb and crate of the touching pair with the
+        largest overlap volume, that crate's small box ``(2, 3)``, and the box judged (the
+        limb's reach box: what a strike from that origin cuts with, :meth:`strike`).
         """
         if not self._crate_xz:
             return None
         limbs = limb_boxes.tolist()
+        ox, oz = (float(origin[0]), float(origin[1])) if origin is not None else (0.0, 0.0)
         # the x-z rect of the limbs (and the origin): most active frames it is near no crate,
         # and then no numpy runs at all (a NaN coordinate fails every test here: no skip)
         if len(limbs) == 1:
@@ -232,7 +258,6 @@ class Stage:
             hx0, hx1 = min(a[0][0] for a in limbs), max(a[1][0] for a in limbs)
             hz0, hz1 = min(a[0][2] for a in limbs), max(a[1][2] for a in limbs)
         if origin is not None:
-            ox, oz = float(origin[0]), float(origin[1])
             hx0, hx1, hz0, hz1 = min(hx0, ox), max(hx1, ox), min(hz0, oz), max(hz1, oz)
         near = [c for c, (x0, z0, x1, z1) in enumerate(self._crate_xz)
                 if not (hx1 < x0 or hx0 > x1 or hz1 < z0 or hz0 > z1)]
@@ -252,39 +277,35 @@ class Stage:
                     if t.compound == c:
                         found.append(t)
                         tested.append(reach)
-        best = None
+        best: tuple[float, int, int, int] | None = None
+        judged: dict[int, list] = {}                             # crate -> the boxes judged against it
         for (c, k, rows), boxes_k in zip(found, tested):         # per touched crate, usually one
-            boxes = self.group.compounds[c].boxes
-            # A2, A3 on each touching pair's floats (a handful of pairs, on a frame where numpy
-            # runs cold): the overlap box [j1, j2] and its volume, the first of equals by limb then row
-            top, at = -1.0, 0
-            for i, (kk, b) in enumerate(zip(k.tolist(), boxes.take(rows, axis=0).tolist())):
-                (a0, a1), (b0, b1) = boxes_k[kk], b
-                vol = (max(min(a1[0], b1[0]) - max(a0[0], b0[0]), 0.0) * max(min(a1[1], b1[1]) - max(a0[1], b0[1]), 0.0)
-                       * max(min(a1[2], b1[2]) - max(a0[2], b0[2]), 0.0))
-                if vol > top:
-                    top, at = vol, i
+            judged[c] = boxes_k
             # crates come in group order, so (limb, crate, row) order is the group's row order
-            cand = (-top, int(k[at]), c, int(rows[at]))
+            cand = _largest_overlap(boxes_k, k.tolist(), rows, self.group.compounds[c].boxes, c)
             if best is None or cand < best:
                 best = cand
         if best is None:
             return None
-        return best[1], int(self._group_crate[best[2]]), self.group.compounds[best[2]].boxes[best[3]]
+        _vol, limb, gc, row = best
+        return CrateOverlap(limb, int(self._group_crate[gc]), self.group.compounds[gc].boxes[row],
+                            np.array(judged[gc][limb]))
 
-    def reach(self, index: int, striker_box, origin) -> np.ndarray:
+    def reach(self, index: int, striker_box: np.ndarray, origin: tuple[float, float]) -> np.ndarray:
         """``(2, 3)``: :func:`reach_box` of a limb's range box against crate ``index`` for an
         attacker centred at ``origin`` ``(x, z)``: what a strike with that origin cuts with."""
         comp = self.crates[index].compound
         return np.array(reach_box(comp.bounds.tolist(), comp.thickness, np.asarray(striker_box, dtype=float).tolist(),
                                   (float(origin[0]), float(origin[1]))))
 
-    def strike(self, index: int, striker_box: np.ndarray, origin=None):
+    def strike(self, index: int, striker_box: np.ndarray,
+               origin: tuple[float, float] | None = None) -> tuple[StrikeResult | None, bool]:
         """Strike crate ``index`` with a limb's range box (B1-B7); update its scene model.
 
         ``origin``: the attacker's body centre ``(x, z)``, or None.  Given, the strike cuts
         with the limb's :func:`reach_box`: the wall facing the attacker, not the lid or the
-        floor that the limb's box grazes from inside once it is past that wall.
+        floor that the limb's box grazes from inside once it is past that wall.  Without it,
+        ``striker_box`` is what cuts (the match passes the reach box :meth:`touch` judged).
         Returns ``(result, broke)``; ``result`` is None when nothing was removed.
         """
         crate = self.crates[index]
@@ -302,7 +323,8 @@ class Stage:
         self._sync_model(crate)
         return result, broke
 
-    def struck_normal(self, index: int, result, origin=None) -> tuple[float, float, float]:
+    def struck_normal(self, index: int, result: StrikeResult,
+                      origin: tuple[float, float] | None = None) -> tuple[float, float, float]:
         """The outward normal of the face a strike ``result`` on crate ``index`` hit (B2): of
         its target layers, the first that faces ``origin`` ``(x, z)`` (the attacker), else its
         first.  (A punch that also notches the lid's front edge hit the front face.)"""
@@ -348,10 +370,10 @@ class Stage:
         """Move a body's x–z rect out of pillars, walls and standing crates, one pass.
 
         ``rect`` ``(x0, z0, x1, z1)``: the rect's sides as offsets from the centre ``(x, z)``
-        (a lying fighter's limbs: ``Match._lying_rect``).  Each obstacle it overlaps by more than
+        (a lying fighter's limbs: ``movement.lying_rect``).  Each obstacle it overlaps by more than
         ``tol`` moves the centre the least of the four axis moves that clear it.  Returns
         ``(x, z, moved)``; one move can push the rect into another obstacle, so a caller
-        repeats the pass until nothing moves (the match's few passes, ``Match._place_lying``)."""
+        repeats the pass until nothing moves (the match's few passes, ``movement.place_lying``)."""
         ex0, ez0, ex1, ez1 = rect
         moved = False
         for x0, z0, x1, z1 in self._obstacles:
@@ -370,7 +392,7 @@ class Stage:
         return y_hint if t is None else top - t
 
     # ------------------------------------------------------------ projectiles
-    def path_blocked(self, start, step, level: int) -> bool:
+    def path_blocked(self, start: Vec3, step: Vec3, level: int) -> bool:
         """C8: does the segment ``start -> start + step`` hit any model above ``level``?
 
         ``start``, ``step``: 3 numbers each, arrays or plain sequences (a projectile's own
@@ -382,7 +404,7 @@ class Stage:
         self._record((ox, oy, oz), (ox + sx, oy + sy, oz + sz), "ray_any", hit, None)
         return hit
 
-    def box_blocked(self, box, level: int | None):
+    def box_blocked(self, box: Any, level: int | None) -> tuple[int, np.ndarray] | None:
         """A2-A4, B7, C9: the small box of a standing crate that a projectile's range box touches.
 
         The path ray (:meth:`path_blocked`) is a projectile's centre only: through a hole
@@ -413,7 +435,7 @@ class Stage:
             near = [c for c in near if models[self.crates[int(self._group_crate[c])].obj.model].level > level]
         if not near:
             return None
-        best = None
+        best: tuple[float, int, int] | None = None
         for c, _k, rows in self.group.touching(np.array([[[x0, y0, z0], [x1, y1, z1]]])):
             if c not in near:
                 continue
@@ -427,32 +449,65 @@ class Stage:
         _vol, c, r = best
         return int(self._group_crate[c]), self.group.compounds[c].boxes[r]
 
-    def line_of_sight(self, a: np.ndarray, b: np.ndarray, level: int) -> bool:
+    def line_of_sight(self, a: Vec3, b: Vec3, level: int) -> bool:
         """C8, C9: is the segment ``a -> b`` clear of every model above ``level``?  An any-hit
         question of the simulation: the CPU asks it before it zones with a fireball, which
         a pillar, a wall or a crate in between would stop.  (Recorded as a ray, like a
         projectile's path, so the overlay shows it.)"""
-        a = np.asarray(a, dtype=float)
-        step = np.asarray(b, dtype=float) - a
+        start = np.asarray(a, dtype=float)
+        step = np.asarray(b, dtype=float) - start
         sx, sy, sz = step.tolist()
         if not math.sqrt(sx * sx + sy * sy + sz * sz) > 0.0:
             return True
-        return not self.path_blocked(a, step, level)
+        return not self.path_blocked(start, step, level)
+
+    # ------------------------------------------------------------ projectiles in flight
+    def launch(self, p: Projectile) -> None:
+        """Put ``p`` in flight (after those already flying)."""
+        self.projectiles = self.projectiles + (p,)
+
+    def advance_projectiles(self, spec: ProjectileSpec) -> list[Stopped]:
+        """Fly every projectile one frame (``spec``: what they are).  One whose step is blocked
+        (:func:`~game.sim.projectiles.flight_blocked`: its centre's any-hit ray, C8, at its
+        level, C9, so low props let it through and pillars, walls and crates stop it; its cube
+        against the crates' slabs, B7, so it passes only a hole larger than itself) stops
+        where it is; one at the end of its lifetime vanishes; the others move on.  Returns the
+        stopped ones, in flight order."""
+        moved, stopped = [], []
+        for p in self.projectiles:
+            blocked, point = flight_blocked(self, (p.x, p.y, p.z), (p.vx, p.vz), spec, sweep=True)
+            if blocked:
+                stopped.append(Stopped(p, point))
+            elif p.age + 1 < spec.lifetime:
+                moved.append(p.moved())
+        self.projectiles = tuple(moved)
+        return stopped
+
+    def remove_projectiles(self, gone: Collection[int]) -> None:
+        """Take the projectiles at the indices ``gone`` out of flight (they struck or clashed)."""
+        self.projectiles = tuple(p for i, p in enumerate(self.projectiles) if i not in gone)
+
+    def clear_projectiles(self) -> None:
+        """No projectile in flight (a round starts)."""
+        self.projectiles = ()
 
     # ------------------------------------------------------------ rays
     def begin_frame(self) -> None:
+        """A step starts: forget the rays of the last one."""
         self.rays = []
 
-    def _record(self, origin, end, kind, hit, point) -> None:
+    def _record(self, origin: Vec3, end: Vec3, kind: str, hit: bool, point: np.ndarray | None) -> None:
         st = self.scene.stats
         self.rays.append(RayRecord(np.asarray(origin, float), np.asarray(end, float), kind, bool(hit), point,
                                    int(st.nodes_visited), int(st.triangles_tested)))
 
     # ------------------------------------------------------------ state
     def snapshot(self) -> tuple:
+        """``(((compound snapshot, broken) per crate), projectiles)``: values, kept by reference."""
         return (tuple((c.compound.snapshot(), c.broken) for c in self.crates), self.projectiles)
 
     def restore(self, snap: tuple) -> None:
+        """Put back what :meth:`snapshot` returned (a crate's compound only where it changed)."""
         crates, self.projectiles = snap
         changed = False
         for c, (csnap, broken) in zip(self.crates, crates):
@@ -468,14 +523,15 @@ class Stage:
         self.rays = []
 
     def state_bytes(self) -> bytes:
+        """The crates' and projectiles' state as bytes, for ``Match.state_hash``."""
         parts = [c.compound.state_bytes() + struct.pack("<?", c.broken) for c in self.crates]
         parts.append(repr(self.projectiles).encode())
         return b"".join(parts)
 
     # ------------------------------------------------------------ debug draw
-    def debug_draw(self, draw) -> None:
+    def debug_draw(self, draw: DebugDraw) -> None:
         """Crate slabs and last strike (B2-B5), quadtree cells (C1) and this frame's rays (C6-C8)."""
-        for i, c in enumerate(self.crates):
+        for c in self.crates:
             if c.broken:
                 continue
             for box in c.compound.boxes:

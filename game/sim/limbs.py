@@ -1,0 +1,94 @@
+"""Both fighters' limb range boxes of this frame (A6), and A2-A4 on all their pairs.
+
+Stage 3 of a step (A8) places each fighter's body-frame pose (``Fighter.body``) on the
+ground at its facing; every limb's range box is the bounding box of its rotated solid's eight
+corners (A6).  The boxes are kept padded to four lanes (A1: the rows :class:`PairJudge`
+judges), and the boxes proper are a view of those rows, so each frame builds one array.
+Stage 4 asks :meth:`LimbBoxes.pairs` for the verdict on every (P1 limb, P2 limb) pair, made by
+the first question of a frame that needs it and shared by both fighters.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from game.collision import PairJudge, padded_boxes
+
+from .skeleton import Skeleton
+
+if TYPE_CHECKING:
+    from .fighter import Fighter
+
+
+class LimbBoxes:
+    """The range boxes of both fighters' limbs, rebuilt every step (A6).
+
+    ``boxes`` : (2, L, 2, 3) float, ``[min, max]`` of each fighter's limbs (a view of ``padded``);
+    ``padded`` : (2, L, 2, 4) float, the same with a zero pad lane (A1 rows for the judge);
+    ``rot`` : (2, L, 3, 3) float, each limb's world rotation (columns = limb axes);
+    ``origin`` : (2, L, 3) float, each limb's joint origin.
+    Values: read-only, replaced (never written in place) each step, so a tool holding one
+    keeps that frame's and cannot change the match through it; a snapshot copies them.
+    """
+
+    def __init__(self, skeleton: Skeleton) -> None:
+        n = len(skeleton.names)
+        self.skeleton = skeleton
+        self.padded = _frozen(padded_boxes(np.zeros((2, n, 2, 3))))
+        self.boxes = self.padded[..., :3]
+        self.rot = _frozen(np.zeros((2, n, 3, 3)))
+        self.origin = _frozen(np.zeros((2, n, 3)))
+        self._judge = PairJudge.all_pairs(n, n)        # A2-A4 on every (P1 limb, P2 limb) pair
+        self._pairs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None   # this frame's, on demand
+
+    def place(self, a: Fighter, b: Fighter) -> None:
+        """A6: every limb's range box from its rotated solid's eight corners.
+
+        Each fighter's pose in its own frame (``f.body``, forward kinematics) comes from
+        the animation tables, or was computed this frame for a blend; here both bodies
+        are turned to their facing and set on the ground, corners included."""
+        rot, origin, padded = self.skeleton.place_rows(
+            np.concatenate((a.body[None], b.body[None])),
+            [(float(f.fx), float(f.fz), float(f.x), float(f.ground_y), float(f.z), f.lift()) for f in (a, b)])
+        rot.setflags(write=False)
+        origin.setflags(write=False)
+        padded.setflags(write=False)
+        self.rot, self.origin, self.padded = rot, origin, padded
+        self.boxes = padded[..., :3]               # (2, L, 2, 3), a view: one array per frame
+        self._pairs = None
+
+    def pairs(self, attacker: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A2-A4 on every (attacker limb, defender limb) pair of this frame: ``ok (L, L)``
+        bool and the judgement points ``j1, j2 (L, L, 4)`` (pad lanes past 3).
+
+        All ``L x L`` pairs are judged in one :class:`PairJudge` call, made by the first
+        check of a frame that needs it (most frames have no active hitting limb), and serve
+        both fighters: the verdict and the judgement points are symmetric in the two boxes,
+        so P2's view is P1's transposed."""
+        if self._pairs is None:
+            # (L, L), (L, L, 4) x 2: views of the judge's buffers, refilled by its next call,
+            # which comes after place() or restore() has dropped this cache.
+            self._pairs = self._judge.check(self.padded.reshape(-1, 4))
+        ok, j1, j2 = self._pairs
+        if attacker == 0:
+            return ok, j1, j2
+        return ok.T, j1.transpose(1, 0, 2), j2.transpose(1, 0, 2)
+
+    def snapshot(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Copies of ``rot``, ``origin`` and ``boxes``."""
+        return self.rot.copy(), self.origin.copy(), self.boxes.copy()
+
+    def restore(self, rot: np.ndarray, origin: np.ndarray, boxes: np.ndarray) -> None:
+        """Put back what :meth:`snapshot` copied (copied again: the snapshot stays unchanged)."""
+        self.rot, self.origin = _frozen(rot.copy()), _frozen(origin.copy())
+        self.padded = _frozen(padded_boxes(boxes))
+        self.boxes = self.padded[..., :3]
+        self._pairs = None
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    """``a``, made read-only (the match's own fresh arrays)."""
+    a.setflags(write=False)
+    return a

@@ -1,0 +1,186 @@
+"""Movement on the floor: walking, sliding, facing, pushboxes, and fitting a lying body.
+
+Positions are Python floats (x, z on the floor plane).  A fighter's pushbox is a circle of
+``GameData.pushbox_radius``: the two never overlap, and both stay inside the arena bounds
+and out of its obstacles (pillars, walls, standing crates: ``Stage.push_out``).  A body on
+the ground (knocked down, knocked out, thrown) reaches much further than its pushbox, so its
+limbs' x-z rect is kept out of the obstacles too (:func:`fit_lying`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .fighter import LYING_STATES, Fighter
+from .stage import GROUND_RECAST
+
+if TYPE_CHECKING:
+    from .match import Match
+    from .stage import Stage
+
+WALK_FWD = 0.045           # m / frame
+WALK_BACK = 0.034
+SIDESTEP = 0.040
+JUMP_DRIFT = 0.035
+AIR_FALL = 0.1             # m / frame: a fighter hit out of a jump falls to the ground (about the jump's own descent)
+SLIDE_DECAY = 0.8          # knockback velocity kept each frame (total travel = v0 / (1 - decay))
+LYING_PASSES = 4           # passes of bounds and obstacles that fit a knocked-down body (place_lying)
+
+#: An x-z rect ``(x0, z0, x1, z1)`` of plain floats.
+Rect = tuple[float, float, float, float]
+
+
+def walk(f: Fighter, fwd: int) -> None:
+    """One walking step along the facing: forward (``fwd`` 1) or back (-1)."""
+    speed = WALK_FWD if fwd > 0 else -WALK_BACK
+    f.x += f.fx * speed
+    f.z += f.fz * speed
+
+
+def sidestep(f: Fighter, side: int) -> None:
+    """One sidestep across the facing: to the fighter's right (``side`` 1) or left (-1)."""
+    f.x += -f.fz * SIDESTEP * side
+    f.z += f.fx * SIDESTEP * side
+
+
+def drift(f: Fighter, fwd: int) -> None:
+    """A jump's x-z velocity from the direction held (``fwd`` -1, 0, 1) before take-off."""
+    f.vx = f.fx * JUMP_DRIFT * fwd
+    f.vz = f.fz * JUMP_DRIFT * fwd
+
+
+def slide(f: Fighter) -> None:
+    """One frame of knockback slide (not in a jump, whose velocity is its drift), decaying."""
+    if f.move == "jump" or (f.vx == 0.0 and f.vz == 0.0):
+        return
+    f.x += f.vx
+    f.z += f.vz
+    f.vx *= SLIDE_DECAY
+    f.vz *= SLIDE_DECAY
+    if f.vx * f.vx + f.vz * f.vz < 1e-8:
+        f.vx = f.vz = 0.0
+
+
+def face(f: Fighter, o: Fighter) -> None:
+    """Turn ``f`` toward ``o`` (unless they stand on one point)."""
+    dx, dz = o.x - f.x, o.z - f.z
+    d = math.hypot(dx, dz)
+    if d > 1e-9:
+        f.fx, f.fz = dx / d, dz / d
+
+
+def constrain(m: Match, x: float, z: float) -> tuple[float, float]:
+    """A pushbox centre moved out of the arena's obstacles, then into its bounds."""
+    r = m.data.pushbox_radius
+    if m.stage is not None:
+        x, z = m.stage.push_out(x, z, r)
+    x0, z0, x1, z1 = m.bounds_xz   # plain floats: positions stay Python floats
+    return min(max(x, x0 + r), x1 - r), min(max(z, z0 + r), z1 - r)
+
+
+def is_free(m: Match, x: float, z: float) -> bool:
+    """A pushbox centred here touches no obstacle and stays in bounds (to rounding)."""
+    cx, cz = constrain(m, x, z)
+    return abs(cx - x) + abs(cz - z) < 1e-9
+
+
+def resolve_pushboxes(m: Match) -> None:
+    """Keep the two pushbox circles apart, and both inside the arena and out of obstacles."""
+    a, b = m.fighters
+    r = m.data.pushbox_radius
+    for _ in range(2):
+        dx, dz = b.x - a.x, b.z - a.z
+        d = math.hypot(dx, dz)
+        if d < 2 * r:
+            if d < 1e-9:
+                dx, dz, d = a.fx, a.fz, 1.0
+            push = 0.5 * (2 * r - d) / d
+            a.x -= dx * push
+            a.z -= dz * push
+            b.x += dx * push
+            b.z += dz * push
+        for f in m.fighters:
+            f.x, f.z = constrain(m, f.x, f.z)
+    # An obstacle pushing one of them back into the pair's overlap leaves some of it: the one
+    # that can give way does, by the whole of it (both: half each, as above).
+    dx, dz = b.x - a.x, b.z - a.z
+    d = math.hypot(dx, dz)
+    if 1e-9 < d < 2 * r:
+        over = (2 * r - d) / d
+        a_free = is_free(m, a.x - dx * over, a.z - dz * over)
+        b_free = is_free(m, b.x + dx * over, b.z + dz * over)
+        share = 0.5 if a_free and b_free else 1.0
+        if a_free:
+            a.x, a.z = a.x - dx * over * share, a.z - dz * over * share
+        if b_free:
+            b.x, b.z = b.x + dx * over * share, b.z + dz * over * share
+
+
+def follow_ground(stage: Stage, f: Fighter) -> None:
+    """Re-cast the ground ray (C7) under ``f`` once it has moved ``GROUND_RECAST`` from the last cast."""
+    if abs(f.x - f.gx) + abs(f.z - f.gz) > GROUND_RECAST:
+        f.ground_y = stage.ground_height(f.x, f.z, f.ground_y)
+        f.gx, f.gz = f.x, f.z
+
+
+def lying_rect(m: Match, f: Fighter) -> Rect:
+    """``(x0, z0, x1, z1)``: the x–z rect, as offsets from ``(f.x, f.z)``, of every limb range box
+    ``f``'s pose of this frame will have (stage 3 places the same corners, ``Skeleton.place_rows``),
+    grown to hold its pushbox circle too."""
+    c = f.body[4:]                            # (8, L, 4): each limb solid's corners, body frame
+    x, z = c[..., 0], c[..., 2]
+    fx, fz, r = float(f.fx), float(f.fz), m.data.pushbox_radius
+    wx, wz = x * fx - z * fz, x * fz + z * fx  # turned to the facing, as placed
+    return (min(float(wx.min()), -r), min(float(wz.min()), -r),
+            max(float(wx.max()), r), max(float(wz.max()), r))
+
+
+def place_lying(m: Match, x: float, z: float, rect: Rect) -> tuple[float, float] | None:
+    """``(x, z)`` moved so that the body rect ``rect`` (offsets, :func:`lying_rect`) lies inside
+    the arena bounds and out of every obstacle, each obstacle by the least move; None when a
+    few passes find no such place (a gap narrower than the body)."""
+    ex0, ez0, ex1, ez1 = rect
+    x0, z0, x1, z1 = m.bounds_xz
+    for _ in range(LYING_PASSES):
+        nx, nz = min(max(x, x0 - ex0), x1 - ex1), min(max(z, z0 - ez0), z1 - ez1)
+        moved = nx != x or nz != z
+        x, z = nx, nz
+        if m.stage is not None:
+            x, z, pushed = m.stage.push_rect_out(x, z, rect)
+            moved = moved or pushed
+        if not moved:
+            return x, z
+    return None
+
+
+def fit_lying(m: Match, f: Fighter) -> None:
+    """A knocked-down fighter's body (falling, lying, getting up: up to about 0.9 m behind and
+    beside its centre, where the pushbox is 0.3) is kept inside the arena and out of walls,
+    pillars and standing crates: the fighter slides away from them to where every limb range
+    box of this frame's pose fits, as a fighting game's knockdown pushbox does.  The opponent's
+    pushbox gives way within its own constraint (a lying opponent's within its body's); with
+    no room for both, ``f`` stays where it is this frame.  Only while knocked down or knocked
+    out (the K.O.'s body lies the same way), so an ordinary frame costs one state test per
+    fighter."""
+    rect = lying_rect(m, f)
+    place = place_lying(m, f.x, f.z, rect)
+    if place is None or place == (f.x, f.z):
+        return
+    x, z = place
+    o = m.fighters[1 - f.index]
+    r2 = 2 * m.data.pushbox_radius
+    dx, dz = o.x - x, o.z - z
+    d = math.hypot(dx, dz)
+    if d < r2 - 1e-9:
+        if d < 1e-9:
+            dx, dz, d = f.fx, f.fz, 1.0
+        ox, oz = x + dx / d * r2, z + dz / d * r2
+        if o.state in LYING_STATES:
+            to = place_lying(m, ox, oz, lying_rect(m, o))
+        else:
+            to = constrain(m, ox, oz)
+        if to is None or math.hypot(to[0] - x, to[1] - z) < r2 - 1e-9:
+            return
+        o.x, o.z = to
+    f.x, f.z = x, z

@@ -1,0 +1,89 @@
+"""Posing: each frame's joint angles from the animation tables, blended on a change.
+
+A fighter's pose comes from one animation source a frame (:func:`target_pose`): its move's
+table row, a walking loop's, the knockdown or thrown animation's, or a state's still pose.
+When the source changes, the pose blends from where it was for ``BLEND_FRAMES`` frames
+(not into an active frame: a strike shows at once).  Table rows come with their rotations
+and body-frame forward kinematics precomputed, so an unblended frame computes nothing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .data import GameData
+from .fighter import (
+    BLOCK_CROUCH,
+    BLOCK_STAND,
+    BLOCKSTUN,
+    CROUCH,
+    HITSTUN,
+    IDLE,
+    KNOCKDOWN,
+    KO,
+    LOOP_STATES,
+    THROWN,
+    WIN,
+    Fighter,
+)
+from .skeleton import euler_matrices
+
+BLEND_FRAMES = 4           # pose blend when the animation source changes
+
+#: The still pose of each state that has one (any other state without a move: "stance").
+STATE_POSE = {IDLE: "stance", CROUCH: "crouch", BLOCK_STAND: "block_stand",
+              BLOCK_CROUCH: "block_crouch", KO: "ko", WIN: "win"}
+
+
+def target_pose(d: GameData, f: Fighter) -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
+    """The animation source of this frame: (key, angles (L, 3), rotations (L, 3, 3),
+    body-frame FK (12, L, 4))."""
+    if f.move:
+        mv = d.moves[f.move]
+        return "m:" + f.move, mv.angles[f.mframe], mv.rot[f.mframe], mv.body[f.mframe]
+    if f.state in LOOP_STATES:
+        i = f.loop_t % d.loops[f.state].shape[0]
+        return "l:" + f.state, d.loops[f.state][i], d.loop_rot[f.state][i], d.loop_body[f.state][i]
+    if f.state == KNOCKDOWN:
+        # frame 0 on the hit's (and its hitstop's) frames, the last one on the frame before
+        # the fighter is free: the stun counts down the animation's own length
+        i = min(max(d.knockdown_frames - f.stun, 0), d.knockdown_frames - 1)
+        return "d:knockdown", d.knockdown[i], d.knockdown_rot[i], d.knockdown_body[i]
+    if f.state == THROWN:                # the same, from the grab
+        n = d.thrown.shape[0]
+        i = min(max(n - f.stun, 0), n - 1)
+        return "d:thrown", d.thrown[i], d.thrown_rot[i], d.thrown_body[i]
+    if f.state == HITSTUN:
+        key = "hit_" + f.stun_height
+    elif f.state == BLOCKSTUN:
+        key = "block_crouch" if f.guard == 2 else "block_stand"
+    else:
+        key = STATE_POSE.get(f.state, "stance")
+    return key, d.poses[key], d.pose_rot[key], d.pose_body[key]
+
+
+def pose(d: GameData, f: Fighter) -> None:
+    """Set the fighter's joint angles and rotations for this frame, blending
+    for a few frames when the animation source changes.
+
+    The arrays are replaced, never written in place, and all are read-only (table rows, or a
+    blend's fresh arrays made so): ``f.pose`` and the others hand out no writable view of the
+    match's state, and a snapshot keeps them by reference."""
+    key, target, rot, body = target_pose(d, f)
+    if key != f.pose_key:
+        f.pose_key = key
+        f.begin_blend()
+        f.blend_left = BLEND_FRAMES if f.frame_phase() != "active" else 0
+    if f.blend_left > 0:
+        f.blend_left -= 1
+        w = 1.0 - f.blend_left / BLEND_FRAMES
+        start = f.pose_from
+        angles = start + (target - start) * w
+        angles.flags.writeable = False
+        local = euler_matrices(angles)
+        local.flags.writeable = False
+        fk = d.skeleton.body(local)
+        fk.flags.writeable = False
+        f.take_pose(angles, local, fk)
+    else:
+        f.take_pose(target, rot, body)
