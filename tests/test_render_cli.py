@@ -56,7 +56,8 @@ def test_render_game_loop_warms_the_glyphs_and_freezes_the_start_up_heap(tmp_pat
         "import gc, json, os, sys\n"
         f"sys.path.insert(0, {str(ROOT)!r})\n"
         "os.environ['PYGLET_HEADLESS'] = '1'\n"
-        "import main\n"
+        "from game.cli.parser import apply_defaults, build_parser\n"
+        "from game.cli.window import run_window\n"
         "from game.render.boot import load_pyglet\n"
         "pyglet = load_pyglet(True)\n"
         "seen = {}\n"
@@ -81,9 +82,9 @@ def test_render_game_loop_warms_the_glyphs_and_freezes_the_start_up_heap(tmp_pat
         "    del a, b\n"
         "    seen['cycle'] = gc.collect()\n"
         "pyglet.app.run = run\n"
-        "args = main.build_parser().parse_args(['--frames', '3', '--p1', 'cpu', '--p2', 'cpu'])\n"
-        "main.apply_defaults(args)\n"
-        "main.run_window(args)\n"
+        "args = build_parser().parse_args(['--frames', '3', '--p1', 'cpu', '--p2', 'cpu'])\n"
+        "apply_defaults(args)\n"
+        "run_window(args)\n"
         "print(json.dumps(seen))\n")
     out = subprocess.run([sys.executable, str(probe)], capture_output=True, text=True, cwd=ROOT, timeout=120,
                          env=dict(os.environ, PYGLET_HEADLESS="1"), check=False)

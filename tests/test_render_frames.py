@@ -246,8 +246,8 @@ def test_render_game_loop_at_irregular_frame_times_matches_fixed_stepping(env, p
     ``game.step()`` calls, and every displayed frame is drawn at its alpha with the debug
     overlay on (``match.debug_draw``, crate meshes, sparks, HUD).  Each tick is one match
     step, and the match ends in the same ``state_hash`` as a bare match stepped as often."""
+    from game.cli.timestep import FixedStep
     from game.sim import Match
-    from main import FixedStep
 
     _pyglet, _window, game = env
     fresh(game, p1="cpu", p2="cpu", seed=5)

@@ -16,10 +16,10 @@ from game.sim import FrameInput, Hit, Match
 from simhelp import make_hit
 
 
-# ---------------------------------------------------------------- the loop (main.py)
+# ---------------------------------------------------------------- the loop (game/cli/timestep.py)
 @pytest.mark.parametrize("pattern", ["steady", "jittery", "stalls"])
 def test_render_fixed_step_slow_frames_do_not_change_the_simulation(pattern):
-    from main import SIM_STEP, FixedStep
+    from game.cli.timestep import SIM_STEP, FixedStep
 
     rng = np.random.default_rng(1)
     elapsed = {"steady": np.full(400, 1 / 60),
@@ -38,7 +38,7 @@ def test_render_fixed_step_slow_frames_do_not_change_the_simulation(pattern):
 
 
 def test_render_fixed_step_caps_catch_up():
-    from main import MAX_CATCH_UP, FixedStep
+    from game.cli.timestep import MAX_CATCH_UP, FixedStep
 
     n = [0]
     loop = FixedStep(lambda: n.__setitem__(0, n[0] + 1))
@@ -55,7 +55,7 @@ def test_render_fixed_step_counts_and_alpha_against_a_per_frame_reference(elapse
     every displayed frame, steps done + alpha (in steps) = all time so far, less what the
     catch-up cap dropped; a frame runs at most MAX_CATCH_UP steps, and whole steps only
     go missing on a frame that hit the cap (then less than one step is kept)."""
-    from main import MAX_CATCH_UP, SIM_STEP, FixedStep
+    from game.cli.timestep import MAX_CATCH_UP, SIM_STEP, FixedStep
 
     n = [0]
     loop = FixedStep(lambda: n.__setitem__(0, n[0] + 1))
