@@ -114,7 +114,6 @@ make_venv() {
 }
 
 install() {
-  rm -f "$STAMP"
   echo "setup: $VENV/bin/python -m pip install ${INSTALL[*]}"
   "$VENV/bin/python" -m pip install --disable-pip-version-check -q "${INSTALL[@]}"
   installed_ok loud || return 1
