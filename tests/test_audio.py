@@ -15,8 +15,7 @@ import pytest
 
 from game.audio import synth
 from game.audio.player import KNOCKDOWN_LAND, KO_LAND, AudioPlayer
-from game.sim import CrateStruck, FrameInput, Hit, KO, Match, ProjectileClash, ProjectileImpact, \
-    ProjectileLaunched
+from game.sim import KO, CrateStruck, FrameInput, Hit, Match, ProjectileClash, ProjectileImpact, ProjectileLaunched
 from simhelp import NEUTRAL, fight, make_hit, placed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -25,7 +25,8 @@ def test_render_cli_no_display_exits_2_naming_the_fix():
     out = _run([], drop=("DISPLAY", "WAYLAND_DISPLAY", "PYGLET_HEADLESS"))
     assert out.returncode == 2, out.stderr
     lines = out.stderr.strip().splitlines()
-    assert len(lines) == 1 and "no display" in lines[0] and "--screenshot" in lines[0] and "PYGLET_HEADLESS=1" in lines[0]
+    assert len(lines) == 1
+    assert "no display" in lines[0] and "--screenshot" in lines[0] and "PYGLET_HEADLESS=1" in lines[0]
 
 
 def test_render_cli_screenshot_bad_folder_exits_2(tmp_path):
@@ -47,10 +48,10 @@ def test_render_cli_screenshot_writes_the_png(tmp_path):
 
 
 def test_render_game_loop_warms_the_glyphs_and_freezes_the_start_up_heap(tmp_path):
-    """main.py's window loop calls Game.prepare_for_play before its first frame: every HUD glyph
-    is in the font atlas, every draw state has been drawn once (Game.warm_draws), and (boot.settle_heap) every object alive
-    after start-up sits in the permanent generation (a full collection no longer walks them,
-    50 ms -> ~1 ms here), and a reference cycle made during play is still collected."""
+    """The window loop (game/cli/window.py) calls Game.prepare_for_play before its first frame:
+    every HUD glyph is in the font atlas, every draw state has been drawn once (Game.warm_draws),
+    and (boot.settle_heap) every object alive after start-up sits in the permanent generation (a full
+    collection no longer walks them), and a reference cycle made during play is still collected."""
     probe = tmp_path / "probe.py"
     probe.write_text(
         "import gc, json, os, sys\n"

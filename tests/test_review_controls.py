@@ -120,8 +120,8 @@ def test_pad_hot_plug_keeps_each_players_slot():
 def test_pads_come_from_a_controller_manager_so_hot_plug_is_seen(monkeypatch):
     """The window's Gamepads listens to a ControllerManager (not a one-off get_controllers)."""
     try:
-        import pyglet.window.xlib  # noqa: F401
         import pyglet.input
+        import pyglet.window.xlib  # noqa: F401
     except Exception as exc:  # noqa: BLE001
         pytest.skip(f"pyglet.input unavailable here: {exc}")
     pad = FakePad(a=True)
