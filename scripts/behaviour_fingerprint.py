@@ -113,7 +113,7 @@ def sim_fingerprint() -> dict:
     from game.replay import ReplayRecorder
     from game.sim import FrameInput, Match
 
-    out = {}
+    out: dict[str, object] = {}
     neutral = (FrameInput(), FrameInput())
     for seed in SEEDS[:4]:
         for l1 in LEVELS:
@@ -130,8 +130,9 @@ def sim_fingerprint() -> dict:
             r = _play(m, _random_policy(seed, 0), 30000, rec)
             r["replay"] = hashlib.sha256(rec.to_bytes()).hexdigest()
             out[f"random/{seed}/{level}"] = r
-    m = Match.new(seed=3)
-    crates = [o for o in m.stage.arena.objects if o.kind in ("crate", "barrel")]
+    stage = Match.new(seed=3).stage
+    assert stage is not None, "Match.new builds the arena by default"
+    crates = [o for o in stage.arena.objects if o.kind in ("crate", "barrel")]
     for o in crates:
         c = o.aabb.mean(axis=0).tolist()
         for seed in (0, 5):
@@ -208,7 +209,7 @@ CLI_RUNS = [
 
 
 def cli_fingerprint(root: Path) -> dict:
-    out = {}
+    out: dict[str, object] = {}
     for argv in CLI_RUNS:
         out["cli/" + " ".join(argv)] = _run(root, argv)
     with tempfile.TemporaryDirectory() as tmp:

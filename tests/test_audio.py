@@ -15,8 +15,7 @@ import pytest
 
 from game.audio import synth
 from game.audio.player import KNOCKDOWN_LAND, KO_LAND, AudioPlayer
-from game.sim import CrateStruck, FrameInput, Hit, KO, Match, ProjectileClash, ProjectileImpact, \
-    ProjectileLaunched
+from game.sim import KO, CrateStruck, FrameInput, Hit, Match, ProjectileClash, ProjectileImpact, ProjectileLaunched
 from simhelp import NEUTRAL, fight, make_hit, placed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -635,11 +634,12 @@ def test_the_m_key_says_sound_off_in_the_hud_corner_for_a_second_and_a_half(gl_g
 
 # ----------------------------------------------------------------------------- wiring and CLI
 def test_the_window_attaches_a_silent_player_and_a_headless_gl_window_none():
-    import main
+    from game.cli.parser import build_parser
+    from game.cli.window import attach_audio
 
     game = types.SimpleNamespace(step_listeners=[], audio=None)
-    args = main.build_parser().parse_args(["--mute"])
-    audio = main.attach_audio(args, types.SimpleNamespace(options={"headless": False}), game)
+    args = build_parser().parse_args(["--mute"])
+    audio = attach_audio(args, types.SimpleNamespace(options={"headless": False}), game)
     assert isinstance(audio, AudioPlayer) and game.audio is audio and audio.muted
     assert game.step_listeners == [audio.on_step]
     point = np.array([-1.5, 1.3, 0.0])
@@ -648,7 +648,7 @@ def test_the_window_attaches_a_silent_player_and_a_headless_gl_window_none():
     assert audio.pan_of(point) < -0.1
     assert audio.status == "off" and audio._thread is None      # nothing starts before the first frame
     game = types.SimpleNamespace(step_listeners=[], audio=None)
-    assert main.attach_audio(args, types.SimpleNamespace(options={"headless": True}), game) is None
+    assert attach_audio(args, types.SimpleNamespace(options={"headless": True}), game) is None
     assert game.step_listeners == [] and game.audio is None
 
 
@@ -676,9 +676,10 @@ print("screenshot", "pyglet.media" in sys.modules, "game.audio.player" in sys.mo
 
 def test_mute_parses_and_bad_uses_exit_2(capsys):
     import main
+    from game.cli.parser import build_parser
 
-    assert main.build_parser().parse_args(["--mute"]).mute is True
-    assert main.build_parser().parse_args([]).mute is False
+    assert build_parser().parse_args(["--mute"]).mute is True
+    assert build_parser().parse_args([]).mute is False
     for argv in (["--mute=yes"], ["--headless", "--mute"], ["--mute", "--mute=1"]):
         assert main.main(argv) == 2, argv
         err = capsys.readouterr().err.strip().splitlines()

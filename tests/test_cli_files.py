@@ -224,8 +224,7 @@ def test_record_existing_file_message_names_the_flag(tmp_path):
 def test_window_recording_ends_with_its_match(tmp_path):
     """The window keeps stepping after the match (the result screen): the recording stops
     on the match's last frame, so no replay is longer than the longest match."""
-    sys.path.insert(0, str(ROOT))
-    import main
+    from game.cli.replay_io import attach_replay_io
     from game.replay import load_replay
     from game.sim import FrameInput
 
@@ -239,7 +238,7 @@ def test_window_recording_ends_with_its_match(tmp_path):
     m = FakeMatch()
     game = SimpleNamespace(match=m, step_listeners=[])
     args = SimpleNamespace(replay_data=None, record=str(tmp_path / "w.rpl"), force=False)
-    finish = main.attach_replay_io(args, game)
+    finish = attach_replay_io(args, game)
     for _ in range(25):
         m.frame += 1
         m.over = m.frame >= 10

@@ -1,4 +1,4 @@
-"""Guards for main.py's fixed-step loop and game/render/camera.py found missing by mutation
+"""Guards for the window's fixed-step loop (game/cli/timestep.py) and game/render/camera.py found missing by mutation
 testing: a clock that steps back, the fraction kept after the catch-up cap, the camera's
 segment-vs-box blocker against a sampled brute force, its smoothing, shake, interpolation,
 distance, wall clamp and low-obstacle lift (no GL)."""
@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 
-# ---------------------------------------------------------------- FixedStep (main.py)
+# ---------------------------------------------------------------- FixedStep (game/cli/timestep.py)
 def counter():
-    from main import FixedStep
+    from game.cli.timestep import FixedStep
 
     n = [0]
     return n, FixedStep(lambda: n.__setitem__(0, n[0] + 1))
@@ -23,7 +23,7 @@ def counter():
 
 def test_fixed_step_clock_going_back_counts_as_no_time():
     """A negative frame time (the clock stepped back) must not eat time already owed."""
-    from main import SIM_STEP
+    from game.cli.timestep import SIM_STEP
 
     n, loop = counter()
     a0 = loop.advance(0.5 * SIM_STEP)
@@ -39,7 +39,7 @@ def test_fixed_step_keeps_the_fraction_of_a_step_after_the_cap(elapsed):
     """Real time (negative frame times count as none) against the loop: every frame, steps
     run + alpha = steps owed; on a frame that hits the catch-up cap the whole steps are
     dropped but the fraction of a step is kept (alpha), as without the cap."""
-    from main import MAX_CATCH_UP, SIM_STEP
+    from game.cli.timestep import MAX_CATCH_UP, SIM_STEP
 
     n, loop = counter()
     owed = 0.0

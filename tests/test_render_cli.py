@@ -25,7 +25,8 @@ def test_render_cli_no_display_exits_2_naming_the_fix():
     out = _run([], drop=("DISPLAY", "WAYLAND_DISPLAY", "PYGLET_HEADLESS"))
     assert out.returncode == 2, out.stderr
     lines = out.stderr.strip().splitlines()
-    assert len(lines) == 1 and "no display" in lines[0] and "--screenshot" in lines[0] and "PYGLET_HEADLESS=1" in lines[0]
+    assert len(lines) == 1
+    assert "no display" in lines[0] and "--screenshot" in lines[0] and "PYGLET_HEADLESS=1" in lines[0]
 
 
 def test_render_cli_screenshot_bad_folder_exits_2(tmp_path):
@@ -47,16 +48,17 @@ def test_render_cli_screenshot_writes_the_png(tmp_path):
 
 
 def test_render_game_loop_warms_the_glyphs_and_freezes_the_start_up_heap(tmp_path):
-    """main.py's window loop calls Game.prepare_for_play before its first frame: every HUD glyph
-    is in the font atlas, every draw state has been drawn once (Game.warm_draws), and (boot.settle_heap) every object alive
-    after start-up sits in the permanent generation (a full collection no longer walks them,
-    50 ms -> ~1 ms here), and a reference cycle made during play is still collected."""
+    """The window loop (game/cli/window.py) calls Game.prepare_for_play before its first frame:
+    every HUD glyph is in the font atlas, every draw state has been drawn once (Game.warm_draws),
+    and (boot.settle_heap) every object alive after start-up sits in the permanent generation (a full
+    collection no longer walks them), and a reference cycle made during play is still collected."""
     probe = tmp_path / "probe.py"
     probe.write_text(
         "import gc, json, os, sys\n"
         f"sys.path.insert(0, {str(ROOT)!r})\n"
         "os.environ['PYGLET_HEADLESS'] = '1'\n"
-        "import main\n"
+        "from game.cli.parser import apply_defaults, build_parser\n"
+        "from game.cli.window import run_window\n"
         "from game.render.boot import load_pyglet\n"
         "pyglet = load_pyglet(True)\n"
         "seen = {}\n"
@@ -81,9 +83,9 @@ def test_render_game_loop_warms_the_glyphs_and_freezes_the_start_up_heap(tmp_pat
         "    del a, b\n"
         "    seen['cycle'] = gc.collect()\n"
         "pyglet.app.run = run\n"
-        "args = main.build_parser().parse_args(['--frames', '3', '--p1', 'cpu', '--p2', 'cpu'])\n"
-        "main.apply_defaults(args)\n"
-        "main.run_window(args)\n"
+        "args = build_parser().parse_args(['--frames', '3', '--p1', 'cpu', '--p2', 'cpu'])\n"
+        "apply_defaults(args)\n"
+        "run_window(args)\n"
         "print(json.dumps(seen))\n")
     out = subprocess.run([sys.executable, str(probe)], capture_output=True, text=True, cwd=ROOT, timeout=120,
                          env=dict(os.environ, PYGLET_HEADLESS="1"), check=False)

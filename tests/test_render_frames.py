@@ -12,9 +12,9 @@ os.environ.setdefault("PYGLET_HEADLESS", "1")
 
 import numpy as np
 import pytest
-from glhelp import edge_samples, fresh, game_env
 
 from game.sim import FrameInput, Hit
+from glhelp import edge_samples, fresh, game_env
 
 W, H = 640, 360
 
@@ -54,7 +54,8 @@ def test_render_frame_not_blank_and_shows_both_fighters_colours(env):
         x, y = _project(game, _limb_centre(game, fi, "torso")).astype(int)
         patch = img[max(y - 12, 0):y + 12, max(x - 12, 0):x + 12]
         others = [c for c in range(3) if c != dominant]
-        tinted = (patch[..., dominant] > patch[..., others[0]] + 40) & (patch[..., dominant] > patch[..., others[1]] + 40)
+        tinted = ((patch[..., dominant] > patch[..., others[0]] + 40)
+                  & (patch[..., dominant] > patch[..., others[1]] + 40))
         assert tinted.mean() > 0.2, f"fighter {fi + 1}'s torso colour not found at ({x}, {y})"
 
 
@@ -246,8 +247,8 @@ def test_render_game_loop_at_irregular_frame_times_matches_fixed_stepping(env, p
     ``game.step()`` calls, and every displayed frame is drawn at its alpha with the debug
     overlay on (``match.debug_draw``, crate meshes, sparks, HUD).  Each tick is one match
     step, and the match ends in the same ``state_hash`` as a bare match stepped as often."""
+    from game.cli.timestep import FixedStep
     from game.sim import Match
-    from main import FixedStep
 
     _pyglet, _window, game = env
     fresh(game, p1="cpu", p2="cpu", seed=5)
@@ -460,7 +461,7 @@ def test_render_glyph_expansion_equals_pyglets_own_loop(env):
         assert bytes(got) == bytes(want)
 
     check()
-    import ctypes                                  # what FreeType hands over: a ctypes byte array
+    import ctypes  # what FreeType hands over: a ctypes byte array
     arr = (ctypes.c_ubyte * 12)(*range(0, 240, 20))
     assert boot.expand_to_rgba(arr, "R", "BGRA") == boot.PYGLET_EXPAND(None, arr, "R", "BGRA")
 

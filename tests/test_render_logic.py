@@ -16,10 +16,10 @@ from game.sim import FrameInput, Hit, Match
 from simhelp import make_hit
 
 
-# ---------------------------------------------------------------- the loop (main.py)
+# ---------------------------------------------------------------- the loop (game/cli/timestep.py)
 @pytest.mark.parametrize("pattern", ["steady", "jittery", "stalls"])
 def test_render_fixed_step_slow_frames_do_not_change_the_simulation(pattern):
-    from main import SIM_STEP, FixedStep
+    from game.cli.timestep import SIM_STEP, FixedStep
 
     rng = np.random.default_rng(1)
     elapsed = {"steady": np.full(400, 1 / 60),
@@ -38,7 +38,7 @@ def test_render_fixed_step_slow_frames_do_not_change_the_simulation(pattern):
 
 
 def test_render_fixed_step_caps_catch_up():
-    from main import MAX_CATCH_UP, FixedStep
+    from game.cli.timestep import MAX_CATCH_UP, FixedStep
 
     n = [0]
     loop = FixedStep(lambda: n.__setitem__(0, n[0] + 1))
@@ -55,7 +55,7 @@ def test_render_fixed_step_counts_and_alpha_against_a_per_frame_reference(elapse
     every displayed frame, steps done + alpha (in steps) = all time so far, less what the
     catch-up cap dropped; a frame runs at most MAX_CATCH_UP steps, and whole steps only
     go missing on a frame that hit the cap (then less than one step is kept)."""
-    from main import MAX_CATCH_UP, SIM_STEP, FixedStep
+    from game.cli.timestep import MAX_CATCH_UP, SIM_STEP, FixedStep
 
     n = [0]
     loop = FixedStep(lambda: n.__setitem__(0, n[0] + 1))
@@ -636,7 +636,8 @@ def test_render_C7_camera_swing_pruned_scores_pick_the_turn_every_ray_would():
     rng = np.random.default_rng(5)
     cases = turned = 0
     while cases < 40:
-        r, phi, angle, sep = rng.uniform(0.0, 3.0), rng.uniform(0, 2 * np.pi), rng.uniform(0, np.pi), rng.uniform(0.8, 3.5)
+        r, phi = rng.uniform(0.0, 3.0), rng.uniform(0, 2 * np.pi)
+        angle, sep = rng.uniform(0, np.pi), rng.uniform(0.8, 3.5)
         c = np.array([7.0 + r * np.cos(phi), 7.0 + r * np.sin(phi)])
         d = np.array([np.cos(angle), np.sin(angle)]) * sep / 2
         p1, p2 = tuple(c - d), tuple(c + d)
@@ -645,7 +646,8 @@ def test_render_C7_camera_swing_pruned_scores_pick_the_turn_every_ray_would():
         target, n, dist = cam._goal(a, b)
         bodies = [np.array([p[0], target[1], p[2]]) for p in (a, b)]
 
-        def full(deg):
+        def full(deg, n=n, cam=cam, target=target, a=a, b=b, dist=dist, bodies=bodies):
+            # this iteration's pair, bound now (the closure is called only within the iteration)
             u = _turn(n, deg)
             need = cam._need(target, u, (a, b))
             reach = max(dist, need)
@@ -695,8 +697,7 @@ def test_render_camera_eye_height_matches_a_sampled_reference():
     reference that walks the segment in 1e-4 steps to find where it first enters each low
     box: the near-eye lift and the look-over height agree to 5 mm.  Seeded views from 1-5 m
     beside each low obstacle, looking at it (and some away), at every eye distance."""
-    from game.render.camera import (EYE_HEIGHT, LIFT_CLEAR, LIFT_REACH, OVER_CLEAR, OVER_MAX, OVER_MIN,
-                                    TARGET_HEIGHT)
+    from game.render.camera import EYE_HEIGHT, LIFT_CLEAR, LIFT_REACH, OVER_CLEAR, OVER_MAX, OVER_MIN, TARGET_HEIGHT
 
     cam = _arena_camera((-1.5, 0.0), (1.5, 0.0))
     rng = np.random.default_rng(11)
@@ -761,5 +762,6 @@ def test_render_camera_keeps_a_jumper_below_the_health_bars_and_the_other_fighte
         px = project(corners.reshape(-1, 3), proj @ view, 1280, 720)
         highest, lowest = min(highest, px[:, 1].min()), max(lowest, px[:, 1].max())
     assert apex > 1.0, "the scripted jump did not leave the ground"
-    assert highest >= 0.1 * 720, f"the jumper's top reached pixel row {highest:.0f}: under the health bars or off screen"
+    assert highest >= 0.1 * 720, \
+        f"the jumper's top reached pixel row {highest:.0f}: under the health bars or off screen"
     assert lowest <= 720, f"a fighter's feet left the bottom of the screen (row {lowest:.0f})"

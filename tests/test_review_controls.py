@@ -120,8 +120,8 @@ def test_pad_hot_plug_keeps_each_players_slot():
 def test_pads_come_from_a_controller_manager_so_hot_plug_is_seen(monkeypatch):
     """The window's Gamepads listens to a ControllerManager (not a one-off get_controllers)."""
     try:
-        import pyglet.window.xlib  # noqa: F401
         import pyglet.input
+        import pyglet.window.xlib  # noqa: F401
     except Exception as exc:  # noqa: BLE001
         pytest.skip(f"pyglet.input unavailable here: {exc}")
     pad = FakePad(a=True)
@@ -375,10 +375,11 @@ def test_ctrl_c_exits_quietly(args, runner, monkeypatch, capsys):
     from wherever the frame loop happened to be."""
     sys.path.insert(0, str(ROOT))
     import main
+    from game.cli import app
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt
-    monkeypatch.setattr(main, runner, interrupted)
+    monkeypatch.setattr(app, runner, interrupted)
     try:
         rc = main.main(args)
     except KeyboardInterrupt:
@@ -392,9 +393,10 @@ def test_ctrl_c_keeps_the_frames_recorded_so_far(monkeypatch, tmp_path, capsys):
     """Nothing is lost: Ctrl-C during a --record run saves the replay of the frames played."""
     sys.path.insert(0, str(ROOT))
     import main
+    from game.cli import headless
     from game.replay import load_replay
 
-    make = main.make_match
+    make = headless.make_match
 
     def make_interrupted(*a, **k):
         m = make(*a, **k)
@@ -406,7 +408,7 @@ def test_ctrl_c_keeps_the_frames_recorded_so_far(monkeypatch, tmp_path, capsys):
             return step(p1, p2)
         m.step = step_then_interrupt
         return m
-    monkeypatch.setattr(main, "make_match", make_interrupted)
+    monkeypatch.setattr(headless, "make_match", make_interrupted)
     path = tmp_path / "cut.rpl"
     try:
         rc = main.main(["--headless", "--p1", "cpu", "--p2", "cpu", "--record", str(path)])

@@ -1,11 +1,12 @@
 """The documentation against the code, so that neither drifts unnoticed.
 
 README.md, DEVELOPERS.md, docs/game-rules.md, docs/api.md, docs/spec.md, docs/compound.md,
-docs/scene-format.md, main.py's docstring and the commands the programs' own messages name
-are read here and checked against what the code does: every program and module they run
-exists and runs with ``python3`` (Debian 12 has no ``python``), every flag is one of that
-program's options, every key and pad button the README lists is the one the code binds, and
-the tables of moves, file layouts and result fields match the data and the types.  Everything expected is computed
+docs/scene-format.md, main.py's and game/cli's docstrings and the commands the programs' own
+messages name are read here and checked against what the code does: every program and module
+they run exists and runs with ``python3`` (Debian 12 has no ``python``), every flag is one of
+that program's options, every key and pad button the README lists is the one the code binds,
+and the tables of moves, file layouts and result fields match the data and the types.
+Everything expected is computed
 from the code or the data; the only tables here translate the README's key names
 ("PgUp", "Right Ctrl") into pyglet's.
 """
@@ -52,6 +53,7 @@ def _text(path) -> str:
 def _doc_texts() -> dict[str, str]:
     out = {p.relative_to(ROOT).as_posix(): _text(p) for p in DOCS}
     out["main.py docstring"] = _main().__doc__
+    out["game/cli docstring"] = importlib.import_module("game.cli").__doc__
     return out
 
 
@@ -146,15 +148,18 @@ def test_every_flag_in_a_documented_command_is_an_option_of_that_program():
 
 
 def test_documented_main_py_commands_parse_and_their_flags_go_together():
-    main = _main()
+    from game.cli.checks import check_mode_flags
+    from game.cli.parser import build_parser
+    from game.cli.program import UsageError
+
     for where, c in _all_commands():
         prog, args = _program(c)
         if prog != "main.py":
             continue
         try:
-            ns = main.build_parser().parse_args(args)
-            main.check_mode_flags(ns)
-        except main.UsageError as exc:
+            ns = build_parser().parse_args(args)
+            check_mode_flags(ns)
+        except UsageError as exc:
             pytest.fail(f"{where}: `{c}` exits 2: {exc}")
 
 

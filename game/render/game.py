@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
+from typing import TYPE_CHECKING
 
 import numpy as np
 from pyglet import gl
@@ -31,6 +32,11 @@ from .passes import LineRenderer, RectRenderer, SparkRenderer
 from .sparks import Sparks, projectile_rows
 from .training import TrainingMode
 from .world import WorldRenderer, fade_materials, limb_matrices
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from game.audio.player import AudioPlayer
 
 #: the input given to a CPU side (the match decides that side's input itself)
 _NEUTRAL = FrameInput()
@@ -74,12 +80,13 @@ class Game:
         self.over_frames = 0
         self.quit = False
         #: optional ``() -> (FrameInput, FrameInput)`` replacing keys and pads (tests, tools, replays)
-        self.input_source = None
+        self.input_source: Callable[[], tuple[FrameInput, FrameInput]] | None = None
         #: called as ``listener(match, events)`` after every simulation step (e.g. a replay recorder)
         self.step_listeners: list = []
-        #: the sound effects (``game.audio.player.AudioPlayer``, attached by main.py's window
-        #: loop, which also adds its ``on_step`` to ``step_listeners``); None: no sound (M does nothing)
-        self.audio = None
+        #: the sound effects (``game.audio.player.AudioPlayer``, attached by the window loop,
+        #: game/cli/window.py, which also adds its ``on_step`` to ``step_listeners``); None: no
+        #: sound (M does nothing)
+        self.audio: AudioPlayer | None = None
         #: a short line in the HUD's corner and the tick it goes at (M: "sound off" / "sound on")
         self.notice: tuple[str, int] | None = None
         self.last_events: tuple = ()

@@ -7,10 +7,14 @@ from typing import NoReturn
 
 #: Exit status of every tool (and ``main.py``) for bad input: a flag, a file, a missing package.
 EXIT_USAGE = 2
-#: The one line for a required package that is not installed (``main.py``, the tools, the renderer's boot).
-FIX_PACKAGE = ("Python package '{name}' is not installed: run 'bash scripts/setup.sh' "
-               "(or 'python3 -m pip install -r requirements.txt')")
-#: The packages the tools import (``requirements.txt``); a missing one is a set-up step not run.
+#: The one line for a required package that is not installed (``main.py``, the tools, the renderer's boot):
+#: the set-up installs the packages into the checkout's ``.venv``, so a Python without them is most
+#: likely the system's, run in place of the venv's.
+FIX_PACKAGE = ("Python package '{name}' is not installed for "
+               + (sys.executable or "this Python").replace("{", "{{").replace("}", "}}")
+               + ": run 'bash scripts/setup.sh', then use the Python it sets up, .venv/bin/python "
+                 "(or '. .venv/bin/activate' first)")
+#: The packages the tools import (``pyproject.toml``); a missing one is a set-up step not run.
 REQUIRED_PACKAGES = frozenset({"numpy", "pyrr"})
 
 

@@ -1,0 +1,29 @@
+"""Rangebox's command line: ``python3 main.py`` from a checkout, ``rangebox`` once installed.
+
+    python3 main.py                                   play (P1 keyboard vs CPU) in a window
+    python3 main.py --p2 human                        two players on one keyboard
+    python3 main.py --p1 cpu --p2 cpu                 attract mode
+    python3 main.py --headless --frames N --seed S    no window, no GL: prints one JSON line
+    python3 main.py --screenshot out.png --frames N [--debug]   render frame N with no screen (EGL)
+    python3 main.py --training                        training mode (frame meter, frame step, dummy)
+    python3 main.py --mute                            start with the sound effects muted (M toggles them)
+    python3 main.py --record FILE [--force]           record the match to a replay file
+    python3 main.py --replay FILE [--headless]        play a replay back, checking every frame
+
+Bad flags or values, flags that cannot take effect together, and files that cannot be
+read or written exit with status 2 and one line that names them, before the match is played.
+A recording whose save fails at the end is saved in the temp folder instead (exit 2 says where).
+
+One concept per module: ``program`` (the names the command goes by, UsageError),
+``parser`` (the flags), ``checks`` (flag combinations and output paths), ``replay_io``
+(--record / --replay), ``headless``, ``timestep`` (the fixed-step accumulator),
+``window`` (the game loop), ``screenshot`` and ``app`` (dispatch and error reporting).
+Every module imports the library (numpy, pyglet) inside the functions that need it, so
+``--help`` and the usage errors work, and a missing package is one line naming the set-up.
+"""
+
+from __future__ import annotations
+
+from game.cli.app import console, main
+
+__all__ = ["console", "main"]

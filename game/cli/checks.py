@@ -1,0 +1,132 @@
+"""Flag combinations and output paths checked before anything runs (exit 2 with one line).
+
+A flag that could not take effect (``--debug`` with no renderer, ``--level`` with no
+CPU), two flags that fight (``--record`` with ``--replay``), and a file that could not be
+saved at the end (a missing folder, an existing file without ``--force``, a FIFO) are
+refused here, before a match is played, so no one plays three minutes for nothing.
+The library modules are imported inside the functions that need them: the checks run
+before numpy is known to be installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+from typing import TYPE_CHECKING
+
+from game.cli.parser import MATCH_DEFAULTS
+from game.cli.program import UsageError, why
+
+if TYPE_CHECKING:
+    from game.replay import Replay
+
+#: Flags only the renderer can honour: (why --headless makes them impossible, the fix).
+_RENDER_ONLY = {
+    "screenshot": ("a screenshot needs the renderer", "drop --headless"),
+    "training": ("training mode runs in the window", "drop --training, or --headless to open the window"),
+    "debug": ("the debug overlay is drawn by the renderer", "drop --debug, or --headless to open the window"),
+    "fullscreen": ("there is no window", "drop --fullscreen, or --headless to open the window"),
+    "fps": ("the fps counter is drawn in the window", "drop --fps, or --headless to open the window"),
+    "mute": ("only the window plays sound", "drop --mute, or --headless to open the window"),
+}
+
+
+def check_mode_flags(args: argparse.Namespace) -> None:
+    """Flag combinations that could not take effect, checked before anything runs (exit 2)."""
+    for name, (reason, fix) in _RENDER_ONLY.items():
+        value = getattr(args, name)
+        if args.headless and value is not None and value is not False:
+            raise UsageError(f"--{name} cannot be used with --headless: {reason}; {fix}")
+    if args.screenshot is not None and args.fullscreen:
+        raise UsageError("--fullscreen cannot be used with --screenshot: the screenshot is drawn off screen "
+                         "at 1280x720; drop --fullscreen")
+    if args.training and args.replay is not None:
+        raise UsageError("--replay cannot be combined with --training; drop one")
+    if args.training and args.record is not None:
+        raise UsageError("--record cannot be combined with --training (the dummy's reset rewinds the "
+                         "match); drop one")
+    if args.level is not None and args.replay is None and "cpu" not in (args.p1, args.p2 or MATCH_DEFAULTS["p2"]):
+        raise UsageError(f"--level {args.level} sets the CPU's difficulty, but neither side is a CPU; "
+                         f"drop --level, or add --p2 cpu")
+    if args.screenshot is not None and args.frames is not None:
+        from game.replay import MAX_MATCH_FRAMES
+
+        if args.frames > MAX_MATCH_FRAMES:
+            raise UsageError(f"--frames {args.frames}: with --screenshot give at most {MAX_MATCH_FRAMES} (the "
+                             f"longest match, five full rounds; a match that ends sooner is captured on its "
+                             f"last frame)")
+
+
+def check_replay_flags(args: argparse.Namespace) -> None:
+    """Flag combinations and paths for --record/--replay, checked before anything runs (exit 2)."""
+    if args.replay is not None:
+        given = [f"--{name}" for name in MATCH_DEFAULTS if getattr(args, name) is not None]
+        if given:
+            raise UsageError(f"--replay takes the seed and both sides from the file; drop {' and '.join(given)}")
+        if args.replay == "":
+            raise UsageError("--replay: empty path; give a replay file (.rpl)")
+
+    if args.record is not None and args.replay is not None:
+        raise UsageError("--record and --replay cannot be used together; pick one")
+    if args.record is not None:
+        check_output_path("--record", args.record, force=args.force)
+    elif args.force:
+        raise UsageError("--force only applies to --record FILE; add --record or drop --force")
+
+
+def check_screenshot_path(args: argparse.Namespace) -> None:
+    """``--screenshot PNG``: a .png name that can be written (exit 2 before the match otherwise)."""
+    path = args.screenshot
+    if path is None:
+        return
+    if path == "":
+        raise UsageError("--screenshot: empty path; give a .png file name")
+    if not path.lower().endswith(".png"):
+        raise UsageError(f"--screenshot {path}: give a .png file name")
+    if args.record is not None and os.path.realpath(args.record) == os.path.realpath(path):
+        raise UsageError(f"--screenshot {path} and --record {args.record} name the same file (one would "
+                         f"overwrite the other); give them different names")
+    check_output_path("--screenshot", path, force=True)
+
+
+def check_output_path(flag: str, path: str, *, force: bool) -> None:
+    """Up-front check that ``flag PATH`` can be saved: not empty, not a directory, FIFO,
+    device or socket, an existing file only with ``force``, a folder that exists, and the
+    temp file the save writes through can be created there (it is removed at once)."""
+    from game.files import DIRECTORY, REGULAR, existing_kind
+    from game.replay import check_writable
+
+    if path == "":
+        raise UsageError(f"{flag}: empty path; give a file name")
+    try:
+        kind = existing_kind(path)
+    except OSError as exc:
+        raise UsageError(f"{flag} {path}: cannot use this path ({why(exc)}); give another file name") from None
+    if kind is not None:
+        if kind == DIRECTORY:
+            raise UsageError(f"{flag} {path}: is a directory; give a file name")
+        if kind != REGULAR:
+            raise UsageError(f"{flag} {path}: is {kind}, not a regular file; give a file name")
+        if not force:
+            raise UsageError(f"{flag} {path}: file already exists; add --force to let {flag} overwrite it")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.exists(parent):
+        raise UsageError(f"{flag} {path}: folder {parent} does not exist; create it first")
+    if not os.path.isdir(parent):
+        raise UsageError(f"{flag} {path}: {parent} is not a folder; give a path inside a folder")
+    try:
+        check_writable(path)
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            fix = "the file name is too long (the save adds 13 characters for its temp file); use a shorter name"
+        else:
+            fix = "choose a folder you can write to"
+        raise UsageError(f"{flag} {path}: cannot create a file in {parent} ({why(exc)}); {fix}") from None
+
+
+def check_replay_frames(args: argparse.Namespace, replay: Replay) -> None:
+    """``--frames N`` with ``--replay``: at most the replay's length (exit 2)."""
+    if args.frames is not None and args.frames > replay.frames:
+        fix = f"give --frames {replay.frames} or less, or drop --frames" if replay.frames else "drop --frames"
+        raise UsageError(f"--frames {args.frames}: the replay {args.replay} holds {replay.frames} frames; {fix}")

@@ -1,0 +1,84 @@
+"""``--headless``: a match, or a replay's check, stepped with no window and no GL.
+
+Each prints one JSON line (``main``'s job); these functions return its fields.  The
+human sides of a headless match send neutral input, so ``--p1 cpu --p2 cpu`` is the
+usual way to watch the simulation work (and the behaviour fingerprint's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import TYPE_CHECKING
+
+from game.cli.replay_io import load_checked_replay, save_recording
+
+if TYPE_CHECKING:
+    from game.replay import ReplayRecorder
+    from game.sim import Match
+
+#: ``--frames`` left out: run until the match is over (the longest match is far shorter).
+NO_FRAME_LIMIT = 10**7
+
+
+def make_match(seed: int, p1_cpu: str | None, p2_cpu: str | None, *, arena: bool = True) -> Match:
+    """The match every mode plays (and a replay is played back into, with its arena setting)."""
+    from game.sim import Match
+
+    return Match.new(seed=seed, p1_cpu=p1_cpu, p2_cpu=p2_cpu, arena=arena)
+
+
+def run_replay_headless(args: argparse.Namespace) -> dict[str, object]:
+    """Check ``--replay FILE`` with no window (only its first ``--frames`` frames if given);
+    a divergence raises ReplayMismatch."""
+    from game.replay import play_replay
+
+    replay = load_checked_replay(args)
+
+    def make(seed: int, p1: str | None, p2: str | None) -> Match:
+        return make_match(seed, p1, p2, arena=replay.arena)
+    out: dict[str, object] = play_replay(replay, make, frames=args.frames)
+    if args.frames is not None:
+        out["replay_frames"] = replay.frames
+    return out
+
+
+def run_headless(args: argparse.Namespace) -> dict[str, object]:
+    """Step a match with no window; the human sides send neutral input.
+
+    Returns ``{"frames", "hits", "winner", "rounds", "state_hash", "sim_us_per_frame"}``;
+    with ``--record`` the replay is saved at the end, and also on Ctrl-C (the frames so far)."""
+    from game.sim import FrameInput, Hit
+
+    level = args.level
+    match = make_match(args.seed, level if args.p1 == "cpu" else None, level if args.p2 == "cpu" else None)
+    recorder: ReplayRecorder | None = None
+    if args.record is not None:
+        from game.replay import ReplayRecorder
+        recorder = ReplayRecorder.for_match(match)
+    limit = args.frames if args.frames is not None else NO_FRAME_LIMIT
+    neutral = FrameInput()
+    hits = 0
+    t0 = time.perf_counter()
+    try:
+        while match.frame < limit and not match.over:
+            for ev in match.step(neutral, neutral):
+                if isinstance(ev, Hit):
+                    hits += 1
+            if recorder is not None:
+                recorder.record(match)
+    except KeyboardInterrupt:        # Ctrl-C: the frames recorded so far are saved all the same
+        if recorder is not None:
+            save_recording(recorder, args.record, args.force)
+        raise
+    elapsed = time.perf_counter() - t0
+    if recorder is not None:
+        save_recording(recorder, args.record, args.force)
+    return {
+        "frames": match.frame,
+        "hits": hits,
+        "winner": None if match.winner is None else match.winner + 1,
+        "rounds": [f.wins for f in match.fighters],
+        "state_hash": match.state_hash(),
+        "sim_us_per_frame": round(elapsed / max(match.frame, 1) * 1e6, 1),
+    }

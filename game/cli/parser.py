@@ -1,0 +1,88 @@
+"""The command line's flags: argparse's parser, its value checks and the match defaults.
+
+Standard library only, like every module the command line imports before it runs a
+match: ``--help`` and every usage error work with numpy missing, so the figures in the
+help text (the longest match, the largest replay file) are written out here;
+``tests/test_review_docs.py`` checks them against ``game.replay``'s limits.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import NoReturn
+
+from game.cli.program import MAIN_PY, UsageError
+
+#: The replay header stores the seed as a u64 (the sim's PCG64 takes any int >= 0).
+SEED_LIMIT = 2**64
+
+#: The match settings a user may leave out, and their values then.  The parser leaves them
+#: None, so that a conflict with ``--replay`` (which takes them from the file) can be told
+#: from a default; :func:`apply_defaults` fills them in once the flags are checked.
+MATCH_DEFAULTS: dict[str, str | int] = {"p1": "human", "p2": "cpu", "level": "normal", "seed": 0}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad flag is one line naming ``--help`` (exit 2 through UsageError)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see: {self.prog} --help)")
+
+
+def _positive_int(name: str, below: int | None = None, below_text: str = "") -> Callable[[str], int]:
+    """argparse ``type=`` for a whole number from 0 (to ``below`` - 1, spelt ``below_text``)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"{name} must be 0 or more, got {value}")
+        if below is not None and value >= below:
+            raise argparse.ArgumentTypeError(f"{name} must be from 0 to {below_text}, got {value}")
+        return value
+    return parse
+
+
+def build_parser(prog: str = MAIN_PY.command) -> argparse.ArgumentParser:
+    """Every flag of the game; ``prog`` is the command the usage line and errors name."""
+    p = _Parser(prog=prog, description="Rangebox: a 3D fighting-game demo.")
+    p.add_argument("--p1", choices=("human", "cpu"), default=None, help="who controls player 1 (default human)")
+    p.add_argument("--p2", choices=("human", "cpu"), default=None, help="who controls player 2 (default cpu)")
+    p.add_argument("--level", choices=("easy", "normal", "hard"), default=None, help="CPU difficulty (default normal)")
+    p.add_argument("--seed", type=_positive_int("--seed", SEED_LIMIT, "2**64 - 1 (a replay stores it in 8 bytes)"),
+                   default=None, help="match seed, 0 to 2**64 - 1 (default 0)")
+    p.add_argument("--frames", type=_positive_int("--frames"), default=None,
+                   help="headless: frames to run (default: until the match is over); in the window: "
+                        "play N frames, straight into the fight (no title screen), then close; "
+                        "with --replay: play (or with --headless check) only the replay's first N frames, "
+                        "at most its length; with --screenshot: the frame to capture (default 1, with "
+                        "--replay the replay's last frame; at most the longest match, 19200 frames; a match "
+                        "that ends sooner is captured on its last frame)")
+    p.add_argument("--headless", action="store_true",
+                   help="run the simulation with no window and no GL (not with --screenshot, --training, "
+                        "--debug, --fullscreen or --fps, which need the renderer)")
+    p.add_argument("--record", metavar="FILE", default=None,
+                   help="record both players' inputs to a replay file (see docs/replay-format.md); "
+                        "the recording ends with the match")
+    p.add_argument("--replay", metavar="FILE", default=None,
+                   help="play a replay file back, checking it frame by frame (with --headless: one JSON line, "
+                        "plus replay_frames with --frames); a regular file of at most 156292 bytes")
+    p.add_argument("--force", action="store_true", help="let --record overwrite an existing file")
+    p.add_argument("--screenshot", metavar="PNG", default=None,
+                   help="render frame --frames (default 1) with no screen (headless EGL) and save it as a PNG "
+                        "(replaced atomically if it exists)")
+    p.add_argument("--debug", action="store_true", help="start with the debug overlay on (F1 toggles it)")
+    p.add_argument("--training", action="store_true", help="start in training mode (P2 is the training dummy)")
+    p.add_argument("--fullscreen", action="store_true", help="start fullscreen (F11 toggles it)")
+    p.add_argument("--fps", action="store_true", help="show the fps counter (F5 toggles it)")
+    p.add_argument("--mute", action="store_true", help="start with the sound effects muted (M toggles them)")
+    return p
+
+
+def apply_defaults(args: argparse.Namespace) -> None:
+    """Fill in the match settings the user did not give."""
+    for name, value in MATCH_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)

@@ -1,0 +1,116 @@
+"""The window: the only place where clock, window, simulation and renderer meet.
+
+:func:`run_window` opens pyglet's window and :class:`game.render.game.Game`, hooks up
+recording or replay, and runs pyglet's event loop, in which every draw first drains the
+fixed-step accumulator (:class:`game.cli.timestep.FixedStep`), then draws the scene
+interpolated by its alpha.  Sound (``game/audio/player.py``) is attached once the first
+frame is on the screen, so its driver probe never delays the start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from game.cli.program import MAIN_PY, Program, UsageError
+from game.cli.replay_io import attach_replay_io
+from game.cli.timestep import FixedStep
+
+if TYPE_CHECKING:
+    from game.audio.player import AudioPlayer
+    from game.render.game import Game
+
+#: pyglet's event loop wakes at least this often (seconds); drawing is paced by the display.
+EVENT_LOOP_INTERVAL = 1 / 120
+
+
+def open_game(args: argparse.Namespace, *, headless: bool | None) -> tuple[ModuleType, Any, Game]:
+    """pyglet, its window and :class:`game.render.game.Game`; RenderUnavailable on no display/GL.
+
+    ``headless`` True forces EGL (no screen), None keeps ``PYGLET_HEADLESS`` (see
+    ``game.render.boot.load_pyglet``).  The window is pyglet's (``pyglet.window.Window``)."""
+    from game.render.boot import check_fonts, load_pyglet, make_window
+
+    pyglet = load_pyglet(headless)
+    window = make_window(pyglet, visible=not pyglet.options["headless"],
+                         fullscreen=bool(args.fullscreen) and not pyglet.options["headless"])
+    check_fonts(pyglet)
+    from game.render.game import Game
+
+    game = Game(pyglet, window, p1=args.p1, p2=args.p2, level=args.level, seed=args.seed,
+                training=args.training, debug=args.debug, show_fps=args.fps,
+                title=args.screenshot is None and args.frames is None,
+                adaptive=args.screenshot is None)      # a window may drop the 3D to half resolution
+    return pyglet, window, game
+
+
+def attach_audio(args: argparse.Namespace, pyglet: ModuleType, game: Game,
+                 program: Program = MAIN_PY) -> AudioPlayer | None:
+    """The window's sound effects (``game/audio/player.py``): an AudioPlayer that hears every
+    step, muted with ``--mute`` (M toggles it), silent until ``start()``.  The loop calls
+    both once the first frame is on the screen (even this module's import is not worth a
+    ms before it); ``start()`` runs the driver probe and the synthesis on a thread (see
+    the module docstring).  A sound is panned to where its world point is on the screen
+    (``screen_pan`` of the last drawn frame's ``game.view_proj``).  None in a headless-GL
+    window (tests and tools: nobody hears it, and pyglet.media is never imported).
+    The player's one-line reports go to stderr under ``program``'s name."""
+    if pyglet.options["headless"]:
+        return None
+    from game.audio.player import AudioPlayer, screen_pan
+
+    audio = AudioPlayer(muted=args.mute, report=lambda line: print(f"{program.name}: {line}", file=sys.stderr),
+                        pan_of=lambda point: screen_pan(point, getattr(game, "view_proj", None)))
+    game.audio = audio
+    game.step_listeners.append(audio.on_step)
+    return audio
+
+
+def run_window(args: argparse.Namespace, program: Program = MAIN_PY) -> int:
+    """The game loop: fixed-step simulation, interpolated rendering, one window."""
+    pyglet, window, game = open_game(args, headless=None)
+    if pyglet.options["headless"] and args.frames is None and getattr(args, "replay_data", None) is None:
+        # no screen and no keys: nothing would ever end this window (only a replay ends by itself)
+        window.close()
+        raise UsageError("PYGLET_HEADLESS=1 gives a window no one can see or play in, and this game would "
+                         "never end; add --frames N to run N frames, use --screenshot PNG or --headless, "
+                         "or unset PYGLET_HEADLESS to play")
+    finish = attach_replay_io(args, game)
+    audio: list[AudioPlayer | None] = [None]      # attached after the first frame (see on_draw)
+    game.prepare_for_play()     # no glyph upload or full garbage collection stalls a frame later
+
+    def step() -> None:
+        # one draw may run several catch-up steps: never step past --frames (a recording
+        # of --frames N holds exactly N frames, however slow the machine), nor past the
+        # end of a replay or a quit
+        if not game.quit and (args.frames is None or game.match.frame < args.frames):
+            game.step()
+
+    loop = FixedStep(step)
+    last = [time.perf_counter()]
+    drawn = [0]
+
+    @window.event
+    def on_draw() -> None:
+        now = time.perf_counter()
+        alpha = loop.advance(now - last[0])
+        last[0] = now
+        game.draw(alpha)
+        drawn[0] += 1
+        if drawn[0] == 2:           # the first frame is on the screen: sound starts, off the frame path
+            audio[0] = attach_audio(args, pyglet, game, program)
+            if audio[0] is not None:
+                audio[0].start()
+        if game.quit or (args.frames is not None and game.match.frame >= args.frames):
+            pyglet.app.exit()
+
+    try:
+        pyglet.app.run(EVENT_LOOP_INTERVAL)
+    finally:                         # also on Ctrl-C: a recording keeps the frames played
+        window.close()
+        if audio[0] is not None:
+            audio[0].close()
+        finish()
+    return 0
