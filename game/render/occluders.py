@@ -46,19 +46,21 @@ def occluding(eye, points, boxes) -> np.ndarray:
     if not len(near):
         return out
     boxes = boxes[near]
-    d = pts - o                                                       # (P, 3)
-    # A direction parallel to a slab gets a tiny one instead: its slab interval is then huge
-    # and holds [0, 1] if the eye is between the planes, and misses it if not.
-    d = np.where(d == 0.0, 1e-300, d)
-    rel = boxes - o                                                   # (N, 2, 3)
-    with np.errstate(over="ignore"):
-        t0 = rel[:, None, 0] / d                                      # (N, P, 3); a division, so that
-        t1 = rel[:, None, 1] / d                                      # a face through the point is at t = 1 exactly
-    enter = np.minimum(t0, t1).max(axis=2)                            # (N, P)
-    leave = np.maximum(t0, t1).min(axis=2)
-    # t = 1 is the point itself: a box it is in has leave >= 1 (and one that does not
-    # reach it, leave < 1), so the box is between the eye and the point iff
-    out[near] = ((enter <= leave) & (leave >= 0.0) & (leave < 1.0)).any(axis=1)
+    d = (pts - o)[None]                                               # (1, P, 3)
+    rel = (boxes - o)[:, :, None]                                     # (N, 2, 1, 3)
+    # A direction parallel to a slab puts no bound on t when the eye lies between its planes,
+    # and no t at all when it does not.
+    flat = d == 0.0
+    between = (rel[:, 0] <= 0.0) & (rel[:, 1] >= 0.0)                 # (N, 1, 3)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t0 = rel[:, 0] / np.where(flat, 1.0, d)                       # (N, P, 3)
+        t1 = rel[:, 1] / np.where(flat, 1.0, d)
+    enter = np.where(flat, np.where(between, -np.inf, np.inf), np.minimum(t0, t1)).max(axis=2)    # (N, P)
+    leave = np.where(flat, np.where(between, np.inf, -np.inf), np.maximum(t0, t1)).min(axis=2)
+    # the segment's [0, 1) meets the slab interval, and the box does not hold the point
+    # itself (a crate a fist is punching into does not hide the fist)
+    holds = ((pts[None] >= boxes[:, None, 0]) & (pts[None] <= boxes[:, None, 1])).all(axis=2)
+    out[near] = (~holds & (enter <= leave) & (leave >= 0.0) & (enter < 1.0)).any(axis=1)
     return out
 
 
