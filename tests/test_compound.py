@@ -737,7 +737,7 @@ def test_B4_B9_fast_strike_matches_per_box_reference():
     """Each fast strike gives the same union as the per-box-loop reference
     (same volume, same points covered), the same miss/hit verdict, and a merged
     decomposition no larger than the reference's pairwise-greedy one (+ slack)."""
-    from game.collision.compound import reference_strike
+    from game.reference.compound import reference_strike
 
     rng = np.random.default_rng(7)
     c = fresh()
@@ -847,18 +847,18 @@ def test_B7_group_pairs_spanning_two_crates_keep_limb_then_row_order():
         g.pairs(np.zeros((2, 3)))
 
 
-@pytest.mark.parametrize("impl", ["_grid_rects_rows", "_grid_rects_batched"])
+@pytest.mark.parametrize("impl", ["grid_rects_rows", "grid_rects_batched"])
 @settings(max_examples=80, deadline=None)
 @given(st.integers(1, 20), st.integers(1, 20), st.integers(0, 2**31 - 1), st.floats(0.1, 0.95))
 def test_B9_merge_rectangles_tile_the_cells_exactly(impl, ny, nx, seed, fill):
     """The B9 re-decomposition of a cell grid, both implementations (the row walk for
     small grids, the batched one for large): rectangles cover exactly the filled cells,
     once each, with maximal row runs (reference: cell loops), and both give the same."""
-    from game.collision import compound
+    from game.reference import compound
 
     occ = np.random.default_rng(seed).random((ny, nx)) < fill
     rects = getattr(compound, impl)(occ)
-    assert np.array_equal(rects, compound._grid_rects_batched(occ))
+    assert np.array_equal(rects, compound.grid_rects_batched(occ))
     assert rects.dtype == np.int64 and rects.shape[1:] == (4,)
     assert np.array_equal(rects[np.lexsort((rects[:, 0], rects[:, 2]))], rects)
     count = np.zeros((ny, nx), int)
@@ -876,7 +876,7 @@ def test_B9_merge_rectangles_tile_the_cells_exactly(impl, ny, nx, seed, fill):
 def test_B9_merge_small_grid_row_walk_equals_the_batched_path(seed, n):
     """B9: a small layer is merged by marking its grid cells in Python; forced onto the
     batched path (cover counts, batched rectangles) every strike leaves the same bytes."""
-    from game.collision import compound
+    from game.reference import compound
 
     rng = np.random.default_rng(seed)
     a, b = fresh(), fresh()
@@ -934,7 +934,7 @@ def test_B7_faces_are_exactly_the_exposed_box_sides():
 
 
 def test_B7_fast_faces_match_reference_faces():
-    from game.collision.compound import reference_faces
+    from game.reference.compound import reference_faces
 
     rng = np.random.default_rng(8)
     c = fresh()
@@ -1029,9 +1029,9 @@ def face_records(f) -> list[tuple]:
 
 
 def C_boundary_faces(boxes, layers, bounds):
-    from game.collision.compound import _boundary_faces
+    from game.collision.compound.boundary import boundary_faces
 
-    return _boundary_faces(boxes, layers, bounds)
+    return boundary_faces(boxes, layers, bounds)
 
 
 def assert_inner_faces_within_the_core(c):
@@ -1046,9 +1046,9 @@ def assert_inner_faces_within_the_core(c):
 
 
 def assert_faces_match_reference(boxes, layers, bounds):
-    from game.collision.compound import _boundary_faces
+    from game.collision.compound.boundary import boundary_faces
 
-    f = _boundary_faces(boxes, layers, bounds)
+    f = boundary_faces(boxes, layers, bounds)
     ref = boundary_faces_reference(boxes, layers, bounds)
     got = face_records(f)
     assert set(got) == set(ref)  # exact floats: faces are cut, never computed
@@ -1175,7 +1175,9 @@ def test_B3_B4_B9_float_layer_cut_equals_the_batched_cut(seed, margin, size):
     compound struck through either stays byte-identical, with equal strike results."""
     from unittest import mock
 
-    import game.collision.compound as C
+    import game.collision.compound.resplit as C
+    import game.reference.compound as R
+    from game.collision.compound.layout import TANGENTS
 
     rng = np.random.default_rng(seed)
     fast, ref = fresh(), fresh()
@@ -1184,13 +1186,13 @@ def test_B3_B4_B9_float_layer_cut_equals_the_batched_cut(seed, margin, size):
         p = rng.uniform(CRATE[0] - 0.05, CRATE[1] + 0.05)
         h = rng.uniform(0.2, 1.0, 3) * size
         s = np.array([p - h, p + h])
-        boxes, off = fast.boxes, fast._offsets
+        boxes, off = fast.boxes, fast.layer_offsets
         for lay in range(6):
             lb = boxes[off[lay]:off[lay + 1]]
             if not len(lb):
                 continue
-            got = C._cut_layer(lb, fast._slabs[lay].tolist(), s.tolist(), margin, lay // 2)
-            want = C._cut_layer_batched(lb, fast._slabs[lay].tolist(), s.tolist(), margin, lay // 2)
+            got = C.cut_layer(lb, fast.slabs[lay].tolist(), s.tolist(), margin, lay // 2)
+            want = R.cut_layer_batched(lb, fast.slabs[lay].tolist(), s.tolist(), margin, lay // 2)
             assert (got is None) == (want is None)
             if got is None:
                 continue
@@ -1199,13 +1201,13 @@ def test_B3_B4_B9_float_layer_cut_equals_the_batched_cut(seed, margin, size):
             assert got[2].shape == want[2].shape and np.array_equal(got[2], want[2])
             assert got[3] == pytest.approx(want[3], rel=1e-12, abs=1e-15)
             assert got[4] == want[4] and got[5] == want[5]      # the cut boxes and each piece's box
-            u, v = C._TANGENTS[lay // 2]
-            big_grid |= (len(np.unique(lb[:, :, u])) - 1) * (len(np.unique(lb[:, :, v])) - 1) > C.SMALL_GRID
+            u, v = TANGENTS[lay // 2]
+            big_grid |= (len(np.unique(lb[:, :, u])) - 1) * (len(np.unique(lb[:, :, v])) - 1) > R.SMALL_GRID
         r1 = fast.strike(s, margin=margin)
-        with mock.patch.object(C, "_cut_layer", C._cut_layer_batched):
+        with mock.patch.object(C, "cut_layer", R.cut_layer_batched):
             r2 = ref.strike(s, margin=margin)
         assert (r1 is None) == (r2 is None)
-        assert fast.state_bytes() == ref.state_bytes() and fast._offsets == ref._offsets
+        assert fast.state_bytes() == ref.state_bytes() and fast.layer_offsets == ref.layer_offsets
         if r1 is not None:
             for name in ("layers", "tunnels", "struck_boxes", "split_target"):
                 assert np.array_equal(getattr(r1, name), getattr(r2, name)), name

@@ -26,6 +26,9 @@ from game.collision import (
     PairJudge,
     range_box_of,
 )
+from game.reference.range_box import collision_point as ref_point
+from game.reference.range_box import judgement_points as ref_judgement
+from game.reference.range_box import overlap as ref_overlap
 
 # Coordinates on a coarse grid so that touching and degenerate boxes are common.
 coord = st.integers(-6, 6).map(lambda v: v / 2.0)
@@ -37,31 +40,6 @@ def box_strategy(d):
         hi = [max(vals[i], vals[i + d]) for i in range(d)]
         return [lo, hi]
     return st.lists(coord, min_size=2 * d, max_size=2 * d).map(make)
-
-
-def ref_judgement(a, b):
-    """A2/A3 written out per axis."""
-    j1 = [a[0][k] if a[0][k] > b[0][k] else b[0][k] for k in range(len(a[0]))]
-    j2 = [a[1][k] if a[1][k] < b[1][k] else b[1][k] for k in range(len(a[0]))]
-    return j1, j2
-
-
-def ref_overlap(a, b):
-    """A4 written out per axis: collision unless some j2 coordinate < j1's."""
-    j1, j2 = ref_judgement(a, b)
-    for k in range(len(j1)):
-        if j2[k] < j1[k]:
-            return False
-    return True
-
-
-def ref_point(a, b):
-    c1 = [(a[0][k] + a[1][k]) / 2 for k in range(len(a[0]))]
-    c2 = [(b[0][k] + b[1][k]) / 2 for k in range(len(a[0]))]
-    d1 = math.sqrt(sum((a[1][k] - a[0][k]) ** 2 for k in range(len(a[0]))))
-    d2 = math.sqrt(sum((b[1][k] - b[0][k]) ** 2 for k in range(len(a[0]))))
-    t = 0.5 if d1 + d2 == 0 else d1 / (d1 + d2)
-    return [c1[k] + (c2[k] - c1[k]) * t for k in range(len(a[0]))]
 
 
 @pytest.mark.parametrize("d", [2, 3])

@@ -17,12 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_scene_casts import rays, scenes
 from test_scene_file import _reseal, _scene
-from test_scene_reference import brute_nearest
 
 from game.collision import SceneFileError
-from game.collision.compound import Compound, CompoundGroup, reference_strike
+from game.collision.compound import Compound, CompoundGroup
 from game.collision.range_box import overlaps
 from game.collision.scene_file import scene_from_bytes, scene_to_bytes
+from game.reference.compound import reference_strike
+from game.reference.scene import brute_nearest
 
 # ---------------------------------------------------------------- method B: strike vs reference
 
@@ -274,13 +275,13 @@ def test_bench_scene_reference_rate_is_a_median_of_several_runs(monkeypatch, cap
     monkeypatch.setattr(bench, "make_bench_models", lambda seed=2026: models)
     monkeypatch.setattr(bench, "N_RAYS", 300)
     state = {"inside": 0, "ref_calls": 0}
-    real_ref = bench.brute_force_nearest
+    real_ref = bench.brute_nearest
 
     def counted_ref(*args, **kw):
         state["ref_calls"] += 1
         return real_ref(*args, **kw)
 
-    monkeypatch.setattr(bench, "brute_force_nearest", counted_ref)
+    monkeypatch.setattr(bench, "brute_nearest", counted_ref)
     timed_repeats = []
     real_median = bench.median_seconds
 

@@ -78,7 +78,7 @@ def test_B1_B2_B3_point_blank_strike_cuts_the_wall_facing_the_attacker(move):
     assert 4 in result.layers.tolist(), f"the south wall (layer 4) was not struck: {result.layers}"
     # B3 on the south wall: the limb's x-y footprint grown by the margin, clipped to the face
     reg = region_of(result, 4)
-    slab = comp._slabs[4]
+    slab = comp.slabs[4]
     for ax in (0, 1):
         want = (max(limb[0, ax] - STRIKE_MARGIN, slab[0, ax]), min(limb[1, ax] + STRIKE_MARGIN, slab[1, ax]))
         assert reg[:, ax] == pytest.approx(want, abs=1e-9)

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.collision import CollisionModel, RayHit, Scene
-from test_scene_reference import brute_nearest
+from game.reference.scene import brute_nearest
 
 REL = 1e-9
 

@@ -20,7 +20,7 @@ import numpy as np
 from pyrr import matrix44
 
 from game.collision import CollisionModel, Scene, load_scene
-from game.collision.raycast import normalize_rays, ray_triangles
+from game.reference.scene import brute_nearest
 
 from .common import interleaved_medians, median_seconds, report
 
@@ -118,21 +118,6 @@ def make_rays(n: int, seed: int = 7):
     return o, d
 
 
-def brute_force_nearest(models, origins, directions, max_distance, chunk=1_000_000):
-    """Reference: every ray against every triangle (numpy Möller–Trumbore), chunked; distances (n,)."""
-    o, d = normalize_rays(origins, directions)
-    w = np.concatenate([m.world_triangles for m in models])
-    v0, e1, e2 = w[:, 0], w[:, 1] - w[:, 0], w[:, 2] - w[:, 0]
-    best = np.full(len(o), np.inf)
-    per = max(1, chunk // len(w))
-    for a in range(0, len(o), per):
-        rr = np.repeat(np.arange(a, min(a + per, len(o))), len(w))
-        tt = np.tile(np.arange(len(w)), min(per, len(o) - a))
-        t = ray_triangles(o[rr], d[rr], v0[tt], e1[tt], e2[tt], max_distance)
-        best[a:a + per] = t.reshape(-1, len(w)).min(axis=1)
-    return best
-
-
 def cold_casts(rep: int, scene=None, o=None, d=None) -> tuple[float, float]:
     """Median seconds of ``cast_nearest_many`` and ``cast_any_many`` over the benchmark's rays
     (``rep`` rounds), the first casts of the process on a scene (built here if None)."""
@@ -178,7 +163,7 @@ def run(args) -> None:
     near_cold, any_cold = cold_casts(rep, scene, o, d)
     plain = _cold_casts_default_allocator(rep)
     n_ref = 50 if quick else 200
-    ref = brute_force_nearest(models, o[:n_ref], d[:n_ref], MAX_DISTANCE)
+    ref = brute_nearest(models, o[:n_ref], d[:n_ref], MAX_DISTANCE).distance
     got = scene.cast_nearest_many(o[:n_ref], d[:n_ref], MAX_DISTANCE)
     assert np.array_equal(got.distance, ref), "cast_nearest_many disagrees with the brute-force reference"
     assert np.array_equal(scene.cast_any_many(o[:n_ref], d[:n_ref], MAX_DISTANCE), np.isfinite(ref))
@@ -186,7 +171,7 @@ def run(args) -> None:
     n_time = 20 if quick else 50
     near, anyh, t_ref = interleaved_medians(
         [lambda: scene.cast_nearest_many(o, d, MAX_DISTANCE), lambda: scene.cast_any_many(o, d, MAX_DISTANCE),
-         lambda: brute_force_nearest(models, o[:n_time], d[:n_time], MAX_DISTANCE)],
+         lambda: brute_nearest(models, o[:n_time], d[:n_time], MAX_DISTANCE)],
         numbers=[1, 1, 1], repeat=rep)
     ref_rate = n_time / t_ref
     hits = np.isfinite(scene.cast_nearest_many(o, d, MAX_DISTANCE).distance).mean()
