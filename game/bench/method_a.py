@@ -55,9 +55,9 @@ def run(args) -> None:
         # What Match._judge_collisions + _collision_points do for one attacker.
         ok, j1, j2 = judge.check(rows)
         if ok.any():
-            k, l = np.nonzero(ok)
-            j1[k, l, :3], j2[k, l, :3]
-            collision_point(a[k], b[l])
+            k, m = np.nonzero(ok)
+            j1[k, m, :3], j2[k, m, :3]
+            collision_point(a[k], b[m])
     t_match, t_ref_pts = interleaved_medians(
         [match_path, lambda: collision_points(a_list, b_list)],
         numbers=[number // 2, number // 8], repeat=repeat)

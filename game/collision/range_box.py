@@ -10,8 +10,10 @@ and broadcasts over the leading axes, so an N x M check is
 from __future__ import annotations
 
 import math
+from typing import Any, Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = [
     "judgement_points",
@@ -43,7 +45,7 @@ _BOX_TRI_CORNERS = np.array([
 _CORNER_PICK = np.array([[(i >> 2) & 1, (i >> 1) & 1, i & 1] for i in range(8)])   # (8, 3): 0 = min, 1 = max
 
 
-def _floats(x, name: str) -> np.ndarray:
+def _floats(x: ArrayLike, name: str) -> np.ndarray:
     """``x`` as a float array, or ValueError naming ``name`` (never numpy's own message)."""
     try:
         return np.asarray(x, dtype=float)
@@ -51,7 +53,7 @@ def _floats(x, name: str) -> np.ndarray:
         raise ValueError(f"{name}: expected an array of numbers, got {x!r:.80}") from None
 
 
-def _boxes(x, name: str) -> np.ndarray:
+def _boxes(x: ArrayLike, name: str) -> np.ndarray:
     """Return ``x`` as a float array shaped ``(..., 2, D)`` or raise ValueError."""
     arr = _floats(x, name)
     if arr.ndim < 2 or arr.shape[-2] != 2 or arr.shape[-1] not in (2, 3):
@@ -62,7 +64,7 @@ def _boxes(x, name: str) -> np.ndarray:
     return arr
 
 
-def _box_pair(a, b) -> tuple[np.ndarray, np.ndarray]:
+def _box_pair(a: ArrayLike, b: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Both arguments of a pairwise function as boxes of the same D.
 
     Whether their leading axes broadcast is left to the ufunc that pairs them
@@ -83,7 +85,7 @@ def _pair_error(a: np.ndarray, b: np.ndarray) -> ValueError:
     )
 
 
-def _broadcasts(sa: tuple, sb: tuple) -> bool:
+def _broadcasts(sa: tuple[int, ...], sb: tuple[int, ...]) -> bool:
     """True iff shapes ``sa`` and ``sb`` broadcast together."""
     if sa == sb:                 # the usual case, without numpy's shape machinery
         return True
@@ -94,7 +96,7 @@ def _broadcasts(sa: tuple, sb: tuple) -> bool:
     return True
 
 
-def _points(x, name: str) -> np.ndarray:
+def _points(x: ArrayLike, name: str) -> np.ndarray:
     """Return ``x`` as a float array shaped ``(..., P, D)``, P >= 1, D = 2 or 3, or raise ValueError."""
     pts = _floats(x, name)
     if pts.ndim < 2 or pts.shape[-2] < 1 or pts.shape[-1] not in (2, 3):
@@ -102,7 +104,7 @@ def _points(x, name: str) -> np.ndarray:
     return pts
 
 
-def judgement_points(a, b) -> tuple[np.ndarray, np.ndarray]:
+def judgement_points(a: ArrayLike, b: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """A2, A3: the two judgement points of box pairs.
 
     Parameters
@@ -124,7 +126,7 @@ def judgement_points(a, b) -> tuple[np.ndarray, np.ndarray]:
         raise _pair_error(a, b) from None
 
 
-def verdict(j1: np.ndarray, j2: np.ndarray) -> np.ndarray:
+def verdict(j1: np.ndarray, j2: np.ndarray) -> np.ndarray | np.bool_:
     """A4 on judgement points already computed: ``(..., D), (..., D) -> (...,) bool``.
 
     Collision iff ``j2 >= j1`` on every axis; touching counts as collision.
@@ -134,7 +136,7 @@ def verdict(j1: np.ndarray, j2: np.ndarray) -> np.ndarray:
     return (j2 >= j1).all(axis=-1)
 
 
-def overlaps(a, b) -> np.ndarray:
+def overlaps(a: ArrayLike, b: ArrayLike) -> np.ndarray | np.bool_:
     """A2-A4: collision iff ``j2 >= j1`` on every axis (touching counts).
 
     Parameters
@@ -154,7 +156,7 @@ PAD_LANES = 4
 PAD_VALUES = np.array([[-np.inf], [np.inf]])
 
 
-def padded_boxes(boxes) -> np.ndarray:
+def padded_boxes(boxes: ArrayLike) -> np.ndarray:
     """A1 storage for pair lists: boxes ``(..., 2, D)`` -> ``(..., 2, 4)`` float.
 
     Each endpoint keeps its D coordinates in lanes ``0 .. D-1``; the other lanes
@@ -172,7 +174,7 @@ def padded_boxes(boxes) -> np.ndarray:
     return out
 
 
-def pair_index(a, b) -> np.ndarray:
+def pair_index(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     """Gather rows for :func:`overlaps_pairs` from a list of box pairs.
 
     Parameters
@@ -258,7 +260,7 @@ class PairJudge:
 
     __slots__ = ("_index", "check", "n_rows", "shape")
 
-    def __init__(self, index, n_rows: int, shape: tuple | None = None):
+    def __init__(self, index: ArrayLike, n_rows: int, shape: tuple[int, ...] | None = None):
         if type(n_rows) is not int and not isinstance(n_rows, np.integer) or n_rows < 0:
             raise ValueError(f"n_rows: expected the number of rows (an int >= 0), got {n_rows!r}")
         index = np.asarray(index)
@@ -286,19 +288,20 @@ class PairJudge:
     def __call__(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return self.check(rows)
 
-    def __deepcopy__(self, memo) -> PairJudge:
+    def __deepcopy__(self, memo: dict[int, Any]) -> PairJudge:
         # The buffers are scratch; a copy gets its own (sharing them would let two
         # matches overwrite each other's results).
         return PairJudge(self._index, self.n_rows, self.shape)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[PairJudge], tuple[np.ndarray, int, tuple[int, ...]]]:
         return PairJudge, (self._index, self.n_rows, self.shape)
 
 
 _F64 = np.dtype(np.float64)   # native float64: the dtype of every judge buffer
 
 
-def _pair_kernel(index: np.ndarray, n_rows: int, shape: tuple):
+def _pair_kernel(index: np.ndarray, n_rows: int,
+                 shape: tuple[int, ...]) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """:class:`PairJudge`'s per-call work as a closure over buffers made here, once."""
     p = index.shape[1]
     rows_shape = (n_rows, PAD_LANES)
@@ -308,12 +311,12 @@ def _pair_kernel(index: np.ndarray, n_rows: int, shape: tuple):
     apart = np.empty((p, PAD_LANES), dtype=bool)
     apart_u32 = apart.view(np.uint32).ravel()         # a pair's 4 axis verdicts as one word
     ok = np.empty(p, dtype=bool)
-    result = []
+    views = []
     for buf, s in ((ok, shape), (j1, shape + (PAD_LANES,)), (j2, shape + (PAD_LANES,))):
         view = buf.reshape(s)
         view.flags.writeable = False
-        result.append(view)
-    result = tuple(result)
+        views.append(view)
+    result = (views[0], views[1], views[2])         # (ok, j1, j2), read-only views of the buffers
     maximum, minimum, less, logical_not, ndarray = np.maximum, np.minimum, np.less, np.logical_not, np.ndarray
 
     def check(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -333,13 +336,13 @@ def _pair_kernel(index: np.ndarray, n_rows: int, shape: tuple):
     return check
 
 
-def box_centers(boxes) -> np.ndarray:
+def box_centers(boxes: ArrayLike) -> np.ndarray:
     """A7 centres: centroids ``(..., D)`` float of boxes ``(..., 2, D)`` float."""
     boxes = _boxes(boxes, "boxes")
     return 0.5 * (boxes[..., 0, :] + boxes[..., 1, :])
 
 
-def box_diagonals(boxes) -> np.ndarray:
+def box_diagonals(boxes: ArrayLike) -> np.ndarray:
     """A7 characteristic value: the longest diagonal length ``(...,)`` of each box.
 
     For an axis-aligned box every space diagonal has the same length,
@@ -350,7 +353,7 @@ def box_diagonals(boxes) -> np.ndarray:
     return np.sqrt((ext * ext).sum(axis=-1))
 
 
-def collision_point(a, b) -> np.ndarray:
+def collision_point(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     """A7: split the centre-to-centre segment in the ratio of the diagonals.
 
     ``p = c1 + (c2 - c1) * d1 / (d1 + d2)``, where ``c`` is a box's centroid
@@ -379,7 +382,7 @@ def collision_point(a, b) -> np.ndarray:
     return 0.5 * sa + ((b[..., 0, :] + b[..., 1, :]) - sa) * half_t
 
 
-def collision_point_pair(a, b) -> np.ndarray:
+def collision_point_pair(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     """A7 for one pair of 3D boxes ``(2, 3)``, on Python floats: the same arithmetic as
     :func:`collision_point` (the same bits; a test holds them equal), for a crate strike,
     which runs once on a frame where numpy is cold.  Returns (3,) float."""
@@ -394,7 +397,7 @@ def collision_point_pair(a, b) -> np.ndarray:
     return np.array([0.5 * sa[i] + ((b0[i] + b1[i]) - sa[i]) * half_t for i in range(3)])
 
 
-def range_box_of(points) -> np.ndarray:
+def range_box_of(points: ArrayLike) -> np.ndarray:
     """A6: the min/max endpoints of any point set (e.g. a rotated limb's corners).
 
     Parameters
@@ -421,7 +424,7 @@ def range_box_of(points) -> np.ndarray:
     return np.stack((np.minimum.reduce(p, axis=-1), np.maximum.reduce(p, axis=-1)), axis=-2)
 
 
-def endpoints_by_coordinate_sum(corners) -> np.ndarray:
+def endpoints_by_coordinate_sum(corners: ArrayLike) -> np.ndarray:
     """A6 as worded: min endpoint = corner with the smallest coordinate sum,
     max endpoint = corner with the largest.
 
@@ -443,7 +446,7 @@ def endpoints_by_coordinate_sum(corners) -> np.ndarray:
     return np.concatenate((lo, hi), axis=-2)
 
 
-def box_from_center_half(center, half) -> np.ndarray:
+def box_from_center_half(center: ArrayLike, half: ArrayLike) -> np.ndarray:
     """A6 conversion: centre ``(..., D)`` + half size ``(..., D)`` -> ``(..., 2, D)``."""
     c = _floats(center, "center")
     h = np.abs(_floats(half, "half"))
@@ -453,7 +456,7 @@ def box_from_center_half(center, half) -> np.ndarray:
     return np.stack(np.broadcast_arrays(c - h, c + h), axis=-2)
 
 
-def box_from_sphere(center, radius) -> np.ndarray:
+def box_from_sphere(center: ArrayLike, radius: ArrayLike) -> np.ndarray:
     """A6/B8 conversion: a sphere's circumscribed cube, ``(..., 2, D)``.
 
     center : (..., D) float, D = 2 or 3; radius : (...) float (its absolute value is used).
@@ -466,7 +469,7 @@ def box_from_sphere(center, radius) -> np.ndarray:
     return np.stack(np.broadcast_arrays(c - r, c + r), axis=-2)
 
 
-def box_triangles(boxes) -> np.ndarray:
+def box_triangles(boxes: ArrayLike) -> np.ndarray:
     """The 12 surface triangles of each box: ``(N, 2, 3) -> (N * 12, 3, 3)``.
 
     Used to give a method-B compound of small boxes to method C as one

@@ -20,8 +20,10 @@ Conventions (shared by every caller and by the test reference):
 from __future__ import annotations
 
 import math
+from typing import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .tolerances import INV_DIR_HUGE, RAY_EDGE_EPS, RAY_PARALLEL_EPS
 
@@ -36,7 +38,7 @@ _LO = -RAY_EDGE_EPS
 _HI = 1.0 + RAY_EDGE_EPS
 
 
-def normalize_rays(origins, directions) -> tuple[np.ndarray, np.ndarray]:
+def normalize_rays(origins: ArrayLike, directions: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Check and normalise a batch of rays.
 
     Parameters
@@ -88,7 +90,7 @@ def inverse_directions(d: np.ndarray) -> np.ndarray:
 
 
 def ray_triangles(o: np.ndarray, d: np.ndarray, v0: np.ndarray, e1: np.ndarray, e2: np.ndarray,
-                  limit) -> np.ndarray:
+                  limit: float | np.ndarray) -> np.ndarray:
     """Two-sided Möller–Trumbore, one ray per triangle (pairs), batched (C6).
 
     Parameters
@@ -109,7 +111,8 @@ def ray_triangles(o: np.ndarray, d: np.ndarray, v0: np.ndarray, e1: np.ndarray, 
     return ray_triangles_cm(o.T, d.T, np.concatenate((v0.T, e1.T, e2.T)), limit)
 
 
-def ray_triangle_scalar(ox, oy, oz, dx, dy, dz, tri, limit) -> float:
+def ray_triangle_scalar(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, tri: Sequence[float],
+                        limit: float) -> float:
     """Scalar twin of :func:`ray_triangles` for one ray and one triangle.
 
     ``tri`` is a 9-sequence ``(v0x, v0y, v0z, e1x, e1y, e1z, e2x, e2y, e2z)``.
@@ -145,7 +148,8 @@ def ray_triangle_scalar(ox, oy, oz, dx, dy, dz, tri, limit) -> float:
 # Arrays are (k, n): one contiguous row per coordinate, so every numpy call runs
 # one long inner loop instead of many length-3 ones.
 
-def ray_boxes_cm(o: np.ndarray, inv: np.ndarray, box: np.ndarray, limit) -> tuple[np.ndarray, np.ndarray]:
+def ray_boxes_cm(o: np.ndarray, inv: np.ndarray, box: np.ndarray,
+                 limit: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """C6 slab test, component-major: ``o, inv`` (3, n) float, ``box`` (6, n) rows
     ``xmin, ymin, zmin, xmax, ymax, zmax``; ``limit`` float or (n,).  Returns ``hit, tnear`` (n,)."""
     t0 = box[:3] - o
@@ -164,7 +168,7 @@ def ray_boxes_cm(o: np.ndarray, inv: np.ndarray, box: np.ndarray, limit) -> tupl
     return tnear <= tfar, tnear
 
 
-def ray_triangles_cm(o: np.ndarray, d: np.ndarray, tri: np.ndarray, limit) -> np.ndarray:
+def ray_triangles_cm(o: np.ndarray, d: np.ndarray, tri: np.ndarray, limit: float | np.ndarray) -> np.ndarray:
     """C6 two-sided Möller–Trumbore, component-major: ``o, d`` (3, n) float, ``tri`` (9, n) rows
     ``v0xyz, e1xyz, e2xyz``.  The kernel behind :func:`ray_triangles`; (n,) t or inf."""
     ox, oy, oz = o
