@@ -126,9 +126,16 @@ def build_aabb_tree(triangles: np.ndarray) -> AABBTree:
     return _with_slots(tris, perm, pad_boxes(box_arr[:n_nodes]), child[:n_nodes], leaves)
 
 
-def _split_levels(tris: np.ndarray, perm: np.ndarray, box_arr: np.ndarray, child: np.ndarray) -> tuple[int, _Leaves]:
+class _Built(NamedTuple):
+    """What the level-by-level split made."""
+
+    n_nodes: int        # nodes used in the preallocated arrays
+    leaves: _Leaves
+
+
+def _split_levels(tris: np.ndarray, perm: np.ndarray, box_arr: np.ndarray, child: np.ndarray) -> _Built:
     """The top-down build, one tree level per pass: fills ``box_arr`` (unpadded node boxes),
-    ``child`` and the order ``perm`` of the triangles in place; returns the node count and the leaves."""
+    ``child`` and the order ``perm`` of the triangles in place."""
     tmin, tmax = range_box_of(tris).transpose(1, 0, 2)          # (t, 3) each: the triangles' boxes
     cent = (tris[:, 0] + tris[:, 1] + tris[:, 2]) / 3.0        # (the order of sum(axis=1): same bits)
     t = tris.shape[0]
@@ -174,7 +181,7 @@ def _split_levels(tris: np.ndarray, perm: np.ndarray, box_arr: np.ndarray, child
         seg_lo = np.stack([s_lo, mid], axis=1).ravel()
         seg_hi = np.stack([mid, s_hi], axis=1).ravel()
         seg_node = np.stack([left, right], axis=1).ravel()
-    return n_nodes, _Leaves(np.concatenate(leaf_node), np.concatenate(leaf_lo), np.concatenate(leaf_hi))
+    return _Built(n_nodes, _Leaves(np.concatenate(leaf_node), np.concatenate(leaf_lo), np.concatenate(leaf_hi)))
 
 
 def _with_slots(tris: np.ndarray, perm: np.ndarray, box: np.ndarray, child: np.ndarray, leaves: _Leaves) -> AABBTree:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-__all__ = ["QuadTree", "QuadArrays", "quadrants", "Rect"]
+__all__ = ["QuadTree", "QuadArrays", "QuadCells", "quadrants", "Rect"]
 
 #: An x–z rect ``(xmin, zmin, xmax, zmax)``.
 Rect = tuple[float, float, float, float]
@@ -38,6 +38,13 @@ class QuadArrays:
     leaf_start: np.ndarray      # (q,) int64, first entry of the node's models in leaf_models
     leaf_count: np.ndarray      # (q,) int64, how many
     leaf_models: np.ndarray     # (k,) int64, model indices of all leaves back to back
+
+
+class QuadCells(NamedTuple):
+    """Every node's rect and depth (the debug overlay's quadtree cells), copies."""
+
+    rects: np.ndarray   # (k, 2, 2) float [[xmin, zmin], [xmax, zmax]]
+    depth: np.ndarray   # (k,) int32
 
 
 def _overlap(a: Sequence[float], b: Sequence[float]) -> bool:
@@ -208,7 +215,7 @@ class QuadTree:
             self._arrays = QuadArrays(rect, np.asarray(self.depth, dtype=np.int32), child, start, counts, flat)
         return self._arrays
 
-    def cells(self) -> tuple[np.ndarray, np.ndarray]:
-        """Debug overlay: ``(rects (k, 2, 2) [[xmin, zmin], [xmax, zmax]], depth (k,))`` of all nodes."""
+    def cells(self) -> QuadCells:
+        """Debug overlay: the :class:`QuadCells` of all nodes."""
         a = self.arrays()
-        return a.rect.copy(), a.depth.copy()
+        return QuadCells(a.rect.copy(), a.depth.copy())

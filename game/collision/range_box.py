@@ -10,12 +10,14 @@ and broadcasts over the leading axes, so an N x M check is
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 __all__ = [
+    "JudgementPoints",
+    "PairVerdict",
     "judgement_points",
     "verdict",
     "overlaps",
@@ -43,6 +45,21 @@ _BOX_TRI_CORNERS = np.array([
     (0, 2, 6), (0, 6, 4), (1, 5, 7), (1, 7, 3),      # -z, +z
 ])
 _CORNER_PICK = np.array([[(i >> 2) & 1, (i >> 1) & 1, i & 1] for i in range(8)])   # (8, 3): 0 = min, 1 = max
+
+
+class JudgementPoints(NamedTuple):
+    """A2 and A3 of box pairs: ``[j1, j2]`` is a colliding pair's overlap box."""
+
+    j1: np.ndarray      # (..., D) float, A2: per axis the larger of the two min endpoints
+    j2: np.ndarray      # (..., D) float, A3: per axis the smaller of the two max endpoints
+
+
+class PairVerdict(NamedTuple):
+    """A2-A4 on a list of box pairs (:func:`overlaps_pairs`, :class:`PairJudge`)."""
+
+    ok: np.ndarray      # (P,) or the judge's shape, bool: A4, the pair collides (touching counts)
+    j1: np.ndarray      # (..., 4) float: A2 (lanes >= D are pad)
+    j2: np.ndarray      # (..., 4) float: A3 (lanes >= D are pad)
 
 
 def _floats(x: ArrayLike, name: str) -> np.ndarray:
@@ -104,7 +121,7 @@ def _points(x: ArrayLike, name: str) -> np.ndarray:
     return pts
 
 
-def judgement_points(a: ArrayLike, b: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+def judgement_points(a: ArrayLike, b: ArrayLike) -> JudgementPoints:
     """A2, A3: the two judgement points of box pairs.
 
     Parameters
@@ -114,14 +131,12 @@ def judgement_points(a: ArrayLike, b: ArrayLike) -> tuple[np.ndarray, np.ndarray
 
     Returns
     -------
-    j1 : (..., D) float
-        A2, per-axis larger of the two *min* endpoints.
-    j2 : (..., D) float
-        A3, per-axis smaller of the two *max* endpoints.
+    :class:`JudgementPoints` ``(j1, j2)``, each (..., D) float: A2, the per-axis larger of
+    the two *min* endpoints, and A3, the per-axis smaller of the two *max* endpoints.
     """
     a, b = _box_pair(a, b)
     try:
-        return np.maximum(a[..., 0, :], b[..., 0, :]), np.minimum(a[..., 1, :], b[..., 1, :])
+        return JudgementPoints(np.maximum(a[..., 0, :], b[..., 0, :]), np.minimum(a[..., 1, :], b[..., 1, :]))
     except ValueError:
         raise _pair_error(a, b) from None
 
@@ -201,7 +216,7 @@ def all_pairs_index(n: int, m: int) -> np.ndarray:
     return pair_index(np.repeat(np.arange(n), m), n + np.tile(np.arange(m), n))
 
 
-def overlaps_pairs(rows: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def overlaps_pairs(rows: np.ndarray, index: np.ndarray) -> PairVerdict:
     """A2-A4 for a list of box pairs, once: :class:`PairJudge` made for this call.
 
     Parameters
@@ -213,6 +228,8 @@ def overlaps_pairs(rows: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.
 
     Returns
     -------
+    :class:`PairVerdict` ``(ok, j1, j2)``:
+
     ok : (P,) bool
         A4, the same verdict as :func:`overlaps` on each pair (touching counts; boxes
         with NaN coordinates are not boxes, and the two may differ on them).
@@ -285,7 +302,7 @@ class PairJudge:
         shaped ``(n, m)``: what :func:`all_pairs_index` lists, on ``2 (n + m)`` rows."""
         return cls(all_pairs_index(n, m), 2 * (n + m), (n, m))
 
-    def __call__(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def __call__(self, rows: np.ndarray) -> PairVerdict:
         return self.check(rows)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> PairJudge:
@@ -301,7 +318,7 @@ _F64 = np.dtype(np.float64)   # native float64: the dtype of every judge buffer
 
 
 def _pair_kernel(index: np.ndarray, n_rows: int,
-                 shape: tuple[int, ...]) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]]:
+                 shape: tuple[int, ...]) -> Callable[[np.ndarray], PairVerdict]:
     """:class:`PairJudge`'s per-call work as a closure over buffers made here, once."""
     p = index.shape[1]
     rows_shape = (n_rows, PAD_LANES)
@@ -316,10 +333,10 @@ def _pair_kernel(index: np.ndarray, n_rows: int,
         view = buf.reshape(s)
         view.flags.writeable = False
         views.append(view)
-    result = (views[0], views[1], views[2])         # (ok, j1, j2), read-only views of the buffers
+    result = PairVerdict(views[0], views[1], views[2])     # read-only views of the buffers
     maximum, minimum, less, logical_not, ndarray = np.maximum, np.minimum, np.less, np.logical_not, np.ndarray
 
-    def check(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def check(rows: np.ndarray) -> PairVerdict:
         """A2-A4 on the judge's pairs of ``rows`` ``(R, 4)`` float64: ``(ok, j1, j2)``."""
         if (type(rows) is not ndarray or rows.shape != rows_shape
                 or rows.dtype is not _F64 and rows.dtype != _F64):   # identity first: the common case

@@ -20,7 +20,7 @@ Conventions (shared by every caller and by the test reference):
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -28,6 +28,8 @@ from numpy.typing import ArrayLike
 from .tolerances import INV_DIR_HUGE, RAY_EDGE_EPS, RAY_PARALLEL_EPS
 
 __all__ = [
+    "RayBatch",
+    "SlabHits",
     "normalize_rays",
     "inverse_directions",
     "ray_triangles",
@@ -38,7 +40,21 @@ _LO = -RAY_EDGE_EPS
 _HI = 1.0 + RAY_EDGE_EPS
 
 
-def normalize_rays(origins: ArrayLike, directions: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+class RayBatch(NamedTuple):
+    """Checked rays (:func:`normalize_rays`)."""
+
+    origins: np.ndarray     # (n, 3) float64, C-contiguous
+    directions: np.ndarray  # (n, 3) float64, unit
+
+
+class SlabHits(NamedTuple):
+    """The slab test of rays against boxes (:func:`ray_boxes_cm`)."""
+
+    hit: np.ndarray         # (n,) bool: the ray enters the box within its limit
+    tnear: np.ndarray       # (n,) float: the entry distance (0 if the origin is inside)
+
+
+def normalize_rays(origins: ArrayLike, directions: ArrayLike) -> RayBatch:
     """Check and normalise a batch of rays.
 
     Parameters
@@ -48,7 +64,7 @@ def normalize_rays(origins: ArrayLike, directions: ArrayLike) -> tuple[np.ndarra
 
     Returns
     -------
-    o : (n, 3) float64, d : (n, 3) float64 unit directions.
+    :class:`RayBatch` ``(o, d)``: o (n, 3) float64, d (n, 3) float64 unit directions.
 
     Raises
     ------
@@ -73,7 +89,7 @@ def normalize_rays(origins: ArrayLike, directions: ArrayLike) -> tuple[np.ndarra
     d = d / scale[:, None]  # largest component becomes +-1: no underflow/overflow in the norm
     dx, dy, dz = d[:, 0], d[:, 1], d[:, 2]
     norm = np.sqrt(dx * dx + dy * dy + dz * dz)
-    return np.ascontiguousarray(o), d / norm[:, None]
+    return RayBatch(np.ascontiguousarray(o), d / norm[:, None])
 
 
 def inverse_directions(d: np.ndarray) -> np.ndarray:
@@ -149,9 +165,9 @@ def ray_triangle_scalar(ox: float, oy: float, oz: float, dx: float, dy: float, d
 # one long inner loop instead of many length-3 ones.
 
 def ray_boxes_cm(o: np.ndarray, inv: np.ndarray, box: np.ndarray,
-                 limit: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                 limit: float | np.ndarray) -> SlabHits:
     """C6 slab test, component-major: ``o, inv`` (3, n) float, ``box`` (6, n) rows
-    ``xmin, ymin, zmin, xmax, ymax, zmax``; ``limit`` float or (n,).  Returns ``hit, tnear`` (n,)."""
+    ``xmin, ymin, zmin, xmax, ymax, zmax``; ``limit`` float or (n,).  Returns :class:`SlabHits` ``(hit, tnear)``."""
     t0 = box[:3] - o
     t1 = box[3:] - o
     with np.errstate(over="ignore"):  # huge inverse components may overflow to +-inf: still ordered
@@ -165,7 +181,7 @@ def ray_boxes_cm(o: np.ndarray, inv: np.ndarray, box: np.ndarray,
     tfar = np.minimum(t1[0], t1[1])
     np.minimum(tfar, t1[2], out=tfar)
     np.minimum(tfar, limit, out=tfar)
-    return tnear <= tfar, tnear
+    return SlabHits(tnear <= tfar, tnear)
 
 
 def ray_triangles_cm(o: np.ndarray, d: np.ndarray, tri: np.ndarray, limit: float | np.ndarray) -> np.ndarray:

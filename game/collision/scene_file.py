@@ -9,7 +9,8 @@ two files from different bakes are told apart.  The full layout is in
 offset and (for damage) the fix; nothing from ``struct`` or numpy escapes,
 not even a numpy warning.
 
-Loading (C5) rebuilds the quadtree from the quadtree file as stored (no
+The layout is :mod:`.scene_format`'s and writing is :mod:`.scene_save`'s (both re-exported
+here).  Loading (C5) rebuilds the quadtree from the quadtree file as stored (no
 re-insertion; a quadrant the file omits, C4 allowing 1–4 children, becomes an
 empty leaf), reads each model's mesh triangles into arrays, recomputes its
 AABB (checked against the stored one) and builds its AABB tree.
@@ -17,20 +18,34 @@ AABB (checked against the stored one) and builds its AABB tree.
 
 from __future__ import annotations
 
-import errno
 import os
 import struct
-import zlib
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn, Sequence
 
 import numpy as np
 from numpy.typing import DTypeLike
 
-from game.files import DIRECTORY, REGULAR, existing_kind
-
 from .quadtree import QuadTree, Rect, quadrants
 from .scene import CollisionModel, Scene
+from .scene_format import (
+    FORMAT_VERSION,
+    MAX_DEPTH,
+    MODEL_DT,
+    MODELS_CRC_AT,
+    MODELS_HEADER,
+    MODELS_MAGIC,
+    NODE_DT,
+    PREFIX,
+    QUAD_CRC_AT,
+    QUAD_HEADER,
+    QUAD_PAIR_AT,
+    QUADTREE_MAGIC,
+    REL,
+    U32,
+    crc,
+)
+from .scene_save import SceneBytes, save_scene, scene_to_bytes
 from .tolerances import FILE_AABB_REL
 
 __all__ = [
@@ -42,28 +57,11 @@ __all__ = [
     "save_scene",
     "scene_from_bytes",
     "scene_to_bytes",
+    "SceneBytes",
 ]
 
-MODELS_MAGIC = b"RBXMODL\x00"
-QUADTREE_MAGIC = b"RBXQUAD\x00"
-FORMAT_VERSION = 2
 #: The command that rewrites the arena's scene files (the fix for any damaged or old file).
 REBAKE = "re-bake both files with `python3 -m game.tools.bake`"
-
-_PREFIX = struct.Struct("<8sHH")                  # magic, version, reserved: the same in every version
-_MODELS_HEADER = struct.Struct("<8sHHIIQI")       # magic, version, reserved, mesh_count, model_count, file_size,
-#                                                   crc32
-_QUAD_HEADER = struct.Struct("<8sHHIIIIQII")      # magic, version, reserved, model_count, node_count,
-#                                                   leaf_capacity, max_depth, file_size, crc32, models_crc32
-_MODELS_CRC_AT = 28                               # byte offset of each header's crc32 field
-_QUAD_CRC_AT = 36
-_QUAD_PAIR_AT = 40                                # the quadtree header's models_crc32
-_U32 = struct.Struct("<I")
-_MODEL_DT = np.dtype([("aabb", "<f8", (6,)), ("level", "u1"), ("mesh", "<u4"), ("tris", "<u4"),
-                      ("transform", "<f8", (16,))])
-_NODE_DT = np.dtype([("rect", "<f8", (4,)), ("depth", "<u4"), ("id", "<u4")])
-_REL = struct.Struct("<IBB")                      # node index, has_children, child_count
-_MAX_DEPTH = 16
 
 
 class SceneFileError(ValueError):
@@ -74,17 +72,6 @@ class SceneFileError(ValueError):
     def __init__(self, message: str, names_fix: bool = False):
         super().__init__(message)
         self.names_fix = names_fix
-
-
-def _crc(data: bytes | memoryview, crc_at: int) -> int:
-    """CRC-32 of every byte of ``data`` except the 4-byte crc32 field at ``crc_at``."""
-    return zlib.crc32(data[crc_at + 4:], zlib.crc32(data[:crc_at]))
-
-
-def _sealed(data: bytes, crc_at: int) -> tuple[bytes, int]:
-    """``data`` with its crc32 field filled in, and that CRC-32."""
-    crc = _crc(data, crc_at)
-    return data[:crc_at] + struct.pack("<I", crc) + data[crc_at + 4:], crc
 
 
 class _Reader:
@@ -120,7 +107,7 @@ class _Reader:
 
 def _check_prefix(rd: _Reader, want_magic: bytes) -> None:
     """Magic, version and reserved: checked before the rest of the header, whose size depends on the version."""
-    magic, version, reserved = rd.unpack(_PREFIX, "header")
+    magic, version, reserved = rd.unpack(PREFIX, "header")
     if magic != want_magic:
         rd.fail("magic", f"expected {want_magic!r}, got {bytes(magic)!r} (not a Rangebox scene file of this kind)", 0)
     if 1 <= version < FORMAT_VERSION:
@@ -138,133 +125,10 @@ def _check_size_and_crc(rd: _Reader, file_size: int, size_at: int, stored_crc: i
     if file_size != len(rd.data):
         rd.fail("file_size", f"header says {file_size} bytes but the file has {len(rd.data)} "
                 "(truncated or trailing data)", size_at, rebake=True)
-    crc = _crc(rd.data, crc_at)
-    if crc != stored_crc:
-        rd.fail("crc32", f"checksum mismatch: stored 0x{stored_crc:08x}, computed 0x{crc:08x} "
+    computed = crc(rd.data, crc_at)
+    if computed != stored_crc:
+        rd.fail("crc32", f"checksum mismatch: stored 0x{stored_crc:08x}, computed 0x{computed:08x} "
                 "(the file is corrupted)", crc_at, rebake=True)
-
-
-# ---- writing ---------------------------------------------------------------------
-def scene_to_bytes(scene: Scene) -> tuple[bytes, bytes]:
-    """C3, C4: encode ``scene`` as ``(model data file bytes, quadtree file bytes)``.
-
-    Each model gets its own mesh (mesh index = model index) holding its local triangles.
-    """
-    models = scene.models
-    parts = []
-    for m in models:
-        parts.append(_U32.pack(m.triangle_count))
-        parts.append(np.ascontiguousarray(m.triangles, dtype="<f8").tobytes())
-    recs = np.zeros(len(models), dtype=_MODEL_DT)
-    for i, m in enumerate(models):
-        recs[i] = (m.aabb.reshape(6), m.level, i, m.triangle_count, m.transform.reshape(16))
-    parts.append(recs.tobytes())
-    body = b"".join(parts)
-    size = _MODELS_HEADER.size + len(body)
-    models_bytes, models_crc = _sealed(_MODELS_HEADER.pack(MODELS_MAGIC, FORMAT_VERSION, 0, len(models),
-                                                           len(models), size, 0) + body, _MODELS_CRC_AT)
-
-    qt = scene.quadtree
-    q = qt.node_count
-    nodes = np.zeros(q, dtype=_NODE_DT)
-    nodes["rect"] = np.asarray(qt.rect, dtype=np.float64).reshape(q, 4)
-    nodes["depth"] = qt.depth
-    nodes["id"] = np.arange(q)
-    parts = [nodes.tobytes()]
-    for ms in qt.models:
-        parts.append(_U32.pack(len(ms)) + np.asarray(ms, dtype="<u4").tobytes())
-    for i, kids in enumerate(qt.children):
-        if kids is None:
-            parts.append(_REL.pack(i, 0, 0))
-        else:
-            parts.append(_REL.pack(i, 1, len(kids)) + np.asarray(kids, dtype="<u4").tobytes())
-    body = b"".join(parts)
-    size = _QUAD_HEADER.size + len(body)
-    quad_bytes, _ = _sealed(_QUAD_HEADER.pack(QUADTREE_MAGIC, FORMAT_VERSION, 0, len(models), q,
-                                              qt.leaf_capacity, qt.max_depth, size, 0, models_crc) + body,
-                            _QUAD_CRC_AT)
-    return models_bytes, quad_bytes
-
-
-def _check_target(path: Path) -> None:
-    """``path`` must be a regular file or absent: anything else (a directory, a device) is refused
-    with an :class:`OSError` naming it, before any write."""
-    kind = existing_kind(path)
-    if kind not in (None, REGULAR):
-        raise OSError(errno.EISDIR if kind == DIRECTORY else errno.EEXIST,
-                      f"is {kind}, not a regular file, so it cannot be replaced; remove it or write elsewhere",
-                      str(path))
-
-
-def _write_synced(path: Path, data: bytes) -> None:
-    """Write ``data`` to a new file ``path`` and force it to disk (flush + fsync)."""
-    with open(path, "xb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-
-
-def save_scene(scene: Scene, models_path: str | os.PathLike[str], quadtree_path: str | os.PathLike[str]) -> None:
-    """Write the model data file (C3) and the quadtree file (C4) of ``scene`` as a pair.
-
-    Both files are first written in full next to their targets (``<name>.tmp``,
-    flushed and fsynced); only when both are complete do they replace the
-    targets, one ``os.replace`` right after the other.  Each target must be a
-    regular file or absent (checked first).  On any failure the temporary
-    files are removed and the old pair is left untouched (an :class:`OSError`
-    is raised).  The two renames cannot be atomic together: if the second
-    fails (or the process dies between them) the new models file sits with the
-    old quadtree file; the raised error then has ``partial = True``, and the
-    quadtree header's ``models_crc32`` makes loading such a pair fail with a
-    :class:`SceneFileError` saying the files are from different bakes.
-    """
-    mb, qb = scene_to_bytes(scene)
-    targets = [Path(models_path), Path(quadtree_path)]
-    if targets[0].resolve() == targets[1].resolve():
-        raise OSError(errno.EINVAL, "the model data file and the quadtree file must be two different files",
-                      str(targets[0]))
-    temps = [p.with_name(p.name + ".tmp") for p in targets]
-    for path in (*targets, *temps):
-        _check_target(path)
-    written: list[Path] = []
-    try:
-        for tmp, data in zip(temps, (mb, qb)):
-            tmp.unlink(missing_ok=True)               # a leftover of an interrupted run: ours to replace
-            written.append(tmp)
-            _write_synced(tmp, data)
-        for k, (tmp, path) in enumerate(zip(temps, targets)):
-            try:
-                os.replace(tmp, path)
-            except OSError as exc:
-                if k:                                  # the first file is new already: say so
-                    exc.strerror = (f"{exc.strerror}; {targets[0]} was already replaced, so the pair is "
-                                    f"mismatched until the next successful save (loading reports it)")
-                    exc.partial = True  # type: ignore[attr-defined]  # an attribute of this error only (documented above)
-                raise
-            written.remove(tmp)
-    finally:
-        for tmp in written:
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
-    _sync_dir(targets[0].parent)
-    if targets[1].parent != targets[0].parent:
-        _sync_dir(targets[1].parent)
-
-
-def _sync_dir(folder: Path) -> None:
-    """Make the renames durable (best effort: not every platform can fsync a directory)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 # ---- reading ---------------------------------------------------------------------
@@ -288,8 +152,8 @@ class _QuadHeader(NamedTuple):
 def _models_header(rd: _Reader) -> _ModelsHeader:
     """Check the model data file's header, size and checksum."""
     _check_prefix(rd, MODELS_MAGIC)
-    _, _, _, mesh_count, model_count, file_size, crc = rd.unpack(_MODELS_HEADER, "header")
-    _check_size_and_crc(rd, file_size, 20, crc, _MODELS_CRC_AT)
+    _, _, _, mesh_count, model_count, file_size, crc = rd.unpack(MODELS_HEADER, "header")
+    _check_size_and_crc(rd, file_size, 20, crc, MODELS_CRC_AT)
     return _ModelsHeader(mesh_count, model_count, crc)
 
 
@@ -297,11 +161,11 @@ def _quad_header(rd: _Reader, models_crc: int, models_name: str) -> _QuadHeader:
     """Check the quadtree file's header, size, checksum and pairing with the model data file."""
     _check_prefix(rd, QUADTREE_MAGIC)
     (_, _, _, model_count, node_count, leaf_capacity, max_depth, file_size, crc,
-     pair_crc) = rd.unpack(_QUAD_HEADER, "header")
-    _check_size_and_crc(rd, file_size, 28, crc, _QUAD_CRC_AT)
+     pair_crc) = rd.unpack(QUAD_HEADER, "header")
+    _check_size_and_crc(rd, file_size, 28, crc, QUAD_CRC_AT)
     if pair_crc != models_crc:
         rd.fail("models_crc32", f"records model data file checksum 0x{pair_crc:08x} but {models_name} has "
-                f"0x{models_crc:08x}: the two files are from different bakes", _QUAD_PAIR_AT, rebake=True)
+                f"0x{models_crc:08x}: the two files are from different bakes", QUAD_PAIR_AT, rebake=True)
     return _QuadHeader(model_count, node_count, leaf_capacity, max_depth)
 
 
@@ -311,7 +175,7 @@ def _read_models(rd: _Reader, mesh_count: int, model_count: int) -> list[Collisi
     mesh_at = []
     for i in range(mesh_count):
         at = rd.pos
-        (n,) = rd.unpack(_U32, f"meshes[{i}].triangle_count")
+        (n,) = rd.unpack(U32, f"meshes[{i}].triangle_count")
         if n == 0:
             rd.fail(f"meshes[{i}].triangle_count", "must be >= 1", at)
         if n * 72 > len(rd.data) - rd.pos:
@@ -325,13 +189,13 @@ def _read_models(rd: _Reader, mesh_count: int, model_count: int) -> list[Collisi
             rd.fail(f"meshes[{i}].triangles", "NaN or inf coordinate", at + 8 * k)
         meshes.append(tris.astype(np.float64))
     rec_at = rd.pos
-    if model_count * _MODEL_DT.itemsize != len(rd.data) - rd.pos:
-        rd.fail("model_count", f"{model_count} model records need {model_count * _MODEL_DT.itemsize} bytes, "
+    if model_count * MODEL_DT.itemsize != len(rd.data) - rd.pos:
+        rd.fail("model_count", f"{model_count} model records need {model_count * MODEL_DT.itemsize} bytes, "
                 f"{len(rd.data) - rd.pos} remain (count does not match file size)", 16)
-    recs = rd.array(_MODEL_DT, model_count, "models")
+    recs = rd.array(MODEL_DT, model_count, "models")
     models = []
     for j in range(model_count):
-        at = rec_at + j * _MODEL_DT.itemsize
+        at = rec_at + j * MODEL_DT.itemsize
         r = recs[j]
         aabb = np.asarray(r["aabb"], dtype=np.float64).reshape(2, 3)
         level, mesh, ntri = int(r["level"]), int(r["mesh"]), int(r["tris"])
@@ -431,10 +295,10 @@ def _check_quad_counts(rd: _Reader, header: _QuadHeader, n_models: int) -> None:
         rd.fail("node_count", "must be >= 1 (the root)", 16)
     if leaf_capacity < 1:
         rd.fail("leaf_capacity", "must be >= 1", 20)
-    if max_depth > _MAX_DEPTH:
-        rd.fail("max_depth", f"must be <= {_MAX_DEPTH}, got {max_depth}", 24)
+    if max_depth > MAX_DEPTH:
+        rd.fail("max_depth", f"must be <= {MAX_DEPTH}, got {max_depth}", 24)
     # minimal size: nodes + a count per node + a relation record per node
-    min_size = node_count * (_NODE_DT.itemsize + 4 + _REL.size)
+    min_size = node_count * (NODE_DT.itemsize + 4 + REL.size)
     if min_size > len(rd.data) - rd.pos:
         rd.fail("node_count", f"{node_count} nodes need at least {min_size} bytes, only "
                 f"{len(rd.data) - rd.pos} remain (count does not match file size)", 16)
@@ -443,11 +307,11 @@ def _check_quad_counts(rd: _Reader, header: _QuadHeader, n_models: int) -> None:
 def _read_nodes(rd: _Reader, node_count: int, max_depth: int) -> _Nodes:
     """The node records: finite rects with min <= max, depths within max_depth, ids in order."""
     nodes_at = rd.pos
-    nodes = rd.array(_NODE_DT, node_count, "nodes")
+    nodes = rd.array(NODE_DT, node_count, "nodes")
     rects = np.asarray(nodes["rect"], dtype=np.float64)
     depths = np.asarray(nodes["depth"], dtype=np.int64)
     ids = np.asarray(nodes["id"], dtype=np.int64)
-    nsz = _NODE_DT.itemsize
+    nsz = NODE_DT.itemsize
     bad = np.flatnonzero(~np.isfinite(rects).all(axis=1))
     if bad.size:
         rd.fail(f"nodes[{bad[0]}].rect", "NaN or inf coordinate", nodes_at + nsz * int(bad[0]))
@@ -466,14 +330,21 @@ def _read_nodes(rd: _Reader, node_count: int, max_depth: int) -> _Nodes:
     return _Nodes(nodes_at, rects, depths)
 
 
-def _read_node_models(rd: _Reader, node_count: int, n_models: int) -> tuple[list[list[int]], list[int]]:
-    """Each node's model indices (in range, none twice), and the byte offset of each node's list."""
+class _NodeModels(NamedTuple):
+    """Each node's models as a quadtree file lists them."""
+
+    models: list[list[int]]     # per node its model indices
+    at: list[int]               # per node the byte offset of its list
+
+
+def _read_node_models(rd: _Reader, node_count: int, n_models: int) -> _NodeModels:
+    """Each node's model indices (in range, none twice)."""
     models: list[list[int]] = []
     models_at: list[int] = []
     for i in range(node_count):
         at = rd.pos
         models_at.append(at)
-        (cnt,) = rd.unpack(_U32, f"node_models[{i}].count")
+        (cnt,) = rd.unpack(U32, f"node_models[{i}].count")
         if 4 * cnt > len(rd.data) - rd.pos:
             rd.fail(f"node_models[{i}].count", f"{cnt} indices need {4 * cnt} bytes, only "
                     f"{len(rd.data) - rd.pos} remain (count does not match file size)", at)
@@ -486,7 +357,7 @@ def _read_node_models(rd: _Reader, node_count: int, n_models: int) -> tuple[list
         if np.unique(idx).size != idx.size:
             rd.fail(f"node_models[{i}].indices", "a model index is listed twice", at)
         models.append(idx.astype(np.int64).tolist())
-    return models, models_at
+    return _NodeModels(models, models_at)
 
 
 def _read_relations(rd: _Reader, nodes: _Nodes, models: list[list[int]], models_at: list[int], leaf_capacity: int,
@@ -500,7 +371,7 @@ def _read_relations(rd: _Reader, nodes: _Nodes, models: list[list[int]], models_
     rel_at = rd.pos
     for i in range(node_count):
         at = rec_at = rd.pos
-        index, has, cnt = rd.unpack(_REL, f"relations[{i}]")
+        index, has, cnt = rd.unpack(REL, f"relations[{i}]")
         if index != i:
             rd.fail(f"relations[{i}].node_index", f"expected {i}, got {index}", at)
         if has not in (0, 1):

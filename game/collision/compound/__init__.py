@@ -21,7 +21,7 @@ The simple reference versions the tests and the benchmark compare with are in
 """
 
 from .compound import Compound
-from .faces import Face, FaceSet
+from .faces import Face, FaceSet, Triangles
 from .group import CompoundGroup, GroupTouch
 from .layout import (
     DEFAULT_MARGIN,
@@ -47,6 +47,7 @@ __all__ = [
     "InvalidCompound",
     "Face",
     "FaceSet",
+    "Triangles",
     "StrikeResult",
     "CompoundSnapshot",
     "Compound",

@@ -25,7 +25,7 @@ from .. import tolerances as tol
 from .faces import FaceSet, empty_face_set
 from .layout import CYCLIC, FILL, INNER, OUTER, TANGENTS, readonly
 
-__all__ = ["compound_faces", "boundary_faces", "hole_walls_beside_the_core", "subtract_coverers"]
+__all__ = ["compound_faces", "boundary_faces", "hole_walls_beside_the_core", "subtract_coverers", "ExposedPieces"]
 
 
 class SideTables(NamedTuple):
@@ -137,6 +137,20 @@ def hole_walls_beside_the_core(fs: FaceSet, core: np.ndarray) -> FaceSet:
                    readonly(fs.box_index[src[order]]))
 
 
+class ExposedPieces(NamedTuple):
+    """The exposed parts of partly covered box sides (:func:`subtract_coverers`)."""
+
+    row: np.ndarray         # (n,) int64, the side each piece belongs to
+    pieces: np.ndarray      # (n, 4) float [v0, v1, w0, w1], by (row, w0, v0)
+
+
+class _Exposed(NamedTuple):
+    """The exposed rectangles of all box sides, in face order."""
+
+    slot: np.ndarray        # (F,) int64, the side slot of each face
+    quad: np.ndarray        # (F, 4) float [v0, v1, w0, w1]
+
+
 class _SideSlots(NamedTuple):
     """Every side of every box as one flat slot ``s = p * K + i`` (direction p, box i)."""
 
@@ -187,16 +201,16 @@ def _coverers(s: _SideSlots) -> _Cover:
     return _Cover(ci, cj, covered)
 
 
-def _exposed(s: _SideSlots, c: _Cover) -> tuple[np.ndarray, np.ndarray]:
-    """The exposed rectangles: ``(slot (F,) int64, quad (F, 4) float [v0, v1, w0, w1])``, per
-    direction its free sides first (by box), then the pieces of its partly covered sides."""
+def _exposed(s: _SideSlots, c: _Cover) -> _Exposed:
+    """The exposed rectangles, per direction its free sides first (by box), then the pieces of
+    its partly covered sides."""
     n = s.plane.shape[0]
     rect = s.rect
     own_area = (rect[:, 1] - rect[:, 0]) * (rect[:, 3] - rect[:, 2])
     free = (c.covered == 0.0).nonzero()[0]  # direction-major, by box
     part = ((c.covered > 0.0) & (own_area - c.covered > tol.MIN_FACE_AREA)).nonzero()[0]
     if not part.size:
-        return free, rect.take(free, axis=0)
+        return _Exposed(free, rect.take(free, axis=0))
     pos = np.full(n, -1)
     pos[part] = np.arange(part.size)
     prow = pos.take(c.side)
@@ -207,7 +221,7 @@ def _exposed(s: _SideSlots, c: _Cover) -> tuple[np.ndarray, np.ndarray]:
     quad = np.concatenate((rect.take(free, axis=0), pieces))
     # per direction its free sides, then its pieces (each group is direction-major)
     order = (2 * s.direction.take(slot) + (np.arange(slot.shape[0]) >= free.shape[0])).argsort(kind="stable")
-    return slot.take(order), quad.take(order, axis=0)
+    return _Exposed(slot.take(order), quad.take(order, axis=0))
 
 
 def boundary_faces(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -> FaceSet:
@@ -246,16 +260,15 @@ def boundary_faces(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) ->
     return FaceSet(readonly(verts), readonly(_SIDES.normal.take(p, axis=0)), readonly(kind), readonly(box))
 
 
-def subtract_coverers(rects: np.ndarray, crow: np.ndarray, crects: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def subtract_coverers(rects: np.ndarray, crow: np.ndarray, crects: np.ndarray) -> ExposedPieces:
     """Exposed parts of box sides: each side's rectangle minus its coverers'.
 
     rects : (P, 4) float ``[v0, v1, w0, w1]``, the partly covered sides (in-plane axes).
     crow : (m,) int, index into ``rects`` of each (side, coverer) pair, ascending.
     crects : (m, 4) float, the coverer's rectangle of each pair; the coverers of
         one side are disjoint rectangles.
-    Returns ``(row (n,) int64, pieces (n, 4) float [v0, v1, w0, w1])``: the exposed
-    pieces, ordered by ``(row, w0, v0)``; pieces of area <= ``MIN_FACE_AREA`` are
-    dropped.  A side's coverers are subtracted one after the other, in their order in
+    Returns :class:`ExposedPieces`: the exposed pieces, ordered by ``(row, w0, v0)``; pieces
+    of area <= ``MIN_FACE_AREA`` are dropped.  A side's coverers are subtracted one after the other, in their order in
     ``crow``.  A subtraction replaces each piece it overlaps with positive area by up
     to four pieces (left and right full-height strips, bottom and top middle strips,
     each kept if it has width): the untouched pieces, then the cut pieces' left
@@ -282,7 +295,7 @@ def subtract_coverers(rects: np.ndarray, crow: np.ndarray, crects: np.ndarray) -
     keep = (pieces[:, 1] - pieces[:, 0]) * (pieces[:, 3] - pieces[:, 2]) > tol.MIN_FACE_AREA
     pieces, row = pieces.compress(keep, axis=0), row.compress(keep)
     order = np.lexsort((pieces[:, 0], pieces[:, 2], row))
-    return row.take(order), pieces.take(order, axis=0)
+    return ExposedPieces(row.take(order), pieces.take(order, axis=0))
 
 
 def _side_pieces(rect: list[float], coverers: list[list[float]]) -> list[list[float]]:

@@ -16,7 +16,7 @@ import numpy as np
 from .. import tolerances as tol
 from ..range_box import box_from_sphere
 from .boundary import compound_faces
-from .faces import Face, FaceSet, face_tuple
+from .faces import Face, FaceSet, Triangles, face_tuple
 from .invariants import check_invariants, max_boxes
 from .layout import (
     DEFAULT_MARGIN,
@@ -172,8 +172,8 @@ class Compound:
             self._faces = compound_faces(self._boxes, self._layers, self._bounds, self.core)
         return self._faces
 
-    def triangles(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``faces`` as triangles: (2F, 3, 3) float, normals (2F, 3), kinds (2F,) int8."""
+    def triangles(self) -> Triangles:
+        """``faces`` as :class:`Triangles`: (2F, 3, 3) float, normals (2F, 3), kinds (2F,) int8."""
         return self.faces.triangles()
 
     def box_faces(self) -> tuple[Face, ...]:

@@ -14,7 +14,7 @@ import numpy as np
 
 from .layout import CYCLIC, OUTER, readonly
 
-__all__ = ["Face", "FaceSet", "Quads", "quads", "axis_normals", "face_tuple", "outer_quads", "face_set",
+__all__ = ["Face", "FaceSet", "Triangles", "Quads", "quads", "axis_normals", "face_tuple", "outer_quads", "face_set",
            "empty_face_set"]
 
 
@@ -34,6 +34,14 @@ class Face(NamedTuple):
     def center(self) -> np.ndarray:
         """(3,) float, the mean of the four vertices."""
         return self.vertices.mean(axis=0)
+
+
+class Triangles(NamedTuple):
+    """Faces as two triangles per quad, same winding (for the renderer and method C)."""
+
+    triangles: np.ndarray   # (2F, 3, 3) float
+    normals: np.ndarray     # (2F, 3) float, unit
+    kinds: np.ndarray       # (2F,) int8, FaceKind
 
 
 class FaceSet(NamedTuple):
@@ -56,18 +64,11 @@ class FaceSet(NamedTuple):
         v = self.vertices
         return np.linalg.norm(np.cross(v[:, 1] - v[:, 0], v[:, 3] - v[:, 0]), axis=-1)
 
-    def triangles(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Two triangles per quad, same winding as the quads.
-
-        Returns
-        -------
-        triangles : (2F, 3, 3) float
-        normals : (2F, 3) float
-        kinds : (2F,) int8
-        """
+    def triangles(self) -> Triangles:
+        """Two triangles per quad, same winding as the quads (:class:`Triangles`)."""
         v = self.vertices
         tri = np.stack((v[:, [0, 1, 2]], v[:, [0, 2, 3]]), axis=1).reshape(-1, 3, 3)
-        return tri, np.repeat(self.normals, 2, axis=0), np.repeat(self.kinds, 2)
+        return Triangles(tri, np.repeat(self.normals, 2, axis=0), np.repeat(self.kinds, 2))
 
 
 def quads(axis: np.ndarray, sign: np.ndarray, plane: np.ndarray, rect: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ import numpy as np
 from .compound import Compound
 from .layout import CompoundError, readonly
 
-__all__ = ["GroupTouch", "CompoundGroup"]
+__all__ = ["GroupTouch", "GroupPairs", "CompoundGroup"]
 
 _LO_NEG_HI = np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])
 _multiply, _less_equal = np.multiply, np.less_equal
@@ -39,6 +39,13 @@ class GroupTouch(NamedTuple):
     compound: int          # index into ``group.compounds``
     limbs: np.ndarray      # (m,) intp: limb indices, ascending
     rows: np.ndarray       # (m,) intp: the touched rows of that compound's ``boxes``, by limb then row
+
+
+class GroupPairs(NamedTuple):
+    """Group-wide (limb, row) pairs that touch, by limb then row (:meth:`CompoundGroup.pairs`)."""
+
+    limbs: np.ndarray      # (M,) intp: limb k[i] ...
+    rows: np.ndarray       # (M,) intp: ... touches group row n[i]
 
 
 class _Packed(NamedTuple):
@@ -233,7 +240,7 @@ class CompoundGroup:
                 out.append(GroupTouch(c, k, row))
         return out
 
-    def pairs(self, limbs: Any) -> tuple[np.ndarray, np.ndarray]:
+    def pairs(self, limbs: Any) -> GroupPairs:
         """:meth:`touching` as one list of group-wide pairs.
 
         Parameters
@@ -242,22 +249,22 @@ class CompoundGroup:
 
         Returns
         -------
-        k, n : (M,) intp
+        :class:`GroupPairs` ``(k, n)``, each (M,) intp:
             Limb ``k[i]`` touches group row ``n[i]``, in the order of
             ``np.nonzero(range_box.overlaps(limbs[:, None], self.boxes[None]))`` (by limb,
             then by row): the same pairs, without the ``(L, N)`` verdict matrix.
         """
         touch = self.touching(limbs)
         if not touch:
-            return _NO_PAIRS, _NO_PAIRS
+            return GroupPairs(_NO_PAIRS, _NO_PAIRS)
         off = self._offsets_now()
         if len(touch) == 1:                                                # the usual case: one crate
             c, k, row = touch[0]
-            return k, row + off[c]
+            return GroupPairs(k, row + off[c])
         k = np.concatenate([t.limbs for t in touch])
         n = np.concatenate([t.rows + off[t.compound] for t in touch])
         order = np.lexsort((n, k))
-        return k[order], n[order]
+        return GroupPairs(k[order], n[order])
 
     def overlaps(self, limbs: Any) -> np.ndarray:
         """A4 verdict of every limb box against every small box.

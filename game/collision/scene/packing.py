@@ -22,7 +22,8 @@ from ..tolerances import INV_DIR_HUGE
 from .model import CollisionModel
 from .queries import NO_KEY
 
-__all__ = ["TreePack", "pack_trees", "patch_pack", "ScalarTree", "QuadBoxes", "quad_boxes", "child_blocks"]
+__all__ = ["TreePack", "pack_trees", "patch_pack", "ScalarTree", "QuadBoxes", "quad_boxes", "ChildBlocks",
+           "child_blocks"]
 
 #: A box as six floats ``(xmin, ymin, zmin, xmax, ymax, zmax)`` (the scalar walker's form).
 Box6 = tuple[float, ...]
@@ -57,15 +58,22 @@ class _TreeParts(NamedTuple):
     key: np.ndarray     # (s,) int64
 
 
-def child_blocks(box: np.ndarray, child: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+class ChildBlocks(NamedTuple):
+    """Each node's children side by side (c = 2 for AABB trees, 4 for the quadtree)."""
+
+    box: np.ndarray     # (6, c, g) float, the children's boxes (garbage for leaves)
+    child: np.ndarray   # (c, g) int64, the children (``child.T``)
+
+
+def child_blocks(box: np.ndarray, child: np.ndarray) -> ChildBlocks:
     """Per node, its children's boxes side by side: ``box`` (6, g), ``child`` (g, c) int
-    -> ``(6, c, g)`` float and ``child.T`` ``(c, g)`` (c = 2 for AABB trees, 4 for the quadtree).
+    -> :class:`ChildBlocks`.
 
     One gather per (ray, node) pair then fetches both children, and the ray's
     data is gathered once and broadcast over the two (Jolt-style node step).
     """
     safe = np.where(child >= 0, child, 0)
-    return np.ascontiguousarray(box[:, safe.T]), np.ascontiguousarray(child.T)
+    return ChildBlocks(np.ascontiguousarray(box[:, safe.T]), np.ascontiguousarray(child.T))
 
 
 def _tree_parts(t: AABBTree, index: int, node0: int, slot0: int) -> _TreeParts:

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..quadtree import QuadTree
+from ..quadtree import QuadCells, QuadTree
 from ..raycast import normalize_rays
 from .model import CollisionModel
 from .packing import Box6, QuadBoxes, ScalarTree, TreePack, pack_trees, patch_pack, quad_boxes
@@ -78,8 +78,8 @@ class Scene:
         """Visit counters of the last query (nodes = quadtree rects + tree boxes tested)."""
         return self._stats
 
-    def quadtree_cells(self) -> tuple[np.ndarray, np.ndarray]:
-        """Debug overlay: ``(rects (k, 2, 2) [[xmin, zmin], [xmax, zmax]] float, depth (k,) int)``."""
+    def quadtree_cells(self) -> QuadCells:
+        """Debug overlay: :class:`~game.collision.quadtree.QuadCells` ``(rects (k, 2, 2), depth (k,))``."""
         return self._qt.cells()
 
     def __len__(self) -> int:

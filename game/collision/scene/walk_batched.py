@@ -57,6 +57,13 @@ class _Rays(NamedTuple):
     dirs: np.ndarray    # (6, n) rows o.xyz, d.xyz (triangle tests)
 
 
+class _SlotPairs(NamedTuple):
+    """(ray, triangle slot) pairs: every slot of the leaves the rays reached."""
+
+    rays: np.ndarray    # (k * LEAF_SIZE,) int64
+    slots: np.ndarray   # (k * LEAF_SIZE,) int64, global slot index into the pack
+
+
 class _Frontier(NamedTuple):
     """``(ray, node)`` pairs still to walk, and the work done reaching them."""
 
@@ -109,15 +116,15 @@ def candidates(quad: QuadBoxes, n_models: int, model_level: np.ndarray, ray: np.
     if not out_r:
         e = np.zeros(0, dtype=np.int64)
         return Candidates(e, e, tested)
-    cr, cm = _unique_pairs(np.concatenate(out_r), np.concatenate(out_m), n_rays, n_models)
+    cr, cm, _ = _unique_pairs(np.concatenate(out_r), np.concatenate(out_m), n_rays, n_models)
     if lv is not None:
         ok = np.take(model_level, cm) > lv  # C9
         cr, cm = np.compress(ok, cr), np.compress(ok, cm)
     return Candidates(cr, cm, tested)
 
 
-def _unique_pairs(r: np.ndarray, m: np.ndarray, n_rays: int, n_models: int) -> tuple[np.ndarray, np.ndarray]:
-    """The unique (ray, model) pairs of ``r, m`` (c,) int64, by ray then model: ``(rays, models)``."""
+def _unique_pairs(r: np.ndarray, m: np.ndarray, n_rays: int, n_models: int) -> Candidates:
+    """The unique (ray, model) pairs of ``r, m`` (c,) int64, by ray then model (``tested`` 0)."""
     key = r * n_models + m
     space = n_rays * n_models
     if space <= 64 * key.size + (1 << 16):  # dense: a bitmap is cheaper than sorting
@@ -128,7 +135,7 @@ def _unique_pairs(r: np.ndarray, m: np.ndarray, n_rays: int, n_models: int) -> t
         key = np.sort(key)
         key = key[np.concatenate(([True], key[1:] != key[:-1]))]
     cr, cm = np.divmod(key, n_models)
-    return cr, cm
+    return Candidates(cr, cm, 0)
 
 
 def _enter(pack: TreePack, quad: QuadBoxes, n_models: int, rays: _Rays, md: float, lv: int | None) -> _Frontier:
@@ -151,10 +158,10 @@ def _descend(pack: TreePack, rays: _Rays, r: np.ndarray, nd: np.ndarray, limit: 
                      np.compress(hit, tnk.ravel()), tested)
 
 
-def _leaf_slots(r: np.ndarray, lf: np.ndarray, isleaf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The (ray, slot) pairs of the leaf pairs: ``(rays, slots)``, each (k * LEAF_SIZE,) int64."""
+def _leaf_slots(r: np.ndarray, lf: np.ndarray, isleaf: np.ndarray) -> _SlotPairs:
+    """The (ray, slot) pairs of the leaf pairs (``isleaf``) of frontier ``r`` with leaf blocks ``lf``."""
     slots = (np.compress(isleaf, lf)[:, None] * LEAF_SIZE + _LANES).ravel()
-    return np.repeat(np.compress(isleaf, r), LEAF_SIZE), slots
+    return _SlotPairs(np.repeat(np.compress(isleaf, r), LEAF_SIZE), slots)
 
 
 def _slot_hits(pack: TreePack, rays: _Rays, rr: np.ndarray, slots: np.ndarray,
