@@ -16,7 +16,7 @@ from ..quadtree import QuadCells, QuadTree
 from ..raycast import normalize_rays
 from .model import CollisionModel
 from .packing import Box6, QuadBoxes, ScalarTree, TreePack, pack_trees, patch_pack, quad_boxes
-from .queries import QueryStats, Ray, RayHit, RayHits, check_limits, check_ray, split_key
+from .queries import QueryStats, Ray, RayHit, RayHits, check_cast_level, check_max_distance, check_ray, split_key
 from .walk_batched import walk_any, walk_nearest
 from .walk_single import ScalarWalk, walk_one
 
@@ -190,9 +190,9 @@ class Scene:
         Only models with ``level is None or model.level > level`` are hit (C9).  ``level``
         is None or a logic level 0, 1 or 2 (every cast checks it; anything else is a ValueError).
         """
-        lim = check_limits(max_distance, level)
+        md, lv = check_max_distance(max_distance), check_cast_level(level)
         ray = check_ray(origin, direction)
-        w = self._walk(ray, lim.max_distance, lim.level, nearest=True)
+        w = self._walk(ray, md, lv, nearest=True)
         if w.key < 0:
             return None
         t = w.distance
@@ -215,15 +215,15 @@ class Scene:
         For callers that need no more (a ground probe, the camera), it skips building the
         :class:`RayHit` (its point, model, triangle and normal).
         """
-        lim = check_limits(max_distance, level)
-        w = self._walk(check_ray(origin, direction), lim.max_distance, lim.level, nearest=True)
+        md, lv = check_max_distance(max_distance), check_cast_level(level)
+        w = self._walk(check_ray(origin, direction), md, lv, nearest=True)
         return None if w.key < 0 else w.distance
 
     def cast_any(self, origin: Any, direction: Any, max_distance: float, level: int | None = None) -> bool:
         """C6, C8 (server): True as soon as one triangle is hit within ``max_distance`` (C9 levels apply)."""
-        lim = check_limits(max_distance, level)
+        md, lv = check_max_distance(max_distance), check_cast_level(level)
         ray = check_ray(origin, direction)
-        return self._walk(ray, lim.max_distance, lim.level, nearest=False).key >= 0
+        return self._walk(ray, md, lv, nearest=False).key >= 0
 
     # ---- batched rays (frontier walker) ----------------------------------------------
     def cast_nearest_many(self, origins: Any, directions: Any, max_distance: float,
@@ -234,19 +234,19 @@ class Scene:
         ``distance`` (n,) float (inf = miss), ``model`` (n,) int64 and
         ``triangle`` (n,) int64 (-1 = miss).  Same answers as :meth:`cast_nearest`.
         """
-        lim = check_limits(max_distance, level)
+        md, lv = check_max_distance(max_distance), check_cast_level(level)
         o, d = normalize_rays(origins, directions)
         pack = self._get_pack()
-        w = walk_nearest(pack, self._quad_boxes(), len(self._models), o, d, lim.max_distance, lim.level)
+        w = walk_nearest(pack, self._quad_boxes(), len(self._models), o, d, md, lv)
         self._stats = w.stats
         return w.hits
 
     def cast_any_many(self, origins: Any, directions: Any, max_distance: float,
                       level: int | None = None) -> np.ndarray:
         """C6, C8 for many rays at once: (n,) bool, a ray leaves the walk at its first hit."""
-        lim = check_limits(max_distance, level)
+        md, lv = check_max_distance(max_distance), check_cast_level(level)
         o, d = normalize_rays(origins, directions)
         pack = self._get_pack()
-        w = walk_any(pack, self._quad_boxes(), len(self._models), o, d, lim.max_distance, lim.level)
+        w = walk_any(pack, self._quad_boxes(), len(self._models), o, d, md, lv)
         self._stats = w.stats
         return w.hit

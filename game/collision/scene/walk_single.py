@@ -21,6 +21,10 @@ from .queries import QueryStats, Ray
 
 __all__ = ["ScalarWalk", "walk_one", "box_scalar"]
 
+#: Builds a named tuple from a tuple of its fields without the generated Python-level
+#: ``__new__``: a cast builds one or two, and that call is about 1 % of a cast.
+_new = tuple.__new__
+
 
 class ScalarWalk(NamedTuple):
     """What one single-ray walk found."""
@@ -126,13 +130,13 @@ def walk_one(quad: QuadBoxes, leaf_models: list[list[int]], trees: list[ScalarTr
         for tn, m in order:
             if tn > best:
                 break
-            w = _walk_tree(trees[m] or load(m), m, tn, ray, ix, iy, iz, best, best_key, nearest)
-            nodes += w.nodes
-            tris_tested += w.tris
-            if w.stop:
-                return ScalarWalk(w.best, w.key, QueryStats(1, nodes, tris_tested))
-            best, best_key = w.best, w.key
-    return ScalarWalk(best, best_key, QueryStats(1, nodes, tris_tested))
+            best, best_key, tree_nodes, tree_tris, stop = _walk_tree(trees[m] or load(m), m, tn, ray, ix, iy, iz, best,
+                                                                     best_key, nearest)
+            nodes += tree_nodes
+            tris_tested += tree_tris
+            if stop:
+                return _new(ScalarWalk, (best, best_key, QueryStats(1, nodes, tris_tested)))
+    return _new(ScalarWalk, (best, best_key, QueryStats(1, nodes, tris_tested)))
 
 
 def _quad_children(f: tuple[Any, ...], ox: float, oy: float, oz: float, ix: float, iy: float, iz: float,
@@ -206,7 +210,7 @@ def _walk_tree(tree: ScalarTree, m: int, tn: float, ray: Ray, ix: float, iy: flo
                 if t != math.inf:
                     key = (m << 32) | ids[s]
                     if not nearest:
-                        return _TreeWalk(t, key, nodes, tris_tested, True)
+                        return _new(_TreeWalk, (t, key, nodes, tris_tested, True))
                     if t < best or best_key < 0 or key < best_key:
                         best, best_key = t, key
             continue
@@ -226,4 +230,4 @@ def _walk_tree(tree: ScalarTree, m: int, tn: float, ray: Ray, ix: float, iy: flo
                 stack.append((ta, a))
         elif tb >= 0.0:
             stack.append((tb, b))
-    return _TreeWalk(best, best_key, nodes, tris_tested, False)
+    return _new(_TreeWalk, (best, best_key, nodes, tris_tested, False))
