@@ -162,7 +162,11 @@ def overlaps(a: ArrayLike, b: ArrayLike) -> np.ndarray | np.bool_:
     -------
     (...,) bool, the broadcast shape of the leading axes.
     """
-    return verdict(*judgement_points(a, b))
+    a, b = _box_pair(a, b)
+    try:        # judgement_points, without building its named result
+        return verdict(np.maximum(a[..., 0, :], b[..., 0, :]), np.minimum(a[..., 1, :], b[..., 1, :]))
+    except ValueError:
+        raise _pair_error(a, b) from None
 
 
 #: Lanes of a padded box row (:func:`padded_boxes`): the D coordinates, then pad lanes.

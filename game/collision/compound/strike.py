@@ -40,6 +40,10 @@ from .layout import FILL, LAYER_IDS, TANGENTS, readonly
 
 __all__ = ["StrikeResult", "StrikeOutcome", "HoleWalls", "strike_boxes", "hole_walls", "hole_corners"]
 
+#: Builds a named tuple from a tuple of its fields without the generated Python-level
+#: ``__new__`` (a strike builds several; each such call is about 1 % of a small strike).
+_new = tuple.__new__
+
 
 class LayerRects(NamedTuple):
     """Rectangles on the outer planes of their layers, turned into faces when first read."""
@@ -135,33 +139,40 @@ class StrikeOutcome(NamedTuple):
 class _Cuts(NamedTuple):
     """The layers a strike cut, gathered in layer order."""
 
-    merged: dict[int, np.ndarray]   # layer -> its boxes after the cut (k, 2, 3)
+    merged: list[np.ndarray]        # per layer 0-5 its boxes after the strike (k, 2, 3)
     layers: list[int]               # the target layers that were cut, ascending
     tunnels: list[list[list[float]]]  # per cut layer its tunnel [lo, hi]
     split: list                     # the pieces of every cut layer, in layer order
     split_layer: list[int]          # the layer of each piece
     split_of: list[int]             # the target face (its place in ``target``) each piece came from
     target: list[int]               # B2: every box the regions cut, by index before the strike
-    removed: list[float]            # the volume removed from each cut layer
+    removed: float                  # the volume removed, added layer by layer in layer order
 
 
 def _cut_target_layers(boxes: np.ndarray, offsets: list[int], slabs: list, s: list, m: float,
                        hit_layers: list[int]) -> _Cuts:
     """B3, B4 on every touched layer, in layer order (:func:`~.resplit.cut_layer`)."""
-    cuts = _Cuts({}, [], [], [], [], [], [], [])
+    merged = [boxes[offsets[lay] : offsets[lay + 1]] for lay in range(6)]
+    layers: list[int] = []
+    tunnels: list[list[list[float]]] = []
+    split: list = []
+    split_layer: list[int] = []
+    split_of: list[int] = []
+    target: list[int] = []
+    removed = 0.0
     for lay in hit_layers:
-        cut = resplit.cut_layer(boxes[offsets[lay] : offsets[lay + 1]], slabs[lay], s, m, lay // 2)
+        cut = resplit.cut_layer(merged[lay], slabs[lay], s, m, lay // 2)
         if cut is None:
             continue
-        cuts.merged[lay] = cut.merged
-        cuts.removed.append(cut.removed)
-        cuts.layers.append(lay)
-        cuts.tunnels.append(cut.tunnel)
-        cuts.split.extend(cut.pieces)
-        cuts.split_layer.extend([lay] * len(cut.pieces))
-        cuts.split_of.extend([len(cuts.target) + k for k in cut.owner])
-        cuts.target.extend([offsets[lay] + i for i in cut.cut])
-    return cuts
+        tunnel, pieces, merged[lay], vol, cut_rows, owner = cut
+        removed += vol
+        layers.append(lay)
+        tunnels.append(tunnel)
+        split += pieces
+        split_layer += [lay] * len(pieces)
+        split_of += [len(target) + k for k in owner]
+        target += [offsets[lay] + i for i in cut_rows]
+    return _new(_Cuts, (merged, layers, tunnels, split, split_layer, split_of, target, removed))
 
 
 def strike_boxes(boxes: np.ndarray, layers: np.ndarray, offsets: list[int], slabs: np.ndarray,
@@ -177,35 +188,32 @@ def strike_boxes(boxes: np.ndarray, layers: np.ndarray, offsets: list[int], slab
     if not hit.any():
         return None
     hit_layers = sorted(set(layers[hit].tolist()))
-    cuts = _cut_target_layers(boxes, offsets, slabs.tolist(), striker.tolist(), margin, hit_layers)
-    if not cuts.layers:
+    parts, cut_layers, tunnels, split, split_layer, split_of, target, removed = _cut_target_layers(
+        boxes, offsets, slabs.tolist(), striker.tolist(), margin, hit_layers)
+    if not cut_layers:
         return None
     # B7: the new compound, layer by layer in layer order
-    parts = [cuts.merged[lay] if lay in cuts.merged else boxes[offsets[lay] : offsets[lay + 1]] for lay in range(6)]
     sizes = [p.shape[0] for p in parts]
     new_boxes = readonly(np.concatenate(parts))
     hit_idx = np.flatnonzero(hit)
-    if len(cuts.layers) < len(hit_layers):  # drop touched boxes of layers that were not cut
-        hit_idx = hit_idx[(layers[hit_idx][:, None] == np.asarray(cuts.layers)).any(axis=1)]
-    removed = 0.0
-    for vol in cuts.removed:                # in layer order, one addition at a time
-        removed += vol
-    tl = np.array(cuts.layers, dtype=np.int64)
-    tun_arr = np.array(cuts.tunnels, dtype=float)
+    if len(cut_layers) < len(hit_layers):  # drop touched boxes of layers that were not cut
+        hit_idx = hit_idx[(layers[hit_idx][:, None] == np.asarray(cut_layers)).any(axis=1)]
+    tl = np.array(cut_layers, dtype=np.int64)
+    tun_arr = np.array(tunnels, dtype=float)
     result = StrikeResult(
         layers=readonly(tl),
         tunnels=readonly(tun_arr),
         removed_volume=removed,
         struck_boxes=readonly(hit_idx),
-        split_target=readonly(np.array(cuts.split_of, dtype=np.int64)),
-        _target=LayerRects(slabs, layers[cuts.target].astype(np.int64), boxes[cuts.target]),
-        _regions=LayerRects(slabs, tl, tun_arr),
-        _split=LayerRects(slabs, np.array(cuts.split_layer, dtype=np.int64),
-                          np.array(cuts.split, dtype=float).reshape(-1, 2, 3)),
+        split_target=readonly(np.array(split_of, dtype=np.int64)),
+        _target=_new(LayerRects, (slabs, layers[target].astype(np.int64), boxes[target])),
+        _regions=_new(LayerRects, (slabs, tl, tun_arr)),
+        _split=_new(LayerRects, (slabs, np.array(split_layer, dtype=np.int64),
+                                 np.array(split, dtype=float).reshape(-1, 2, 3))),
         _boxes_after=new_boxes,
     )
-    return StrikeOutcome(new_boxes, readonly(np.repeat(LAYER_IDS, sizes)), [0, *itertools.accumulate(sizes)],
-                         result)
+    return _new(StrikeOutcome, (new_boxes, readonly(np.repeat(LAYER_IDS, sizes)), [0, *itertools.accumulate(sizes)],
+                                result))
 
 
 def hole_walls(boxes: np.ndarray, tunnels: np.ndarray, tlayers: np.ndarray) -> HoleWalls:
