@@ -38,7 +38,7 @@ def pad_boxes(boxes: np.ndarray) -> np.ndarray:
     e = boxes[..., 1, :] - boxes[..., 0, :]
     a = np.abs(boxes)
     # maxima over the 3 (6) lanes as element-wise passes: a reduction over a short last
-    # axis runs numpy's inner loop once per box, 10-30x slower for a tree's node array
+    # axis runs numpy's inner loop once per box, many times slower for a tree's node array
     ext = np.maximum(np.maximum(e[..., 0], e[..., 1]), e[..., 2])
     mag = np.maximum(a[..., 0, :], a[..., 1, :])
     mag = np.maximum(np.maximum(mag[..., 0], mag[..., 1]), mag[..., 2])

@@ -276,7 +276,7 @@ class PairJudge:
     ``shape`` bool, ``j1, j2`` shaped ``shape + (4,)`` float (lanes ``>= D`` are pad).
     They are read-only views of the judge's buffers, overwritten by its next call: copy
     what must outlive it.  ``check`` is a closure over the buffers: calling it directly
-    skips a method call and attribute loads (~0.3 us of a 10 x 10 check's ~3.5).
+    skips a method call and attribute loads, a measurable share of a 10 x 10 check.
     """
 
     __slots__ = ("_index", "check", "n_rows", "shape")
@@ -295,7 +295,7 @@ class PairJudge:
         if int(np.prod(shape)) != p:
             raise ValueError(f"shape: {shape} does not hold the index's {p} pairs")
         # A private copy, which the clip-mode take trusts.  It stays writeable: numpy's take
-        # runs ~15 % slower (at 10 x 10) with a read-only index.
+        # runs slower with a read-only index.
         self._index = index.astype(np.intp)
         self.n_rows, self.shape = int(n_rows), shape
         self.check = _pair_kernel(self._index, self.n_rows, shape)
@@ -430,7 +430,7 @@ def range_box_of(points: ArrayLike) -> np.ndarray:
     (..., 2, D) float
 
     Reductions along a short axis that is neither innermost nor outermost (``pts.min(axis=-2)``
-    on ``(t, 3, 3)``) run numpy's inner loop once per output element and cost 10-30x
+    on ``(t, 3, 3)``) run numpy's inner loop once per output element and cost many times
     more than the same reduction on a contiguous layout, so the points are laid out first.
     """
     pts = _points(points, "points")

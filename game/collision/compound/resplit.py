@@ -16,7 +16,7 @@ the **split faces** (at most 8 per cut box), each extruded by the wall thickness
 small box (B6), and the layer is re-merged (B9, :func:`~.rects.merge_layer`).
 
 A strike runs once, on a frame where numpy's code is cold (the render loop has just waited
-in ``glFinish``): there each distinct numpy call costs 10-30x its cost in a loop, and a
+in ``glFinish``): there each distinct numpy call costs many times its cost in a loop, and a
 layer holds a few dozen boxes, so the cut works on plain Python floats.  The numpy form it
 is tested against is :func:`game.reference.compound.cut_layer_batched`.
 """

@@ -41,7 +41,7 @@ from .layout import FILL, LAYER_IDS, TANGENTS, readonly
 __all__ = ["StrikeResult", "StrikeOutcome", "HoleWalls", "strike_boxes", "hole_walls", "hole_corners"]
 
 #: Builds a named tuple from a tuple of its fields without the generated Python-level
-#: ``__new__`` (a strike builds several; each such call is about 1 % of a small strike).
+#: ``__new__``, whose call is a noticeable share of a small strike (which builds several).
 _new = tuple.__new__
 
 

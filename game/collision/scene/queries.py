@@ -113,6 +113,6 @@ def check_ray(origin: Any, direction: Any) -> Ray:
         raise ValueError("direction: zero direction; a ray needs a non-zero direction")
     dx, dy, dz = dx / m, dy / m, dz / m
     n = math.sqrt(dx * dx + dy * dy + dz * dz)
-    # tuple.__new__ skips the named tuple's Python-level __new__: a cast is a few dozen
-    # microseconds, and a generated __new__ call costs about 1 % of one
+    # tuple.__new__ skips the named tuple's generated Python-level __new__, whose call is a
+    # noticeable share of a single cast
     return tuple.__new__(Ray, (ox, oy, oz, dx / n, dy / n, dz / n))

@@ -22,7 +22,7 @@ from .queries import QueryStats, Ray
 __all__ = ["ScalarWalk", "walk_one", "box_scalar"]
 
 #: Builds a named tuple from a tuple of its fields without the generated Python-level
-#: ``__new__``: a cast builds one or two, and that call is about 1 % of a cast.
+#: ``__new__``, whose call is a noticeable share of a single cast (which builds one or two).
 _new = tuple.__new__
 
 
