@@ -4,9 +4,10 @@
   merging (the benchmark's reference for ``Compound.strike``);
 * :func:`reference_faces`: the face set the simple way, dense side matching and a per-side
   grid subtraction (the benchmark's reference for ``Compound.faces``);
-* :func:`cut_layer_batched`: the cut of one layer (B3, B4, B9) as numpy array operations,
-  the form :func:`game.collision.compound.resplit.cut_layer` (plain floats) is tested against,
-  with its parts :func:`nine_patch`, :func:`snap` and :func:`merge_layer_batched`;
+* :func:`face_region_batched` and :func:`cut_layer_batched`: a struck layer's tunnel (B3) and
+  the cut of one layer by tunnels (B4, B9) as numpy array operations, the forms
+  :mod:`game.collision.compound.resplit` (plain floats) is tested against, with their parts
+  :func:`nine_patch`, :func:`snap` and :func:`merge_layer_batched`;
 * :func:`grid_rects`: the B9 decomposition of a boolean cell grid into rectangles (row by row
   in Python for small grids, batched for large ones), and :func:`cover_grid`.
 """
@@ -29,6 +30,7 @@ __all__ = [
     "SMALL_GRID",
     "reference_strike",
     "reference_faces",
+    "face_region_batched",
     "cut_layer_batched",
     "nine_patch",
     "snap",
@@ -54,6 +56,11 @@ def reference_strike(compound: Compound, striker_box: Any,
     """The same strike as :meth:`Compound.strike`, written as plain Python loops
     over boxes, with pairwise greedy merging.  Does not change ``compound``.
 
+    Each touched layer's region (B3: the footprint grown by the margin on the bounding box's
+    face, snapped, opened over whole rims) through the wall is its tunnel; every layer is cut
+    by its own tunnel and by every other tunnel that reaches into it (a neighbouring wall's
+    rim), in turn, box by box.
+
     Returns ``(boxes (K, 2, 3), layers (K,))`` of the struck compound, or None
     when :meth:`Compound.strike` would return None.  The union of the boxes is
     the same as the fast path's (the decomposition may differ).
@@ -61,43 +68,80 @@ def reference_strike(compound: Compound, striker_box: Any,
     s = as_box(striker_box, "striker_box").tolist()
     m = float(margin)
     slabs = compound.slabs.tolist()
+    bounds = compound.bounds.tolist()
     boxes = [(b[0], b[1], int(lay)) for b, lay in zip(compound.boxes.tolist(), compound.layers.tolist())]
     hit_layers = sorted({lay for lo, hi, lay in boxes
                          if all(max(lo[a], s[0][a]) <= min(hi[a], s[1][a]) for a in range(3))})
-    out = [b for b in boxes if b[2] not in hit_layers]
-    changed = False
+    mine_of = [[(lo, hi) for lo, hi, b_lay in boxes if b_lay == lay] for lay in range(6)]
+    tunnels = []                                        # (layer, [lo, hi]) of each touched layer's tunnel
     for lay in hit_layers:
-        mine = [(lo, hi) for lo, hi, b_lay in boxes if b_lay == lay]
-        reg = _region(mine, slabs[lay], s, m, lay // 2)
-        if reg is None:
-            out.extend((lo, hi, lay) for lo, hi in mine)
-            continue
-        layer_out, cut_any = _split_layer(mine, reg, lay // 2)
-        changed |= cut_any
-        u, v = TANGENTS[lay // 2]
-        out.extend((lo, hi, lay) for lo, hi in _merge_pairwise(layer_out, u, v))
+        reg = _region(mine_of[lay], slabs[lay], bounds, s, m, lay // 2)
+        if reg is not None:
+            tun = [list(slabs[lay][0]), list(slabs[lay][1])]
+            for ax, (lo, hi) in reg.items():
+                tun[0][ax], tun[1][ax] = lo, hi
+            tunnels.append((lay, tun))
+    out = []
+    changed = False
+    for lay in range(6):
+        axis = lay // 2
+        u, v = TANGENTS[axis]
+        regions = [_within(mine_of[lay], slabs[lay], tun, axis) for t_lay, tun in tunnels if t_lay == lay]
+        regions += [_within(mine_of[lay], slabs[lay], tun, axis) for t_lay, tun in tunnels
+                    if t_lay != lay and all(min(tun[1][a], slabs[lay][1][a]) - max(tun[0][a], slabs[lay][0][a])
+                                            > tol.PLANE_EPS for a in range(3))]
+        layer_out = mine_of[lay]
+        for reg in regions:
+            if reg is not None:
+                layer_out, cut_any = _split_layer(layer_out, reg, axis)
+                changed |= cut_any
+        if regions:
+            layer_out = _merge_pairwise(layer_out, u, v)
+        out.extend((lo, hi, lay) for lo, hi in layer_out)
     if not changed:
         return None
-    out.sort(key=lambda b: b[2])
     return (np.array([[lo, hi] for lo, hi, _ in out], dtype=float).reshape(-1, 2, 3),
             np.array([b[2] for b in out], dtype=np.int8))
 
 
-def _region(mine: list[Box], slab: list[list[float]], s: list[list[float]], m: float,
+def _snapped(x: float, coords: list[float]) -> float:
+    """``x`` moved onto the nearest of ``coords`` if it is within SNAP_EPS of one."""
+    return min(coords, key=lambda c: abs(c - x)) if min(abs(c - x) for c in coords) < tol.SNAP_EPS else x
+
+
+def _region(mine: list[Box], slab: list[list[float]], bounds: list[list[float]], s: list[list[float]], m: float,
             axis: int) -> dict[int, tuple[float, float]] | None:
-    """B3: the region ``{axis: (lo, hi)}`` on the layer's two tangent axes, or None if thin."""
+    """B3: the region ``{axis: (lo, hi)}`` on the layer's two tangent axes, or None if thin: the
+    footprint grown by ``m`` and clipped to the bounds' face, snapped to the layer's edges, and
+    an edge inside a rim (between the bounds and the slab) moved to the rim's far side."""
     reg = {}
     ok = True
     for ax in TANGENTS[axis]:
         coords = [b[k][ax] for b in mine for k in (0, 1)] + [slab[0][ax], slab[1][ax]]
-        lo = max(s[0][ax] - m, slab[0][ax])
-        hi = min(s[1][ax] + m, slab[1][ax])
-        lo = min(coords, key=lambda c: abs(c - lo)) if min(abs(c - lo) for c in coords) < tol.SNAP_EPS else lo
-        hi = min(coords, key=lambda c: abs(c - hi)) if min(abs(c - hi) for c in coords) < tol.SNAP_EPS else hi
+        lo = _snapped(max(s[0][ax] - m, bounds[0][ax]), coords)
+        hi = _snapped(min(s[1][ax] + m, bounds[1][ax]), coords)
+        rims = ((bounds[0][ax], slab[0][ax]), (slab[1][ax], bounds[1][ax]))
+        lo = next((r0 for r0, r1 in rims if r0 < lo < r1), lo)
+        hi = next((r1 for r0, r1 in rims if r0 < hi < r1), hi)
         if hi - lo < tol.MIN_BOX_EXTENT:
             ok = False
         reg[ax] = (lo, hi)
     return reg if ok else None
+
+
+def _within(mine: list[Box], slab: list[list[float]], tun: list[list[float]],
+            axis: int) -> dict[int, tuple[float, float]] | None:
+    """A tunnel ``[lo, hi]`` on a layer: its extent on the layer's tangent axes clipped to the
+    slab and snapped to the layer's edges, ``{axis: (lo, hi)}``, or None if thin."""
+    reg = {}
+    for ax in TANGENTS[axis]:
+        coords = [b[k][ax] for b in mine for k in (0, 1)] + [slab[0][ax], slab[1][ax]]
+        lo = _snapped(max(tun[0][ax], slab[0][ax]), coords)
+        hi = _snapped(min(tun[1][ax], slab[1][ax]), coords)
+        if hi - lo < tol.MIN_BOX_EXTENT:
+            return None
+        reg[ax] = (lo, hi)
+    return reg
 
 
 def _split_layer(mine: list[Box], reg: dict[int, tuple[float, float]], axis: int) -> tuple[list[Box], bool]:
@@ -227,34 +271,54 @@ def _exposed_rects(boxes: np.ndarray, i: int, js: np.ndarray, v: int, w: int) ->
 # --------------------------------------------------------------------------------- one layer's cut
 
 
-def cut_layer_batched(lb: np.ndarray, slab: Sequence[Sequence[float]], s: Sequence[Sequence[float]], m: float,
-                      axis: int) -> LayerCut | None:
-    """:func:`game.collision.compound.resplit.cut_layer` as numpy array operations on the
-    layer's boxes ``(n, 2, 3)``: the same arguments and the same :class:`LayerCut`."""
-    u, v = TANGENTS[axis]
-    sl = np.array(slab, dtype=float)
-    sb = np.array(s, dtype=float)
+def face_region_batched(lb: np.ndarray, slab: Sequence[Sequence[float]], bounds: Sequence[Sequence[float]],
+                        s: Sequence[Sequence[float]], m: float, axis: int) -> list[list[float]] | None:
+    """:func:`game.collision.compound.resplit.face_region` with numpy arrays and :func:`snap`:
+    the same arguments (the layer's boxes ``(n, 2, 3)``) and the same tunnel."""
+    sl, bd, sb = np.array(slab, dtype=float), np.array(bounds, dtype=float), np.array(s, dtype=float)
     tun = sl.copy()
-    for ax in (u, v):
-        lo = max(sb[0, ax] - m, sl[0, ax])
-        hi = min(sb[1, ax] + m, sl[1, ax])
+    for ax in TANGENTS[axis]:
         coords = np.concatenate((lb[:, :, ax].ravel(), sl[:, ax]))
-        lo = snap(lo, coords)
-        hi = snap(hi, coords)
+        lo = snap(max(sb[0, ax] - m, bd[0, ax]), coords)
+        hi = snap(min(sb[1, ax] + m, bd[1, ax]), coords)
+        rims = ((bd[0, ax], sl[0, ax]), (sl[1, ax], bd[1, ax]))
+        lo = next((float(r0) for r0, r1 in rims if r0 < lo < r1), lo)
+        hi = next((float(r1) for r0, r1 in rims if r0 < hi < r1), hi)
         if hi - lo < tol.MIN_BOX_EXTENT:
             return None
-        tun[0, ax] = lo
-        tun[1, ax] = hi
-    ov_u = np.minimum(lb[:, 1, u], tun[1, u]) - np.maximum(lb[:, 0, u], tun[0, u])
-    ov_v = np.minimum(lb[:, 1, v], tun[1, v]) - np.maximum(lb[:, 0, v], tun[0, v])
-    cut = (ov_u > tol.PLANE_EPS) & (ov_v > tol.PLANE_EPS)
-    if not cut.any():
+        tun[0, ax], tun[1, ax] = lo, hi
+    return tun.tolist()
+
+
+def cut_layer_batched(lb: np.ndarray, tunnels: Sequence[Sequence[Sequence[float]]], axis: int) -> LayerCut | None:
+    """:func:`game.collision.compound.resplit.cut_layer` as numpy array operations on the
+    layer's boxes ``(n, 2, 3)``: the same tunnels, the same :class:`LayerCut`."""
+    u, v = TANGENTS[axis]
+    n = lb.shape[0]
+    cur, src = lb, np.arange(n)                     # the current pieces and the box each came from
+    hit = np.zeros(n, dtype=bool)
+    used = []
+    for tunnel in tunnels:
+        tun = np.array(tunnel, dtype=float)
+        ov_u = np.minimum(cur[:, 1, u], tun[1, u]) - np.maximum(cur[:, 0, u], tun[0, u])
+        ov_v = np.minimum(cur[:, 1, v], tun[1, v]) - np.maximum(cur[:, 0, v], tun[0, v])
+        cut = (ov_u > tol.PLANE_EPS) & (ov_v > tol.PLANE_EPS)
+        used.append(bool(cut.any()))
+        hit[src[cut]] = True
+        pieces, group, cell = nine_patch(cur[cut], tun, u, v)
+        # each cut piece replaced in place by its pieces, in nine-patch order
+        pos = np.concatenate((np.flatnonzero(~cut) * 9, np.flatnonzero(cut)[group] * 9 + 1 + cell))
+        order = np.argsort(pos, kind="stable")
+        cur = np.concatenate((cur[~cut], pieces))[order]
+        src = np.concatenate((src[~cut], src[cut][group]))[order]
+    if not hit.any():
         return None
-    cb = lb[cut]
-    pieces, owner = nine_patch(cb, tun, u, v)
-    removed = float(np.prod(cb[:, 1] - cb[:, 0], axis=1).sum() - np.prod(pieces[:, 1] - pieces[:, 0], axis=1).sum())
-    merged = merge_layer_batched(np.concatenate((lb[~cut], pieces)), axis)
-    return LayerCut(tun.tolist(), pieces.tolist(), merged, removed, np.flatnonzero(cut).tolist(), owner.tolist())
+    cut_rows = np.flatnonzero(hit)
+    keep = hit[src]
+    pieces, owner = cur[keep], np.searchsorted(cut_rows, src[keep])
+    removed = float(np.prod(lb[hit, 1] - lb[hit, 0], axis=1).sum() - np.prod(pieces[:, 1] - pieces[:, 0], axis=1).sum())
+    merged = merge_layer_batched(np.concatenate((lb[~hit], pieces)), axis)
+    return LayerCut(pieces.tolist(), merged, removed, cut_rows.tolist(), owner.tolist(), used)
 
 
 def snap(x: float, coords: np.ndarray) -> float:
@@ -264,13 +328,13 @@ def snap(x: float, coords: np.ndarray) -> float:
     return float(coords[i]) if d[i] < tol.SNAP_EPS else x
 
 
-def nine_patch(cb: np.ndarray, tun: np.ndarray, u: int, v: int) -> tuple[np.ndarray, np.ndarray]:
+def nine_patch(cb: np.ndarray, tun: np.ndarray, u: int, v: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """B4: cut boxes ``cb`` (n, 2, 3) by the region of ``tun`` (2, 3) on axes u, v.
 
     Each box's u and v ranges are cut at the region's edges (clamped to the
     box) into 3 x 3 pieces; the middle piece and pieces with an extent below
-    MIN_BOX_EXTENT are dropped.  Returns the pieces (m, 2, 3), m <= 8 n, and each
-    piece's box, (m,) int64.
+    MIN_BOX_EXTENT are dropped.  Returns the pieces (m, 2, 3), m <= 8 n, each
+    piece's box, (m,) int64, and its place among the 8 (nine-patch order), (m,) int64.
     """
     n = cb.shape[0]
     # (n, 4) cut coordinates per axis: box lo, region lo, region hi, box hi (region clamped to the box)
@@ -291,7 +355,7 @@ def nine_patch(cb: np.ndarray, tun: np.ndarray, u: int, v: int) -> tuple[np.ndar
     out = out.reshape(n * 8, 2, 3)
     ext = out[:, 1] - out[:, 0]
     good = (ext[:, u] >= tol.MIN_BOX_EXTENT) & (ext[:, v] >= tol.MIN_BOX_EXTENT)
-    return out[good], np.repeat(np.arange(n), 8)[good]
+    return out[good], np.repeat(np.arange(n), 8)[good], np.tile(np.arange(8), n)[good]
 
 
 def merge_layer_batched(boxes: np.ndarray, axis: int) -> np.ndarray:

@@ -8,7 +8,8 @@ Where each part lives:
 
 * :mod:`.layout`: layers and wall slabs (B6), face kinds, input checks, the state format;
 * :mod:`.rects`: runs and rectangles on a layer's grid, the re-merge of a struck layer (B9);
-* :mod:`.resplit`: how a strike re-splits one layer's boxes: the region and the nine-patch (B3, B4);
+* :mod:`.resplit`: how a strike re-splits the boxes of the walls it cuts through: the region, the
+  tunnel through the wall and the rims of the neighbouring walls, the nine-patch (B3, B4);
 * :mod:`.strike`: one strike from touch to new boxes, and its :class:`StrikeResult` (B1-B7);
 * :mod:`.faces`: :class:`Face`, :class:`FaceSet` and quads;
 * :mod:`.boundary`: the faces of a compound, the boundary of the union of its boxes (B5, B7);

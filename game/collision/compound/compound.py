@@ -205,7 +205,7 @@ class Compound:
         m = as_scalar(margin, "margin")
         if m < 0:
             raise CompoundError(f"margin: must be >= 0, got {m}")
-        out = strike_boxes(self._boxes, self._layers, self._offsets, self._slabs, s, m)
+        out = strike_boxes(self._boxes, self._layers, self._offsets, self._slabs, self._bounds, s, m)
         if out is None:
             return None
         self._boxes, self._layers, self._offsets = out.boxes, out.layers, out.offsets

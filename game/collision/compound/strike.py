@@ -4,19 +4,22 @@
 
 1. Method A (A4, touching counts) finds the small boxes the striker touches.  None touched
    -> ``None``, nothing changes.
-2. B2: the **target faces** are the faces of the touched small boxes; their layers are the
-   target layers (a strike at an edge or corner has several).  Every other face is an
-   *other face*.
-3. B3, B4, B6: each target layer is cut by its interaction region
-   (:func:`~.resplit.cut_layer`): the split faces, each extruded by the layer's thickness
-   into a small box.
-4. B5: the **fill faces** are the walls of the hole: the sides of the remaining small boxes
-   that face into the removed *tunnel* (region x wall thickness), clipped to the tunnel.
+2. B2: the layers of the touched small boxes are the target layers (a strike at an edge or
+   corner has several).
+3. B3: each target layer's interaction region, on the face of the bounding box, through the
+   wall's thickness is its *tunnel* (:func:`~.resplit.face_region`).  The **target faces**
+   are the faces of the small boxes the tunnels cut: in the target layers, and where a
+   tunnel reaches a neighbouring wall's rim (the end of a wall that owns the face's edge),
+   in that wall; every other face is an *other face*.
+4. B4, B6: every target face is cut by the tunnels (:func:`~.resplit.cut_layer`): the split
+   faces, each extruded by its layer's thickness into a small box.
+5. B5: the **fill faces** are the walls of the hole: the sides of the remaining small boxes
+   that face into a tunnel, clipped to the tunnel.
    Their outer edges run between the **target vertices** (the hole's corners on the face
    plane, vertices of the split faces that belong to no other face).  The volume behind a
    fill face (its extrusion by the thickness) is already covered by the split faces' small
    boxes, so it gets no small box of its own: that would be a duplicate, which B9 forbids.
-5. B7/B9: the compound is the union of all small boxes, every cut layer re-merged.
+6. B7/B9: the compound is the union of all small boxes, every cut layer re-merged.
 
 A later strike on a struck area cuts the current small boxes again (B9): holes grow and
 multiply.  The face tuples of a result are built when first read: the game loop reads only
@@ -72,20 +75,22 @@ class StrikeResult:
     ----------
     layers : (T,) int64, the target layers (``2 * axis + side``), one per region.
     tunnels : (T, 2, 3) float, region x wall thickness of each target layer:
-        the volume this strike removed (or found already empty).
+        the volume this strike removed from every layer (or found already empty).
     removed_volume : float, volume removed by this strike.
     struck_boxes : (H,) int64, indices (before the strike) of the small boxes
         the striker touched in the target layers.
     target_faces : tuple of :class:`Face`, the faces (outer-plane sides), before the
-        strike, of every small box the interaction region cuts (B2: the faces the
-        interaction happens on).  The region is the footprint grown by the margin, so
-        it can reach boxes beside the struck ones: those are target faces too.
-    regions : tuple of :class:`Face`, one per target layer: the interaction
-        region, footprint grown by the margin and clipped to the face (B3).
-    split_faces : tuple of :class:`Face`, the pieces left around the region of
-        every target face (B4); each is the face of a new small box (B6).
+        strike, of every small box a tunnel cuts (B2: the faces the interaction happens
+        on).  The region is the footprint grown by the margin, so it can reach boxes
+        beside the struck ones, and a tunnel runs on through the rims of the neighbouring
+        walls that own the face's edges: those are target faces too.
+    regions : tuple of :class:`Face`, one per target layer: the interaction region,
+        footprint grown by the margin and clipped to the bounding box's face, on the
+        layer's outer plane (B3; see :mod:`.resplit` for the rims).
+    split_faces : tuple of :class:`Face`, the pieces left around the tunnels of every
+        target face (B4); each is the face of a new small box (B6).
     split_target : (S,) int64, for each split face, the index into ``target_faces``
-        of the face it was cut from: at most 8 split faces share one (B4).
+        of the face it was cut from: at most 8 per tunnel cutting it (B4).
     fill_faces : tuple of :class:`Face` (kind FILL), the walls of the hole, normals
         pointing into the hole (B5).
     target_vertices : (n, 3) float, the hole's corners on the face planes, where
@@ -137,59 +142,95 @@ class StrikeOutcome(NamedTuple):
 
 
 class _Cuts(NamedTuple):
-    """The layers a strike cut, gathered in layer order."""
+    """What a strike's tunnels cut, gathered layer by layer in layer order."""
 
     merged: list[np.ndarray]        # per layer 0-5 its boxes after the strike (k, 2, 3)
-    layers: list[int]               # the target layers that were cut, ascending
-    tunnels: list[list[list[float]]]  # per cut layer its tunnel [lo, hi]
+    layers: list[int]               # the target layers whose tunnel cut something, ascending
+    tunnels: list[list[list[float]]]  # per such layer its tunnel [lo, hi]
     split: list                     # the pieces of every cut layer, in layer order
     split_layer: list[int]          # the layer of each piece
     split_of: list[int]             # the target face (its place in ``target``) each piece came from
-    target: list[int]               # B2: every box the regions cut, by index before the strike
+    target: list[int]               # B2: every box the tunnels cut, by index before the strike
     removed: float                  # the volume removed, added layer by layer in layer order
 
 
-def _cut_target_layers(boxes: np.ndarray, offsets: list[int], slabs: list, s: list, m: float,
-                       hit_layers: list[int]) -> _Cuts:
-    """B3, B4 on every touched layer, in layer order (:func:`~.resplit.cut_layer`)."""
+def _spills(tunnel: list[list[float]], slab: list[list[float]]) -> bool:
+    """True iff the tunnel runs past its slab on a tangent axis (into a neighbouring wall's rim)."""
+    (x0, y0, z0), (x1, y1, z1) = tunnel
+    (sx0, sy0, sz0), (sx1, sy1, sz1) = slab
+    return x0 < sx0 or y0 < sy0 or z0 < sz0 or x1 > sx1 or y1 > sy1 or z1 > sz1
+
+
+def _cut_layers(boxes: np.ndarray, offsets: list[int], slabs: list, bounds: list, s: list, m: float,
+                hit_layers: list[int]) -> _Cuts:
+    """B3, B4: the tunnel of every touched layer (:func:`~.resplit.face_region`), cut out of its
+    own layer and out of every neighbouring wall's rim it reaches (:func:`~.resplit.cut_layer`)."""
     merged = [boxes[offsets[lay] : offsets[lay + 1]] for lay in range(6)]
-    layers: list[int] = []
-    tunnels: list[list[list[float]]] = []
+    rows: list[list | None] = [None] * 6       # each layer's boxes as lists, made when first needed
+    targets: list[tuple[int, list[list[float]]]] = []
+    for lay in hit_layers:
+        lay_rows = rows[lay] = merged[lay].tolist()
+        tun = resplit.face_region(lay_rows, slabs[lay], bounds, s, m, lay // 2)
+        if tun is not None:
+            targets.append((lay, tun))
+    # per layer the tunnels through it: its own first, then the others reaching into its rims
+    tunnels: list[list[list[list[float]]]] = [[] for _ in range(6)]
+    sources: list[list[int]] = [[] for _ in range(6)]      # the target each tunnel belongs to
+    for k, (lay, tun) in enumerate(targets):
+        tunnels[lay].append(tun)
+        sources[lay].append(k)
+    for k, (t_lay, tun) in enumerate(targets):
+        if not _spills(tun, slabs[t_lay]):
+            continue
+        for lay in range(6):
+            if lay != t_lay and resplit.reaches(tun, slabs[lay]):
+                lay_rows = rows[lay] = rows[lay] or merged[lay].tolist()
+                through = resplit.tunnel_on_layer(lay_rows, slabs[lay], tun, lay // 2)
+                if through is not None:
+                    tunnels[lay].append(through)
+                    sources[lay].append(k)
+    did = [False] * len(targets)
     split: list = []
     split_layer: list[int] = []
     split_of: list[int] = []
     target: list[int] = []
     removed = 0.0
-    for lay in hit_layers:
-        cut = resplit.cut_layer(merged[lay], slabs[lay], s, m, lay // 2)
+    for lay in range(6):
+        if not tunnels[lay]:
+            continue
+        lay_rows = rows[lay] = rows[lay] or merged[lay].tolist()
+        cut = resplit.cut_layer(lay_rows, tunnels[lay], lay // 2)
         if cut is None:
             continue
-        tunnel, pieces, merged[lay], vol, cut_rows, owner = cut
+        pieces, merged[lay], vol, cut_rows, owner, used = cut
+        for k, u in zip(sources[lay], used):
+            did[k] = did[k] or u
         removed += vol
-        layers.append(lay)
-        tunnels.append(tunnel)
         split += pieces
         split_layer += [lay] * len(pieces)
         split_of += [len(target) + k for k in owner]
         target += [offsets[lay] + i for i in cut_rows]
-    return _new(_Cuts, (merged, layers, tunnels, split, split_layer, split_of, target, removed))
+    done = [t for t, d in zip(targets, did) if d]
+    return _new(_Cuts, (merged, [lay for lay, _ in done], [tun for _, tun in done], split, split_layer, split_of,
+                        target, removed))
 
 
-def strike_boxes(boxes: np.ndarray, layers: np.ndarray, offsets: list[int], slabs: np.ndarray,
+def strike_boxes(boxes: np.ndarray, layers: np.ndarray, offsets: list[int], slabs: np.ndarray, bounds: np.ndarray,
                  striker: np.ndarray, margin: float) -> StrikeOutcome | None:
     """B1-B7, B9: the strike of ``striker`` on a compound's state, as a new state and its result.
 
     boxes : (K, 2, 3) float and layers : (K,) int8, grouped by layer, with ``offsets`` (7,)
     the first row of each layer, then K; slabs : (6, 2, 3) float, the wall slabs (B6);
-    striker : (2, 3) float, a checked box; margin : float >= 0 (B3).
+    bounds : (2, 3) float, the bounding box; striker : (2, 3) float, a checked box;
+    margin : float >= 0 (B3).
     Returns None when the striker touches no small box or the touch removes nothing.
     """
     hit = overlaps(striker, boxes)
     if not hit.any():
         return None
     hit_layers = sorted(set(layers[hit].tolist()))
-    parts, cut_layers, tunnels, split, split_layer, split_of, target, removed = _cut_target_layers(
-        boxes, offsets, slabs.tolist(), striker.tolist(), margin, hit_layers)
+    parts, cut_layers, tunnels, split, split_layer, split_of, target, removed = _cut_layers(
+        boxes, offsets, slabs.tolist(), bounds.tolist(), striker.tolist(), margin, hit_layers)
     if not cut_layers:
         return None
     # B7: the new compound, layer by layer in layer order
