@@ -9,7 +9,8 @@ step: the ray's data is gathered once and broadcast over the children).  Gathers
 
 Two policies: *nearest* (C7) keeps a pair only while its box entry distance is within the
 ray's best hit so far (updated with ``np.minimum.at``; ties keep the lowest (model,
-triangle)); *any* (C8) drops a ray from the frontier at its first triangle hit.
+triangle)); *any* (C8) is an early exit per ray: each step tests one leaf per ray, the one it
+enters first, and a ray that hits leaves the frontier at once, with every node it still had.
 """
 
 from __future__ import annotations
@@ -158,10 +159,10 @@ def _descend(pack: TreePack, rays: _Rays, r: np.ndarray, nd: np.ndarray, limit: 
                      np.compress(hit, tnk.ravel()), tested)
 
 
-def _leaf_slots(r: np.ndarray, lf: np.ndarray, isleaf: np.ndarray) -> _SlotPairs:
-    """The (ray, slot) pairs of the leaf pairs (``isleaf``) of frontier ``r`` with leaf blocks ``lf``."""
-    slots = (np.compress(isleaf, lf)[:, None] * LEAF_SIZE + _LANES).ravel()
-    return _SlotPairs(np.repeat(np.compress(isleaf, r), LEAF_SIZE), slots)
+def _leaf_slots(r: np.ndarray, lf: np.ndarray) -> _SlotPairs:
+    """The (ray, slot) pairs of (ray, leaf) pairs: rays ``r`` (k,) and leaf blocks ``lf`` (k,)."""
+    slots = (lf[:, None] * LEAF_SIZE + _LANES).ravel()
+    return _SlotPairs(np.repeat(r, LEAF_SIZE), slots)
 
 
 def _slot_hits(pack: TreePack, rays: _Rays, rr: np.ndarray, slots: np.ndarray,
@@ -191,7 +192,7 @@ def walk_nearest(pack: TreePack, quad: QuadBoxes, n_models: int, o: np.ndarray, 
         lf = np.take(pack.leaf, nd)
         isleaf = lf >= 0
         if isleaf.any():
-            rr, slots = _leaf_slots(r, lf, isleaf)
+            rr, slots = _leaf_slots(np.compress(isleaf, r), np.compress(isleaf, lf))
             t = _slot_hits(pack, rays, rr, slots, np.take(best, rr))
             tri_tested += slots.size
             h = np.flatnonzero(t != np.inf)
@@ -221,8 +222,13 @@ def walk_nearest(pack: TreePack, quad: QuadBoxes, n_models: int, o: np.ndarray, 
 
 def walk_any(pack: TreePack, quad: QuadBoxes, n_models: int, o: np.ndarray, d: np.ndarray, md: float,
              lv: int | None) -> AnyWalk:
-    """C6, C8: whether rays ``o, d`` (n, 3) float (unit directions) hit anything within ``md``;
-    a ray leaves the frontier at its first hit."""
+    """C6, C8: whether rays ``o, d`` (n, 3) float (unit directions) hit anything within ``md``.
+
+    C8 is an early exit per ray: a ray that has hit leaves the frontier at once, with every
+    node it still had in it.  So each step tests one leaf per ray, the one it enters first
+    (the others wait in the frontier; two at exactly the same entry distance go together),
+    and drops the rays that hit before their inner nodes are descended.
+    """
     n_rays = o.shape[0]
     done = np.zeros(n_rays, dtype=bool)
     if not n_models or n_rays == 0:
@@ -232,18 +238,35 @@ def walk_any(pack: TreePack, quad: QuadBoxes, n_models: int, o: np.ndarray, d: n
     tri_tested = 0
     while r.size:
         lf = np.take(pack.leaf, nd)
-        isleaf = lf >= 0
-        if isleaf.any():
-            rr, slots = _leaf_slots(r, lf, isleaf)
+        leaves = np.flatnonzero(lf >= 0)
+        if leaves.size:
+            now = _first_leaf_per_ray(r, tn, leaves, n_rays)
+            rr, slots = _leaf_slots(np.take(r, now), np.take(lf, now))
             t = _slot_hits(pack, rays, rr, slots, md)
             tri_tested += slots.size
+            keep = np.ones(r.size, dtype=bool)
+            keep[now] = False
             h = np.flatnonzero(t != np.inf)
-            inner = ~isleaf
             if h.size:
                 done[np.take(rr, h)] = True
-                inner &= ~np.take(done, r)
-            r, nd = np.compress(inner, r), np.compress(inner, nd)
-            if not r.size:
-                break
-        r, nd, tn, tested = _descend(pack, rays, r, nd, md, tested)
+                keep &= ~np.take(done, r)
+            r, nd, tn, lf = np.compress(keep, r), np.compress(keep, nd), np.compress(keep, tn), np.compress(keep, lf)
+        inner = lf < 0
+        if inner.any():
+            waiting = ~inner                                   # leaves not tested yet: they stay
+            below = _descend(pack, rays, np.compress(inner, r), np.compress(inner, nd), md, tested)
+            tested = below.tested
+            r = np.concatenate((np.compress(waiting, r), below.r))
+            nd = np.concatenate((np.compress(waiting, nd), below.nd))
+            tn = np.concatenate((np.compress(waiting, tn), below.tn))
     return AnyWalk(done, QueryStats(n_rays, int(tested), int(tri_tested)))
+
+
+def _first_leaf_per_ray(r: np.ndarray, tn: np.ndarray, leaves: np.ndarray, n_rays: int) -> np.ndarray:
+    """Of the frontier's leaf pairs ``leaves`` (k,) int, the ones each ray enters first: (m,) int
+    frontier positions, those at the smallest entry distance of their ray (one per ray but for
+    exact ties)."""
+    rl, tl = np.take(r, leaves), np.take(tn, leaves)
+    first = np.full(n_rays, np.inf)
+    np.minimum.at(first, rl, tl)
+    return np.compress(tl == np.take(first, rl), leaves)
