@@ -166,12 +166,13 @@ def test_A1_A4_pairs_touching_degenerate_infinite_and_errors():
     boxes = np.array([[[0.0, 0, 0], [1, 1, 1]],             # 0: unit cube
                       [[1.0, 1, 1], [2, 2, 2]],             # 1: corner contact with 0
                       [[1.0 + 1e-12, 0, 0], [2, 1, 1]],     # 2: just apart from 0
-                      [[0.5, 0.5, 0.5], [0.5, 0.5, 0.5]],   # 3: a point inside 0
-                      [[-inf, 0, 0], [inf, 1, 1]],          # 4: a slab through 0
-                      [[inf, 0, 0], [inf, 1, 1]]])          # 5: a box at infinity
+                      [[0.5, 0.5, 0.5], [0.5, 0.5, 0.5]]])  # 3: a point inside 0
     rows = padded_boxes(boxes).reshape(-1, 4)
-    ok, _, _ = overlaps_pairs(rows, pair_index([0, 0, 0, 4, 5, 5], [1, 2, 3, 0, 5, 0]))
-    assert ok.tolist() == [True, False, True, True, True, False]
+    ok, _, _ = overlaps_pairs(rows, pair_index([0, 0, 0, 3], [1, 2, 3, 3]))
+    assert ok.tolist() == [True, False, True, True]
+    for infinite in ([[-inf, 0, 0], [inf, 1, 1]], [[inf, 0, 0], [inf, 1, 1]]):   # a slab, a box at infinity
+        with pytest.raises(ValueError, match="boxes: .*finite"):
+            padded_boxes(np.concatenate((boxes, [infinite])))
     with pytest.raises(ValueError, match="rows"):
         overlaps_pairs(boxes.reshape(-1, 3), pair_index([0], [1]))
     with pytest.raises(ValueError, match="index"):
@@ -182,6 +183,33 @@ def test_A1_A4_pairs_touching_degenerate_infinite_and_errors():
         pair_index([0, 1], [1])
     with pytest.raises(ValueError, match=">= 0"):
         pair_index([0], [-1])
+
+
+@pytest.mark.parametrize("lane, value", [(0, np.nan), (2, np.nan), (0, np.inf), (1, -np.inf)])
+def test_A4_every_verdict_path_refuses_non_finite_boxes_naming_the_argument(lane, value):
+    """The match's PairJudge and overlaps() gave two verdicts on a box with a NaN coordinate
+    (colliding and apart).  A2-A4 are defined on finite boxes: every public entry refuses a
+    non-finite coordinate with a ValueError naming the argument, the same on either path."""
+    good = np.array([[0.0, 0.0, 0.0], [1.0, 1.0, 1.0]])
+    bad = good.copy()
+    bad[0 if value < 0 else 1, lane] = value                     # NaN and +inf on max, -inf on min
+    for call, name in ((lambda: overlaps(bad, good), "a"), (lambda: overlaps(good, bad[None]), "b"),
+                       (lambda: judgement_points(good, bad), "b"), (lambda: padded_boxes(np.stack([good, bad])), "boxes")):
+        with pytest.raises(ValueError, match=f"^{name}: .*finite"):
+            call()
+    # padded rows, the match's own layout (where an infinity is a pad lane, and padded_boxes
+    # refuses infinite boxes): a NaN in a min or a max row is refused by the judge and by
+    # overlaps_pairs, on the judge's every call
+    judge = PairJudge.all_pairs(1, 1)
+    if np.isnan(value):
+        for row in (0, 3):
+            rows = padded_boxes(np.stack([good, good])).reshape(-1, 4)
+            rows[row, lane] = value
+            for call in (lambda: judge.check(rows), lambda: judge(rows),
+                         lambda: overlaps_pairs(rows, all_pairs_index(1, 1))):
+                with pytest.raises(ValueError, match="^rows: .*finite"):
+                    call()
+    assert judge.check(padded_boxes(np.stack([good, good])).reshape(-1, 4))[0].tolist() == [[True]]
 
 
 @pytest.mark.parametrize("d", [2, 3])

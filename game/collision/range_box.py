@@ -71,13 +71,21 @@ def _floats(x: ArrayLike, name: str) -> np.ndarray:
 
 
 def _boxes(x: ArrayLike, name: str) -> np.ndarray:
-    """Return ``x`` as a float array shaped ``(..., 2, D)`` or raise ValueError."""
+    """Return ``x`` as a float array shaped ``(..., 2, D)`` of finite boxes or raise ValueError.
+
+    A2-A4 are defined on finite boxes: a NaN makes every comparison false, so two correct
+    forms of the verdict (``j2 >= j1`` on every axis, ``not any(j2 < j1)``) answer differently;
+    the public entries refuse it, and infinities with it, instead.
+    """
     arr = _floats(x, name)
     if arr.ndim < 2 or arr.shape[-2] != 2 or arr.shape[-1] not in (2, 3):
         raise ValueError(
             f"{name}: expected boxes shaped (..., 2, D) with D = 2 or 3 "
             f"([min, max] rows), got shape {arr.shape}"
         )
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name}: box coordinates must be finite numbers, got NaN or infinity in "
+                         f"{int(arr.size - np.isfinite(arr).sum())} of {arr.size}")
     return arr
 
 
@@ -235,8 +243,10 @@ def overlaps_pairs(rows: np.ndarray, index: np.ndarray) -> PairVerdict:
     :class:`PairVerdict` ``(ok, j1, j2)``:
 
     ok : (P,) bool
-        A4, the same verdict as :func:`overlaps` on each pair (touching counts; boxes
-        with NaN coordinates are not boxes, and the two may differ on them).
+        A4, the same verdict as :func:`overlaps` on each pair (touching counts).  Rows
+        with a NaN are refused (ValueError); infinities cannot be told from pad lanes here
+        (any pad that passes A4 will do), and :func:`padded_boxes` refuses infinite boxes
+        where they enter this layout.
     j1, j2 : (P, 4) float
         A2 and A3, the judgement points (lanes ``>= D`` are pad): a colliding pair's
         overlap box is ``[j1, j2]`` without a second call.
@@ -339,6 +349,7 @@ def _pair_kernel(index: np.ndarray, n_rows: int,
         views.append(view)
     result = PairVerdict(views[0], views[1], views[2])     # read-only views of the buffers
     maximum, minimum, less, logical_not, ndarray = np.maximum, np.minimum, np.less, np.logical_not, np.ndarray
+    max_of = np.maximum.reduce
 
     def check(rows: np.ndarray) -> PairVerdict:
         """A2-A4 on the judge's pairs of ``rows`` ``(R, 4)`` float64: ``(ok, j1, j2)``."""
@@ -347,6 +358,10 @@ def _pair_kernel(index: np.ndarray, n_rows: int,
             raise ValueError(f"rows: expected {rows_shape} float64, padded_boxes(...).reshape(-1, "
                              f"{PAD_LANES}) of {n_rows // 2} boxes, got "
                              f"{getattr(rows, 'shape', type(rows).__name__)} {getattr(rows, 'dtype', '')}")
+        # finite boxes only (see _boxes): the largest of the rows is NaN iff one of them is
+        # (one reduction: this runs every frame)
+        if n_rows and (largest := max_of(rows, None)) != largest:
+            raise _non_finite_rows(rows, n_rows)
         rows.take(index, 0, t, "clip")                # (positional: cheaper) indices checked in __init__
         maximum(amin, bmin, out=j1)                   # A2: the larger min endpoint, per axis
         minimum(amax, bmax, out=j2)                   # A3: the smaller max endpoint, per axis
@@ -355,6 +370,12 @@ def _pair_kernel(index: np.ndarray, n_rows: int,
         return result
 
     return check
+
+
+def _non_finite_rows(rows: np.ndarray, n_rows: int) -> ValueError:
+    """The error of :class:`PairJudge` for rows with a non-finite box coordinate."""
+    return ValueError(f"rows: box coordinates must be finite numbers, got {int(np.isnan(rows).sum())} NaN in the "
+                      f"{n_rows} padded_boxes(...) rows")
 
 
 def box_centers(boxes: ArrayLike) -> np.ndarray:

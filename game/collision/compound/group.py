@@ -9,6 +9,7 @@ the first levels is made once and reused.
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any, NamedTuple, Sequence
 
@@ -21,9 +22,9 @@ __all__ = ["GroupTouch", "GroupPairs", "CompoundGroup"]
 
 _LO_NEG_HI = np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])
 _multiply, _less_equal = np.multiply, np.less_equal
-# fmin, not minimum: a NaN limb (which touches nothing, as in A4) must not make the union box
-# NaN and so hide every other limb's contacts (the same speed)
-_min_reduce, _and_reduce = np.fmin.reduce, np.logical_and.reduce
+# minimum propagates a NaN into the union box, where the finiteness test below finds it
+_min_reduce, _and_reduce = np.minimum.reduce, np.logical_and.reduce
+_NINF = -math.inf
 _NO_PAIRS = readonly(np.zeros(0, dtype=np.intp))
 _NOT_PACKED = readonly(np.zeros((6, 0)))
 #: CompoundGroup.touching tests more limbs than this against each near compound's bounds
@@ -200,8 +201,7 @@ class CompoundGroup:
         ``j2 >= j1`` on every axis for boxes with ``lo <= hi``.  Three levels, each on
         fewer boxes than the last:
 
-        1. the limbs' union box against each compound's bounds (Python floats: C is small; a limb
-           with a NaN coordinate, which touches nothing, is left out of the union);
+        1. the limbs' union box against each compound's bounds (Python floats: C is small);
         2. for each compound that passes, every limb against its bounds (only for more
            than ``_LEVEL2_MIN_LIMBS`` limbs: for fewer, level 3 costs less than this);
         3. the limbs that pass against that compound's small boxes.
@@ -217,7 +217,12 @@ class CompoundGroup:
         # a lookup, a keyword or an allocation is a measurable share of a call)
         sign, bounds, q, q3, fit = self._tiles.get(n) or self._tiles_of(n)   # (L, 6) each: no broadcasting
         _multiply(lb.reshape(n, 6), sign, q)                               # (L, 6): [lo, -hi]
-        u0, u1, u2, u3, u4, u5 = _min_reduce(q, 0).tolist()                # the union box, packed (NaN limbs left out)
+        u0, u1, u2, u3, u4, u5 = _min_reduce(q, 0).tolist()                # the union box, packed
+        # A2-A4 need finite boxes (range_box.overlaps refuses others): a NaN, a -inf min or a
+        # +inf max of any limb shows in the union (a NaN fails every comparison)
+        if not (_NINF < u0 and _NINF < u1 and _NINF < u2 and _NINF < u3 and _NINF < u4 and _NINF < u5):
+            raise CompoundError(f"limbs: box coordinates must be finite numbers, got NaN or infinity in "
+                                f"{int(lb.size - np.isfinite(lb).sum())} of {lb.size}")
         out = []
         for c, (p0, p1, p2, p3, p4, p5) in enumerate(self._pb_list):       # level 1
             if not (u0 <= p0 and u1 <= p1 and u2 <= p2 and u3 <= p3 and u4 <= p4 and u5 <= p5):
