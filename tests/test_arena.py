@@ -24,8 +24,8 @@ from game.sim.arena import (
     load_arena,
     read_description,
 )
+from game.reference.scene import brute_nearest
 from game.tools import bake
-from test_scene_reference import brute_nearest
 
 ASSETS = default_assets_dir()
 

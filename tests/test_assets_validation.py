@@ -161,11 +161,11 @@ def _flip_payload_byte(path):
 
 def _max_depth_17(path):
     """max_depth past 16 with the checksum still right: a field error with no fix of its own."""
-    from game.collision.scene_file import _QUAD_CRC_AT, _sealed
+    from game.collision.scene_format import QUAD_CRC_AT, sealed
 
     data = bytearray(path.read_bytes())
     data[24:28] = (17).to_bytes(4, "little")
-    path.write_bytes(_sealed(bytes(data), _QUAD_CRC_AT)[0])
+    path.write_bytes(sealed(bytes(data), QUAD_CRC_AT)[0])
 
 
 @pytest.mark.parametrize("name, damage, field", [(MODELS_NAME, _flip_payload_byte, "crc32"),

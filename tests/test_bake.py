@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from game.collision import load_scene, scene_file
+from game.collision import load_scene, scene_save
 from game.sim.arena import (
     DESCRIPTION_NAME,
     MODELS_NAME,
@@ -108,7 +108,7 @@ def test_bake_quadtree_target_is_a_directory_changes_nothing(baked, capsys):
 @pytest.mark.parametrize("fail_at", [1, 2])
 def test_bake_full_disk_keeps_the_old_pair_and_leaves_no_tmp(baked, capsys, monkeypatch, fail_at):
     out, before = baked
-    real = scene_file._write_synced
+    real = scene_save._write_synced
     calls = []
 
     def write(path, data):
@@ -117,7 +117,7 @@ def test_bake_full_disk_keeps_the_old_pair_and_leaves_no_tmp(baked, capsys, monk
             path.write_bytes(data[: len(data) // 3])              # a partial temp file, then the disk is full
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
         real(path, data)
-    monkeypatch.setattr(scene_file, "_write_synced", write)
+    monkeypatch.setattr(scene_save, "_write_synced", write)
     assert bake.main(["--out-dir", str(out)]) == 2
     one_line(capsys, "No space left", "old scene files are unchanged", "free some disk space")
     assert state(out) == before

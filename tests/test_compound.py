@@ -95,6 +95,43 @@ def rect_area(r, axis):
     return float(np.prod([ext[a] for a in range(3) if a != axis]))
 
 
+def union_area(rects, axis):
+    """Area of the union of boxes ``rects`` on the two axes other than ``axis`` (a grid of
+    their edges, each cell counted once)."""
+    u, v = [a for a in range(3) if a != axis]
+    rects = [r for r in rects if r[1, u] > r[0, u] and r[1, v] > r[0, v]]
+    if not rects:
+        return 0.0
+    xs = np.unique(np.concatenate([r[:, u] for r in rects]))
+    ys = np.unique(np.concatenate([r[:, v] for r in rects]))
+    cx, cy = 0.5 * (xs[1:] + xs[:-1]), 0.5 * (ys[1:] + ys[:-1])
+    inside = np.zeros((len(cx), len(cy)), dtype=bool)
+    for r in rects:
+        inside |= ((cx > r[0, u]) & (cx < r[1, u]))[:, None] & ((cy > r[0, v]) & (cy < r[1, v]))[None, :]
+    return float((np.diff(xs)[:, None] * np.diff(ys)[None, :])[inside].sum())
+
+
+def tunnels_through(result, lay, before, lay_before, slab):
+    """B3: the tunnels of a strike ``result`` that cut layer ``lay`` (slab ``slab``): its own, and
+    each other tunnel that reaches into its slab (a neighbouring wall's rim), clipped to the slab
+    and with its edges snapped to the layer's edges before the strike."""
+    axis = lay // 2
+    edges = before[lay_before == lay]
+    out = []
+    for t_lay, tun in zip(result.layers.tolist(), result.tunnels):
+        if t_lay == lay:
+            out.append(tun.copy())
+        elif (np.minimum(tun[1], slab[1]) - np.maximum(tun[0], slab[0]) > tol.PLANE_EPS).all():
+            reg = slab.copy()
+            for ax in (a for a in range(3) if a != axis):
+                coords = np.concatenate((edges[:, :, ax].ravel(), slab[:, ax]))
+                for end, val in ((0, max(tun[0, ax], slab[0, ax])), (1, min(tun[1, ax], slab[1, ax]))):
+                    d = np.abs(coords - val)
+                    reg[end, ax] = coords[d.argmin()] if d.min() < tol.SNAP_EPS else val
+            out.append(reg)
+    return out
+
+
 # -------------------------------------------------------------- construction
 
 
@@ -244,22 +281,28 @@ def test_B4_split_area_accounting(x, y, w, h, margin):
         assert not touched or margin == 0.0
         return
     assert touched
+    before = np.array([faces_before[lay] for lay in range(6)])
     for k, lay in enumerate(r.layers.tolist()):
         axis = lay // 2
         face_box = faces_before[lay]
         region = region_reference(s, margin, face_box, axis)
+        # B3: the other tunnels reaching into this wall's rim cut its face too
+        others = [np.stack((np.maximum(t[0], face_box[0]), np.minimum(t[1], face_box[1])))
+                  for t in tunnels_through(r, lay, before, np.arange(6), face_box)[1:]]
+        removed = union_area([region] + others, axis)
         split = [f for f in r.split_faces if int(np.flatnonzero(f.normal)[0]) == axis
                  and f.vertices[0, axis] == face_box[lay % 2, axis]]
-        assert 0 < len(split) <= 8 or rect_area(region, axis) == pytest.approx(rect_area(face_box, axis), abs=1e-9)
+        assert 0 < len(split) <= 8 * (1 + len(others)) or removed == pytest.approx(rect_area(face_box, axis), abs=1e-9)
         assert all(f.area > 0 for f in split)
         total = sum(f.area for f in split)
-        assert total == pytest.approx(rect_area(face_box, axis) - rect_area(region, axis), abs=1e-4)
-        # the split faces and the region tile the face: no piece overlaps the region
+        assert total == pytest.approx(rect_area(face_box, axis) - removed, abs=1e-4)
+        # the split faces and the regions tile the face: no piece overlaps a region
         _, _, rrect = face_plane_rect(r.regions[k])
         for f in split:
             _, _, fr = face_plane_rect(f)
-            ext = np.minimum(fr[1], rrect[1]) - np.maximum(fr[0], rrect[0])
-            assert not all(ext[a] > 1e-9 for a in range(3) if a != axis)
+            for cut in [rrect] + others:
+                ext = np.minimum(fr[1], cut[1]) - np.maximum(fr[0], cut[0])
+                assert not all(ext[a] > 1e-9 for a in range(3) if a != axis)
     c.validate()
 
 
@@ -290,32 +333,35 @@ def test_B2_B4_repeated_strikes_every_cut_face_is_a_target_with_at_most_8_split_
         r = c.strike(s, margin=margin)
         if r is None:
             continue
-        want = []                      # reference: every box of a cut layer the region cuts
-        for k, lay in enumerate(r.layers.tolist()):
-            axis = lay // 2
-            tun = r.tunnels[k]
-            for b, bl in zip(before, lay_before):
+        want = []   # reference: every box a tunnel cuts, its own layer's or a neighbour's through its rim
+        slabs = Compound.from_box(CRATE, T).boxes
+        through = {lay: tunnels_through(r, lay, before, lay_before, slabs[lay]) for lay in range(6)}
+        for b, bl in zip(before, lay_before):
+            axis = bl // 2
+            cuts = []
+            for tun in through[int(bl)]:
                 ov = [min(b[1, a], tun[1, a]) - max(b[0, a], tun[0, a]) for a in range(3) if a != axis]
-                if bl == lay and min(ov) > tol.PLANE_EPS:
-                    want.append((lay, b))
+                if min(ov) > tol.PLANE_EPS:
+                    cuts.append(np.stack((np.maximum(b[0], tun[0]), np.minimum(b[1], tun[1]))))
+            if cuts:
+                want.append((int(bl), b, cuts))
         got = r.target_faces
         assert len(got) == len(want) and len(r.split_target) == len(r.split_faces)
         assert set(r.struck_boxes.tolist()) <= {i for i, (b, bl) in enumerate(zip(before, lay_before))
-                                                if any(bl == lay and np.array_equal(b, wb) for lay, wb in want)}
-        for t, (face, (lay, b)) in enumerate(zip(got, want)):
+                                                if any(bl == lay and np.array_equal(b, wb) for lay, wb, _ in want)}
+        for t, (face, (lay, b, cuts)) in enumerate(zip(got, want)):
             axis, plane, rect = face_plane_rect(face)
             assert axis == lay // 2 and plane == b[lay % 2, axis]
             assert np.array_equal(np.delete(rect, axis, axis=1), np.delete(b, axis, axis=1))
             mine = [f for f, o in zip(r.split_faces, r.split_target.tolist()) if o == t]
-            assert len(mine) <= 8
-            tun = r.tunnels[list(r.layers).index(lay)]
-            inter = np.stack((np.maximum(b[0], tun[0]), np.minimum(b[1], tun[1])))
+            assert len(mine) <= 8 * len(cuts)
             for f in mine:
                 _, fplane, fr = face_plane_rect(f)
                 assert fplane == plane and (fr[0] >= rect[0] - 1e-12).all() and (fr[1] <= rect[1] + 1e-12).all()
-                ext = np.minimum(fr[1], inter[1]) - np.maximum(fr[0], inter[0])
-                assert not all(ext[a] > 1e-9 for a in range(3) if a != axis)
-            assert sum(f.area for f in mine) == pytest.approx(rect_area(b, axis) - rect_area(inter, axis), abs=1e-9)
+                for inter in cuts:
+                    ext = np.minimum(fr[1], inter[1]) - np.maximum(fr[0], inter[0])
+                    assert not all(ext[a] > 1e-9 for a in range(3) if a != axis)
+            assert sum(f.area for f in mine) == pytest.approx(rect_area(b, axis) - union_area(cuts, axis), abs=1e-9)
     c.validate()
 
 
@@ -357,15 +403,17 @@ def _fill_cover(faces, g) -> float:
 
 
 @pytest.mark.parametrize("striker, walls", [
-    ([[0.11, 0.3, -0.2], [0.2, 0.42, 0.05]], "-z face at its x border"),
-    ([[0.4, 0.11, -0.2], [0.5, 0.2, 0.05]], "-z face at its y border"),
-    ([[0.8, 0.6, -0.2], [0.89, 0.69, 0.05]], "-z face at its x and y borders"),
+    ([[0.15, 0.3, -0.2], [0.2, 0.42, 0.05]], "-z face at its x border"),
+    ([[0.4, 0.15, -0.2], [0.5, 0.2, 0.05]], "-z face at its y border"),
+    ([[0.8, 0.6, -0.2], [0.85, 0.65, 0.05]], "-z face at its x and y borders"),
     ([[0.4, 0.3, -0.2], [0.5, 0.42, 0.05]], "inside the face"),
 ])
 def test_B5_hole_at_a_face_border_is_walled_by_fill_faces(striker, walls):
-    """A hole clipped at a face's border ends on the neighbouring wall's slab, whose inner
-    side shows there: that side is a wall of the hole, FILL in ``compound.faces`` as in the
-    strike's ``fill_faces``, and the FILL faces cover the hole's perimeter x the thickness."""
+    """A hole whose region (footprint + margin) ends at the border of the face's own slab, where
+    a neighbouring wall owns the edge, ends on that wall's slab, whose inner side shows there:
+    that side is a wall of the hole, FILL in ``compound.faces`` as in the strike's
+    ``fill_faces``, and the FILL faces cover the hole's perimeter x the thickness.  (A region
+    reaching into the rim would open the rim instead: ``test_B3_edge_strike_...``.)"""
     c = fresh()
     r = c.strike(np.array(striker), margin=0.05)
     assert r.layers.tolist() == [4], walls
@@ -419,11 +467,12 @@ def test_B5_notch_at_face_border_has_three_walls():
     r = c.strike(s, margin=0.02)
     r4 = [k for k, l in enumerate(r.layers.tolist()) if l == 4][0]
     _, _, rect = face_plane_rect(r.regions[r4])
-    assert rect[0, 1] == pytest.approx(face_box[0, 1])  # clipped at the face border
+    assert face_box[0, 1] > CRATE[0, 1]                 # the -y wall owns the face's bottom edge ...
+    assert rect[0, 1] == pytest.approx(CRATE[0, 1])     # ... and its rim opens: the region runs to the border (B3)
     walls4 = [f for f in r.fill_faces if f.vertices[:, 2].min() == 0 and f.vertices[:, 2].max() == T]
     wx, wy = rect[1, 0] - rect[0, 0], rect[1, 1] - rect[0, 1]
-    # the -z face's notch has walls on its two sides and its top; the bottom is open
-    # (the -y wall there is struck too, so no wall of it faces the notch)
+    # the -z face's notch has walls on its two sides and its top (the -y wall's rim has walls
+    # there too); the bottom, the crate's edge, is open
     assert sum(f.area for f in walls4) == pytest.approx((wx + 2 * wy) * T)
     c.validate()
 
@@ -512,19 +561,74 @@ def test_B2_edge_strike():
 
 
 def test_B3_margin_is_clipped_at_face_borders():
+    """The region is the footprint grown by the margin, clipped to the face of the bounding box
+    (B3): where the footprint is larger than the face it covers the face to its border, the
+    neighbouring walls' rims included."""
     c = fresh()
-    big = np.array([[-1.0, -1.0, -0.3], [2.0, 2.0, 0.02]])  # footprint larger than the face
+    big = np.array([[-1.0, -1.0, -0.3], [2.0, 2.0, 0.02]])  # footprint larger than the -z face
     r = c.strike(big, margin=0.5)
     for k, lay in enumerate(r.layers.tolist()):
         axis = lay // 2
-        slab = Compound.from_box(CRATE, T).boxes[lay]
         _, _, rect = face_plane_rect(r.regions[k])
         for ax in range(3):
             if ax != axis:
-                assert rect[0, ax] >= slab[0, ax] - 1e-12 and rect[1, ax] <= slab[1, ax] + 1e-12
+                assert rect[0, ax] == max(big[0, ax] - 0.5, CRATE[0, ax])
+                assert rect[1, ax] == min(big[1, ax] + 0.5, CRATE[1, ax])
     c.validate()
     # the whole -z wall is gone
     assert not (c.layers == 4).any()
+
+
+# ---------------------------------------- B3 at a face's corner and edge: the neighbouring walls' rims
+
+UNIT = np.array([[0.0, 0.0, 0.0], [1.0, 1.0, 1.0]])
+RIM_T = 0.1
+
+
+def _through_the_front_wall(x0, x1, y0, y1, n=16):
+    """Sample points strictly inside ``[x0, x1] x [y0, y1] x [0, RIM_T]``: the -z wall of UNIT."""
+    gx, gy = np.linspace(x0, x1, n + 2)[1:-1], np.linspace(y0, y1, n + 2)[1:-1]
+    gz = np.linspace(0.0, RIM_T, 8)[1:-1]
+    return np.array([[x, y, z] for x in gx for y in gy for z in gz])
+
+
+@pytest.mark.parametrize("depth", [0.0, 0.05])
+def test_B3_corner_strike_opens_the_neighbouring_walls_rims_under_the_striker(depth):
+    """A strike over [0, 0.2]^2 at the -z face's corner (margin 0), touching the face or 5 cm
+    into its 10 cm wall: the x and y walls own the face's edges, so their ends (rims) are part
+    of the face under the striker.  The region is the whole footprint and it opens through the
+    whole wall, rims included; beside it the wall and the rims stay."""
+    from game.reference.compound import reference_strike
+
+    c = Compound.from_box(UNIT, RIM_T)
+    s = np.array([[0.0, 0.0, -0.1], [0.2, 0.2, depth]])
+    ref = reference_strike(c, s, 0.0)
+    r = c.strike(s, margin=0.0)
+    assert r is not None and 4 in r.layers.tolist()
+    _, _, rect = face_plane_rect(r.regions[r.layers.tolist().index(4)])
+    assert rect[:, :2].tolist() == [[0.0, 0.0], [0.2, 0.2]]
+    assert not covered(c.boxes, _through_the_front_wall(0.0, 0.2, 0.0, 0.2)).any()
+    beside = np.array([[0.05, 0.3, 0.05], [0.3, 0.05, 0.05], [0.05, 0.05, 0.15], [0.15, 0.05, 0.15]])
+    assert covered(c.boxes, beside).all()
+    c.validate()
+    pts = np.random.default_rng(5).uniform(UNIT[0], UNIT[1], (20000, 3))
+    assert ref is not None and np.array_equal(covered(ref[0], pts), covered(c.boxes, pts))
+
+
+def test_B3_edge_strike_opens_the_rim_it_reaches_whole():
+    """A strike 5 cm from the -z face's left edge (margin 0): the footprint reaches halfway into
+    the x wall's 10 cm rim.  A wall's box spans the wall's whole thickness, so the rim opens
+    whole: the region runs on to the face's edge, and the hole is open there through the wall."""
+    c = Compound.from_box(UNIT, RIM_T)
+    r = c.strike(np.array([[0.05, 0.4, -0.1], [0.3, 0.6, 0.0]]), margin=0.0)
+    assert r is not None and r.layers.tolist() == [4]
+    _, _, rect = face_plane_rect(r.regions[0])
+    assert rect[:, :2].tolist() == [[0.0, 0.4], [0.3, 0.6]]
+    assert r.tunnels[0].tolist() == [[0.0, 0.4, 0.0], [0.3, 0.6, RIM_T]]
+    assert not covered(c.boxes, _through_the_front_wall(0.0, 0.3, 0.4, 0.6)).any()
+    assert covered(c.boxes, np.array([[0.05, 0.3, 0.05], [0.05, 0.7, 0.05], [0.05, 0.5, 0.15]])).all()
+    assert r.removed_volume == pytest.approx(0.3 * 0.2 * RIM_T)
+    c.validate()
 
 
 # ------------------------------------------------------------------- repeats
@@ -579,7 +683,8 @@ def test_B9_200_random_strikes_stay_valid_against_point_sampling():
             # reported tunnels are empty
             for tun in r.tunnels:
                 assert not strictly_overlaps(c.boxes, tun, eps=2 * tol.SNAP_EPS).any()
-        # superset tunnel of each wall: footprint grown by margin (+ snap slack) through the wall
+        # superset tunnel of each wall: footprint grown by margin (+ snap slack) through the wall,
+        # on the bounding box's face
         grow = s.copy()
         grow[0] -= margin + 2 * tol.SNAP_EPS
         grow[1] += margin + 2 * tol.SNAP_EPS
@@ -587,6 +692,10 @@ def test_B9_200_random_strikes_stay_valid_against_point_sampling():
             axis = lay // 2
             slab = Compound.from_box(CRATE, T).boxes[lay]
             tb = grow.copy()
+            tb[:, axis] = slab[:, axis]
+            # B3: where it reaches into a neighbouring wall's rim, the rim opens whole
+            tb[0] = np.where(tb[0] < slab[0], CRATE[0] - 1.0, tb[0])
+            tb[1] = np.where(tb[1] > slab[1], CRATE[1] + 1.0, tb[1])
             tb[:, axis] = slab[:, axis]
             if overlaps(s, slab):
                 ever_cut |= ((pts > tb[0]) & (pts < tb[1])).all(axis=1)
@@ -737,7 +846,7 @@ def test_B4_B9_fast_strike_matches_per_box_reference():
     """Each fast strike gives the same union as the per-box-loop reference
     (same volume, same points covered), the same miss/hit verdict, and a merged
     decomposition no larger than the reference's pairwise-greedy one (+ slack)."""
-    from game.collision.compound import reference_strike
+    from game.reference.compound import reference_strike
 
     rng = np.random.default_rng(7)
     c = fresh()
@@ -847,18 +956,18 @@ def test_B7_group_pairs_spanning_two_crates_keep_limb_then_row_order():
         g.pairs(np.zeros((2, 3)))
 
 
-@pytest.mark.parametrize("impl", ["_grid_rects_rows", "_grid_rects_batched"])
+@pytest.mark.parametrize("impl", ["grid_rects_rows", "grid_rects_batched"])
 @settings(max_examples=80, deadline=None)
 @given(st.integers(1, 20), st.integers(1, 20), st.integers(0, 2**31 - 1), st.floats(0.1, 0.95))
 def test_B9_merge_rectangles_tile_the_cells_exactly(impl, ny, nx, seed, fill):
     """The B9 re-decomposition of a cell grid, both implementations (the row walk for
     small grids, the batched one for large): rectangles cover exactly the filled cells,
     once each, with maximal row runs (reference: cell loops), and both give the same."""
-    from game.collision import compound
+    from game.reference import compound
 
     occ = np.random.default_rng(seed).random((ny, nx)) < fill
     rects = getattr(compound, impl)(occ)
-    assert np.array_equal(rects, compound._grid_rects_batched(occ))
+    assert np.array_equal(rects, compound.grid_rects_batched(occ))
     assert rects.dtype == np.int64 and rects.shape[1:] == (4,)
     assert np.array_equal(rects[np.lexsort((rects[:, 0], rects[:, 2]))], rects)
     count = np.zeros((ny, nx), int)
@@ -876,7 +985,7 @@ def test_B9_merge_rectangles_tile_the_cells_exactly(impl, ny, nx, seed, fill):
 def test_B9_merge_small_grid_row_walk_equals_the_batched_path(seed, n):
     """B9: a small layer is merged by marking its grid cells in Python; forced onto the
     batched path (cover counts, batched rectangles) every strike leaves the same bytes."""
-    from game.collision import compound
+    from game.reference import compound
 
     rng = np.random.default_rng(seed)
     a, b = fresh(), fresh()
@@ -934,7 +1043,7 @@ def test_B7_faces_are_exactly_the_exposed_box_sides():
 
 
 def test_B7_fast_faces_match_reference_faces():
-    from game.collision.compound import reference_faces
+    from game.reference.compound import reference_faces
 
     rng = np.random.default_rng(8)
     c = fresh()
@@ -1029,9 +1138,9 @@ def face_records(f) -> list[tuple]:
 
 
 def C_boundary_faces(boxes, layers, bounds):
-    from game.collision.compound import _boundary_faces
+    from game.collision.compound.boundary import boundary_faces
 
-    return _boundary_faces(boxes, layers, bounds)
+    return boundary_faces(boxes, layers, bounds)
 
 
 def assert_inner_faces_within_the_core(c):
@@ -1046,9 +1155,9 @@ def assert_inner_faces_within_the_core(c):
 
 
 def assert_faces_match_reference(boxes, layers, bounds):
-    from game.collision.compound import _boundary_faces
+    from game.collision.compound.boundary import boundary_faces
 
-    f = _boundary_faces(boxes, layers, bounds)
+    f = boundary_faces(boxes, layers, bounds)
     ref = boundary_faces_reference(boxes, layers, bounds)
     got = face_records(f)
     assert set(got) == set(ref)  # exact floats: faces are cut, never computed
@@ -1168,14 +1277,24 @@ def hashlib_of_fresh() -> str:
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.sampled_from([0.0, 0.01, 0.03]), st.sampled_from([0.01, 0.05, 0.15]))
 def test_B3_B4_B9_float_layer_cut_equals_the_batched_cut(seed, margin, size):
-    """``Compound.strike`` cuts each struck layer on Python floats (``_cut_layer``).  Over a
-    long random strike sequence (long enough for layers past SMALL_GRID cells), the numpy form
-    it had first (``_cut_layer_batched``) gives, layer by layer, the same verdict, tunnel and
-    pieces (in order), the same re-merged boxes bit for bit and the same removed volume; and a
-    compound struck through either stays byte-identical, with equal strike results."""
+    """``Compound.strike`` finds each struck layer's tunnel (``face_region``) and cuts each layer
+    by the tunnels through it (``cut_layer``) on Python floats.  Over a long random strike
+    sequence (long enough for layers past SMALL_GRID cells), the numpy forms
+    (``face_region_batched``, ``cut_layer_batched``) give, layer by layer, the same verdict,
+    tunnel and pieces (in order), the same re-merged boxes bit for bit and the same removed
+    volume, also for a layer cut by a neighbour's tunnel through its rim; and a compound struck
+    through either stays byte-identical, with equal strike results."""
     from unittest import mock
 
-    import game.collision.compound as C
+    import game.collision.compound.resplit as C
+    import game.reference.compound as R
+    from game.collision.compound.layout import TANGENTS
+
+    def batched_cut(rows, tunnels, axis):
+        return R.cut_layer_batched(np.array(rows, dtype=float).reshape(-1, 2, 3), tunnels, axis)
+
+    def batched_region(rows, slab, bounds, s, m, axis):
+        return R.face_region_batched(np.array(rows, dtype=float).reshape(-1, 2, 3), slab, bounds, s, m, axis)
 
     rng = np.random.default_rng(seed)
     fast, ref = fresh(), fresh()
@@ -1184,28 +1303,40 @@ def test_B3_B4_B9_float_layer_cut_equals_the_batched_cut(seed, margin, size):
         p = rng.uniform(CRATE[0] - 0.05, CRATE[1] + 0.05)
         h = rng.uniform(0.2, 1.0, 3) * size
         s = np.array([p - h, p + h])
-        boxes, off = fast.boxes, fast._offsets
+        boxes, off = fast.boxes, fast.layer_offsets
+        slabs, bounds = fast.slabs.tolist(), fast.bounds.tolist()
+        tunnels = {}
+        for lay in range(6):
+            lb = boxes[off[lay]:off[lay + 1]]
+            got = C.face_region(lb.tolist(), slabs[lay], bounds, s.tolist(), margin, lay // 2)
+            want = R.face_region_batched(lb, slabs[lay], bounds, s.tolist(), margin, lay // 2)
+            assert got == want
+            if got is not None:
+                tunnels[lay] = got
         for lay in range(6):
             lb = boxes[off[lay]:off[lay + 1]]
             if not len(lb):
                 continue
-            got = C._cut_layer(lb, fast._slabs[lay].tolist(), s.tolist(), margin, lay // 2)
-            want = C._cut_layer_batched(lb, fast._slabs[lay].tolist(), s.tolist(), margin, lay // 2)
+            through = [tunnels[lay]] if lay in tunnels else []
+            through += [C.tunnel_on_layer(lb.tolist(), slabs[lay], tun, lay // 2) for k, tun in tunnels.items()
+                        if k != lay and C.reaches(tun, slabs[lay])]
+            through = [t for t in through if t is not None]
+            got = C.cut_layer(lb.tolist(), through, lay // 2)
+            want = R.cut_layer_batched(lb, through, lay // 2)
             assert (got is None) == (want is None)
             if got is None:
                 continue
-            assert [list(map(list, t)) for t in (got[0],)] == [want[0]]
-            assert [[list(a), list(b)] for a, b in got[1]] == want[1]
-            assert got[2].shape == want[2].shape and np.array_equal(got[2], want[2])
-            assert got[3] == pytest.approx(want[3], rel=1e-12, abs=1e-15)
-            assert got[4] == want[4] and got[5] == want[5]      # the cut boxes and each piece's box
-            u, v = C._TANGENTS[lay // 2]
-            big_grid |= (len(np.unique(lb[:, :, u])) - 1) * (len(np.unique(lb[:, :, v])) - 1) > C.SMALL_GRID
+            assert [[list(a), list(b)] for a, b in got.pieces] == want.pieces
+            assert got.merged.shape == want.merged.shape and np.array_equal(got.merged, want.merged)
+            assert got.removed == pytest.approx(want.removed, rel=1e-12, abs=1e-15)
+            assert got.cut == want.cut and got.owner == want.owner and got.used == want.used
+            u, v = TANGENTS[lay // 2]
+            big_grid |= (len(np.unique(lb[:, :, u])) - 1) * (len(np.unique(lb[:, :, v])) - 1) > R.SMALL_GRID
         r1 = fast.strike(s, margin=margin)
-        with mock.patch.object(C, "_cut_layer", C._cut_layer_batched):
+        with mock.patch.object(C, "cut_layer", batched_cut), mock.patch.object(C, "face_region", batched_region):
             r2 = ref.strike(s, margin=margin)
         assert (r1 is None) == (r2 is None)
-        assert fast.state_bytes() == ref.state_bytes() and fast._offsets == ref._offsets
+        assert fast.state_bytes() == ref.state_bytes() and fast.layer_offsets == ref.layer_offsets
         if r1 is not None:
             for name in ("layers", "tunnels", "struck_boxes", "split_target"):
                 assert np.array_equal(getattr(r1, name), getattr(r2, name)), name

@@ -17,12 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_scene_casts import rays, scenes
 from test_scene_file import _reseal, _scene
-from test_scene_reference import brute_nearest
 
 from game.collision import SceneFileError
-from game.collision.compound import Compound, CompoundGroup, reference_strike
+from game.collision.compound import Compound, CompoundGroup
 from game.collision.range_box import overlaps
 from game.collision.scene_file import scene_from_bytes, scene_to_bytes
+from game.reference.compound import reference_strike
+from game.reference.scene import brute_nearest
 
 # ---------------------------------------------------------------- method B: strike vs reference
 
@@ -106,10 +107,11 @@ _GROUP = _group()
 
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.integers(1, 24), st.integers(0, 3))
-def test_A4_B7_group_touching_with_non_finite_limbs_equals_method_A(seed, n_limbs, n_bad):
-    """``CompoundGroup.touching`` / ``pairs`` against the brute-force A2-A4 matrix when some limb
-    boxes are NaN (a limb whose pose went bad): those limbs touch nothing, as in
-    ``range_box.overlaps``, and the other limbs' contacts are still all reported."""
+def test_A4_B7_group_touching_refuses_non_finite_limbs_as_method_A_does(seed, n_limbs, n_bad):
+    """``CompoundGroup.touching`` / ``pairs`` / ``overlaps`` against the brute-force A2-A4 matrix:
+    the same pairs for finite limb boxes; a limb box with a NaN coordinate (a limb whose pose
+    went bad) is refused by both, with a ValueError naming the argument, instead of touching
+    nothing on one path and hiding nothing on the other."""
     g = _GROUP
     rng = np.random.default_rng(seed)
     centres = rng.uniform([-0.3, -0.2, -0.3], [5.3, 1.2, 1.3], (n_limbs, 3))
@@ -117,21 +119,18 @@ def test_A4_B7_group_touching_with_non_finite_limbs_equals_method_A(seed, n_limb
     limbs = np.stack((centres - half, centres + half), axis=1)
     bad = rng.choice(n_limbs, min(n_bad, n_limbs), replace=False)
     limbs[bad, rng.integers(2, size=bad.size), rng.integers(3, size=bad.size)] = np.nan
+    if bad.size:
+        with pytest.raises(ValueError, match="^a: .*finite"):
+            overlaps(limbs[:, None], g.boxes[None])
+        for call in (g.touching, g.pairs, g.overlaps):
+            with pytest.raises(ValueError, match="^limbs: .*finite"):
+                call(limbs)
+        return
     ref = overlaps(limbs[:, None], g.boxes[None])
     k, n = g.pairs(limbs)
     rk, rn = np.nonzero(ref)
     assert k.tolist() == rk.tolist() and n.tolist() == rn.tolist()
     assert np.array_equal(g.overlaps(limbs), ref)
-
-
-def test_A4_B7_one_nan_limb_does_not_hide_a_fists_contact():
-    g = _GROUP
-    b = g.compounds[0].boxes[0]
-    fist = np.array([b[0], b[0] + 0.05])                 # in crate 0's first small box
-    limbs = np.stack([fist, np.full((2, 3), np.nan)])
-    assert overlaps(limbs[:, None], g.boxes[None])[0].any()
-    assert [t.compound for t in g.touching(limbs)] == [0]
-    assert g.touching(limbs)[0].limbs.tolist() == [0] * len(g.touching(limbs)[0].limbs)
 
 
 # ---------------------------------------------------------------- method C: casts vs brute force
@@ -274,13 +273,13 @@ def test_bench_scene_reference_rate_is_a_median_of_several_runs(monkeypatch, cap
     monkeypatch.setattr(bench, "make_bench_models", lambda seed=2026: models)
     monkeypatch.setattr(bench, "N_RAYS", 300)
     state = {"inside": 0, "ref_calls": 0}
-    real_ref = bench.brute_force_nearest
+    real_ref = bench.brute_nearest
 
     def counted_ref(*args, **kw):
         state["ref_calls"] += 1
         return real_ref(*args, **kw)
 
-    monkeypatch.setattr(bench, "brute_force_nearest", counted_ref)
+    monkeypatch.setattr(bench, "brute_nearest", counted_ref)
     timed_repeats = []
     real_median = bench.median_seconds
 

@@ -560,15 +560,15 @@ def _size_of(doc_type: str) -> int:
 
 
 def test_scene_format_headers_match_the_code():
-    from game.collision import scene_file as sf
+    from game.collision import scene_format as sf
 
     doc = _scene_doc()
     heads = re.findall(r"Header, (\d+) bytes \(`struct` format `([^`]+)`\)", doc)
-    assert heads == [(str(sf._MODELS_HEADER.size), sf._MODELS_HEADER.format),
-                     (str(sf._QUAD_HEADER.size), sf._QUAD_HEADER.format)]
+    assert heads == [(str(sf.MODELS_HEADER.size), sf.MODELS_HEADER.format),
+                     (str(sf.QUAD_HEADER.size), sf.QUAD_HEADER.format)]
     assert re.search(r"version \(currently \*\*(\d+)\*\*\)", doc).group(1) == str(sf.FORMAT_VERSION)
-    for heading, st, magic, crc_at in (("## Model data file", sf._MODELS_HEADER, sf.MODELS_MAGIC, sf._MODELS_CRC_AT),
-                                       ("## Quadtree file", sf._QUAD_HEADER, sf.QUADTREE_MAGIC, sf._QUAD_CRC_AT)):
+    for heading, st, magic, crc_at in (("## Model data file", sf.MODELS_HEADER, sf.MODELS_MAGIC, sf.MODELS_CRC_AT),
+                                       ("## Quadtree file", sf.QUAD_HEADER, sf.QUADTREE_MAGIC, sf.QUAD_CRC_AT)):
         rows = _table_after(doc, heading)
         offsets = [int(r[0]) for r in rows]
         sizes = [_size_of(r[1]) for r in rows]
@@ -584,12 +584,12 @@ def test_scene_format_headers_match_the_code():
 
 
 def test_scene_format_record_layouts_match_the_code():
-    from game.collision import scene_file as sf
+    from game.collision import scene_format as sf
 
     doc = _scene_doc()
-    assert f"model records of {sf._MODEL_DT.itemsize} bytes" in doc
-    assert f"`node_count` records of {sf._NODE_DT.itemsize} bytes" in doc
-    for heading, dt in (("model records of", sf._MODEL_DT), ("Node information", sf._NODE_DT)):
+    assert f"model records of {sf.MODEL_DT.itemsize} bytes" in doc
+    assert f"`node_count` records of {sf.NODE_DT.itemsize} bytes" in doc
+    for heading, dt in (("model records of", sf.MODEL_DT), ("Node information", sf.NODE_DT)):
         rows = _table_after(doc, heading)
         offsets = [int(r[0]) for r in rows]
         sizes = [_size_of(r[1]) for r in rows]
@@ -597,9 +597,9 @@ def test_scene_format_record_layouts_match_the_code():
         code = sorted({off for _, off in (dt.fields[n] for n in dt.names)})
         assert set(code) <= set(offsets), (heading, code, offsets)
     relation = _table_after(doc, "Node relations, for each node")
-    assert "".join({"u32": "I", "u8": "B"}[r[0]] for r in relation[:3]) == sf._REL.format.lstrip("<")
+    assert "".join({"u32": "I", "u8": "B"}[r[0]] for r in relation[:3]) == sf.REL.format.lstrip("<")
     size_rule = re.search(r"`file_size = (\d+) \+ Σ\((\d+) \+ (\d+)·triangle_count\) \+ (\d+)·model_count`", doc)
-    assert size_rule.groups() == (str(sf._MODELS_HEADER.size), "4", str(9 * 8), str(sf._MODEL_DT.itemsize))
+    assert size_rule.groups() == (str(sf.MODELS_HEADER.size), "4", str(9 * 8), str(sf.MODEL_DT.itemsize))
 
 
 def test_scene_format_messages_quoted_in_the_doc_are_the_codes():

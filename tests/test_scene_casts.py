@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.collision import CollisionModel, RayHit, Scene
-from test_scene_reference import brute_nearest
+from game.reference.scene import brute_nearest
 
 REL = 1e-9
 
@@ -225,6 +225,30 @@ def test_C8_any_hit_visits_fewer_triangles_than_nearest():
     batch_any = sc.stats.triangles_tested
     assert sc.cast_nearest_many(o, d, 200).triangle.tolist() == [39] * 5
     assert batch_any <= sc.stats.triangles_tested
+
+
+def test_C8_batched_any_hit_stops_each_ray_at_its_first_hit():
+    """C8 is an early exit per ray: in a batch, a ray that has found a hit is walked no further
+    (no more nodes, no more triangles for it).  Rays straight down a stack of 64 floors in one
+    model reach all the floors' leaves at the same depth of its tree; the nearest query (C7)
+    tests every one of them (none can be pruned before the first is tested), the any-hit
+    query only the nearest leaf of each ray, which hits.  Rays over the stack's edge and
+    beside it (a miss) are in the batch too; the answers equal brute force."""
+    from game.collision.aabb_tree import LEAF_SIZE
+
+    floors = np.array([[[0, y, 0], [4, y, 0], [0, y, 4]] for y in range(64)], dtype=float)
+    sc = Scene.build([CollisionModel(floors, 0)])
+    o = np.array([[0.5, 100.0, 0.5], [1.0, 100.0, 1.0], [0.2, 100.0, 2.5], [1.5, 100.0, 0.3], [9.0, 100.0, 9.0]])
+    d = np.tile([0.0, -1.0, 0.0], (len(o), 1))
+    ref_d, ref_m, ref_t = brute_nearest(sc.models, o, d, 200.0)
+    hit = sc.cast_any_many(o, d, 200.0)
+    any_tris = sc.stats.triangles_tested
+    near = sc.cast_nearest_many(o, d, 200.0)
+    near_tris = sc.stats.triangles_tested
+    assert hit.tolist() == np.isfinite(ref_d).tolist() == [True, True, True, True, False]
+    assert near.distance.tolist() == ref_d.tolist() and near.triangle.tolist() == ref_t.tolist()
+    assert near_tris >= 4 * 64                       # every floor, for each ray that hits
+    assert any_tris == 4 * LEAF_SIZE                 # one leaf block per hitting ray, and it hits
 
 
 def test_C6_empty_scene_and_empty_batch():

@@ -19,7 +19,7 @@ from game.collision import (
     SceneFileError,
     load_scene,
     save_scene,
-    scene_file,
+    scene_save,
 )
 from game.collision.quadtree import quadrants
 from game.collision.scene_file import scene_from_bytes, scene_to_bytes
@@ -605,8 +605,8 @@ def _fail_second_call(real, err: int, text: str, calls: list):
 def test_C3_C4_save_scene_failed_second_write_leaves_old_pair_and_no_tmp(old_pair, tmp_path, monkeypatch):
     m, q, before = old_pair
     calls = []
-    monkeypatch.setattr(scene_file, "_write_synced",
-                        _fail_second_call(scene_file._write_synced, errno.ENOSPC, "No space left on device", calls))
+    monkeypatch.setattr(scene_save, "_write_synced",
+                        _fail_second_call(scene_save._write_synced, errno.ENOSPC, "No space left on device", calls))
     with pytest.raises(OSError, match="No space left"):
         save_scene(_scene(seed=2, n=5), m, q)
     assert [p.name for p in calls] == ["s.models.bin.tmp", "s.quadtree.bin.tmp"]
@@ -634,7 +634,7 @@ def test_C3_C4_save_scene_partial_tmp_write_is_removed(old_pair, tmp_path, monke
             return self.f.fileno()
         def flush(self):
             self.f.flush()
-    monkeypatch.setattr(scene_file, "open", Full, raising=False)
+    monkeypatch.setattr(scene_save, "open", Full, raising=False)
     with pytest.raises(OSError):
         save_scene(_scene(seed=2, n=5), m, q)
     assert _pair_state(tmp_path) == before
@@ -658,7 +658,7 @@ def test_C3_C4_save_scene_failed_second_rename_is_reported_and_detected_at_load(
                                                                                 monkeypatch):
     m, q, _ = old_pair
     calls = []                 # (the temp files renamed: the second rename fails)
-    monkeypatch.setattr(scene_file.os, "replace", _fail_second_call(os.replace, errno.EIO, "Input/output error", calls))
+    monkeypatch.setattr(scene_save.os, "replace", _fail_second_call(os.replace, errno.EIO, "Input/output error", calls))
     with pytest.raises(OSError) as info:
         save_scene(_scene(seed=2, n=5), m, q)
     monkeypatch.undo()

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from game.collision import CollisionModel, Scene
 from game.collision.aabb_tree import LEAF_SIZE, build_aabb_tree
 from game.collision.quadtree import QuadTree
-from test_scene_reference import brute_nearest
+from game.reference.scene import brute_nearest
 
 
 def _random_models(rng, n, spread=20.0):

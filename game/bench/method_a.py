@@ -1,30 +1,18 @@
-"""Method A: the 10 x 10 limb check through the real code path vs a per-pair Python loop."""
+"""Method A: the 10 x 10 limb check through the real code path vs a per-pair Python loop.
+
+The references are the method-A oracles of :mod:`game.reference.range_box` (A2-A4 and A7 per
+pair and per axis in plain Python); :func:`loop_tight` is the tightest plain Python form of
+the same check, for scale.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from game.collision import PairJudge, box_triangles, collision_point, overlaps, padded_boxes, range_box_of
+from game.reference.range_box import collision_points, overlap_matrix
 
 from .common import interleaved_medians, report
-
-
-def loop_reference(a: list, b: list) -> list:
-    """A2-A4 per pair and per axis in plain Python (the reference)."""
-    out = []
-    for amin, amax in a:
-        row = []
-        for bmin, bmax in b:
-            hit = True
-            for k in range(3):
-                j1 = amin[k] if amin[k] > bmin[k] else bmin[k]
-                j2 = amax[k] if amax[k] < bmax[k] else bmax[k]
-                if j2 < j1:
-                    hit = False
-                    break
-            row.append(hit)
-        out.append(row)
-    return out
 
 
 def loop_tight(a: list, b: list) -> list:
@@ -34,21 +22,6 @@ def loop_tight(a: list, b: list) -> list:
              and (ay0 if ay0 > by0 else by0) <= (ay1 if ay1 < by1 else by1)
              and (az0 if az0 > bz0 else bz0) <= (az1 if az1 < bz1 else bz1)
              for bx0, by0, bz0, bx1, by1, bz1 in b] for ax0, ay0, az0, ax1, ay1, az1 in a]
-
-
-def loop_reference_points(a: list, b: list) -> list:
-    """A2-A4 and, for each colliding pair, A7 per axis in plain Python (the reference)."""
-    out = []
-    for amin, amax in a:
-        for bmin, bmax in b:
-            if all((amax[k] if amax[k] < bmax[k] else bmax[k]) >= (amin[k] if amin[k] > bmin[k] else bmin[k])
-                   for k in range(3)):
-                d1 = sum((amax[k] - amin[k]) ** 2 for k in range(3)) ** 0.5
-                d2 = sum((bmax[k] - bmin[k]) ** 2 for k in range(3)) ** 0.5
-                t = 0.5 if d1 + d2 == 0 else d1 / (d1 + d2)
-                out.append([(amin[k] + amax[k]) / 2 + ((bmin[k] + bmax[k]) / 2 - (amin[k] + amax[k]) / 2) * t
-                            for k in range(3)])
-    return out
 
 
 def run(args) -> None:
@@ -62,7 +35,7 @@ def run(args) -> None:
     # pairs are one call of the match's PairJudge (made once per match) on them.
     rows = padded_boxes(boxes).reshape(-1, 4)                                    # (40, 4)
     judge = PairJudge.all_pairs(10, 10)
-    want = loop_reference(a_list, b_list)
+    want = overlap_matrix(a_list, b_list)
     assert judge.check(rows)[0].tolist() == want
     assert overlaps(a[:, None], b[None]).tolist() == want
     number = 2000 if args.quick else 20000
@@ -72,7 +45,7 @@ def run(args) -> None:
     assert loop_tight(a_flat, b_flat) == want
     t_fast, t_api, t_ref, t_tight = interleaved_medians(
         [lambda: judge.check(rows), lambda: overlaps(a[:, None], b[None]),
-         lambda: loop_reference(a_list, b_list), lambda: loop_tight(a_flat, b_flat)],
+         lambda: overlap_matrix(a_list, b_list), lambda: loop_tight(a_flat, b_flat)],
         numbers=[number, number, number // 8, number // 8], repeat=repeat)
     report("10x10 limb check, the match's path (A2-A4)", t_fast * 1e6, "us", ref=t_ref * 1e6, target="<= 4 us")
     report("  same, against the tightest Python loop", t_fast * 1e6, "us", ref=t_tight * 1e6)
@@ -82,11 +55,11 @@ def run(args) -> None:
         # What combat.judge + combat.collision_points do for one attacker.
         ok, j1, j2 = judge.check(rows)
         if ok.any():
-            k, l = np.nonzero(ok)
-            j1[k, l, :3], j2[k, l, :3]
-            collision_point(a[k], b[l])
+            k, m = np.nonzero(ok)
+            j1[k, m, :3], j2[k, m, :3]
+            collision_point(a[k], b[m])
     t_match, t_ref_pts = interleaved_medians(
-        [match_path, lambda: loop_reference_points(a_list, b_list)],
+        [match_path, lambda: collision_points(a_list, b_list)],
         numbers=[number // 2, number // 8], repeat=repeat)
     n_hit = int(overlaps(a[:, None], b[None]).sum())
     report(f"10x10 check + A7 points ({n_hit} colliding pairs)", t_match * 1e6, "us", ref=t_ref_pts * 1e6)
@@ -96,7 +69,7 @@ def run(args) -> None:
     judge11 = PairJudge.all_pairs(11, 11)
     b11 = b_list + a_list[:1]
     t_one, t_one_ref = interleaved_medians(
-        [lambda: judge11.check(rows11), lambda: loop_reference(a_list[:1], b11)],
+        [lambda: judge11.check(rows11), lambda: overlap_matrix(a_list[:1], b11)],
         numbers=[number, number], repeat=repeat)
     report("a frame's 11x11 check vs loop over 1 limb x 11", t_one * 1e6, "us", ref=t_one_ref * 1e6)
 

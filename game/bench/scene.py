@@ -20,7 +20,7 @@ import numpy as np
 from pyrr import matrix44
 
 from game.collision import CollisionModel, Scene, load_scene
-from game.collision.raycast import normalize_rays, ray_triangles
+from game.reference.scene import brute_nearest
 
 from .common import interleaved_medians, median_seconds, report
 
@@ -49,8 +49,8 @@ def _prism(sides, radius, height, rings):
     tris = []
     for k in range(rings):
         for s in range(sides):
-            p00 = (x[s], ys[k], z[s]); p10 = (x[s + 1], ys[k], z[s + 1])
-            p01 = (x[s], ys[k + 1], z[s]); p11 = (x[s + 1], ys[k + 1], z[s + 1])
+            p00, p10 = (x[s], ys[k], z[s]), (x[s + 1], ys[k], z[s + 1])
+            p01, p11 = (x[s], ys[k + 1], z[s]), (x[s + 1], ys[k + 1], z[s + 1])
             tris += [(p00, p10, p11), (p00, p11, p01)]
     for s in range(sides):
         tris += [((0, height, 0), (x[s], height, z[s]), (x[s + 1], height, z[s + 1]))]
@@ -82,7 +82,8 @@ def _rock(rng, radius, rings=10, sides=16):
     r[:, -1] = r[:, 0]
     r[0, :] = r[0, 0]
     r[-1, :] = r[-1, 0]
-    p = np.stack([r * np.sin(th)[:, None] * np.cos(ph), r * np.cos(th)[:, None], r * np.sin(th)[:, None] * np.sin(ph)], -1)
+    p = np.stack([r * np.sin(th)[:, None] * np.cos(ph), r * np.cos(th)[:, None],
+                  r * np.sin(th)[:, None] * np.sin(ph)], -1)
     a, b, c, d = p[:-1, :-1], p[1:, :-1], p[1:, 1:], p[:-1, 1:]
     tris = np.concatenate([np.stack([a, b, c], -2).reshape(-1, 3, 3), np.stack([a, c, d], -2).reshape(-1, 3, 3)])
     area = np.linalg.norm(np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0]), axis=1)
@@ -116,21 +117,6 @@ def make_rays(n: int, seed: int = 7):
     o = np.column_stack([rng.uniform(-50, 50, n), rng.uniform(0.2, 3.0, n), rng.uniform(-50, 50, n)])
     d = rng.normal(size=(n, 3))
     return o, d
-
-
-def brute_force_nearest(models, origins, directions, max_distance, chunk=1_000_000):
-    """Reference: every ray against every triangle (numpy Möller–Trumbore), chunked; distances (n,)."""
-    o, d = normalize_rays(origins, directions)
-    w = np.concatenate([m.world_triangles for m in models])
-    v0, e1, e2 = w[:, 0], w[:, 1] - w[:, 0], w[:, 2] - w[:, 0]
-    best = np.full(len(o), np.inf)
-    per = max(1, chunk // len(w))
-    for a in range(0, len(o), per):
-        rr = np.repeat(np.arange(a, min(a + per, len(o))), len(w))
-        tt = np.tile(np.arange(len(w)), min(per, len(o) - a))
-        t = ray_triangles(o[rr], d[rr], v0[tt], e1[tt], e2[tt], max_distance)
-        best[a:a + per] = t.reshape(-1, len(w)).min(axis=1)
-    return best
 
 
 def cold_casts(rep: int, scene=None, o=None, d=None) -> tuple[float, float]:
@@ -178,7 +164,7 @@ def run(args) -> None:
     near_cold, any_cold = cold_casts(rep, scene, o, d)
     plain = _cold_casts_default_allocator(rep)
     n_ref = 50 if quick else 200
-    ref = brute_force_nearest(models, o[:n_ref], d[:n_ref], MAX_DISTANCE)
+    ref = brute_nearest(models, o[:n_ref], d[:n_ref], MAX_DISTANCE).distance
     got = scene.cast_nearest_many(o[:n_ref], d[:n_ref], MAX_DISTANCE)
     assert np.array_equal(got.distance, ref), "cast_nearest_many disagrees with the brute-force reference"
     assert np.array_equal(scene.cast_any_many(o[:n_ref], d[:n_ref], MAX_DISTANCE), np.isfinite(ref))
@@ -186,7 +172,7 @@ def run(args) -> None:
     n_time = 20 if quick else 50
     near, anyh, t_ref = interleaved_medians(
         [lambda: scene.cast_nearest_many(o, d, MAX_DISTANCE), lambda: scene.cast_any_many(o, d, MAX_DISTANCE),
-         lambda: brute_force_nearest(models, o[:n_time], d[:n_time], MAX_DISTANCE)],
+         lambda: brute_nearest(models, o[:n_time], d[:n_time], MAX_DISTANCE)],
         numbers=[1, 1, 1], repeat=rep)
     ref_rate = n_time / t_ref
     hits = np.isfinite(scene.cast_nearest_many(o, d, MAX_DISTANCE).distance).mean()
@@ -239,8 +225,8 @@ def run(args) -> None:
         def arena_any():
             for i in idx:
                 arena.cast_any(ao[i], ad[i], 20.0)
-        report("arena cast_nearest single ray (max 20 m)", median_seconds(arena_nearest, number=1, repeat=rep) / k * 1e6,
-               "us", target="<= 30")
+        report("arena cast_nearest single ray (max 20 m)",
+               median_seconds(arena_nearest, number=1, repeat=rep) / k * 1e6, "us", target="<= 30")
         report("arena cast_any single ray (max 20 m)", median_seconds(arena_any, number=1, repeat=rep) / k * 1e6,
                "us", target="<= 30")
     else:

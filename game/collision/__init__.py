@@ -1,9 +1,33 @@
 """Pure-numpy collision: method A (range boxes), B (compounds), C (scene rays).
 
-Knows no game rules and never imports pyglet.
+* Method A, :mod:`.range_box`: range boxes, judgement points, the overlap verdict, the
+  collision point.
+* Method B, :mod:`.compound`: compounds of small boxes, re-split by strikes.
+* Method C, :mod:`.scene` (models, quadtree + AABB trees, ray casts; its parts
+  :mod:`.quadtree`, :mod:`.aabb_tree`, :mod:`.raycast`) and :mod:`.scene_file` (the baked files).
+
+Every tolerance is in :mod:`.tolerances`.  Knows no game rules and never imports pyglet or pyrr.
 """
 
+from .compound import (
+    FILL,
+    INNER,
+    OUTER,
+    Compound,
+    CompoundError,
+    CompoundGroup,
+    CompoundSnapshot,
+    Face,
+    FaceKind,
+    FaceSet,
+    GroupTouch,
+    InvalidCompound,
+    StrikeResult,
+)
 from .range_box import (
+    PAD_LANES,
+    PairJudge,
+    all_pairs_index,
     box_centers,
     box_diagonals,
     box_from_center_half,
@@ -13,18 +37,28 @@ from .range_box import (
     collision_point_pair,
     endpoints_by_coordinate_sum,
     judgement_points,
-    all_pairs_index,
     overlaps,
     overlaps_pairs,
     padded_boxes,
-    PairJudge,
     pair_index,
-    PAD_LANES,
     range_box_of,
     verdict,
 )
+from .scene import (
+    LEVEL_HIGH,
+    LEVEL_LOW,
+    LEVEL_MEDIUM,
+    CollisionModel,
+    LogicLevel,
+    QueryStats,
+    RayHit,
+    RayHits,
+    Scene,
+)
+from .scene_file import SceneFileError, load_scene, save_scene
 
 __all__ = [
+    # --- Method A: range boxes ---
     "overlaps",
     "padded_boxes",
     "pair_index",
@@ -43,25 +77,7 @@ __all__ = [
     "box_centers",
     "box_diagonals",
     "box_triangles",
-]
-
-# --- Method B: compounds of small boxes, re-split by strikes ---
-from .compound import (  # noqa: E402
-    FILL,
-    INNER,
-    OUTER,
-    Compound,
-    CompoundError,
-    CompoundGroup,
-    CompoundSnapshot,
-    Face,
-    FaceSet,
-    GroupTouch,
-    InvalidCompound,
-    StrikeResult,
-)
-
-__all__ += [
+    # --- Method B: compounds of small boxes, re-split by strikes ---
     "Compound",
     "CompoundGroup",
     "GroupTouch",
@@ -71,30 +87,17 @@ __all__ += [
     "StrikeResult",
     "Face",
     "FaceSet",
+    "FaceKind",
     "OUTER",
     "FILL",
     "INNER",
-]
-
-# --- Method C: scene quadtree, AABB trees, ray casts, scene files ---
-from .scene import (  # noqa: E402
-    LEVEL_HIGH,
-    LEVEL_LOW,
-    LEVEL_MEDIUM,
-    CollisionModel,
-    QueryStats,
-    RayHit,
-    RayHits,
-    Scene,
-)
-from .scene_file import SceneFileError, load_scene, save_scene  # noqa: E402
-
-__all__ += [
+    # --- Method C: scene quadtree, AABB trees, ray casts, scene files ---
     "CollisionModel",
     "Scene",
     "RayHit",
     "RayHits",
     "QueryStats",
+    "LogicLevel",
     "LEVEL_LOW",
     "LEVEL_MEDIUM",
     "LEVEL_HIGH",
@@ -102,4 +105,3 @@ __all__ += [
     "save_scene",
     "load_scene",
 ]
-# --- end of Method C exports ---

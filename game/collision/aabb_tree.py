@@ -16,13 +16,14 @@ expand ``(ray, leaf)`` pairs to ``(ray, slot)`` pairs by a reshape.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from .range_box import range_box_of
 from .tolerances import BOX_PAD_ABS, BOX_PAD_REL
 
-__all__ = ["LEAF_SIZE", "AABBTree", "build_aabb_tree", "pad_boxes"]
+__all__ = ["LEAF_SIZE", "AABBTree", "build_aabb_tree", "pad_boxes", "pad_box_floats"]
 
 #: Triangles per leaf (slots per leaf block).
 LEAF_SIZE = 4
@@ -37,7 +38,7 @@ def pad_boxes(boxes: np.ndarray) -> np.ndarray:
     e = boxes[..., 1, :] - boxes[..., 0, :]
     a = np.abs(boxes)
     # maxima over the 3 (6) lanes as element-wise passes: a reduction over a short last
-    # axis runs numpy's inner loop once per box, 10-30x slower for a tree's node array
+    # axis runs numpy's inner loop once per box, many times slower for a tree's node array
     ext = np.maximum(np.maximum(e[..., 0], e[..., 1]), e[..., 2])
     mag = np.maximum(a[..., 0, :], a[..., 1, :])
     mag = np.maximum(np.maximum(mag[..., 0], mag[..., 1]), mag[..., 2])
@@ -48,7 +49,7 @@ def pad_boxes(boxes: np.ndarray) -> np.ndarray:
     return out
 
 
-def pad_box_floats(lo: list, hi: list) -> tuple[list, list]:
+def pad_box_floats(lo: list[float], hi: list[float]) -> tuple[list[float], list[float]]:
     """:func:`pad_boxes` of one box given as two lists of 3 floats: the same arithmetic,
     for one struck crate's model (its frame runs numpy cold).  Returns ``(lo, hi)`` lists."""
     ext = max(max(hi[0] - lo[0], hi[1] - lo[1]), hi[2] - lo[2])
@@ -75,13 +76,13 @@ class AABBTree:
         Slot triangles as first vertex and two edges (zeros in empty slots).
     """
 
-    box: np.ndarray
-    child: np.ndarray
-    leaf: np.ndarray
-    slot_tri: np.ndarray
-    v0: np.ndarray
-    e1: np.ndarray
-    e2: np.ndarray
+    box: np.ndarray         # (n, 2, 3) float64, padded [min, max] per node
+    child: np.ndarray       # (n, 2) int32, -1 for a leaf
+    leaf: np.ndarray        # (n,) int32, leaf block, -1 for an inner node
+    slot_tri: np.ndarray    # (s,) int32, triangle per slot, -1 empty
+    v0: np.ndarray          # (s, 3) float64, first vertex per slot
+    e1: np.ndarray          # (s, 3) float64, v1 - v0 per slot
+    e2: np.ndarray          # (s, 3) float64, v2 - v0 per slot
 
     def __post_init__(self) -> None:
         # Read-only: a tree is shared by every scene copy holding its model (each match's
@@ -99,6 +100,14 @@ class AABBTree:
         return int(self.slot_tri.shape[0] // LEAF_SIZE)
 
 
+class _Leaves(NamedTuple):
+    """The leaves of a built tree: each one's node and its range of the sorted triangles."""
+
+    node: np.ndarray    # (L,) int, the leaf's node
+    lo: np.ndarray      # (L,) int, first position in ``perm`` of its triangles
+    hi: np.ndarray      # (L,) int, one past the last
+
+
 def build_aabb_tree(triangles: np.ndarray) -> AABBTree:
     """C5: build the AABB tree of ``triangles`` (t, 3, 3) float (world space, t >= 1).
 
@@ -110,16 +119,31 @@ def build_aabb_tree(triangles: np.ndarray) -> AABBTree:
     if tris.ndim != 3 or tris.shape[1:] != (3, 3) or tris.shape[0] < 1:
         raise ValueError(f"triangles: expected shape (t, 3, 3) with t >= 1, got {tris.shape}")
     t = tris.shape[0]
+    perm = np.arange(t)
+    box_arr = np.empty((max(2 * t, 1), 2, 3))
+    child = np.full((max(2 * t, 1), 2), -1, dtype=np.int32)
+    n_nodes, leaves = _split_levels(tris, perm, box_arr, child)
+    return _with_slots(tris, perm, pad_boxes(box_arr[:n_nodes]), child[:n_nodes], leaves)
+
+
+class _Built(NamedTuple):
+    """What the level-by-level split made."""
+
+    n_nodes: int        # nodes used in the preallocated arrays
+    leaves: _Leaves
+
+
+def _split_levels(tris: np.ndarray, perm: np.ndarray, box_arr: np.ndarray, child: np.ndarray) -> _Built:
+    """The top-down build, one tree level per pass: fills ``box_arr`` (unpadded node boxes),
+    ``child`` and the order ``perm`` of the triangles in place."""
     tmin, tmax = range_box_of(tris).transpose(1, 0, 2)          # (t, 3) each: the triangles' boxes
     cent = (tris[:, 0] + tris[:, 1] + tris[:, 2]) / 3.0        # (the order of sum(axis=1): same bits)
-    perm = np.arange(t)
+    t = tris.shape[0]
     # current partition of perm into contiguous segments, with their node ids
     seg_lo = np.array([0])
     seg_hi = np.array([t])
     seg_node = np.array([0])
     n_nodes = 1
-    box_arr = np.empty((max(2 * t, 1), 2, 3))
-    child = np.full((max(2 * t, 1), 2), -1, dtype=np.int32)
     leaf_node, leaf_lo, leaf_hi = [], [], []
     while seg_lo.size:
         # node boxes of this level: reduceat over the live segments' members (segments ascend)
@@ -157,18 +181,19 @@ def build_aabb_tree(triangles: np.ndarray) -> AABBTree:
         seg_lo = np.stack([s_lo, mid], axis=1).ravel()
         seg_hi = np.stack([mid, s_hi], axis=1).ravel()
         seg_node = np.stack([left, right], axis=1).ravel()
-    box_arr = pad_boxes(box_arr[:n_nodes])
-    child = child[:n_nodes]
-    leaf_node = np.concatenate(leaf_node)
-    leaf_lo = np.concatenate(leaf_lo)
-    leaf_hi = np.concatenate(leaf_hi)
-    n_leaves = leaf_node.size
-    leaf = np.full(n_nodes, -1, dtype=np.int32)
-    leaf[leaf_node] = np.arange(n_leaves)
+    return _Built(n_nodes, _Leaves(np.concatenate(leaf_node), np.concatenate(leaf_lo), np.concatenate(leaf_hi)))
+
+
+def _with_slots(tris: np.ndarray, perm: np.ndarray, box: np.ndarray, child: np.ndarray, leaves: _Leaves) -> AABBTree:
+    """The :class:`AABBTree` of the built nodes: every leaf gets a block of ``LEAF_SIZE``
+    slots holding its triangles (in ``perm`` order) as first vertex and two edges."""
+    n_leaves = leaves.node.size
+    leaf = np.full(box.shape[0], -1, dtype=np.int32)
+    leaf[leaves.node] = np.arange(n_leaves)
     slot_tri = np.full(n_leaves * LEAF_SIZE, -1, dtype=np.int32)
-    lens = leaf_hi - leaf_lo
+    lens = leaves.hi - leaves.lo
     offs = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
-    slot_tri[np.repeat(np.arange(n_leaves) * LEAF_SIZE, lens) + offs] = perm[np.repeat(leaf_lo, lens) + offs]
+    slot_tri[np.repeat(np.arange(n_leaves) * LEAF_SIZE, lens) + offs] = perm[np.repeat(leaves.lo, lens) + offs]
     used = slot_tri >= 0
     v0 = np.zeros((slot_tri.size, 3))
     e1 = np.zeros((slot_tri.size, 3))
@@ -177,4 +202,4 @@ def build_aabb_tree(triangles: np.ndarray) -> AABBTree:
     v0[used] = src[:, 0]
     e1[used] = src[:, 1] - src[:, 0]
     e2[used] = src[:, 2] - src[:, 0]
-    return AABBTree(box_arr, child, leaf, slot_tri, v0, e1, e2)
+    return AABBTree(box, child, leaf, slot_tri, v0, e1, e2)

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-__all__ = ["QuadTree", "QuadArrays", "quadrants"]
+__all__ = ["QuadTree", "QuadArrays", "QuadCells", "quadrants", "Rect"]
+
+#: An x–z rect ``(xmin, zmin, xmax, zmax)``.
+Rect = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True, eq=False)
@@ -28,20 +32,27 @@ class QuadArrays:
     leaf_models : (k,) int64, model indices of all leaves back to back.
     """
 
-    rect: np.ndarray
-    depth: np.ndarray
-    child: np.ndarray
-    leaf_start: np.ndarray
-    leaf_count: np.ndarray
-    leaf_models: np.ndarray
+    rect: np.ndarray            # (q, 2, 2) float64 [[xmin, zmin], [xmax, zmax]]
+    depth: np.ndarray           # (q,) int32
+    child: np.ndarray           # (q, 4) int64, -1 for a leaf
+    leaf_start: np.ndarray      # (q,) int64, first entry of the node's models in leaf_models
+    leaf_count: np.ndarray      # (q,) int64, how many
+    leaf_models: np.ndarray     # (k,) int64, model indices of all leaves back to back
 
 
-def _overlap(a, b) -> bool:
+class QuadCells(NamedTuple):
+    """Every node's rect and depth (the debug overlay's quadtree cells), copies."""
+
+    rects: np.ndarray   # (k, 2, 2) float [[xmin, zmin], [xmax, zmax]]
+    depth: np.ndarray   # (k,) int32
+
+
+def _overlap(a: Sequence[float], b: Sequence[float]) -> bool:
     """Closed overlap of two x–z rects ``(xmin, zmin, xmax, zmax)`` (touching counts, as A4)."""
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
-def _rect(x, name: str) -> tuple[float, float, float, float]:
+def _rect(x: Any, name: str) -> Rect:
     """``x`` as a finite x–z rect ``(xmin, zmin, xmax, zmax)`` with min <= max, or ValueError."""
     try:
         r = tuple(float(v) for v in x)
@@ -49,10 +60,10 @@ def _rect(x, name: str) -> tuple[float, float, float, float]:
         r = ()
     if len(r) != 4 or not all(math.isfinite(v) for v in r) or r[0] > r[2] or r[1] > r[3]:
         raise ValueError(f"{name}: expected 4 finite numbers (xmin, zmin, xmax, zmax) with min <= max, got {x!r:.80}")
-    return r
+    return r[0], r[1], r[2], r[3]
 
 
-def quadrants(rect) -> tuple[tuple[float, float, float, float], ...]:
+def quadrants(rect: Sequence[float]) -> tuple[Rect, Rect, Rect, Rect]:
     """The four children of x–z rect ``(xmin, zmin, xmax, zmax)``, in child order (C1, C4).
 
     ``(-x, -z), (+x, -z), (-x, +z), (+x, +z)``, split at the midpoints.  The scene
@@ -75,7 +86,7 @@ class QuadTree:
         ...unless it is at this depth (the root has depth 0); then it keeps them.
     """
 
-    def __init__(self, root_rect, leaf_capacity: int = 8, max_depth: int = 6):
+    def __init__(self, root_rect: Sequence[float], leaf_capacity: int = 8, max_depth: int = 6):
         if not isinstance(leaf_capacity, (int, np.integer)) or leaf_capacity < 1:
             raise ValueError(f"leaf_capacity: must be an int >= 1, got {leaf_capacity!r}")
         if not isinstance(max_depth, (int, np.integer)) or not 0 <= max_depth <= 16:
@@ -83,12 +94,12 @@ class QuadTree:
         root = _rect(root_rect, "root_rect")
         self.leaf_capacity = int(leaf_capacity)
         self.max_depth = int(max_depth)
-        self.rect: list[tuple[float, float, float, float]] = [root]
+        self.rect: list[Rect] = [root]
         self.depth: list[int] = [0]
         self.children: list[list[int] | None] = [None]
         self.models: list[list[int]] = [[]]
         self._where: dict[int, set[int]] = {}  # model -> nodes holding it
-        self._model_rect: dict[int, tuple[float, float, float, float]] = {}
+        self._model_rect: dict[int, Rect] = {}
         self._arrays: QuadArrays | None = None
 
     # ---- building -------------------------------------------------------
@@ -96,7 +107,7 @@ class QuadTree:
     def node_count(self) -> int:
         return len(self.rect)
 
-    def insert(self, model: int, rect_xz) -> None:
+    def insert(self, model: int, rect_xz: Sequence[float]) -> None:
         """C1: insert ``model`` whose AABB projects to ``rect_xz`` (xmin, zmin, xmax, zmax).
 
         Follows the patent's steps: A1 the root exists → A2 the AABB overlaps
@@ -110,7 +121,7 @@ class QuadTree:
         self._insert_from(model, r, 0)
         self._arrays = None
 
-    def _insert_from(self, model: int, r, start: int) -> None:
+    def _insert_from(self, model: int, r: Rect, start: int) -> None:
         if not self.rect:  # A1: no root, nothing to do
             return
         stack = [start]
@@ -153,7 +164,7 @@ class QuadTree:
         self._model_rect.pop(model, None)
         self._arrays = None
 
-    def copy(self) -> "QuadTree":
+    def copy(self) -> QuadTree:
         """An independent copy (node lists copied; the compiled arrays are immutable and shared)."""
         qt = QuadTree.__new__(QuadTree)
         qt.leaf_capacity, qt.max_depth = self.leaf_capacity, self.max_depth
@@ -166,22 +177,23 @@ class QuadTree:
         qt._arrays = self._arrays
         return qt
 
-    def contains_rect(self, rect_xz) -> bool:
+    def contains_rect(self, rect_xz: Sequence[float]) -> bool:
         """True iff ``rect_xz`` lies inside the root rect (so an insert reaches all of it)."""
         x0, z0, x1, z1 = self.rect[0]
         return x0 <= rect_xz[0] and z0 <= rect_xz[1] and rect_xz[2] <= x1 and rect_xz[3] <= z1
 
     # ---- from / to plain arrays (scene file, C4) ---------------------------
     @classmethod
-    def from_nodes(cls, rects, depths, children, models, model_rects, leaf_capacity: int,
-                   max_depth: int) -> "QuadTree":
+    def from_nodes(cls, rects: Sequence[Sequence[float]], depths: Sequence[int],
+                   children: Sequence[Sequence[int] | None], models: Sequence[Sequence[int]],
+                   model_rects: Sequence[Sequence[float]], leaf_capacity: int, max_depth: int) -> QuadTree:
         """Rebuild a quadtree from node lists (C5: the file's quadtree is used as is)."""
         qt = cls(rects[0], leaf_capacity, max_depth)
-        qt.rect = [tuple(float(v) for v in r) for r in rects]
+        qt.rect = [(float(r[0]), float(r[1]), float(r[2]), float(r[3])) for r in rects]
         qt.depth = [int(d) for d in depths]
         qt.children = [None if c is None else [int(k) for k in c] for c in children]
         qt.models = [[int(m) for m in ms] for ms in models]
-        qt._model_rect = {i: tuple(float(v) for v in r) for i, r in enumerate(model_rects)}
+        qt._model_rect = {i: (float(r[0]), float(r[1]), float(r[2]), float(r[3])) for i, r in enumerate(model_rects)}
         qt._where = {i: set() for i in range(len(model_rects))}
         for n, ms in enumerate(qt.models):
             for m in ms:
@@ -203,7 +215,7 @@ class QuadTree:
             self._arrays = QuadArrays(rect, np.asarray(self.depth, dtype=np.int32), child, start, counts, flat)
         return self._arrays
 
-    def cells(self) -> tuple[np.ndarray, np.ndarray]:
-        """Debug overlay: ``(rects (k, 2, 2) [[xmin, zmin], [xmax, zmax]], depth (k,))`` of all nodes."""
+    def cells(self) -> QuadCells:
+        """Debug overlay: the :class:`QuadCells` of all nodes."""
         a = self.arrays()
-        return a.rect.copy(), a.depth.copy()
+        return QuadCells(a.rect.copy(), a.depth.copy())

@@ -10,10 +10,14 @@ and broadcasts over the leading axes, so an N x M check is
 from __future__ import annotations
 
 import math
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = [
+    "JudgementPoints",
+    "PairVerdict",
     "judgement_points",
     "verdict",
     "overlaps",
@@ -43,7 +47,22 @@ _BOX_TRI_CORNERS = np.array([
 _CORNER_PICK = np.array([[(i >> 2) & 1, (i >> 1) & 1, i & 1] for i in range(8)])   # (8, 3): 0 = min, 1 = max
 
 
-def _floats(x, name: str) -> np.ndarray:
+class JudgementPoints(NamedTuple):
+    """A2 and A3 of box pairs: ``[j1, j2]`` is a colliding pair's overlap box."""
+
+    j1: np.ndarray      # (..., D) float, A2: per axis the larger of the two min endpoints
+    j2: np.ndarray      # (..., D) float, A3: per axis the smaller of the two max endpoints
+
+
+class PairVerdict(NamedTuple):
+    """A2-A4 on a list of box pairs (:func:`overlaps_pairs`, :class:`PairJudge`)."""
+
+    ok: np.ndarray      # (P,) or the judge's shape, bool: A4, the pair collides (touching counts)
+    j1: np.ndarray      # (..., 4) float: A2 (lanes >= D are pad)
+    j2: np.ndarray      # (..., 4) float: A3 (lanes >= D are pad)
+
+
+def _floats(x: ArrayLike, name: str) -> np.ndarray:
     """``x`` as a float array, or ValueError naming ``name`` (never numpy's own message)."""
     try:
         return np.asarray(x, dtype=float)
@@ -51,18 +70,26 @@ def _floats(x, name: str) -> np.ndarray:
         raise ValueError(f"{name}: expected an array of numbers, got {x!r:.80}") from None
 
 
-def _boxes(x, name: str) -> np.ndarray:
-    """Return ``x`` as a float array shaped ``(..., 2, D)`` or raise ValueError."""
+def _boxes(x: ArrayLike, name: str) -> np.ndarray:
+    """Return ``x`` as a float array shaped ``(..., 2, D)`` of finite boxes or raise ValueError.
+
+    A2-A4 are defined on finite boxes: a NaN makes every comparison false, so two correct
+    forms of the verdict (``j2 >= j1`` on every axis, ``not any(j2 < j1)``) answer differently;
+    the public entries refuse it, and infinities with it, instead.
+    """
     arr = _floats(x, name)
     if arr.ndim < 2 or arr.shape[-2] != 2 or arr.shape[-1] not in (2, 3):
         raise ValueError(
             f"{name}: expected boxes shaped (..., 2, D) with D = 2 or 3 "
             f"([min, max] rows), got shape {arr.shape}"
         )
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name}: box coordinates must be finite numbers, got NaN or infinity in "
+                         f"{int(arr.size - np.isfinite(arr).sum())} of {arr.size}")
     return arr
 
 
-def _box_pair(a, b) -> tuple[np.ndarray, np.ndarray]:
+def _box_pair(a: ArrayLike, b: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Both arguments of a pairwise function as boxes of the same D.
 
     Whether their leading axes broadcast is left to the ufunc that pairs them
@@ -83,7 +110,7 @@ def _pair_error(a: np.ndarray, b: np.ndarray) -> ValueError:
     )
 
 
-def _broadcasts(sa: tuple, sb: tuple) -> bool:
+def _broadcasts(sa: tuple[int, ...], sb: tuple[int, ...]) -> bool:
     """True iff shapes ``sa`` and ``sb`` broadcast together."""
     if sa == sb:                 # the usual case, without numpy's shape machinery
         return True
@@ -94,7 +121,7 @@ def _broadcasts(sa: tuple, sb: tuple) -> bool:
     return True
 
 
-def _points(x, name: str) -> np.ndarray:
+def _points(x: ArrayLike, name: str) -> np.ndarray:
     """Return ``x`` as a float array shaped ``(..., P, D)``, P >= 1, D = 2 or 3, or raise ValueError."""
     pts = _floats(x, name)
     if pts.ndim < 2 or pts.shape[-2] < 1 or pts.shape[-1] not in (2, 3):
@@ -102,7 +129,7 @@ def _points(x, name: str) -> np.ndarray:
     return pts
 
 
-def judgement_points(a, b) -> tuple[np.ndarray, np.ndarray]:
+def judgement_points(a: ArrayLike, b: ArrayLike) -> JudgementPoints:
     """A2, A3: the two judgement points of box pairs.
 
     Parameters
@@ -112,19 +139,17 @@ def judgement_points(a, b) -> tuple[np.ndarray, np.ndarray]:
 
     Returns
     -------
-    j1 : (..., D) float
-        A2, per-axis larger of the two *min* endpoints.
-    j2 : (..., D) float
-        A3, per-axis smaller of the two *max* endpoints.
+    :class:`JudgementPoints` ``(j1, j2)``, each (..., D) float: A2, the per-axis larger of
+    the two *min* endpoints, and A3, the per-axis smaller of the two *max* endpoints.
     """
     a, b = _box_pair(a, b)
     try:
-        return np.maximum(a[..., 0, :], b[..., 0, :]), np.minimum(a[..., 1, :], b[..., 1, :])
+        return JudgementPoints(np.maximum(a[..., 0, :], b[..., 0, :]), np.minimum(a[..., 1, :], b[..., 1, :]))
     except ValueError:
         raise _pair_error(a, b) from None
 
 
-def verdict(j1: np.ndarray, j2: np.ndarray) -> np.ndarray:
+def verdict(j1: np.ndarray, j2: np.ndarray) -> np.ndarray | np.bool_:
     """A4 on judgement points already computed: ``(..., D), (..., D) -> (...,) bool``.
 
     Collision iff ``j2 >= j1`` on every axis; touching counts as collision.
@@ -134,7 +159,7 @@ def verdict(j1: np.ndarray, j2: np.ndarray) -> np.ndarray:
     return (j2 >= j1).all(axis=-1)
 
 
-def overlaps(a, b) -> np.ndarray:
+def overlaps(a: ArrayLike, b: ArrayLike) -> np.ndarray | np.bool_:
     """A2-A4: collision iff ``j2 >= j1`` on every axis (touching counts).
 
     Parameters
@@ -145,7 +170,11 @@ def overlaps(a, b) -> np.ndarray:
     -------
     (...,) bool, the broadcast shape of the leading axes.
     """
-    return verdict(*judgement_points(a, b))
+    a, b = _box_pair(a, b)
+    try:        # judgement_points, without building its named result
+        return verdict(np.maximum(a[..., 0, :], b[..., 0, :]), np.minimum(a[..., 1, :], b[..., 1, :]))
+    except ValueError:
+        raise _pair_error(a, b) from None
 
 
 #: Lanes of a padded box row (:func:`padded_boxes`): the D coordinates, then pad lanes.
@@ -154,7 +183,7 @@ PAD_LANES = 4
 PAD_VALUES = np.array([[-np.inf], [np.inf]])
 
 
-def padded_boxes(boxes) -> np.ndarray:
+def padded_boxes(boxes: ArrayLike) -> np.ndarray:
     """A1 storage for pair lists: boxes ``(..., 2, D)`` -> ``(..., 2, 4)`` float.
 
     Each endpoint keeps its D coordinates in lanes ``0 .. D-1``; the other lanes
@@ -172,7 +201,7 @@ def padded_boxes(boxes) -> np.ndarray:
     return out
 
 
-def pair_index(a, b) -> np.ndarray:
+def pair_index(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     """Gather rows for :func:`overlaps_pairs` from a list of box pairs.
 
     Parameters
@@ -199,7 +228,7 @@ def all_pairs_index(n: int, m: int) -> np.ndarray:
     return pair_index(np.repeat(np.arange(n), m), n + np.tile(np.arange(m), n))
 
 
-def overlaps_pairs(rows: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def overlaps_pairs(rows: np.ndarray, index: np.ndarray) -> PairVerdict:
     """A2-A4 for a list of box pairs, once: :class:`PairJudge` made for this call.
 
     Parameters
@@ -211,9 +240,13 @@ def overlaps_pairs(rows: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.
 
     Returns
     -------
+    :class:`PairVerdict` ``(ok, j1, j2)``:
+
     ok : (P,) bool
-        A4, the same verdict as :func:`overlaps` on each pair (touching counts; boxes
-        with NaN coordinates are not boxes, and the two may differ on them).
+        A4, the same verdict as :func:`overlaps` on each pair (touching counts).  Rows
+        with a NaN are refused (ValueError); infinities cannot be told from pad lanes here
+        (any pad that passes A4 will do), and :func:`padded_boxes` refuses infinite boxes
+        where they enter this layout.
     j1, j2 : (P, 4) float
         A2 and A3, the judgement points (lanes ``>= D`` are pad): a colliding pair's
         overlap box is ``[j1, j2]`` without a second call.
@@ -253,12 +286,12 @@ class PairJudge:
     ``shape`` bool, ``j1, j2`` shaped ``shape + (4,)`` float (lanes ``>= D`` are pad).
     They are read-only views of the judge's buffers, overwritten by its next call: copy
     what must outlive it.  ``check`` is a closure over the buffers: calling it directly
-    skips a method call and attribute loads (~0.3 us of a 10 x 10 check's ~3.5).
+    skips a method call and attribute loads, a measurable share of a 10 x 10 check.
     """
 
     __slots__ = ("_index", "check", "n_rows", "shape")
 
-    def __init__(self, index, n_rows: int, shape: tuple | None = None):
+    def __init__(self, index: ArrayLike, n_rows: int, shape: tuple[int, ...] | None = None):
         if type(n_rows) is not int and not isinstance(n_rows, np.integer) or n_rows < 0:
             raise ValueError(f"n_rows: expected the number of rows (an int >= 0), got {n_rows!r}")
         index = np.asarray(index)
@@ -272,7 +305,7 @@ class PairJudge:
         if int(np.prod(shape)) != p:
             raise ValueError(f"shape: {shape} does not hold the index's {p} pairs")
         # A private copy, which the clip-mode take trusts.  It stays writeable: numpy's take
-        # runs ~15 % slower (at 10 x 10) with a read-only index.
+        # runs slower with a read-only index.
         self._index = index.astype(np.intp)
         self.n_rows, self.shape = int(n_rows), shape
         self.check = _pair_kernel(self._index, self.n_rows, shape)
@@ -283,22 +316,23 @@ class PairJudge:
         shaped ``(n, m)``: what :func:`all_pairs_index` lists, on ``2 (n + m)`` rows."""
         return cls(all_pairs_index(n, m), 2 * (n + m), (n, m))
 
-    def __call__(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def __call__(self, rows: np.ndarray) -> PairVerdict:
         return self.check(rows)
 
-    def __deepcopy__(self, memo) -> PairJudge:
+    def __deepcopy__(self, memo: dict[int, Any]) -> PairJudge:
         # The buffers are scratch; a copy gets its own (sharing them would let two
         # matches overwrite each other's results).
         return PairJudge(self._index, self.n_rows, self.shape)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[PairJudge], tuple[np.ndarray, int, tuple[int, ...]]]:
         return PairJudge, (self._index, self.n_rows, self.shape)
 
 
 _F64 = np.dtype(np.float64)   # native float64: the dtype of every judge buffer
 
 
-def _pair_kernel(index: np.ndarray, n_rows: int, shape: tuple):
+def _pair_kernel(index: np.ndarray, n_rows: int,
+                 shape: tuple[int, ...]) -> Callable[[np.ndarray], PairVerdict]:
     """:class:`PairJudge`'s per-call work as a closure over buffers made here, once."""
     p = index.shape[1]
     rows_shape = (n_rows, PAD_LANES)
@@ -308,21 +342,26 @@ def _pair_kernel(index: np.ndarray, n_rows: int, shape: tuple):
     apart = np.empty((p, PAD_LANES), dtype=bool)
     apart_u32 = apart.view(np.uint32).ravel()         # a pair's 4 axis verdicts as one word
     ok = np.empty(p, dtype=bool)
-    result = []
+    views = []
     for buf, s in ((ok, shape), (j1, shape + (PAD_LANES,)), (j2, shape + (PAD_LANES,))):
         view = buf.reshape(s)
         view.flags.writeable = False
-        result.append(view)
-    result = tuple(result)
+        views.append(view)
+    result = PairVerdict(views[0], views[1], views[2])     # read-only views of the buffers
     maximum, minimum, less, logical_not, ndarray = np.maximum, np.minimum, np.less, np.logical_not, np.ndarray
+    max_of = np.maximum.reduce
 
-    def check(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def check(rows: np.ndarray) -> PairVerdict:
         """A2-A4 on the judge's pairs of ``rows`` ``(R, 4)`` float64: ``(ok, j1, j2)``."""
         if (type(rows) is not ndarray or rows.shape != rows_shape
                 or rows.dtype is not _F64 and rows.dtype != _F64):   # identity first: the common case
             raise ValueError(f"rows: expected {rows_shape} float64, padded_boxes(...).reshape(-1, "
                              f"{PAD_LANES}) of {n_rows // 2} boxes, got "
                              f"{getattr(rows, 'shape', type(rows).__name__)} {getattr(rows, 'dtype', '')}")
+        # finite boxes only (see _boxes): the largest of the rows is NaN iff one of them is
+        # (one reduction: this runs every frame)
+        if n_rows and (largest := max_of(rows, None)) != largest:
+            raise _non_finite_rows(rows, n_rows)
         rows.take(index, 0, t, "clip")                # (positional: cheaper) indices checked in __init__
         maximum(amin, bmin, out=j1)                   # A2: the larger min endpoint, per axis
         minimum(amax, bmax, out=j2)                   # A3: the smaller max endpoint, per axis
@@ -333,13 +372,19 @@ def _pair_kernel(index: np.ndarray, n_rows: int, shape: tuple):
     return check
 
 
-def box_centers(boxes) -> np.ndarray:
+def _non_finite_rows(rows: np.ndarray, n_rows: int) -> ValueError:
+    """The error of :class:`PairJudge` for rows with a non-finite box coordinate."""
+    return ValueError(f"rows: box coordinates must be finite numbers, got {int(np.isnan(rows).sum())} NaN in the "
+                      f"{n_rows} padded_boxes(...) rows")
+
+
+def box_centers(boxes: ArrayLike) -> np.ndarray:
     """A7 centres: centroids ``(..., D)`` float of boxes ``(..., 2, D)`` float."""
     boxes = _boxes(boxes, "boxes")
     return 0.5 * (boxes[..., 0, :] + boxes[..., 1, :])
 
 
-def box_diagonals(boxes) -> np.ndarray:
+def box_diagonals(boxes: ArrayLike) -> np.ndarray:
     """A7 characteristic value: the longest diagonal length ``(...,)`` of each box.
 
     For an axis-aligned box every space diagonal has the same length,
@@ -350,7 +395,7 @@ def box_diagonals(boxes) -> np.ndarray:
     return np.sqrt((ext * ext).sum(axis=-1))
 
 
-def collision_point(a, b) -> np.ndarray:
+def collision_point(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     """A7: split the centre-to-centre segment in the ratio of the diagonals.
 
     ``p = c1 + (c2 - c1) * d1 / (d1 + d2)``, where ``c`` is a box's centroid
@@ -379,7 +424,7 @@ def collision_point(a, b) -> np.ndarray:
     return 0.5 * sa + ((b[..., 0, :] + b[..., 1, :]) - sa) * half_t
 
 
-def collision_point_pair(a, b) -> np.ndarray:
+def collision_point_pair(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     """A7 for one pair of 3D boxes ``(2, 3)``, on Python floats: the same arithmetic as
     :func:`collision_point` (the same bits; a test holds them equal), for a crate strike,
     which runs once on a frame where numpy is cold.  Returns (3,) float."""
@@ -394,7 +439,7 @@ def collision_point_pair(a, b) -> np.ndarray:
     return np.array([0.5 * sa[i] + ((b0[i] + b1[i]) - sa[i]) * half_t for i in range(3)])
 
 
-def range_box_of(points) -> np.ndarray:
+def range_box_of(points: ArrayLike) -> np.ndarray:
     """A6: the min/max endpoints of any point set (e.g. a rotated limb's corners).
 
     Parameters
@@ -406,7 +451,7 @@ def range_box_of(points) -> np.ndarray:
     (..., 2, D) float
 
     Reductions along a short axis that is neither innermost nor outermost (``pts.min(axis=-2)``
-    on ``(t, 3, 3)``) run numpy's inner loop once per output element and cost 10-30x
+    on ``(t, 3, 3)``) run numpy's inner loop once per output element and cost many times
     more than the same reduction on a contiguous layout, so the points are laid out first.
     """
     pts = _points(points, "points")
@@ -421,7 +466,7 @@ def range_box_of(points) -> np.ndarray:
     return np.stack((np.minimum.reduce(p, axis=-1), np.maximum.reduce(p, axis=-1)), axis=-2)
 
 
-def endpoints_by_coordinate_sum(corners) -> np.ndarray:
+def endpoints_by_coordinate_sum(corners: ArrayLike) -> np.ndarray:
     """A6 as worded: min endpoint = corner with the smallest coordinate sum,
     max endpoint = corner with the largest.
 
@@ -443,7 +488,7 @@ def endpoints_by_coordinate_sum(corners) -> np.ndarray:
     return np.concatenate((lo, hi), axis=-2)
 
 
-def box_from_center_half(center, half) -> np.ndarray:
+def box_from_center_half(center: ArrayLike, half: ArrayLike) -> np.ndarray:
     """A6 conversion: centre ``(..., D)`` + half size ``(..., D)`` -> ``(..., 2, D)``."""
     c = _floats(center, "center")
     h = np.abs(_floats(half, "half"))
@@ -453,7 +498,7 @@ def box_from_center_half(center, half) -> np.ndarray:
     return np.stack(np.broadcast_arrays(c - h, c + h), axis=-2)
 
 
-def box_from_sphere(center, radius) -> np.ndarray:
+def box_from_sphere(center: ArrayLike, radius: ArrayLike) -> np.ndarray:
     """A6/B8 conversion: a sphere's circumscribed cube, ``(..., 2, D)``.
 
     center : (..., D) float, D = 2 or 3; radius : (...) float (its absolute value is used).
@@ -466,7 +511,7 @@ def box_from_sphere(center, radius) -> np.ndarray:
     return np.stack(np.broadcast_arrays(c - r, c + r), axis=-2)
 
 
-def box_triangles(boxes) -> np.ndarray:
+def box_triangles(boxes: ArrayLike) -> np.ndarray:
     """The 12 surface triangles of each box: ``(N, 2, 3) -> (N * 12, 3, 3)``.
 
     Used to give a method-B compound of small boxes to method C as one

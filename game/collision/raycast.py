@@ -20,12 +20,16 @@ Conventions (shared by every caller and by the test reference):
 from __future__ import annotations
 
 import math
+from typing import NamedTuple, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .tolerances import INV_DIR_HUGE, RAY_EDGE_EPS, RAY_PARALLEL_EPS
 
 __all__ = [
+    "RayBatch",
+    "SlabHits",
     "normalize_rays",
     "inverse_directions",
     "ray_triangles",
@@ -36,7 +40,21 @@ _LO = -RAY_EDGE_EPS
 _HI = 1.0 + RAY_EDGE_EPS
 
 
-def normalize_rays(origins, directions) -> tuple[np.ndarray, np.ndarray]:
+class RayBatch(NamedTuple):
+    """Checked rays (:func:`normalize_rays`)."""
+
+    origins: np.ndarray     # (n, 3) float64, C-contiguous
+    directions: np.ndarray  # (n, 3) float64, unit
+
+
+class SlabHits(NamedTuple):
+    """The slab test of rays against boxes (:func:`ray_boxes_cm`)."""
+
+    hit: np.ndarray         # (n,) bool: the ray enters the box within its limit
+    tnear: np.ndarray       # (n,) float: the entry distance (0 if the origin is inside)
+
+
+def normalize_rays(origins: ArrayLike, directions: ArrayLike) -> RayBatch:
     """Check and normalise a batch of rays.
 
     Parameters
@@ -46,7 +64,7 @@ def normalize_rays(origins, directions) -> tuple[np.ndarray, np.ndarray]:
 
     Returns
     -------
-    o : (n, 3) float64, d : (n, 3) float64 unit directions.
+    :class:`RayBatch` ``(o, d)``: o (n, 3) float64, d (n, 3) float64 unit directions.
 
     Raises
     ------
@@ -71,7 +89,7 @@ def normalize_rays(origins, directions) -> tuple[np.ndarray, np.ndarray]:
     d = d / scale[:, None]  # largest component becomes +-1: no underflow/overflow in the norm
     dx, dy, dz = d[:, 0], d[:, 1], d[:, 2]
     norm = np.sqrt(dx * dx + dy * dy + dz * dz)
-    return np.ascontiguousarray(o), d / norm[:, None]
+    return RayBatch(np.ascontiguousarray(o), d / norm[:, None])
 
 
 def inverse_directions(d: np.ndarray) -> np.ndarray:
@@ -88,7 +106,7 @@ def inverse_directions(d: np.ndarray) -> np.ndarray:
 
 
 def ray_triangles(o: np.ndarray, d: np.ndarray, v0: np.ndarray, e1: np.ndarray, e2: np.ndarray,
-                  limit) -> np.ndarray:
+                  limit: float | np.ndarray) -> np.ndarray:
     """Two-sided Möller–Trumbore, one ray per triangle (pairs), batched (C6).
 
     Parameters
@@ -109,7 +127,8 @@ def ray_triangles(o: np.ndarray, d: np.ndarray, v0: np.ndarray, e1: np.ndarray, 
     return ray_triangles_cm(o.T, d.T, np.concatenate((v0.T, e1.T, e2.T)), limit)
 
 
-def ray_triangle_scalar(ox, oy, oz, dx, dy, dz, tri, limit) -> float:
+def ray_triangle_scalar(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, tri: Sequence[float],
+                        limit: float) -> float:
     """Scalar twin of :func:`ray_triangles` for one ray and one triangle.
 
     ``tri`` is a 9-sequence ``(v0x, v0y, v0z, e1x, e1y, e1z, e2x, e2y, e2z)``.
@@ -145,9 +164,10 @@ def ray_triangle_scalar(ox, oy, oz, dx, dy, dz, tri, limit) -> float:
 # Arrays are (k, n): one contiguous row per coordinate, so every numpy call runs
 # one long inner loop instead of many length-3 ones.
 
-def ray_boxes_cm(o: np.ndarray, inv: np.ndarray, box: np.ndarray, limit) -> tuple[np.ndarray, np.ndarray]:
+def ray_boxes_cm(o: np.ndarray, inv: np.ndarray, box: np.ndarray,
+                 limit: float | np.ndarray) -> SlabHits:
     """C6 slab test, component-major: ``o, inv`` (3, n) float, ``box`` (6, n) rows
-    ``xmin, ymin, zmin, xmax, ymax, zmax``; ``limit`` float or (n,).  Returns ``hit, tnear`` (n,)."""
+    ``xmin, ymin, zmin, xmax, ymax, zmax``; ``limit`` float or (n,).  Returns :class:`SlabHits` ``(hit, tnear)``."""
     t0 = box[:3] - o
     t1 = box[3:] - o
     with np.errstate(over="ignore"):  # huge inverse components may overflow to +-inf: still ordered
@@ -161,10 +181,10 @@ def ray_boxes_cm(o: np.ndarray, inv: np.ndarray, box: np.ndarray, limit) -> tupl
     tfar = np.minimum(t1[0], t1[1])
     np.minimum(tfar, t1[2], out=tfar)
     np.minimum(tfar, limit, out=tfar)
-    return tnear <= tfar, tnear
+    return SlabHits(tnear <= tfar, tnear)
 
 
-def ray_triangles_cm(o: np.ndarray, d: np.ndarray, tri: np.ndarray, limit) -> np.ndarray:
+def ray_triangles_cm(o: np.ndarray, d: np.ndarray, tri: np.ndarray, limit: float | np.ndarray) -> np.ndarray:
     """C6 two-sided Möller–Trumbore, component-major: ``o, d`` (3, n) float, ``tri`` (9, n) rows
     ``v0xyz, e1xyz, e2xyz``.  The kernel behind :func:`ray_triangles`; (n,) t or inf."""
     ox, oy, oz = o

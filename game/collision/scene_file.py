@@ -9,7 +9,8 @@ two files from different bakes are told apart.  The full layout is in
 offset and (for damage) the fix; nothing from ``struct`` or numpy escapes,
 not even a numpy warning.
 
-Loading (C5) rebuilds the quadtree from the quadtree file as stored (no
+The layout is :mod:`.scene_format`'s and writing is :mod:`.scene_save`'s (both re-exported
+here).  Loading (C5) rebuilds the quadtree from the quadtree file as stored (no
 re-insertion; a quadrant the file omits, C4 allowing 1–4 children, becomes an
 empty leaf), reads each model's mesh triangles into arrays, recomputes its
 AABB (checked against the stored one) and builds its AABB tree.
@@ -17,18 +18,34 @@ AABB (checked against the stored one) and builds its AABB tree.
 
 from __future__ import annotations
 
-import errno
 import os
 import struct
-import zlib
 from pathlib import Path
+from typing import Any, NamedTuple, NoReturn, Sequence
 
 import numpy as np
+from numpy.typing import DTypeLike
 
-from game.files import DIRECTORY, REGULAR, existing_kind
-
-from .quadtree import QuadTree, quadrants
+from .quadtree import QuadTree, Rect, quadrants
 from .scene import CollisionModel, Scene
+from .scene_format import (
+    FORMAT_VERSION,
+    MAX_DEPTH,
+    MODEL_DT,
+    MODELS_CRC_AT,
+    MODELS_HEADER,
+    MODELS_MAGIC,
+    NODE_DT,
+    PREFIX,
+    QUAD_CRC_AT,
+    QUAD_HEADER,
+    QUAD_PAIR_AT,
+    QUADTREE_MAGIC,
+    REL,
+    U32,
+    crc,
+)
+from .scene_save import SceneBytes, save_scene, scene_to_bytes
 from .tolerances import FILE_AABB_REL
 
 __all__ = [
@@ -40,28 +57,11 @@ __all__ = [
     "save_scene",
     "scene_from_bytes",
     "scene_to_bytes",
+    "SceneBytes",
 ]
 
-MODELS_MAGIC = b"RBXMODL\x00"
-QUADTREE_MAGIC = b"RBXQUAD\x00"
-FORMAT_VERSION = 2
 #: The command that rewrites the arena's scene files (the fix for any damaged or old file).
 REBAKE = "re-bake both files with `python3 -m game.tools.bake`"
-
-_PREFIX = struct.Struct("<8sHH")                  # magic, version, reserved: the same in every version
-_MODELS_HEADER = struct.Struct("<8sHHIIQI")       # magic, version, reserved, mesh_count, model_count, file_size,
-#                                                   crc32
-_QUAD_HEADER = struct.Struct("<8sHHIIIIQII")      # magic, version, reserved, model_count, node_count,
-#                                                   leaf_capacity, max_depth, file_size, crc32, models_crc32
-_MODELS_CRC_AT = 28                               # byte offset of each header's crc32 field
-_QUAD_CRC_AT = 36
-_QUAD_PAIR_AT = 40                                # the quadtree header's models_crc32
-_U32 = struct.Struct("<I")
-_MODEL_DT = np.dtype([("aabb", "<f8", (6,)), ("level", "u1"), ("mesh", "<u4"), ("tris", "<u4"),
-                      ("transform", "<f8", (16,))])
-_NODE_DT = np.dtype([("rect", "<f8", (4,)), ("depth", "<u4"), ("id", "<u4")])
-_REL = struct.Struct("<IBB")                      # node index, has_children, child_count
-_MAX_DEPTH = 16
 
 
 class SceneFileError(ValueError):
@@ -74,17 +74,6 @@ class SceneFileError(ValueError):
         self.names_fix = names_fix
 
 
-def _crc(data, crc_at: int) -> int:
-    """CRC-32 of every byte of ``data`` except the 4-byte crc32 field at ``crc_at``."""
-    return zlib.crc32(data[crc_at + 4:], zlib.crc32(data[:crc_at]))
-
-
-def _sealed(data: bytes, crc_at: int) -> tuple[bytes, int]:
-    """``data`` with its crc32 field filled in, and that CRC-32."""
-    crc = _crc(data, crc_at)
-    return data[:crc_at] + struct.pack("<I", crc) + data[crc_at + 4:], crc
-
-
 class _Reader:
     """Bounds-checked little-endian reader that reports file, field and offset."""
 
@@ -93,22 +82,22 @@ class _Reader:
         self.name = name
         self.pos = 0
 
-    def fail(self, field: str, problem: str, at: int | None = None, rebake: bool = False):
+    def fail(self, field: str, problem: str, at: int | None = None, rebake: bool = False) -> NoReturn:
         """Raise :class:`SceneFileError` naming file, field and offset; ``rebake`` appends :data:`REBAKE`."""
         raise SceneFileError(f"{self.name}: field {field} at byte {self.pos if at is None else at}: {problem}"
                              + (f"; {REBAKE}" if rebake else ""), names_fix=rebake)
 
-    def need(self, n: int, field: str):
+    def need(self, n: int, field: str) -> None:
         if n > len(self.data) - self.pos:
             self.fail(field, f"file truncated: needs {n} bytes, only {len(self.data) - self.pos} remain")
 
-    def unpack(self, st: struct.Struct, field: str):
+    def unpack(self, st: struct.Struct, field: str) -> tuple[Any, ...]:
         self.need(st.size, field)
         v = st.unpack_from(self.data, self.pos)
         self.pos += st.size
         return v
 
-    def array(self, dtype, count: int, field: str) -> np.ndarray:
+    def array(self, dtype: DTypeLike, count: int, field: str) -> np.ndarray:
         dt = np.dtype(dtype)
         self.need(dt.itemsize * count, field)
         a = np.frombuffer(self.data, dtype=dt, count=count, offset=self.pos)
@@ -118,7 +107,7 @@ class _Reader:
 
 def _check_prefix(rd: _Reader, want_magic: bytes) -> None:
     """Magic, version and reserved: checked before the rest of the header, whose size depends on the version."""
-    magic, version, reserved = rd.unpack(_PREFIX, "header")
+    magic, version, reserved = rd.unpack(PREFIX, "header")
     if magic != want_magic:
         rd.fail("magic", f"expected {want_magic!r}, got {bytes(magic)!r} (not a Rangebox scene file of this kind)", 0)
     if 1 <= version < FORMAT_VERSION:
@@ -136,154 +125,48 @@ def _check_size_and_crc(rd: _Reader, file_size: int, size_at: int, stored_crc: i
     if file_size != len(rd.data):
         rd.fail("file_size", f"header says {file_size} bytes but the file has {len(rd.data)} "
                 "(truncated or trailing data)", size_at, rebake=True)
-    crc = _crc(rd.data, crc_at)
-    if crc != stored_crc:
-        rd.fail("crc32", f"checksum mismatch: stored 0x{stored_crc:08x}, computed 0x{crc:08x} "
+    computed = crc(rd.data, crc_at)
+    if computed != stored_crc:
+        rd.fail("crc32", f"checksum mismatch: stored 0x{stored_crc:08x}, computed 0x{computed:08x} "
                 "(the file is corrupted)", crc_at, rebake=True)
 
 
-# ---- writing ---------------------------------------------------------------------
-def scene_to_bytes(scene: Scene) -> tuple[bytes, bytes]:
-    """C3, C4: encode ``scene`` as ``(model data file bytes, quadtree file bytes)``.
-
-    Each model gets its own mesh (mesh index = model index) holding its local triangles.
-    """
-    models = scene.models
-    parts = []
-    for m in models:
-        parts.append(_U32.pack(m.triangle_count))
-        parts.append(np.ascontiguousarray(m.triangles, dtype="<f8").tobytes())
-    recs = np.zeros(len(models), dtype=_MODEL_DT)
-    for i, m in enumerate(models):
-        recs[i] = (m.aabb.reshape(6), m.level, i, m.triangle_count, m.transform.reshape(16))
-    parts.append(recs.tobytes())
-    body = b"".join(parts)
-    size = _MODELS_HEADER.size + len(body)
-    models_bytes, models_crc = _sealed(_MODELS_HEADER.pack(MODELS_MAGIC, FORMAT_VERSION, 0, len(models),
-                                                           len(models), size, 0) + body, _MODELS_CRC_AT)
-
-    qt = scene.quadtree
-    q = qt.node_count
-    nodes = np.zeros(q, dtype=_NODE_DT)
-    nodes["rect"] = np.asarray(qt.rect, dtype=np.float64).reshape(q, 4)
-    nodes["depth"] = qt.depth
-    nodes["id"] = np.arange(q)
-    parts = [nodes.tobytes()]
-    for ms in qt.models:
-        parts.append(_U32.pack(len(ms)) + np.asarray(ms, dtype="<u4").tobytes())
-    for i, kids in enumerate(qt.children):
-        if kids is None:
-            parts.append(_REL.pack(i, 0, 0))
-        else:
-            parts.append(_REL.pack(i, 1, len(kids)) + np.asarray(kids, dtype="<u4").tobytes())
-    body = b"".join(parts)
-    size = _QUAD_HEADER.size + len(body)
-    quad_bytes, _ = _sealed(_QUAD_HEADER.pack(QUADTREE_MAGIC, FORMAT_VERSION, 0, len(models), q,
-                                              qt.leaf_capacity, qt.max_depth, size, 0, models_crc) + body,
-                            _QUAD_CRC_AT)
-    return models_bytes, quad_bytes
-
-
-def _check_target(path: Path) -> None:
-    """``path`` must be a regular file or absent: anything else (a directory, a device) is refused
-    with an :class:`OSError` naming it, before any write."""
-    kind = existing_kind(path)
-    if kind not in (None, REGULAR):
-        raise OSError(errno.EISDIR if kind == DIRECTORY else errno.EEXIST,
-                      f"is {kind}, not a regular file, so it cannot be replaced; remove it or write elsewhere",
-                      str(path))
-
-
-def _write_synced(path: Path, data: bytes) -> None:
-    """Write ``data`` to a new file ``path`` and force it to disk (flush + fsync)."""
-    with open(path, "xb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-
-
-def save_scene(scene: Scene, models_path, quadtree_path) -> None:
-    """Write the model data file (C3) and the quadtree file (C4) of ``scene`` as a pair.
-
-    Both files are first written in full next to their targets (``<name>.tmp``,
-    flushed and fsynced); only when both are complete do they replace the
-    targets, one ``os.replace`` right after the other.  Each target must be a
-    regular file or absent (checked first).  On any failure the temporary
-    files are removed and the old pair is left untouched (an :class:`OSError`
-    is raised).  The two renames cannot be atomic together: if the second
-    fails (or the process dies between them) the new models file sits with the
-    old quadtree file; the raised error then has ``partial = True``, and the
-    quadtree header's ``models_crc32`` makes loading such a pair fail with a
-    :class:`SceneFileError` saying the files are from different bakes.
-    """
-    mb, qb = scene_to_bytes(scene)
-    targets = [Path(models_path), Path(quadtree_path)]
-    if targets[0].resolve() == targets[1].resolve():
-        raise OSError(errno.EINVAL, "the model data file and the quadtree file must be two different files", str(targets[0]))
-    temps = [p.with_name(p.name + ".tmp") for p in targets]
-    for path in (*targets, *temps):
-        _check_target(path)
-    written: list[Path] = []
-    try:
-        for tmp, data in zip(temps, (mb, qb)):
-            tmp.unlink(missing_ok=True)               # a leftover of an interrupted run: ours to replace
-            written.append(tmp)
-            _write_synced(tmp, data)
-        for k, (tmp, path) in enumerate(zip(temps, targets)):
-            try:
-                os.replace(tmp, path)
-            except OSError as exc:
-                if k:                                  # the first file is new already: say so
-                    exc.strerror = (f"{exc.strerror}; {targets[0]} was already replaced, so the pair is "
-                                    f"mismatched until the next successful save (loading reports it)")
-                    exc.partial = True
-                raise
-            written.remove(tmp)
-    finally:
-        for tmp in written:
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
-    _sync_dir(targets[0].parent)
-    if targets[1].parent != targets[0].parent:
-        _sync_dir(targets[1].parent)
-
-
-def _sync_dir(folder: Path) -> None:
-    """Make the renames durable (best effort: not every platform can fsync a directory)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 # ---- reading ---------------------------------------------------------------------
-def _models_header(rd: _Reader) -> tuple[int, int, int]:
-    """Check the model data file's header, size and checksum; ``(mesh_count, model_count, crc32)``."""
+class _ModelsHeader(NamedTuple):
+    """What the rest of a model data file is read with."""
+
+    mesh_count: int
+    model_count: int
+    crc32: int          # the file's checksum (the quadtree file records it: the pair)
+
+
+class _QuadHeader(NamedTuple):
+    """What the rest of a quadtree file is read with."""
+
+    model_count: int
+    node_count: int
+    leaf_capacity: int
+    max_depth: int
+
+
+def _models_header(rd: _Reader) -> _ModelsHeader:
+    """Check the model data file's header, size and checksum."""
     _check_prefix(rd, MODELS_MAGIC)
-    _, _, _, mesh_count, model_count, file_size, crc = rd.unpack(_MODELS_HEADER, "header")
-    _check_size_and_crc(rd, file_size, 20, crc, _MODELS_CRC_AT)
-    return mesh_count, model_count, crc
+    _, _, _, mesh_count, model_count, file_size, crc = rd.unpack(MODELS_HEADER, "header")
+    _check_size_and_crc(rd, file_size, 20, crc, MODELS_CRC_AT)
+    return _ModelsHeader(mesh_count, model_count, crc)
 
 
-def _quad_header(rd: _Reader, models_crc: int, models_name: str) -> tuple[int, int, int, int]:
-    """Check the quadtree file's header, size, checksum and pairing with the model data file;
-    ``(model_count, node_count, leaf_capacity, max_depth)``."""
+def _quad_header(rd: _Reader, models_crc: int, models_name: str) -> _QuadHeader:
+    """Check the quadtree file's header, size, checksum and pairing with the model data file."""
     _check_prefix(rd, QUADTREE_MAGIC)
     (_, _, _, model_count, node_count, leaf_capacity, max_depth, file_size, crc,
-     pair_crc) = rd.unpack(_QUAD_HEADER, "header")
-    _check_size_and_crc(rd, file_size, 28, crc, _QUAD_CRC_AT)
+     pair_crc) = rd.unpack(QUAD_HEADER, "header")
+    _check_size_and_crc(rd, file_size, 28, crc, QUAD_CRC_AT)
     if pair_crc != models_crc:
         rd.fail("models_crc32", f"records model data file checksum 0x{pair_crc:08x} but {models_name} has "
-                f"0x{models_crc:08x}: the two files are from different bakes", _QUAD_PAIR_AT, rebake=True)
-    return model_count, node_count, leaf_capacity, max_depth
+                f"0x{models_crc:08x}: the two files are from different bakes", QUAD_PAIR_AT, rebake=True)
+    return _QuadHeader(model_count, node_count, leaf_capacity, max_depth)
 
 
 def _read_models(rd: _Reader, mesh_count: int, model_count: int) -> list[CollisionModel]:
@@ -292,7 +175,7 @@ def _read_models(rd: _Reader, mesh_count: int, model_count: int) -> list[Collisi
     mesh_at = []
     for i in range(mesh_count):
         at = rd.pos
-        (n,) = rd.unpack(_U32, f"meshes[{i}].triangle_count")
+        (n,) = rd.unpack(U32, f"meshes[{i}].triangle_count")
         if n == 0:
             rd.fail(f"meshes[{i}].triangle_count", "must be >= 1", at)
         if n * 72 > len(rd.data) - rd.pos:
@@ -306,13 +189,13 @@ def _read_models(rd: _Reader, mesh_count: int, model_count: int) -> list[Collisi
             rd.fail(f"meshes[{i}].triangles", "NaN or inf coordinate", at + 8 * k)
         meshes.append(tris.astype(np.float64))
     rec_at = rd.pos
-    if model_count * _MODEL_DT.itemsize != len(rd.data) - rd.pos:
-        rd.fail("model_count", f"{model_count} model records need {model_count * _MODEL_DT.itemsize} bytes, "
+    if model_count * MODEL_DT.itemsize != len(rd.data) - rd.pos:
+        rd.fail("model_count", f"{model_count} model records need {model_count * MODEL_DT.itemsize} bytes, "
                 f"{len(rd.data) - rd.pos} remain (count does not match file size)", 16)
-    recs = rd.array(_MODEL_DT, model_count, "models")
+    recs = rd.array(MODEL_DT, model_count, "models")
     models = []
     for j in range(model_count):
-        at = rec_at + j * _MODEL_DT.itemsize
+        at = rec_at + j * MODEL_DT.itemsize
         r = recs[j]
         aabb = np.asarray(r["aabb"], dtype=np.float64).reshape(2, 3)
         level, mesh, ntri = int(r["level"]), int(r["mesh"]), int(r["tris"])
@@ -350,7 +233,22 @@ def _read_models(rd: _Reader, mesh_count: int, model_count: int) -> list[Collisi
     return models
 
 
-def _read_quadtree(rd: _Reader, header: tuple[int, int, int, int], model_rects: list) -> QuadTree:
+class _Nodes(NamedTuple):
+    """The node records of a quadtree file."""
+
+    at: int                 # byte offset of the first record
+    rects: np.ndarray       # (q, 4) float64 (xmin, zmin, xmax, zmax)
+    depths: np.ndarray      # (q,) int64
+
+
+class _Relations(NamedTuple):
+    """The node relations of a quadtree file, each inner node's children in quadrant order."""
+
+    children: list[list[int | None] | None]     # per node its 4 quadrant slots (None: omitted), None for a leaf
+    partial: list[tuple[int, int]]              # (node, byte offset of its relation) of nodes with 1-3 children
+
+
+def _read_quadtree(rd: _Reader, header: _QuadHeader, model_rects: list[Rect]) -> QuadTree:
     """The quadtree of a quadtree file whose header :func:`_quad_header` has read.
 
     An inner node lists 1–4 children (C4), each placed in the quadrant whose rect it has; the
@@ -358,26 +256,62 @@ def _read_quadtree(rd: _Reader, header: tuple[int, int, int, int], model_rects: 
     the returned tree has four children in quadrant order, exactly as if they had been written.
     """
     model_count, node_count, leaf_capacity, max_depth = header
-    n_models = len(model_rects)
+    _check_quad_counts(rd, header, len(model_rects))
+    nodes = _read_nodes(rd, node_count, max_depth)
+    models, models_at = _read_node_models(rd, node_count, len(model_rects))
+    rel = _read_relations(rd, nodes, models, models_at, leaf_capacity, max_depth)
+    rect_list: list[Rect] = [(r[0], r[1], r[2], r[3]) for r in nodes.rects.tolist()]
+    depth_list = nodes.depths.tolist()
+    # C4 allows 1-4 children: each omitted quadrant becomes an empty leaf, appended after the file's
+    # nodes, so that in memory every inner node has four children in quadrant order (as the walkers need)
+    filled: dict[int, tuple[int, int, int]] = {}    # new empty leaf -> (parent, quadrant, relation offset)
+    children: list[list[int] | None] = []
+    for slots in rel.children:
+        children.append(None if slots is None else [-1 if c is None else c for c in slots])
+    for i, at in rel.partial:                       # none in a full file: nothing to do
+        quads = quadrants(rect_list[i])
+        kids = children[i]
+        assert kids is not None                     # a partial node has children
+        for q in range(4):
+            if kids[q] < 0:
+                n = len(rect_list)
+                kids[q] = n
+                filled[n] = (i, q, at)
+                rect_list.append(quads[q])
+                depth_list.append(depth_list[i] + 1)
+                children.append(None)
+                models.append([])
+    rects = np.asarray(rect_list, dtype=np.float64) if filled else nodes.rects
+    _check_membership(rd, rects, children, models, model_rects, nodes.at, models_at, filled)
+    return QuadTree.from_nodes(rect_list, depth_list, children, models, model_rects, leaf_capacity, max_depth)
+
+
+def _check_quad_counts(rd: _Reader, header: _QuadHeader, n_models: int) -> None:
+    """The quadtree header's counts, against the model data file and the file's size."""
+    model_count, node_count, leaf_capacity, max_depth = header
     if model_count != n_models:
         rd.fail("model_count", f"{model_count} but the model data file holds {n_models} models", 12)
     if node_count < 1:
         rd.fail("node_count", "must be >= 1 (the root)", 16)
     if leaf_capacity < 1:
         rd.fail("leaf_capacity", "must be >= 1", 20)
-    if max_depth > _MAX_DEPTH:
-        rd.fail("max_depth", f"must be <= {_MAX_DEPTH}, got {max_depth}", 24)
+    if max_depth > MAX_DEPTH:
+        rd.fail("max_depth", f"must be <= {MAX_DEPTH}, got {max_depth}", 24)
     # minimal size: nodes + a count per node + a relation record per node
-    min_size = node_count * (_NODE_DT.itemsize + 4 + _REL.size)
+    min_size = node_count * (NODE_DT.itemsize + 4 + REL.size)
     if min_size > len(rd.data) - rd.pos:
         rd.fail("node_count", f"{node_count} nodes need at least {min_size} bytes, only "
                 f"{len(rd.data) - rd.pos} remain (count does not match file size)", 16)
+
+
+def _read_nodes(rd: _Reader, node_count: int, max_depth: int) -> _Nodes:
+    """The node records: finite rects with min <= max, depths within max_depth, ids in order."""
     nodes_at = rd.pos
-    nodes = rd.array(_NODE_DT, node_count, "nodes")
+    nodes = rd.array(NODE_DT, node_count, "nodes")
     rects = np.asarray(nodes["rect"], dtype=np.float64)
     depths = np.asarray(nodes["depth"], dtype=np.int64)
     ids = np.asarray(nodes["id"], dtype=np.int64)
-    nsz = _NODE_DT.itemsize
+    nsz = NODE_DT.itemsize
     bad = np.flatnonzero(~np.isfinite(rects).all(axis=1))
     if bad.size:
         rd.fail(f"nodes[{bad[0]}].rect", "NaN or inf coordinate", nodes_at + nsz * int(bad[0]))
@@ -393,12 +327,24 @@ def _read_quadtree(rd: _Reader, header: tuple[int, int, int, int], model_rects: 
         rd.fail(f"nodes[{bad[0]}].id", f"expected {bad[0]}, got {ids[bad[0]]}", nodes_at + nsz * int(bad[0]) + 36)
     if depths[0] != 0:
         rd.fail("nodes[0].depth", f"the root must have depth 0, got {depths[0]}", nodes_at + 32)
+    return _Nodes(nodes_at, rects, depths)
+
+
+class _NodeModels(NamedTuple):
+    """Each node's models as a quadtree file lists them."""
+
+    models: list[list[int]]     # per node its model indices
+    at: list[int]               # per node the byte offset of its list
+
+
+def _read_node_models(rd: _Reader, node_count: int, n_models: int) -> _NodeModels:
+    """Each node's model indices (in range, none twice)."""
     models: list[list[int]] = []
     models_at: list[int] = []
     for i in range(node_count):
         at = rd.pos
         models_at.append(at)
-        (cnt,) = rd.unpack(_U32, f"node_models[{i}].count")
+        (cnt,) = rd.unpack(U32, f"node_models[{i}].count")
         if 4 * cnt > len(rd.data) - rd.pos:
             rd.fail(f"node_models[{i}].count", f"{cnt} indices need {4 * cnt} bytes, only "
                     f"{len(rd.data) - rd.pos} remain (count does not match file size)", at)
@@ -411,13 +357,21 @@ def _read_quadtree(rd: _Reader, header: tuple[int, int, int, int], model_rects: 
         if np.unique(idx).size != idx.size:
             rd.fail(f"node_models[{i}].indices", "a model index is listed twice", at)
         models.append(idx.astype(np.int64).tolist())
-    children: list[list[int] | None] = []
+    return _NodeModels(models, models_at)
+
+
+def _read_relations(rd: _Reader, nodes: _Nodes, models: list[list[int]], models_at: list[int], leaf_capacity: int,
+                    max_depth: int) -> _Relations:
+    """The node relations: each node's children placed in their quadrants, every node but the
+    root a child of exactly one node, only leaves holding models (C1), no trailing bytes."""
+    node_count = nodes.rects.shape[0]
+    children: list[list[int | None] | None] = []
     parent = np.full(node_count, -1, dtype=np.int64)
-    partial: list[tuple[int, list, int]] = []       # nodes with 1-3 children: (node, quadrant slots, relation offset)
+    partial: list[tuple[int, int]] = []
     rel_at = rd.pos
     for i in range(node_count):
         at = rec_at = rd.pos
-        index, has, cnt = rd.unpack(_REL, f"relations[{i}]")
+        index, has, cnt = rd.unpack(REL, f"relations[{i}]")
         if index != i:
             rd.fail(f"relations[{i}].node_index", f"expected {i}, got {index}", at)
         if has not in (0, 1):
@@ -425,75 +379,69 @@ def _read_quadtree(rd: _Reader, header: tuple[int, int, int, int], model_rects: 
         if (has and not 1 <= cnt <= 4) or (not has and cnt):
             rd.fail(f"relations[{i}].child_count", f"must be {'1 to 4' if has else 0} when has_children={has}, "
                     f"got {cnt}", at + 5)
-        at = rd.pos
+        kids_at = rd.pos
         kids = rd.array("<u4", cnt, f"relations[{i}].children").astype(np.int64).tolist()
-        quads = quadrants(rects[i].tolist()) if has else ()
-        slots: list = [None] * 4                    # the child node in each quadrant, in quadrant order
-        for k, c in enumerate(kids):
-            f = f"relations[{i}].children[{k}]"
-            if c >= node_count:
-                rd.fail(f, f"node index {c} out of range (node_count {node_count})", at + 4 * k)
-            if c == 0 or c == i or parent[c] >= 0:
-                rd.fail(f, f"node {c} is the root, the node itself or already a child of node "
-                        f"{parent[c] if parent[c] >= 0 else i} (cycle among children)", at + 4 * k)
-            if depths[c] != depths[i] + 1:
-                rd.fail(f, f"child {c} has depth {depths[c]}, expected {depths[i] + 1} (bad depth)", at + 4 * k)
-            rc = tuple(rects[c].tolist())
-            # the child's quadrant is the one whose rect it has (k in a full file, written in quadrant
-            # order); equal quadrants (of a zero-width node) are interchangeable: the first free one
-            if rc == quads[k] and slots[k] is None:
-                q = k
-            else:
-                same = [j for j in range(4) if rc == quads[j]]
-                if not same:
-                    rd.fail(f, f"child {c}'s rect {list(rc)} is not a quadrant of node {i} "
-                            f"(its quadrants are {[list(r) for r in quads]})", at + 4 * k)
-                free = [j for j in same if slots[j] is None]
-                if not free:
-                    j = same[0]
-                    rd.fail(f, f"child {c} is in quadrant {j} {list(quads[j])} of node {i}, which child "
-                            f"{slots[j]} (children[{kids.index(slots[j])}]) already takes: two children "
-                            "in one quadrant", at + 4 * k)
-                q = free[0]
-            slots[q] = c
-            parent[c] = i
+        slots = _place_children(rd, nodes, parent, i, kids, kids_at) if has else None
         if has and models[i]:
             rd.fail(f"node_models[{i}]", "an inner node holds models (only leaves do, C1)", models_at[i])
-        if not has and depths[i] < max_depth and len(models[i]) > leaf_capacity:
+        if not has and nodes.depths[i] < max_depth and len(models[i]) > leaf_capacity:
             rd.fail(f"node_models[{i}].count", f"{len(models[i])} models exceed leaf_capacity {leaf_capacity} "
                     "above max_depth (C1)", models_at[i])
         if has and cnt < 4:
-            partial.append((i, slots, rec_at))
-        children.append(slots if has else None)
+            partial.append((i, rec_at))
+        children.append(slots)
     if rd.pos != len(rd.data):
         rd.fail("relations", f"{len(rd.data) - rd.pos} unexpected trailing bytes")
     orphan = np.flatnonzero(parent[1:] < 0)
     if orphan.size:
         rd.fail("relations", f"node {orphan[0] + 1} is not reachable from the root (cycle among children)",
                 rel_at)
-    rect_list = [tuple(r) for r in rects.tolist()]
-    depth_list = depths.tolist()
-    # C4 allows 1-4 children: each omitted quadrant becomes an empty leaf, appended after the file's
-    # nodes, so that in memory every inner node has four children in quadrant order (as the walkers need)
-    filled: dict[int, tuple[int, int, int]] = {}    # new empty leaf -> (parent, quadrant, relation offset)
-    for i, slots, at in partial:                    # none in a full file: nothing to do
-        quads = quadrants(rect_list[i])
-        for q in range(4):
-            if slots[q] is None:
-                n = len(rect_list)
-                slots[q] = n
-                filled[n] = (i, q, at)
-                rect_list.append(quads[q])
-                depth_list.append(depth_list[i] + 1)
-                children.append(None)
-                models.append([])
-    if filled:
-        rects = np.asarray(rect_list, dtype=np.float64)
-    _check_membership(rd, rects, children, models, model_rects, nodes_at, models_at, filled)
-    return QuadTree.from_nodes(rect_list, depth_list, children, models, model_rects, leaf_capacity, max_depth)
+    return _Relations(children, partial)
 
 
-def _check_membership(rd: _Reader, rects: np.ndarray, children, models, model_rects, nodes_at: int,
+def _place_children(rd: _Reader, nodes: _Nodes, parent: np.ndarray, i: int, kids: list[int],
+                    at: int) -> list[int | None]:
+    """Node ``i``'s children ``kids`` (read at byte ``at``) in their quadrants: the 4 quadrant
+    slots, None where a quadrant is omitted; records each child's ``parent``."""
+    node_count = nodes.rects.shape[0]
+    depths = nodes.depths
+    quads = quadrants(nodes.rects[i].tolist())
+    slots: list[int | None] = [None] * 4            # the child node in each quadrant, in quadrant order
+    for k, c in enumerate(kids):
+        f = f"relations[{i}].children[{k}]"
+        if c >= node_count:
+            rd.fail(f, f"node index {c} out of range (node_count {node_count})", at + 4 * k)
+        if c == 0 or c == i or parent[c] >= 0:
+            rd.fail(f, f"node {c} is the root, the node itself or already a child of node "
+                    f"{parent[c] if parent[c] >= 0 else i} (cycle among children)", at + 4 * k)
+        if depths[c] != depths[i] + 1:
+            rd.fail(f, f"child {c} has depth {depths[c]}, expected {depths[i] + 1} (bad depth)", at + 4 * k)
+        rc = tuple(nodes.rects[c].tolist())
+        # the child's quadrant is the one whose rect it has (k in a full file, written in quadrant
+        # order); equal quadrants (of a zero-width node) are interchangeable: the first free one
+        if rc == quads[k] and slots[k] is None:
+            q = k
+        else:
+            same = [j for j in range(4) if rc == quads[j]]
+            if not same:
+                rd.fail(f, f"child {c}'s rect {list(rc)} is not a quadrant of node {i} "
+                        f"(its quadrants are {[list(r) for r in quads]})", at + 4 * k)
+            free = [j for j in same if slots[j] is None]
+            if not free:
+                j = same[0]
+                taken = slots[j]
+                assert taken is not None                # no quadrant of ``same`` is free
+                rd.fail(f, f"child {c} is in quadrant {j} {list(quads[j])} of node {i}, which child "
+                        f"{taken} (children[{kids.index(taken)}]) already takes: two children "
+                        "in one quadrant", at + 4 * k)
+            q = free[0]
+        slots[q] = c
+        parent[c] = i
+    return slots
+
+
+def _check_membership(rd: _Reader, rects: np.ndarray, children: Sequence[list[int] | None],
+                      models: Sequence[list[int]], model_rects: Sequence[Rect], nodes_at: int,
                       models_at: list[int], filled: dict[int, tuple[int, int, int]]) -> None:
     """C1 on load: the root covers every model, and each leaf holds exactly the models overlapping it.
 
@@ -547,7 +495,7 @@ def scene_from_bytes(models_bytes: bytes, quadtree_bytes: bytes, *, models_name:
         return Scene(models, qt)
 
 
-def load_scene(models_path, quadtree_path) -> Scene:
+def load_scene(models_path: str | os.PathLike[str], quadtree_path: str | os.PathLike[str]) -> Scene:
     """C5: load a scene from its model data file (C3) and quadtree file (C4).
 
     Raises :class:`SceneFileError` naming the file, field and byte offset of any problem
