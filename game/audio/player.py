@@ -65,8 +65,20 @@ import time
 
 import numpy as np
 
-from game.sim import KO, CrateStruck, Fight, Hit, ProjectileClash, ProjectileImpact, ProjectileLaunched, \
-    RoundStart, ThrowBreak, ThrowGrab, TimeOver, Whiff
+from game.sim import (
+    KO,
+    CrateStruck,
+    Fight,
+    Hit,
+    ProjectileClash,
+    ProjectileImpact,
+    ProjectileLaunched,
+    RoundStart,
+    ThrowBreak,
+    ThrowGrab,
+    TimeOver,
+    Whiff,
+)
 
 from .synth import nearest_pan, take_names
 
@@ -247,7 +259,7 @@ class AudioPlayer:
         # would stall the main thread (priority inversion).
         try:
             backend = PygletVoices.create(self.voices)
-        except Exception as exc:  # noqa: BLE001 - any driver failure: the game goes on silent
+        except Exception as exc:  # any driver failure: the game goes on silent
             backend, why = None, f"the audio driver failed ({type(exc).__name__}: {exc})"
         else:
             why = "no audio device (pyglet's silent driver)" if backend is None else ""
@@ -358,7 +370,7 @@ class AudioPlayer:
         ends[voice] = t + backend.durations[sample] + END_MARGIN
         try:
             backend.play(voice, sample, _clamp(volume * self.master), pan)
-        except Exception as exc:  # noqa: BLE001 - a driver gone bad: silent from now on, one line
+        except Exception as exc:  # a driver gone bad: silent for the rest of the session, one line
             self.backend, self.status = None, "silent"
             if self.report is not None:
                 self.report(f"the audio driver failed ({type(exc).__name__}: {exc}); playing without sound")

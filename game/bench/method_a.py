@@ -82,9 +82,9 @@ def run(args) -> None:
         # What combat.judge + combat.collision_points do for one attacker.
         ok, j1, j2 = judge.check(rows)
         if ok.any():
-            k, l = np.nonzero(ok)
-            j1[k, l, :3], j2[k, l, :3]
-            collision_point(a[k], b[l])
+            k, m = np.nonzero(ok)
+            j1[k, m, :3], j2[k, m, :3]
+            collision_point(a[k], b[m])
     t_match, t_ref_pts = interleaved_medians(
         [match_path, lambda: loop_reference_points(a_list, b_list)],
         numbers=[number // 2, number // 8], repeat=repeat)
@@ -106,7 +106,10 @@ def run(args) -> None:
     lo = rng.uniform(-0.5, 0.5, (124, 3))
     tris = box_triangles(np.stack((lo, lo + rng.uniform(0.01, 0.3, (124, 3))), axis=1))   # (1488, 3, 3)
     pts = tris.reshape(-1, 3)
-    plain = lambda p: np.stack((p.min(axis=-2), p.max(axis=-2)), axis=-2)   # noqa: E731
+
+    def plain(p):
+        return np.stack((p.min(axis=-2), p.max(axis=-2)), axis=-2)
+
     assert np.array_equal(range_box_of(tris), plain(tris)) and np.array_equal(range_box_of(pts), plain(pts))
     n = 50 if args.quick else 200
     t_tri, t_tri_ref, t_pts, t_pts_ref = interleaved_medians(

@@ -373,7 +373,8 @@ def _floor_and_shadow_ab(game, gl, rounds: int) -> dict[str, float]:
     tiles.set_vertices(verts)
     fine = (tiles, geometry.material_ranges(verts))
     setups = [("1 m tiles, every shadow triangle", fine, False), ("1 m tiles, shadows culled", fine, True),
-              ("3 m squares, every shadow triangle", coarse, False), ("3 m squares, shadows culled (now)", coarse, True)]
+              ("3 m squares, every shadow triangle", coarse, False),
+              ("3 m squares, shadows culled (the game's)", coarse, True)]
     times: dict[str, list[float]] = {name: [] for name, _, _ in setups}
     try:
         for k in range(4 * rounds):
@@ -447,7 +448,10 @@ def run(args) -> None:
     t0 = time.perf_counter()
     game.prepare_for_play()                    # as main.py's game loop does
     t_prepare = time.perf_counter() - t0
-    med = lambda xs: statistics.median(xs) * 1e3  # noqa: E731
+
+    def med(xs):
+        return statistics.median(xs) * 1e3
+
     print(f"  {n} frames per figure, 1280x720, {gl.gl_info.get_renderer()}, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f}")
     report("rasteriser gauge: clear + 1 full-window layer, 1280x720", med(_raster_gauge(game, gl, 30)), "ms")

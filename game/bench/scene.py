@@ -49,8 +49,8 @@ def _prism(sides, radius, height, rings):
     tris = []
     for k in range(rings):
         for s in range(sides):
-            p00 = (x[s], ys[k], z[s]); p10 = (x[s + 1], ys[k], z[s + 1])
-            p01 = (x[s], ys[k + 1], z[s]); p11 = (x[s + 1], ys[k + 1], z[s + 1])
+            p00, p10 = (x[s], ys[k], z[s]), (x[s + 1], ys[k], z[s + 1])
+            p01, p11 = (x[s], ys[k + 1], z[s]), (x[s + 1], ys[k + 1], z[s + 1])
             tris += [(p00, p10, p11), (p00, p11, p01)]
     for s in range(sides):
         tris += [((0, height, 0), (x[s], height, z[s]), (x[s + 1], height, z[s + 1]))]
@@ -82,7 +82,8 @@ def _rock(rng, radius, rings=10, sides=16):
     r[:, -1] = r[:, 0]
     r[0, :] = r[0, 0]
     r[-1, :] = r[-1, 0]
-    p = np.stack([r * np.sin(th)[:, None] * np.cos(ph), r * np.cos(th)[:, None], r * np.sin(th)[:, None] * np.sin(ph)], -1)
+    ring = r * np.sin(th)[:, None]
+    p = np.stack([ring * np.cos(ph), r * np.cos(th)[:, None], ring * np.sin(ph)], -1)
     a, b, c, d = p[:-1, :-1], p[1:, :-1], p[1:, 1:], p[:-1, 1:]
     tris = np.concatenate([np.stack([a, b, c], -2).reshape(-1, 3, 3), np.stack([a, c, d], -2).reshape(-1, 3, 3)])
     area = np.linalg.norm(np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0]), axis=1)
@@ -239,8 +240,8 @@ def run(args) -> None:
         def arena_any():
             for i in idx:
                 arena.cast_any(ao[i], ad[i], 20.0)
-        report("arena cast_nearest single ray (max 20 m)", median_seconds(arena_nearest, number=1, repeat=rep) / k * 1e6,
-               "us", target="<= 30")
+        report("arena cast_nearest single ray (max 20 m)",
+               median_seconds(arena_nearest, number=1, repeat=rep) / k * 1e6, "us", target="<= 30")
         report("arena cast_any single ray (max 20 m)", median_seconds(arena_any, number=1, repeat=rep) / k * 1e6,
                "us", target="<= 30")
     else:

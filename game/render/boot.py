@@ -9,6 +9,7 @@ Headless switches must be set before anything imports ``pyglet.window`` /
 from __future__ import annotations
 
 import gc
+import importlib
 import os
 
 import numpy as np
@@ -49,7 +50,8 @@ def _explain(exc: BaseException) -> str | None:
     if name == "NoSuchDisplayException" or "display" in text.lower() and "no" in text.lower():
         return FIX_DISPLAY
     if isinstance(exc, AttributeError) and "XRender" in text:
-        return "X libraries are missing (libXrender): apt-get install libxrender1, or set PYGLET_HEADLESS=1 and add --frames N"
+        return ("X libraries are missing (libXrender): apt-get install libxrender1, "
+                "or set PYGLET_HEADLESS=1 and add --frames N")
     if name in ("GLException", "WindowException", "NoSuchConfigException", "ContextException"):
         return FIX_CONTEXT.format(text=text)
     return None
@@ -78,11 +80,11 @@ def load_pyglet(headless: bool | None = None):
             and not os.environ.get("WAYLAND_DISPLAY") and not _is_mac():
         raise RenderUnavailable(FIX_DISPLAY)
     try:
-        import pyglet.gl  # noqa: F401
-        import pyglet.window  # noqa: F401
-        import pyglet.graphics  # noqa: F401
-        import pyglet.text  # noqa: F401
-    except Exception as exc:  # noqa: BLE001 - every known failure gets one clear line
+        # the submodules the renderer uses, loaded here so that a missing library or display
+        # fails at start-up, in this order (GL first: its failure is the one to explain)
+        for name in ("pyglet.gl", "pyglet.window", "pyglet.graphics", "pyglet.text"):
+            importlib.import_module(name)
+    except Exception as exc:  # every known failure gets one clear line (_explain), others propagate
         msg = _explain(exc)
         if msg is None:
             raise
@@ -115,7 +117,7 @@ def _fast_glyph_expansion() -> None:
     renders glyphs through the system and has no such loop)."""
     try:
         from pyglet.font import freetype
-    except Exception:  # noqa: BLE001 - not the FreeType backend here
+    except Exception:  # not the FreeType backend here (another platform's font module)
         return
     global PYGLET_EXPAND
     cls = getattr(freetype, "FreeTypeGlyphRenderer", None)
@@ -163,7 +165,7 @@ def make_window(pyglet, *, width: int = WIDTH, height: int = HEIGHT, visible: bo
         except pyglet.window.NoSuchConfigException:    # that config refused: pyglet's default one
             win = pyglet.window.Window(width, height, caption=caption, resizable=True,
                                        visible=visible, fullscreen=fullscreen)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # every known failure gets one clear line (_explain), others propagate
         msg = _explain(exc)
         if msg is None:
             raise

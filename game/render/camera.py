@@ -45,7 +45,7 @@ MAX_TURN = math.radians(2.5)   # most the view direction turns in a frame (150 d
 MAX_PAN = 0.6           # m a frame the eye's turn about the look point may carry it, at most
 SWING = (20, -20, 40, -40, 60, -60, 80, -80, 100, -100, 120, -120, 140, -140, 160, -160)   # degrees tried
 SWING_GAIN = 1.2        # a turn must score this much better than the goal view (or the turn faced) to win
-EXIT_REACH = 0.5        # m: a pillar the fighters' middle is this near (x-z, or half their separation) is looked past ...
+EXIT_REACH = 0.5        # m: a pillar this near the fighters' middle (x-z, or half their separation) is looked past ...
 EXIT_SIZE = 3.0         # ... if its box is at most this wide (m, x and z): never a wall
 FLIP_HOLD = 90          # frames after a swing round to the other side before another may
 SEARCH_STEP = 2         # swing turns scored per frame while a search runs (three rays each)
@@ -62,7 +62,8 @@ REACH_MAX = 0.6         # m a frame the eye moves back out after a pull-in at mo
 SMOOTH_JUMP = 0.6       # fraction of the jump framing's remaining error closed per frame (a jump lasts 36 frames)
 RISE_STEP = 0.7         # m a frame the rise over a held eye changes at most
 SMOOTH_ZOOM = 0.08      # fraction of the field of view's remaining widening (or narrowing) done per frame
-FLIP_COST = 0.75        # a swing's score past 90 degrees (round to the other side: the fighters swap screen sides) is worth this much
+#: what a swing's score past 90 degrees is worth (round to the other side: the fighters swap screen sides)
+FLIP_COST = 0.75
 FLIP_MAX_SEP = 12.0     # m: fighters farther apart than this are never swung round to the other side
 
 

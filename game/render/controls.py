@@ -10,6 +10,8 @@ on the right, whichever way the camera has swung.
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 
 from game.sim import FrameInput
@@ -33,11 +35,14 @@ CONTROLS_TEXT = (
     "P1   move A D  ·  jump W  ·  crouch S  ·  sidestep Q (in) E (out)  ·  LP U  HP I  LK J  HK K  ·  guard L / Space",
     "P2   move ← →  ·  jump ↑  ·  crouch ↓  ·  sidestep Num7 Num9 (PgUp PgDn)  ·  "
     "LP Num4 [  HP Num5 ]  LK Num1 ;  HK Num2 '  ·  guard Num0 RCtrl \\",
-    "Pad  move stick / d-pad  ·  LP X  HP Y  LK A  HK B  ·  guard RB / RT  ·  sidestep LB (in) LT (out)  ·  Start start / pause (menu: A ok, B back)",
-    "Esc pause menu  ·  F1 debug overlay (F2 crates, F3 quadtree, F4 rays)  ·  F5 fps  ·  F11 fullscreen  ·  M sound on/off",
+    ("Pad  move stick / d-pad  ·  LP X  HP Y  LK A  HK B  ·  guard RB / RT  ·  sidestep LB (in) LT (out)  ·  "
+     "Start start / pause (menu: A ok, B back)"),
+    ("Esc pause menu  ·  F1 debug overlay (F2 crates, F3 quadtree, F4 rays)  ·  F5 fps  ·  F11 fullscreen  ·  "
+     "M sound on/off"),
     ("Training  P freeze  ·  . step one frame  ·  R reset  ·  F6 dummy stance/guard  ·  F9 dummy reversal  ·  "
      "F7 record  ·  F8 playback"),
-    "Throw  LP + LK together (P1 U+J  ·  P2 Num4+Num1  ·  pad X+A)  ·  grabbed? LP + LK at once breaks it  ·  fireball LP + HP",
+    ("Throw  LP + LK together (P1 U+J  ·  P2 Num4+Num1  ·  pad X+A)  ·  grabbed? LP + LK at once breaks it  ·  "
+     "fireball LP + HP"),
 )
 
 
@@ -94,8 +99,8 @@ class Gamepads:
         if not enabled:
             return
         try:
-            import pyglet.window.xlib  # noqa: F401  (pyglet.input needs it when headless)
-        except Exception:  # noqa: BLE001
+            importlib.import_module("pyglet.window.xlib")     # pyglet.input needs it when headless
+        except Exception:  # not there (another platform) or no X libraries: pads may still work
             pass
         try:
             if manager is None:
@@ -106,7 +111,7 @@ class Gamepads:
             self.manager = manager
             for c in manager.get_controllers():
                 self.connect(c)
-        except Exception:  # noqa: BLE001 - FileNotFoundError without /dev/input, AttributeError headless
+        except Exception:  # FileNotFoundError without /dev/input, AttributeError headless: no pads
             self.pads = []
 
     def connect(self, c) -> None:
@@ -115,7 +120,7 @@ class Gamepads:
             return
         try:
             c.open()
-        except Exception:  # noqa: BLE001 - a busy device is just skipped
+        except Exception:  # a busy or vanished device is just skipped
             return
         if None in self.pads:
             self.pads[self.pads.index(None)] = c
@@ -130,7 +135,10 @@ class Gamepads:
         c = self.pads[index] if index < len(self.pads) else None
         if c is None or getattr(getattr(c, "device", None), "connected", True) is False:
             return {}
-        g = lambda name, default=0.0: getattr(c, name, default) or default  # noqa: E731
+
+        def g(name, default=0.0):
+            return getattr(c, name, default) or default
+
         stick = getattr(c, "left_analog", None)          # pyglet 2.1: Vec2, y up
         dpad = getattr(c, "dpad", None)                  # Vec2 of -1/0/1
         sx, sy = (stick.x, stick.y) if stick is not None else (0.0, 0.0)

@@ -21,13 +21,13 @@ from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileClash, Proje
 from game.sim.debug import draw_rays
 
 from .camera import FightCamera, look_at, perspective
-from .crates import Debris, drawn_point
 from .controls import CONTROLS_TEXT, Gamepads, Keyboard, intents_to_input, merge
+from .crates import Debris, drawn_point
 from .geometry import arena_parts, camera_obstacles, camera_ray, load_scene_arena, ray_record
+from .glutil import RenderTarget
 from .hud import Hud
 from .occluders import FADE_KINDS, MAX_FADE, Occluders
 from .overlay import DebugOverlay
-from .glutil import RenderTarget
 from .passes import LineRenderer, RectRenderer, SparkRenderer
 from .sparks import Sparks, projectile_rows
 from .training import TrainingMode
@@ -201,7 +201,10 @@ class Game:
     def new_match(self, seed: int | None = None) -> None:
         if seed is not None:
             self.seed = seed
-        cpu = lambda who: self.level if who == "cpu" else None  # noqa: E731
+
+        def cpu(who: str) -> str | None:
+            return self.level if who == "cpu" else None
+
         p2_cpu = None if self.training else cpu(self.p2)
         self.match = Match.new(seed=self.seed, p1_cpu=cpu(self.p1), p2_cpu=p2_cpu)
         if self.training:
@@ -524,16 +527,19 @@ class Game:
             items[2] = "Training: " + ("on" if self.training else "off")
             menu = (items, self.menu_sel, "PAUSED")
         names = [fd.get("name", "?") for fd in self.match.data.fighters]
-        who = lambda side: "CPU" if side == "cpu" else "Player"  # noqa: E731
+
+        def who(side: str) -> str:
+            return "CPU" if side == "cpu" else "Player"
+
         title_info = {"versus": f"{names[0]} ({who(self.p1)})   vs   {names[1]} ({who(self.p2)})",
                       "controls": CONTROLS_TEXT}
-        rects, menu_rects = self.hud.build(size, self.match, screen=self.screen, fps=self.fps() if self.show_fps else None,
-                               training=self.training, menu=menu, overlay_texts=self.overlay.texts,
-                               view_proj=vp, title_info=title_info, blink=self.ticks,
-                               attract=self.attract,
-                               overlay_legend=self.overlay.legend() if self.overlay.enabled else None,
-                               overlay_frame=self.match.frame if self._held or self._frame_stepping() else None,
-                               notice=self.notice[0] if self.notice and self.ticks < self.notice[1] else None)
+        rects, menu_rects = self.hud.build(
+            size, self.match, screen=self.screen, fps=self.fps() if self.show_fps else None,
+            training=self.training, menu=menu, overlay_texts=self.overlay.texts,
+            view_proj=vp, title_info=title_info, blink=self.ticks, attract=self.attract,
+            overlay_legend=self.overlay.legend() if self.overlay.enabled else None,
+            overlay_frame=self.match.frame if self._held or self._frame_stepping() else None,
+            notice=self.notice[0] if self.notice and self.ticks < self.notice[1] else None)
         gl.glDisable(gl.GL_DEPTH_TEST)
         gl.glViewport(0, 0, *self.window.get_framebuffer_size())
         self.rects.draw((W, H), rects.array())
@@ -562,7 +568,7 @@ class Game:
         if symbol == k.F11:
             try:
                 self.window.set_fullscreen(not self.window.fullscreen)
-            except Exception:  # noqa: BLE001 - headless windows cannot go fullscreen
+            except Exception:  # headless windows cannot go fullscreen
                 pass
         elif symbol == k.F1:
             self.overlay.enabled = not self.overlay.enabled

@@ -187,7 +187,8 @@ def default_arena() -> list[tuple[str, str, np.ndarray]]:
         out.append((name, "wall", box_triangles(box)))
     for sx in (-7, 7):
         for sz in (-7, 7):
-            out.append((f"pillar_{sx}_{sz}", "pillar", box_triangles([(sx - 0.6, 0, sz - 0.6), (sx + 0.6, 5.5, sz + 0.6)])))
+            pillar = [(sx - 0.6, 0, sz - 0.6), (sx + 0.6, 5.5, sz + 0.6)]
+            out.append((f"pillar_{sx}_{sz}", "pillar", box_triangles(pillar)))
     for name, (x, z), s in (("crate_n", (0, -5), 0.5), ("crate_s", (0, 5), 0.5), ("crate_w", (-5, -5), 0.45),
                             ("crate_e", (5, -5), 0.45), ("crate_e2", (5.3, -4.2), 0.3)):
         out.append((name, "crate", box_triangles([(x - s, 0, z - s), (x + s, 2 * s, z + s)])))
@@ -203,7 +204,7 @@ def load_scene_arena():
     try:
         from game.sim.arena import load_arena
         return load_arena()
-    except Exception:  # noqa: BLE001 - a missing or half-finished arena must not stop the game
+    except Exception:  # a missing or half-finished arena must not stop the game
         return None
 
 
@@ -286,7 +287,10 @@ def coarse_floor(tris: np.ndarray, cell: float = FLOOR_CELL) -> np.ndarray:
     x0, z0 = (a.ravel() for a in np.meshgrid(x[:-1], z[:-1], indexing="ij"))
     x1, z1 = (a.ravel() for a in np.meshgrid(x[1:], z[1:], indexing="ij"))
     y = np.full_like(x0, lo[1])
-    corner = lambda a, b: np.stack([a, y, b], axis=-1)           # noqa: E731
+
+    def corner(a, b):
+        return np.stack([a, y, b], axis=-1)
+
     first = np.stack([corner(x0, z0), corner(x1, z1), corner(x1, z0)], axis=1)
     second = np.stack([corner(x0, z0), corner(x0, z1), corner(x1, z1)], axis=1)
     return np.concatenate([first, second])

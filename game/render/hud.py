@@ -4,12 +4,14 @@ Laid out on a virtual canvas 720 units high (width follows the window's
 aspect), scaled to the window, so a resized or fullscreen window keeps the
 same composition.  A window narrower than 16:9 gets a canvas 1280 units wide
 and taller instead: the widest rows (the title's control lines, the training
-frame meter) are laid out for 1280 units and would run off a narrower one.  Reads match state only; the damage trail is the HUD's own
-animation state, advanced once per simulation frame.
+frame meter) are laid out for 1280 units and would run off a narrower one.  Reads match
+state only; the damage trail is the HUD's own animation state, advanced once per
+simulation frame.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -41,6 +43,13 @@ GLYPHS = "".join(chr(c) for c in range(32, 127)) + "·←→↑↓↖↗↘↙"
 _METER_BOTTOM = {ph: tuple(v * 0.75 for v in c) for ph, c in PHASE_COLORS.items()}
 
 
+def _bar_span(x0: float, width: float, fraction: float, right: bool) -> tuple[float, float]:
+    """``(x, w)`` of the filled part of a bar at ``x0`` ``width`` wide, ``fraction`` full
+    (clipped to 0..1): a left bar keeps its left end, a ``right`` one its right end."""
+    w = width * max(0.0, min(1.0, fraction))
+    return (x0 + width - w if right else x0), w
+
+
 def _rgba255(c, a=1.0):
     return tuple(int(max(0, min(1, v)) * 255) for v in c[:3]) + (int(a * 255),)
 
@@ -50,7 +59,8 @@ class _Text:
 
     def __init__(self, pyglet, batch, group, size, *, bold=False, anchor_x="left", anchor_y="baseline",
                  color=(255, 255, 255, 255), shadow=False, font=FONT):
-        kw = dict(font_name=list(font), font_size=size, weight="bold" if bold else "normal", anchor_x=anchor_x, anchor_y=anchor_y, batch=batch)
+        kw = dict(font_name=list(font), font_size=size, weight="bold" if bold else "normal", anchor_x=anchor_x,
+                  anchor_y=anchor_y, batch=batch)
         self.shadow = pyglet.text.Label("", color=(0, 0, 0, 170), group=group[0], **kw) if shadow else None
         self.label = pyglet.text.Label("", color=color, group=group[1], **kw)
         self._state = None
@@ -84,8 +94,8 @@ class Hud:
         self.batch = pyglet.graphics.Batch()
         self.menu_batch = pyglet.graphics.Batch()        # drawn above the menu's dimming
         g = (pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1))
-        T = lambda size, **kw: _Text(pyglet, self.batch, g, size, **kw)  # noqa: E731
-        TM = lambda size, **kw: _Text(pyglet, self.menu_batch, g, size, **kw)  # noqa: E731
+        T = functools.partial(_Text, pyglet, self.batch, g)             # a label in the HUD's batch
+        TM = functools.partial(_Text, pyglet, self.menu_batch, g)       # one drawn over the menu's dimming
         mono = ("DejaVu Sans Mono", "Courier New", "monospace")
         self.names = [fd.get("name", f"P{i + 1}") for i, fd in enumerate(fighter_data)]
         self.colors = [tuple(fd["colors"].get("primary", (1, 1, 1))) for fd in fighter_data]
@@ -258,13 +268,10 @@ class Hud:
             x0 = cx - gap - bw if i == 0 else cx + gap
             r.add(x0 - 4, y - 4, bw + 8, bh + 8, (0, 0, 0, 0.55))
             r.add(x0, y, bw, bh, (0.16, 0.03, 0.04, 0.95), (0.28, 0.05, 0.06, 0.95))
-            def span(fr):
-                w = bw * max(0.0, min(1.0, fr))
-                return (x0 + bw - w if i == 1 else x0), w
             # P1 drains toward its outer (left) edge, P2 toward its outer (right) edge
-            tx, tw = span(trail)
+            tx, tw = _bar_span(x0, bw, trail, right=i == 1)
             r.add(tx, y, tw, bh, (0.85, 0.12, 0.08), (1.0, 0.45, 0.30))
-            fx, fw = span(frac)
+            fx, fw = _bar_span(x0, bw, frac, right=i == 1)
             low = frac < 0.3
             bottom, topc = ((0.95, 0.30, 0.08), (1.0, 0.55, 0.2)) if low else ((0.95, 0.62, 0.08), (1.0, 0.92, 0.40))
             r.add(fx, y, fw, bh, bottom, topc)
@@ -425,7 +432,7 @@ class Hud:
         px = project(pts, view_proj, W, H)
         w = pts @ view_proj[3, :3] + view_proj[3, 3]          # clip w: > 0 in front of the eye
         k = 0
-        for (p, s, c), (x, y), wk in zip(texts, px, w):
+        for (_p, s, c), (x, y), wk in zip(texts, px, w):
             if not (wk > 0.05 and 0.0 <= x < W and 0.0 <= y < H):
                 continue
             self.texts[k].set(s, x + 4, H - y + 4, _rgba255(c))

@@ -40,7 +40,8 @@ _BURSTS = {
 }
 
 # columns of the particle table
-_P, _V, _SIZE, _COL, _LIFE, _AGE, _DELAY, _KIND, _DELAY0 = (slice(0, 3), slice(3, 6), 6, slice(7, 10), 10, 11, 12, 13, 14)
+_P, _V, _SIZE, _COL = slice(0, 3), slice(3, 6), 6, slice(7, 10)
+_LIFE, _AGE, _DELAY, _KIND, _DELAY0 = 10, 11, 12, 13, 14
 _WIDTH = 15
 KIND_SPARK, KIND_FLASH, KIND_RING = 0.0, 1.0, 2.0
 #: noise-table keys: hits, and bursts without a fighter (crates, projectile impacts)

@@ -242,7 +242,7 @@ class TrainingMode:
     """State of training mode; the window owns the match and calls these hooks."""
 
     def __init__(self):
-        from game.training import DummyController   # pure logic, another engineer's module
+        from game.training import DummyController  # pure logic, no pyglet
 
         self.dummy = DummyController(side=1)
         #: P2's input source hook: ``(match, live) -> FrameInput``

@@ -23,8 +23,17 @@ import numpy as np
 from pyglet import gl
 
 from .crates import MAT_SPLINTER, by_material, crate_mesh, draw_map, triangle_vertices
-from .geometry import (KIND_STYLE, MAT_CRATE, MAT_PILLAR, MAT_PLAIN, arena_parts, box_triangles, fighter_mesh,
-                       material_ranges, world_mesh)
+from .geometry import (
+    KIND_STYLE,
+    MAT_CRATE,
+    MAT_PILLAR,
+    MAT_PLAIN,
+    arena_parts,
+    box_triangles,
+    fighter_mesh,
+    material_ranges,
+    world_mesh,
+)
 from .glutil import Program, VertexArray
 
 SUN_DIR = np.array([0.42, 0.80, 0.43])
