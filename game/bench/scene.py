@@ -82,8 +82,8 @@ def _rock(rng, radius, rings=10, sides=16):
     r[:, -1] = r[:, 0]
     r[0, :] = r[0, 0]
     r[-1, :] = r[-1, 0]
-    ring = r * np.sin(th)[:, None]
-    p = np.stack([ring * np.cos(ph), r * np.cos(th)[:, None], ring * np.sin(ph)], -1)
+    p = np.stack([r * np.sin(th)[:, None] * np.cos(ph), r * np.cos(th)[:, None],
+                  r * np.sin(th)[:, None] * np.sin(ph)], -1)
     a, b, c, d = p[:-1, :-1], p[1:, :-1], p[1:, 1:], p[:-1, 1:]
     tris = np.concatenate([np.stack([a, b, c], -2).reshape(-1, 3, 3), np.stack([a, c, d], -2).reshape(-1, 3, 3)])
     area = np.linalg.norm(np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0]), axis=1)

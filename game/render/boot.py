@@ -156,8 +156,10 @@ def make_window(pyglet, *, width: int = WIDTH, height: int = HEIGHT, visible: bo
     """A resizable 8-bit RGBA + 24-bit depth + 8-bit stencil, GL 3.3 core window (RenderUnavailable on failure)."""
     from pyglet import gl
 
-    cfg = gl.Config(red_size=8, green_size=8, blue_size=8, alpha_size=8, depth_size=24, stencil_size=8,
-                    double_buffer=True, major_version=3, minor_version=3, forward_compatible=True)
+    # gl.Config is the platform's concrete class at run time; pyglet types it as the abstract base
+    cfg = gl.Config(red_size=8, green_size=8, blue_size=8, alpha_size=8,  # type: ignore[abstract]
+                    depth_size=24, stencil_size=8, double_buffer=True, major_version=3, minor_version=3,
+                    forward_compatible=True)
     try:
         try:
             win = pyglet.window.Window(width, height, caption=caption, resizable=True, config=cfg,

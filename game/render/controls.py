@@ -94,7 +94,7 @@ class Gamepads:
     SLOTS = 2
 
     def __init__(self, pyglet, enabled: bool = True, manager=None):
-        self.pads = []
+        self.pads: list = []            # the open controllers by slot (None: a slot emptied by a disconnect)
         self.manager = None
         if not enabled:
             return

@@ -193,9 +193,9 @@ def default_arena() -> list[tuple[str, str, np.ndarray]]:
                             ("crate_e", (5, -5), 0.45), ("crate_e2", (5.3, -4.2), 0.3)):
         out.append((name, "crate", box_triangles([(x - s, 0, z - s), (x + s, 2 * s, z + s)])))
     out.append(("barrel", "barrel", cylinder_triangles((4.5, 0, 4.5), 0.38, 1.0)))
-    for name, box in (("bench_w", [(-11, 0, 3), (-9, 0.45, 3.6)]), ("bench_e", [(9, 0, -3.6), (11, 0.45, -3)]),
-                      ("step_n", [(-2, 0, -12.5), (2, 0.25, -11.5)])):
-        out.append((name, "prop", box_triangles(box)))
+    for name, prop in (("bench_w", [(-11, 0, 3), (-9, 0.45, 3.6)]), ("bench_e", [(9, 0, -3.6), (11, 0.45, -3)]),
+                       ("step_n", [(-2, 0, -12.5), (2, 0.25, -11.5)])):
+        out.append((name, "prop", box_triangles(prop)))
     return out
 
 

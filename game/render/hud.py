@@ -132,13 +132,14 @@ class Hud:
         self.ov_legend_lbl = [T(10) for _ in OVERLAY_LEGEND]
         # pyglet keeps only the last 4 fonts it loaded alive (the rest are weak references)
         # and labels do not hold theirs: a collected font comes back empty, and the next text
-        # change renders and uploads its glyphs again (the timer did so every second).
+        # change renders and uploads its glyphs again (the timer's, every second): the HUD
+        # holds every font it uses.
         self._fonts = self.fonts()
         self.reset()
 
     def fonts(self) -> list:
         """The distinct pyglet fonts of the HUD's labels (12)."""
-        out = {}
+        out: dict[int, object] = {}
         for t in self._all_texts():
             lab = t.label
             font = lab.document.get_font(0, dpi=lab.dpi)
@@ -158,33 +159,35 @@ class Hud:
     def warm_glyphs(self, chars: str | None = None) -> int:
         """Render every character the HUD can show, in each of its fonts, into pyglet's glyph
         atlas; returns the number of fonts.  The game loop calls it before its first frame
-        (``Game.prepare_for_play``: ~0.25 s here).
+        (``Game.prepare_for_play``).
 
         A glyph seen for the first time is uploaded into the atlas texture, and mid-frame
-        that upload makes llvmpipe rasterise everything queued so far before it goes on:
-        each new timer digit cost a 10-17 ms stall, a banner's letters up to 35 ms.  Before
-        any drawing, the same uploads cost nothing of the sort."""
+        that upload makes llvmpipe rasterise everything queued so far before it goes on: a
+        new timer digit or a banner's letters would stall the frame they first appear in.
+        Before any drawing, the same uploads stall nothing."""
         chars = GLYPHS if chars is None else chars
         for font in self._fonts:
             font.get_glyphs(chars)
         return len(self._fonts)
 
     def reset(self) -> None:
-        self.trail = [None, None]
-        self.hold = [0, 0]
+        """A new match: no damage trail."""
+        self.trail: list[float | None] = [None, None]      # per fighter, the health the trail shows
+        self.hold = [0, 0]                                   # frames each trail has waited to drain
 
     # ---- per simulation frame ---------------------------------------------
     def step(self, match) -> None:
         for i, f in enumerate(match.fighters):
             hp = float(f.health)
-            if self.trail[i] is None or hp > self.trail[i]:
+            trail = self.trail[i]
+            if trail is None or hp > trail:
                 self.trail[i] = hp
                 self.hold[i] = 0
-            elif hp < self.trail[i]:
+            elif hp < trail:
                 if self.hold[i] < TRAIL_HOLD:
                     self.hold[i] += 1
                 else:
-                    self.trail[i] = max(hp, self.trail[i] - TRAIL_RATE)
+                    self.trail[i] = max(hp, trail - TRAIL_RATE)
             else:
                 self.hold[i] = 0
 

@@ -52,18 +52,19 @@ class Sparks:
     """Particles ``(n, 15)``: pos, vel, size, rgb, life, age, hitstop delay left, kind, initial delay."""
 
     def __init__(self):
+        self.clear()
+
+    def __len__(self) -> int:
+        return len(self.p)
+
+    def clear(self) -> None:
+        """No particles and no body flash."""
         self.p = np.zeros((0, _WIDTH))
         self.prev_pos = np.zeros((0, 3))
         #: per fighter (rgb, amount) body flash, and its frames left
         self.flash = np.zeros((2, 4))
         self._flash_left = [0, 0]           # frames left, per fighter (plain ints: stepped every frame)
         self._flash_base = [0.0, 0.0]
-
-    def __len__(self) -> int:
-        return len(self.p)
-
-    def clear(self) -> None:
-        self.__init__()
 
     def hold(self) -> None:
         """No simulation step this tick: draw the particles still (no interpolation drift)."""

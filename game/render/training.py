@@ -180,7 +180,7 @@ class DamageCounter:
         self.best = [0, 0]
 
     def observe(self, match, events) -> None:
-        landed = ([], [])                    # unblocked hits this step, per defender, in order
+        landed: tuple[list[int], list[int]] = ([], [])      # unblocked hits this step, per defender, in order
         for e in events:
             if isinstance(e, Hit) and not e.blocked:
                 landed[e.defender].append(e.damage)

@@ -204,8 +204,8 @@ class WorldRenderer:
         self.world = VertexArray(layout)
         self.crates = CrateMeshes()
         self.debris = DebrisRenderer()
-        self._arena_version = None
-        self._rim = None
+        self._arena_version: int | None = None        # id() of the arena the static mesh was built for
+        self._rim: np.ndarray | None = None           # (n, 4) float: wall-top points, homogeneous
         self.sync_arena(arena)
         # a coarser copy of the fighters for their shadows (the outline is all that shows)
         sverts, sidx = fighter_mesh(skeleton, fighters, detail=1)
