@@ -100,7 +100,7 @@ def run(args) -> None:
         numbers=[number, number], repeat=repeat)
     report("a frame's 11x11 check vs loop over 1 limb x 11", t_one * 1e6, "us", ref=t_one_ref * 1e6)
 
-    # A6 on a struck crate's scene model (Stage._sync_model: 124 small boxes, 1,488 triangles):
+    # A6 on a struck crate's scene model (Stage.sync_model: 124 small boxes, 1,488 triangles):
     # every triangle's range box (its AABB-tree leaves) and the model's box, against numpy's
     # plain reduction over the point axis, which runs its inner loop once per output element.
     lo = rng.uniform(-0.5, 0.5, (124, 3))

@@ -17,7 +17,7 @@ their shadows, sky, sparks, HUD; overlay when on) followed by ``glFinish`` so
 the GPU (here: the CPU rasteriser) work is inside the measured time.  Wall
 time is the figure against the target; CPU time over all threads is printed
 too because llvmpipe's rasteriser threads compete with anything else running
-on the 2 cores (wall time then varies by 2x between runs, CPU time much less).  Start-up is
+on the 2 cores (wall time then varies widely between runs, CPU time much less).  Start-up is
 the wall time of ``python3 main.py --screenshot ... --frames 1`` as a
 subprocess: interpreter, imports, GL context, shaders, meshes, fonts, one
 frame and the PNG write.
@@ -32,10 +32,17 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 from .common import report
 
 ROOT = Path(__file__).resolve().parents[2]
+FRAME_BUDGET = 0.0167     # seconds: one frame of the game's 60 Hz, the figures' "over budget"
+
+
+def _ms(xs: list[float]) -> float:
+    """The median of ``xs`` seconds, in ms."""
+    return statistics.median(xs) * 1e3
 
 
 def _frames(game, gl, n: int, overlay: bool) -> tuple[list[float], list[float]]:
@@ -137,7 +144,7 @@ class _PartTimers:
 def _raster_gauge(game, gl, frames: int = 20) -> list[float]:
     """Wall seconds of ``frames`` repetitions of a fixed rasteriser workload at the window's
     size: clear colour and depth, one full-window flat rectangle, ``glFinish``.  This VM's
-    rasteriser has fast and slow spells (frame times change 1.5x within minutes); printed
+    rasteriser has fast and slow spells (frame times change within minutes); printed
     beside the frame figures, the gauge tells such a spell from the game's own cost."""
     import numpy as np
 
@@ -154,7 +161,21 @@ def _raster_gauge(game, gl, frames: int = 20) -> list[float]:
     return out
 
 
-def _strike_frames(game, gl, rounds: int, overlay: bool = False):
+class StrikeRun(NamedTuple):
+    """What :func:`_strike_frames` measured: wall seconds are of step + draw + ``glFinish``."""
+
+    struck: list[float]                 # wall seconds of the frames with a CrateStruck
+    other: list[float]                  # ... of the other frames
+    after: list[float]                  # ... of the frames just after a strike (the mesh is built)
+    strikes: int                        # CrateStruck events seen
+    breaks: int                         # crates broken
+    cpu: list[list[float]]              # CPU seconds (all threads): strike frames, frames after, other
+    seq: list[tuple[float, str]]        # every frame in order: (wall seconds, "strike" / "after" / "other")
+    parts: dict[str, list[dict]]        # per kind of frame, each frame's parts (seconds by label)
+    gauge: list[float]                  # rasteriser gauge samples, at the start and after each round
+
+
+def _strike_frames(game, gl, rounds: int, overlay: bool = False) -> StrikeRun:
     """Overlay off unless ``overlay`` (the study view: every layer drawn).  Wall seconds of
     frames (step + draw + glFinish) with a ``CrateStruck``, of the other frames, and of the
     frames just after a strike (where the struck crate's mesh is built),
@@ -169,14 +190,18 @@ def _strike_frames(game, gl, rounds: int, overlay: bool = False):
     game.p1 = game.p2 = "human"
     game.overlay.enabled = overlay
     game.input_source = lambda: (script[0], neutral)
-    struck_t, other_t, after_t, strikes, breaks = [], [], [], 0, 0
+    struck_t: list[float] = []
+    other_t: list[float] = []
+    after_t: list[float] = []
+    strikes, breaks = 0, 0
     seq: list[tuple[float, str]] = []   # every frame in order: (wall seconds, strike / after / other)
     last = [False]
-    cpu = [[], [], [], []]        # scratch, then CPU seconds: strike frames, frames after, other frames
+    # scratch, then CPU seconds: strike frames, frames after, other frames
+    cpu: list[list[float]] = [[], [], [], []]
     parts: dict[str, list[dict]] = {"strike": [], "after": [], "other": []}
     gauge = _raster_gauge(game, gl, 10)
 
-    def frame(press=None) -> bool:
+    def frame(press=None) -> tuple[bool, int]:
         script[0] = press or neutral
         timers.take()
         t0, c0 = time.perf_counter(), time.process_time()
@@ -222,7 +247,7 @@ def _strike_frames(game, gl, rounds: int, overlay: bool = False):
     game.input_source = None
     game.p1 = game.p2 = "cpu"
     game.overlay.enabled = False
-    return struck_t, other_t, after_t, strikes, breaks, cpu[1:], seq, parts, gauge
+    return StrikeRun(struck_t, other_t, after_t, strikes, breaks, cpu[1:], seq, parts, gauge)
 
 
 def _strike_parts(game) -> list[tuple[str, type, str]]:
@@ -235,7 +260,7 @@ def _strike_parts(game) -> list[tuple[str, type, str]]:
     from game.sim.stage import Stage
 
     return [("match.step", Match, "step"), ("Stage.touch", Stage, "touch"), ("Stage.strike", Stage, "strike"),
-            ("Compound.strike", Compound, "strike"), ("scene model (Stage._sync_model)", Stage, "_sync_model"),
+            ("Compound.strike", Compound, "strike"), ("scene model (Stage.sync_model)", Stage, "sync_model"),
             ("Sparks.burst", type(game.sparks), "burst"), ("Debris.strike", type(game.debris), "strike"),
             ("crate meshes (CrateMeshes.sync)", CrateMeshes, "sync")]
 
@@ -253,7 +278,7 @@ def _excess(seq: list[tuple[float, str]], kind: str, window: int = 15) -> list[f
     return out
 
 
-def _over_budget(parts: dict[str, list[dict]], budget: float = 0.0167, spell: float = 1.6) -> dict[str, tuple]:
+def _over_budget(parts: dict[str, list[dict]], budget: float = FRAME_BUDGET, spell: float = 1.6) -> dict[str, tuple]:
     """Per kind of frame (``parts`` as :func:`_strike_frames` returns them): ``(frames, over,
     over in a rasteriser spell)``, where a frame is over if its step + draw + ``glFinish``
     exceeds ``budget`` seconds, and in a rasteriser spell if its ``glFinish`` alone took at
@@ -283,7 +308,7 @@ def _fighter_pass(game, gl, n: int, per_limb: bool) -> list[float]:
     slot_of_index = verts[idx, 9].astype(int)
     starts = np.flatnonzero(np.diff(slot_of_index, prepend=-1))
     runs = list(zip(slot_of_index[starts], starts, np.diff(np.append(starts, len(idx)))))
-    rot, origin, _ = game._cur
+    rot, origin, _ = game.pose
     limbs = limb_matrices(rot, origin)
     view_proj = game.view_proj
     prog = w.lit_fighter
@@ -326,9 +351,9 @@ def _draw_block(game, gl, frames: int = 8) -> list[float]:
 
 def _fighter_lod_ab(game, gl, rounds: int) -> tuple[float, float]:
     """Median wall seconds of draw + glFinish with the fighters as drawn (the thin limbs' rims
-    in one segment, ``geometry.FINE_RIM``) and with every limb's rims in two (the reference,
-    as before 2026-12-02): the two meshes alternate every 8 frames in this process, each
-    going first in every other round."""
+    in one segment, ``geometry.FINE_RIM``) and with every limb's rims in two (the reference):
+    the two meshes alternate every 8 frames in this process, each going first in every other
+    round."""
     from game.render.geometry import fighter_mesh
     from game.render.glutil import VertexArray
 
@@ -339,7 +364,7 @@ def _fighter_lod_ab(game, gl, rounds: int) -> tuple[float, float]:
     full.set_vertices(verts)
     full.set_indices(idx)
     ours = w.fighters
-    times = {"ours": [], "ref": []}
+    times: dict[str, list[float]] = {"ours": [], "ref": []}
     try:
         for r in range(rounds):
             pair = (("ours", ours), ("ref", full))
@@ -353,9 +378,9 @@ def _fighter_lod_ab(game, gl, rounds: int) -> tuple[float, float]:
 
 def _floor_and_shadow_ab(game, gl, rounds: int) -> dict[str, float]:
     """Median wall seconds of draw + glFinish with the floor drawn as the scene's 1 m tiles
-    (1,800 triangles, as before 2026-12-01) or as 3 m squares, and with or without the shadow
-    pass's back-face culling: the four set-ups alternate every 8 frames in this process
-    (overlay off)."""
+    (the reference) or as 3 m squares (the game's), and with or without the shadow pass's
+    back-face culling: the four set-ups alternate every 8 frames in this process (overlay
+    off)."""
     from game.render import geometry
     from game.render.glutil import VertexArray
     from game.render.world import CRATE_KINDS
@@ -392,7 +417,7 @@ def _look_at_ab() -> tuple[float, float]:
     import numpy as np
     from pyrr import matrix44
 
-    from game.render.camera import look_at
+    from game.render.projection import look_at
 
     from .common import interleaved_medians
 
@@ -405,9 +430,9 @@ def _look_at_ab() -> tuple[float, float]:
 
 
 def _effect_randoms_ab(repeat: int) -> tuple[float, float]:
-    """µs of a crate strike's effect randoms (22 chips, a 16-spark burst), each call after an
-    8 ms wait (:func:`~game.bench.common.cold_medians`): windows of the effects' noise table
-    (ours) vs a generator seeded per event and drawn from, as before (ref)."""
+    """µs of a crate strike's effect randoms (22 chips, a 16-spark burst), each call after a
+    wait like a frame's (:func:`~game.bench.common.cold_medians`): windows of the effects'
+    noise table (ours) vs a generator seeded per event and drawn from (ref)."""
     import itertools
 
     import numpy as np
@@ -434,6 +459,127 @@ def _effect_randoms_ab(repeat: int) -> tuple[float, float]:
     return ours * 1e6, ref * 1e6
 
 
+def _play_figures(game, gl, n: int) -> None:
+    """Frames of CPU vs CPU play, overlay off and on: median, 90th percentile, slowest, CPU
+    time; and the glyph uploads they made (none after ``prepare_for_play``)."""
+    with _GlyphUploads() as uploads:
+        for label, overlay in (("overlay off", False), ("overlay on", True)):
+            wall, cpu = _frames(game, gl, n, overlay)
+            report(f"ms per frame (step + draw + glFinish), {label}", _ms(wall), "ms", target="<= 16.7 ms")
+            report(f"  90th percentile, {label}", statistics.quantiles(wall, n=10)[-1] * 1e3, "ms")
+            report(f"  slowest frame, {label}", max(wall) * 1e3, "ms")
+            report(f"  CPU ms per frame, all threads, {label}", _ms(cpu), "ms")
+    print(f"  glyph uploads during those {2 * n} frames: {uploads.count} (each one stalls llvmpipe's frame)")
+
+
+def _ab_figures(game, gl, n: int, quick: bool) -> None:
+    """The A/B figures: each choice the renderer made against its reference, alternated in
+    this process (heap frozen, one fighter draw, view matrix, effect randoms, fighter rims,
+    floor tiles and shadow culling)."""
+    t_frozen, t_unfrozen = _full_collection_ab(game, 5 if quick else 9)
+    report("full garbage collection after 60 frames: start-up heap frozen vs not (ref)", t_frozen * 1e3, "ms",
+           ref=t_unfrozen * 1e3)
+    one_draw: list[float] = []
+    per_limb: list[float] = []
+    for _ in range(6):      # alternating chunks: this VM's speed drifts within seconds
+        one_draw += _fighter_pass(game, gl, n // 12, per_limb=False)
+        per_limb += _fighter_pass(game, gl, n // 12, per_limb=True)
+    report("fighters pass, CPU ms: 1 draw vs 1 draw per limb (ref)", _ms(one_draw), "ms", ref=_ms(per_limb))
+    ours, ref = _look_at_ab()
+    report("camera view matrix: look_at on floats vs pyrr's create_look_at (ref)", ours, "us", ref=ref)
+    ours, ref = _effect_randoms_ab(30 if quick else 80)
+    report("a strike's effect randoms after a frame's wait: noise table vs a generator per event (ref)", ours,
+           "us", ref=ref)
+    ours, ref = _fighter_lod_ab(game, gl, 10 if quick else 30)
+    report("draw + glFinish, fighters' thin limbs with 1 rim segment vs every limb 2 (ref)", ours * 1e3, "ms",
+           ref=ref * 1e3)
+    ab = _floor_and_shadow_ab(game, gl, 5 if quick else 15)
+    ref = ab["1 m tiles, every shadow triangle"]
+    for name, t in ab.items():
+        report(f"draw + glFinish, {name}", t * 1e3, "ms", ref=ref * 1e3)
+
+
+def _strike_figures(game, gl, quick: bool) -> None:
+    """The crate run (overlay off): strike frames and the frames after them against the
+    ordinary frames of the same run, how often each kind runs over budget, and their parts."""
+    run = _strike_frames(game, gl, 1 if quick else 3)
+    struck, other, after = run.struck, run.other, run.after
+    print(f"  crate strikes: {run.strikes} strikes, {run.breaks} breaks, {len(struck)} frames with a CrateStruck "
+          f"among {len(struck) + len(other)}")
+    report("  rasteriser gauge, before and after each round", _ms(run.gauge), "ms")
+    report("frames with a crate strike, max wall ms", max(struck) * 1e3, "ms", target="<= 16.7 ms")
+    report("frames with a crate strike, median wall ms", _ms(struck), "ms", ref=_ms(other))
+    report("  frame after a strike (mesh built), max wall ms", max(after) * 1e3, "ms", target="<= 16.7 ms")
+    report("  frame after a strike, median wall ms", _ms(after), "ms", ref=_ms(other))
+    report("  other frames of that run, max wall ms", max(other) * 1e3, "ms")
+    # how often each kind of frame runs over budget: on a shared VM ordinary frames do too
+    spells = _over_budget(run.parts)
+    for label, kind, xs in (("strike frames", "strike", struck), ("frames after a strike", "after", after),
+                            ("other frames", "other", other)):
+        over = sum(x > FRAME_BUDGET for x in xs)
+        print(f"    {label} over 16.7 ms: {over} of {len(xs)} ({100 * over / max(len(xs), 1):.1f} %); "
+              f"of those, with glFinish at >= 1.6x the other frames' median: {spells[kind][2]}")
+    # a strike frame is an ordinary frame plus the strike's work: even a free strike would pass
+    # every strike frame only as often as that many ordinary frames all pass
+    p_over = sum(x > FRAME_BUDGET for x in other) / max(len(other), 1)
+    print(f"    chance that {len(struck)} ordinary frames all finish within 16.7 ms at this run's rate: "
+          f"{100 * (1 - p_over) ** len(struck):.1f} %")
+    report("  CPU ms, all threads: strike frame vs other frames", _ms(run.cpu[0]), "ms", ref=_ms(run.cpu[2]))
+    report("  CPU ms, all threads: frame after vs other frames", _ms(run.cpu[1]), "ms", ref=_ms(run.cpu[2]))
+    for kind, label in (("strike", "strike frame"), ("after", "frame after")):
+        ex = _excess(run.seq, kind)
+        report(f"  {label} minus nearby ordinary frames, median", _ms(ex), "ms")
+        report(f"  {label} minus nearby ordinary frames, max", max(ex) * 1e3, "ms",
+               target=f"<= {16.7 - _ms(other):.1f} ms (16.7 - median frame)")
+    print(f"    {'parts of a frame, median ms':<40} {'other':>8} {'strike':>8} {'after':>8}")
+    for label in run.parts["other"][0]:
+        cols = [_ms([d[label] for d in run.parts[kind]]) for kind in ("other", "strike", "after")]
+        print(f"      {label:<38} " + " ".join(f"{c:>8.3f}" for c in cols))
+
+
+def _overlay_strike_figures(game, gl) -> None:
+    """The crate run again with the overlay on (the study view: every box, slab, cell and ray
+    drawn as well): the slowest strike frame and frame after, and the frames over budget."""
+    run = _strike_frames(game, gl, 1, overlay=True)
+    spells = _over_budget(run.parts)
+    report("overlay on: frames with a crate strike, max wall ms", max(run.struck) * 1e3, "ms", target="<= 16.7 ms")
+    report("  overlay on: frame after a strike, max wall ms", max(run.after) * 1e3, "ms", target="<= 16.7 ms")
+    print("    overlay on, over 16.7 ms: " + ", ".join(
+        f"{label} {spells[kind][1]} of {spells[kind][0]} ({spells[kind][2]} in a rasteriser spell)"
+        for label, kind in (("strike frames", "strike"), ("frames after", "after"), ("other frames", "other"))))
+
+
+def _half_resolution_figure(game, gl, n: int) -> None:
+    """Frames with the overlay on, the 3D scene at half resolution vs full, alternated."""
+    game.new_match(game.seed)
+    for _ in range(100):
+        game.step()
+    half: list[float] = []
+    full: list[float] = []
+    for _ in range(6):          # alternating chunks: this VM's speed drifts within seconds
+        for scale, out in ((0.5, half), (1.0, full)):
+            game.render_scale = scale
+            out += _frames(game, gl, n // 6, True)[0]
+    game.render_scale = 1.0
+    report("ms per frame, overlay on, 3D at half resolution vs full (ref)", _ms(half), "ms", ref=_ms(full),
+           target="(dynamic fallback: kept only if >= 10 % faster)")
+
+
+def _startup_figure(quick: bool) -> None:
+    """Wall seconds from ``python3 main.py --screenshot ... --frames 1`` to its exit."""
+    runs = 1 if quick else 3
+    walls = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(runs):
+            env = dict(os.environ, PYGLET_HEADLESS="1")
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, str(ROOT / "main.py"), "--screenshot", str(Path(tmp) / f"s{i}.png"),
+                            "--frames", "1"], check=True, env=env, cwd=ROOT, capture_output=True)
+            walls.append(time.perf_counter() - t0)
+    report(f"start to first frame (main.py --screenshot, median of {runs})", statistics.median(walls), "s",
+           target="<= 2 s")
+
+
 def run(args) -> None:
     os.environ["PYGLET_HEADLESS"] = "1"
     from game.render.offscreen import open_game
@@ -448,103 +594,14 @@ def run(args) -> None:
     t0 = time.perf_counter()
     game.prepare_for_play()                    # as main.py's game loop does
     t_prepare = time.perf_counter() - t0
-
-    def med(xs):
-        return statistics.median(xs) * 1e3
-
     print(f"  {n} frames per figure, 1280x720, {gl.gl_info.get_renderer()}, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f}")
-    report("rasteriser gauge: clear + 1 full-window layer, 1280x720", med(_raster_gauge(game, gl, 30)), "ms")
+    report("rasteriser gauge: clear + 1 full-window layer, 1280x720", _ms(_raster_gauge(game, gl, 30)), "ms")
     report("Game.prepare_for_play (glyphs, every draw state drawn once, heap frozen), once", t_prepare * 1e3, "ms")
-    with _GlyphUploads() as uploads:
-        for label, overlay in (("overlay off", False), ("overlay on", True)):
-            wall, cpu = _frames(game, gl, n, overlay)
-            report(f"ms per frame (step + draw + glFinish), {label}", med(wall), "ms", target="<= 16.7 ms")
-            report(f"  90th percentile, {label}", statistics.quantiles(wall, n=10)[-1] * 1e3, "ms")
-            report(f"  slowest frame, {label}", max(wall) * 1e3, "ms")
-            report(f"  CPU ms per frame, all threads, {label}", med(cpu), "ms")
-    print(f"  glyph uploads during those {2 * n} frames: {uploads.count} (each one stalls llvmpipe 10-35 ms)")
-    t_frozen, t_unfrozen = _full_collection_ab(game, 5 if args.quick else 9)
-    report("full garbage collection after 60 frames: start-up heap frozen vs not (ref)", t_frozen * 1e3, "ms",
-           ref=t_unfrozen * 1e3)
-    ours, ref = [], []
-    for _ in range(6):      # alternating chunks: this VM's speed drifts within seconds
-        ours += _fighter_pass(game, gl, n // 12, per_limb=False)
-        ref += _fighter_pass(game, gl, n // 12, per_limb=True)
-    report("fighters pass, CPU ms: 1 draw vs 1 draw per limb (ref)", med(ours), "ms", ref=med(ref))
-    ours, ref = _look_at_ab()
-    report("camera view matrix: look_at on floats vs pyrr's create_look_at (ref)", ours, "us", ref=ref)
-    ours, ref = _effect_randoms_ab(30 if args.quick else 80)
-    report("a strike's effect randoms after an 8 ms wait: noise table vs a generator per event (ref)", ours, "us",
-           ref=ref)
-    ours, ref = _fighter_lod_ab(game, gl, 10 if args.quick else 30)
-    report("draw + glFinish, fighters' thin limbs with 1 rim segment vs every limb 2 (ref)", ours * 1e3, "ms",
-           ref=ref * 1e3)
-    ab = _floor_and_shadow_ab(game, gl, 5 if args.quick else 15)
-    ref = ab["1 m tiles, every shadow triangle"]
-    for name, t in ab.items():
-        report(f"draw + glFinish, {name}", t * 1e3, "ms", ref=ref * 1e3)
-    struck, other, after, strikes, breaks, cpu_s, seq, parts, gauge = _strike_frames(game, gl, 1 if args.quick else 3)
-    print(f"  crate strikes: {strikes} strikes, {breaks} breaks, {len(struck)} frames with a CrateStruck "
-          f"among {len(struck) + len(other)}")
-    report("  rasteriser gauge, before and after each round", med(gauge), "ms")
-    report("frames with a crate strike, max wall ms", max(struck) * 1e3, "ms", target="<= 16.7 ms")
-    report("frames with a crate strike, median wall ms", med(struck), "ms", ref=med(other))
-    report("  frame after a strike (mesh built), max wall ms", max(after) * 1e3, "ms", target="<= 16.7 ms")
-    report("  frame after a strike, median wall ms", med(after), "ms", ref=med(other))
-    report("  other frames of that run, max wall ms", max(other) * 1e3, "ms")
-    # how often each kind of frame runs over budget: on a shared VM ordinary frames do too
-    spells = _over_budget(parts)
-    for label, kind, xs in (("strike frames", "strike", struck), ("frames after a strike", "after", after),
-                            ("other frames", "other", other)):
-        over = sum(x > 0.0167 for x in xs)
-        print(f"    {label} over 16.7 ms: {over} of {len(xs)} ({100 * over / max(len(xs), 1):.1f} %); "
-              f"of those, with glFinish at >= 1.6x the other frames' median: {spells[kind][2]}")
-    # a strike frame is an ordinary frame plus the strike's work: even a free strike would pass
-    # every strike frame only as often as that many ordinary frames all pass
-    p_over = sum(x > 0.0167 for x in other) / max(len(other), 1)
-    print(f"    chance that {len(struck)} ordinary frames all finish within 16.7 ms at this run's rate: "
-          f"{100 * (1 - p_over) ** len(struck):.1f} %")
-    report("  CPU ms, all threads: strike frame vs other frames", med(cpu_s[0]), "ms", ref=med(cpu_s[2]))
-    report("  CPU ms, all threads: frame after vs other frames", med(cpu_s[1]), "ms", ref=med(cpu_s[2]))
-    for kind, label in (("strike", "strike frame"), ("after", "frame after")):
-        ex = _excess(seq, kind)
-        report(f"  {label} minus nearby ordinary frames, median", med(ex), "ms")
-        report(f"  {label} minus nearby ordinary frames, max", max(ex) * 1e3, "ms",
-               target=f"<= {16.7 - med(other):.1f} ms (16.7 - median frame)")
-    print(f"    {'parts of a frame, median ms':<40} {'other':>8} {'strike':>8} {'after':>8}")
-    for label in parts["other"][0]:
-        cols = [med([d[label] for d in parts[kind]]) for kind in ("other", "strike", "after")]
-        print(f"      {label:<38} " + " ".join(f"{c:>8.3f}" for c in cols))
-    # the same with the overlay on (the study view: every box, slab, cell and ray drawn as well)
-    struck, other, after, strikes, _, _, _, parts, _ = _strike_frames(game, gl, 1, overlay=True)
-    spells = _over_budget(parts)
-    report("overlay on: frames with a crate strike, max wall ms", max(struck) * 1e3, "ms", target="<= 16.7 ms")
-    report("  overlay on: frame after a strike, max wall ms", max(after) * 1e3, "ms", target="<= 16.7 ms")
-    print("    overlay on, over 16.7 ms: " + ", ".join(
-        f"{label} {spells[kind][1]} of {spells[kind][0]} ({spells[kind][2]} in a rasteriser spell)"
-        for label, kind in (("strike frames", "strike"), ("frames after", "after"), ("other frames", "other"))))
-    game.new_match(game.seed)
-    for _ in range(100):
-        game.step()
-    half, full = [], []
-    for _ in range(6):          # alternating chunks: this VM's speed drifts within seconds
-        for scale, out in ((0.5, half), (1.0, full)):
-            game.render_scale = scale
-            out += _frames(game, gl, n // 6, True)[0]
-    game.render_scale = 1.0
-    report("ms per frame, overlay on, 3D at half resolution vs full (ref)", med(half), "ms", ref=med(full),
-           target="(dynamic fallback: kept only if >= 10 % faster)")
+    _play_figures(game, gl, n)
+    _ab_figures(game, gl, n, args.quick)
+    _strike_figures(game, gl, args.quick)
+    _overlay_strike_figures(game, gl)
+    _half_resolution_figure(game, gl, n)
     window.close()
-
-    runs = 1 if args.quick else 3
-    walls = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for i in range(runs):
-            env = dict(os.environ, PYGLET_HEADLESS="1")
-            t0 = time.perf_counter()
-            subprocess.run([sys.executable, str(ROOT / "main.py"), "--screenshot", str(Path(tmp) / f"s{i}.png"),
-                            "--frames", "1"], check=True, env=env, cwd=ROOT, capture_output=True)
-            walls.append(time.perf_counter() - t0)
-    report(f"start to first frame (main.py --screenshot, median of {runs})", statistics.median(walls), "s",
-           target="<= 2 s")
+    _startup_figure(args.quick)

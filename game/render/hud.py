@@ -16,9 +16,9 @@ import math
 
 import numpy as np
 
-from .camera import project
 from .overlay import LEGEND as OVERLAY_LEGEND
 from .passes import Rects
+from .projection import project
 from .training import HISTORY_LEN, KEYS_TEXT, METER_LEN, PHASE_COLORS, InputHistory
 
 CANVAS_H = 720.0
