@@ -37,8 +37,8 @@ Filtering is done in the frequency domain (``np.fft.rfft``, a zero-phase Butterw
 magnitude response, ``irfft``) on *stationary* noise of a power-of-two length, cut to the
 sound's length before any envelope is applied: a circular FFT filter then never smears
 an onset across the buffer's ends.  No Python
-loop runs over samples; a whole set (:func:`build_all`, 24 samples) takes ~0.5 s here (the
-player builds it on its start-up thread, where numpy releases the GIL for most of it).
+loop runs over samples; the player builds a whole set (:func:`build_all`, 24 samples) on
+its start-up thread, where numpy releases the GIL for most of it.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ A generated scene of ~200 models / ~50k triangles over a 100 x 100 m floor
 (ground tiles, pillars, crates, rocks), 10,000 random rays of max distance 50.
 Prints rays/s of ``cast_nearest_many`` / ``cast_any_many`` against a
 brute-force numpy reference (every ray against every triangle, chunked; timed
-on a subset of the rays because it is ~1000x slower), microseconds per single
+on a subset of the rays because it is orders of magnitude slower), microseconds per single
 ``cast_nearest`` / ``cast_any``, the scene build time and the load time of the
 baked arena.  The fast answers are checked against the reference on the subset.
 """
@@ -183,7 +183,7 @@ def run(args) -> None:
     got = scene.cast_nearest_many(o[:n_ref], d[:n_ref], MAX_DISTANCE)
     assert np.array_equal(got.distance, ref), "cast_nearest_many disagrees with the brute-force reference"
     assert np.array_equal(scene.cast_any_many(o[:n_ref], d[:n_ref], MAX_DISTANCE), np.isfinite(ref))
-    # the reference (~30 ms a ray) is timed on fewer rays, in the same rounds as the casts
+    # the reference (slow: every triangle per ray) is timed on fewer rays, in the same rounds as the casts
     n_time = 20 if quick else 50
     near, anyh, t_ref = interleaved_medians(
         [lambda: scene.cast_nearest_many(o, d, MAX_DISTANCE), lambda: scene.cast_any_many(o, d, MAX_DISTANCE),

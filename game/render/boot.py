@@ -98,8 +98,8 @@ def expand_to_rgba(data, src_format: str, dst_format: str) -> bytes:
 
     Each source pixel's first byte goes to the destination's ``A`` channel unless ``A`` is
     a source channel; every other destination channel is 255.  pyglet does this in a
-    per-pixel Python loop: 11 ms for one 76 pt glyph here, and every new glyph of a HUD
-    label paid it mid-frame.  ``tests/test_render_frames.py`` holds the two equal.
+    per-pixel Python loop, slow for a large glyph, and every new glyph of a HUD label
+    would pay it mid-frame.  ``tests/test_render_frames.py`` holds the two equal.
     """
     src_len, dst_len = len(src_format), len(dst_format)
     if src_len >= dst_len:
@@ -136,10 +136,10 @@ def settle_heap() -> int:
     (``gc.freeze``); returns how many objects it froze.
 
     Called once the game is built.  Python's full (generation 2) collection walks every
-    tracked object, ~60,000 after start-up (pyglet, numpy, the arena, fonts): 50 ms here,
-    and it came every ~1,000 frames at an arbitrary moment of the fight.  Frozen objects
-    are never walked, so a full collection then costs ~1 ms; cycles made later are still
-    collected (and start-up's own cycles were collected just before).
+    tracked object, tens of thousands after start-up (pyglet, numpy, the arena, fonts):
+    long enough to stall a frame, at an arbitrary moment of the fight.  Frozen objects are
+    never walked, so a full collection then walks only what play made; cycles made later
+    are still collected (and start-up's own cycles are collected just before).
     """
     gc.collect()
     gc.freeze()

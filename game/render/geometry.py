@@ -27,7 +27,7 @@ FLOOR_CELL = 3.0             # metres: the drawn floor's grid (its 1 m tiles are
 #: segments ``fighter_mesh`` is asked for; a thinner one (arms, legs: 3.8-5.6 cm) one fewer.
 #: Lit per vertex, a 4-6 cm rim in one segment shades as a smooth gradient at any distance the
 #: camera frames the fight from (the frames differ by a few pixel values along the thin limbs'
-#: edges), and the fighters cost 4,176 triangles instead of 7,248: ~1 ms of llvmpipe's frame.
+#: edges), and the fighters cost 4,176 triangles instead of 7,248 (llvmpipe sets up each one).
 FINE_RIM = 0.06
 WALL_HEIGHT = 4.0
 
@@ -172,7 +172,8 @@ def cylinder_triangles(center, radius: float, height: float, segments: int = 16)
 
 
 def default_arena() -> list[tuple[str, str, np.ndarray]]:
-    """The arena from constants until the baked scene lands: ``[(name, kind, triangles (T, 3, 3)), ...]``.
+    """The built-in arena, from constants (drawn when no baked scene loads):
+    ``[(name, kind, triangles (T, 3, 3)), ...]``.
 
     30 x 30 floor, 4 m walls at |x|, |z| = 15, pillars at (+-7, +-7), crates near
     (0, +-5) and (+-5, -5), a barrel and a few low props.
@@ -272,7 +273,7 @@ def coarse_floor(tris: np.ndarray, cell: float = FLOOR_CELL) -> np.ndarray:
     The scene's floor model is a grid of 1 m tiles (1,800 triangles for the arena), but its
     tiles, grout and tints are drawn per pixel (shaders/lit.frag), so the picture only needs
     vertices often enough for the per-vertex light and fog: on llvmpipe every triangle
-    costs set-up and binning (200 triangles instead of 1,800: ~2 ms a frame at 1280x720).
+    costs set-up and binning (200 triangles instead of 1,800).
     """
     tris = np.asarray(tris, dtype=float).reshape(-1, 3, 3)
     p = tris.reshape(-1, 3)

@@ -222,7 +222,7 @@ def read_pixels(width: int, height: int) -> np.ndarray:
 class RenderTarget:
     """An offscreen colour texture + depth/stencil framebuffer for rendering the 3D scene at
     a lower internal resolution; ``present`` draws it over the window with bilinear filtering
-    (a textured triangle: on llvmpipe ``glBlitFramebuffer`` with GL_LINEAR cost ~3x more)."""
+    (a textured triangle: on llvmpipe ``glBlitFramebuffer`` with GL_LINEAR costs several times more)."""
 
     def __init__(self):
         self.fbo = gl.GLuint()

@@ -406,7 +406,7 @@ class Hud:
             lx += max(96, 15 + lbl.label.content_width + 24)     # a long name ("knockdown") pushes the rest on
         # input history, newest on top.  Each row keeps its label while it scrolls down (only
         # its position and fade change, which pyglet applies without a new text layout): a
-        # new input lays out one label, not all 14 (that cost ~8 ms, in the frame of the input)
+        # new input lays out one label, not all 14 (a text layout is slow, in the frame of the input)
         for p in range(2):
             rows = list(tr.history[p].rows)
             x = 16 if p == 0 else W - 16

@@ -36,7 +36,7 @@ COLORS = {
     "guard": (0.35, 0.65, 1.00, 1.00),
     "overlap": (1.00, 0.92, 0.10, 1.00),
     "j1": (1.00, 0.30, 1.00, 1.00),
-    "j2": (0.60, 1.00, 0.00, 1.00),                  # lime: the orange of before was a crate slab's
+    "j2": (0.60, 1.00, 0.00, 1.00),                  # lime: orange would read as a crate slab
     "collision": (1.00, 1.00, 1.00, 1.00),
     "centres": (0.60, 0.60, 0.65, 0.90),             # A7's construction line, grey under its white point
     "crate": (1.00, 0.62, 0.20, 0.95),
@@ -44,12 +44,12 @@ COLORS = {
     "crate_region": (1.00, 1.00, 0.45, 1.00),
     "crate_fill_face": (0.75, 0.90, 1.00, 1.00),
     "crate_struck": (1.00, 0.45, 0.45, 1.00),        # the small box a strike judged (re-split since)
-    "quadtree": (0.42, 0.30, 1.00, 0.80),            # indigo: the light grey of before read as floor lines
+    "quadtree": (0.42, 0.30, 1.00, 0.80),            # indigo: a light grey would read as floor lines
     "ray_nearest": (0.20, 1.00, 1.00, 1.00),
     "ray_beyond": (0.20, 1.00, 1.00, 0.30),          # a nearest ray's reach past its hit (C6 max distance)
     "ray_any": (0.70, 0.50, 1.00, 1.00),
-    "ray_hit_nearest": (0.20, 1.00, 1.00, 1.00),     # a hit mark in its ray's colour (the any-hit
-    "ray_hit_any": (0.70, 0.50, 1.00, 1.00),         # mark was j1's magenta before)
+    "ray_hit_nearest": (0.20, 1.00, 1.00, 1.00),     # a hit mark in its ray's colour (not j1's
+    "ray_hit_any": (0.70, 0.50, 1.00, 1.00),         # magenta: it would read as a judgement point)
     "ray": (0.50, 0.90, 1.00, 1.00),
 }
 DEFAULT_COLOR = (1.00, 0.55, 0.90, 0.90)

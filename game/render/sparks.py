@@ -175,7 +175,7 @@ class Sparks:
 
         Every row as a spark first, in one pass per column; then the few flash and ring rows
         (one or two per burst) on floats: these run on the frames right after a hit, when
-        numpy is cold, so the masked passes they used to take were most of the cost."""
+        numpy is cold, and masked numpy passes over so few rows would cost most of the call."""
         p = self.p
         n = len(p)
         out = np.empty((n, 11), dtype=np.float32)
