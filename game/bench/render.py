@@ -412,7 +412,7 @@ def _floor_and_shadow_ab(game, gl, rounds: int) -> dict[str, float]:
 
 
 def _look_at_ab() -> tuple[float, float]:
-    """µs of one view matrix by ``camera.look_at`` (every frame) and by pyrr's
+    """µs of one view matrix by ``projection.look_at`` (every frame) and by pyrr's
     ``matrix44.create_look_at`` transposed (its reference), measured round-robin."""
     import numpy as np
     from pyrr import matrix44

@@ -410,7 +410,7 @@ class FightCamera:
 
     def _eye_target(self, smooth: float):
         """``(eye, look point)`` for the state: the eye placed, pulled in front of obstacles
-        (``_collide``) and raised by ``rise``.  A pull-in is taken at once (never look through
+        (:meth:`Sightlines.collide`) and raised by ``rise``.  A pull-in is taken at once (never look through
         a pillar), but the way back out is eased (``SMOOTH_POS`` of it a frame, at least
         ``REACH_STEP`` m, at most ``REACH_MAX``: a view ray grazing a pillar's edge would
         otherwise throw the eye in and out on alternate frames, and an eye held far in front of

@@ -22,7 +22,7 @@ from .projection import project
 from .training import HISTORY_LEN, KEYS_TEXT, METER_LEN, PHASE_COLORS, InputHistory
 
 CANVAS_H = 720.0
-#: the training meter's legend: every phase it can draw (the jump's colour had none)
+#: the training meter's legend: every phase it draws but neutral (the dark background cells), the jump included
 LEGEND = tuple(name for name in PHASE_COLORS if name != "neutral")
 #: segment lengths written on each row of the training meter (the first ones, left to right)
 SEGMENT_LABELS = 16
