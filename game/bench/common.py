@@ -71,6 +71,11 @@ def machine_gauge_us() -> float:
     return median_seconds(gauge_workload, number=2000, repeat=9) * 1e6
 
 
+def median_ms(xs: list[float]) -> float:
+    """The median of ``xs`` seconds, in ms."""
+    return statistics.median(xs) * 1e3
+
+
 def report(label: str, value: float, unit: str, *, target: str = "", ref: float | None = None) -> None:
     """Print one figure as an aligned line: label, value, unit, ratio to reference, target."""
     line = f"  {label:<46} {value:>12.3f} {unit:<8}"

@@ -1,10 +1,13 @@
 """The playable game on the window side: screens, input, and one frame's drawing.
 
-:class:`Game` is driven by ``main.py``'s fixed-step loop: ``step()`` once per
-1/60 s of simulation (input -> ``match.step`` -> events -> sparks, camera,
-HUD, training), ``draw(alpha)`` once per displayed frame, interpolating the
-fighters and camera between the last two simulation states.  Drawing only
-reads the match; nothing here changes what the simulation computes.
+:class:`Game` is driven by the window's fixed-step loop (``game/cli/window.py``):
+``step()`` once per 1/60 s of simulation (input -> ``match.step`` -> events ->
+sparks, camera, HUD, training), ``draw(alpha)`` once per displayed frame,
+interpolating the fighters and camera between the last two simulation states.
+Drawing only reads the match; nothing here changes what the simulation computes.
+The pieces it drives live beside it: the players' input (``controls.py``), what
+each event shows (``effects.py``), the camera (``camera.py``), the 3D scene
+(``world.py``), the HUD (``hud.py``) and the debug overlay (``overlay.py``).
 """
 
 from __future__ import annotations
@@ -122,7 +125,7 @@ class Game:
         self._view_scale: float | None = None      # the HUD canvas scale the window's view was set for
 
     def prepare_for_play(self) -> None:
-        """Before the first frame of an interactive session (main.py's window loop, and the
+        """Before the first frame of an interactive session (the window loop, and the
         render benchmark): every HUD glyph into the font atlas (``Hud.warm_glyphs``: no
         glyph upload stalls a frame later), then the start-up heap frozen
         (``boot.settle_heap``: no full garbage collection walks it in a fight)."""
