@@ -5,9 +5,9 @@ glibc serves an allocation above its mmap threshold (128 KiB at start) with a fr
 the heap's top back to the system once more than twice the threshold lies free there.  The
 threshold adapts upward only as large blocks are freed, and the trim keeps undoing it.  A
 batched ray cast (C7 / C8 over thousands of rays) makes temporaries of a few hundred KiB to
-a few MiB in every step of its walk, so in a fresh process about 40 % of a cast was page
-faults: ``cast_nearest_many`` ran at ~150k rays/s fresh and ~250k once a larger block
-had been freed (``docs/performance.md``, 2026-12-02).
+a few MiB in every step of its walk, so in a fresh process much of a cast goes to page
+faults, and ``cast_nearest_many`` runs markedly slower than once a larger block has been
+freed (the figures: ``docs/performance.md``).
 
 :func:`keep_freed_memory` fixes both thresholds (``mallopt``), so blocks up to ``limit``
 come from the heap and freed pages stay mapped for the next one.  The process's resident

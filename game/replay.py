@@ -44,15 +44,15 @@ from __future__ import annotations
 import os
 import stat
 import struct
-import tempfile
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 import game
-from game.files import REGULAR, existing_kind, special_kind
+from game.files import special_kind, write_atomic
 from game.sim import FrameInput, Match
 from game.sim.match import INTRO_FRAMES, KO_FRAMES, MAX_ROUNDS, ROUND_FRAMES
 
@@ -97,6 +97,9 @@ def _max_file_size(frames: int) -> int:
 
 #: ``load_replay`` refuses a bigger file before reading it (156,288 bytes).
 MAX_FILE_SIZE = _max_file_size(MAX_MATCH_FRAMES)
+#: The fix for a file of another format version.
+_FIX_OTHER = "record it again with this version (python3 main.py --record FILE --force)"
+
 
 class ReplayError(ValueError):
     """A replay file cannot be used; the message names the file, field, byte offset and fix."""
@@ -174,15 +177,61 @@ def encode(seed: int, cpu, inputs: np.ndarray, tags: np.ndarray, checkpoints: np
     return body + TRAILER.pack(zlib.crc32(body))
 
 
+class _Header(NamedTuple):
+    """A replay's header fields as read (:data:`HEADER` or :data:`HEADER_V1`), not yet checked."""
+
+    size: int               # the header's size in bytes (its format version's)
+    game_version: bytes     # ASCII, NUL padded
+    seed: int
+    cpu_codes: tuple[int, int]      # P1's and P2's CPU config codes (:data:`CPU_CODES`)
+    interval: int           # frames between checkpoints
+    frames: int
+    runs: int               # input run records in the payload
+    checkpoints: int
+    payload_size: int       # compressed payload bytes
+    payload_crc: int
+    arena_code: int         # :data:`ARENA_CODES` (a version-1 file: always the arena)
+
+    @property
+    def file_size(self) -> int:
+        """The file's size the header implies: header, payload, trailer."""
+        return self.size + self.payload_size + TRAILER.size
+
+    @property
+    def raw_size(self) -> int:
+        """The decompressed payload's size the header implies."""
+        return self.runs * RUN.itemsize + self.frames * 2 + self.checkpoints * 8 + 8
+
+
+#: ``(field, what, fix=...) -> ReplayError`` naming the file, the field and its byte offset
+_Err = Callable[..., ReplayError]
+
+
 def decode(data: bytes, path: str = "<bytes>") -> Replay:
-    """Parse and verify replay bytes; raise :class:`ReplayError` naming field and offset."""
-    fix_other = "record it again with this version (python3 main.py --record FILE --force)"
+    """Parse and verify replay bytes; raise :class:`ReplayError` naming field and offset.
+
+    In the order a reader can trust them: the header's own fields, the file's size and
+    CRCs, the header's values, then the decompressed payload (:func:`_header`,
+    :func:`_check_file`, :func:`_check_fields`, :func:`_inflate`, :func:`_payload`)."""
+    field_offsets: dict[str, int] = {}
 
     def err(field: str, what: str, fix: str = "the file is damaged; record it again") -> ReplayError:
         return ReplayError(f"{path}: {field} at byte {_OFFSETS.get(field, field_offsets.get(field, 0))}: "
                            f"{what}; {fix}")
 
-    field_offsets: dict = {}
+    h = _header(data, err)
+    field_offsets["payload"] = h.size
+    field_offsets["crc"] = h.file_size - TRAILER.size
+    _check_file(data, h, err)
+    game_version = _check_fields(h, err)
+    inputs, tags, chk, final = _payload(_inflate(data, h, err), h, err)
+    c1, c2 = h.cpu_codes
+    return Replay(str(path), game_version, h.seed, (_CPU_NAMES[c1], _CPU_NAMES[c2]), h.interval, inputs, tags, chk,
+                  bytes(final), h.arena_code == ARENA_CODES[True])
+
+
+def _header(data: bytes, err: _Err) -> _Header:
+    """The header of ``data``, after its magic, format version and size are checked."""
     if len(data) < 8:
         raise err("magic", f"file is {len(data)} bytes, too short for a replay header")
     if data[:4] != MAGIC:
@@ -191,7 +240,7 @@ def decode(data: bytes, path: str = "<bytes>") -> Replay:
     version, hsize = struct.unpack_from("<HH", data, 4)
     if version not in HEADER_SIZES:
         raise err("format_version", f"replay format version {version}, this build reads versions "
-                  f"{' and '.join(map(str, READ_VERSIONS))}", fix_other)
+                  f"{' and '.join(map(str, READ_VERSIONS))}", _FIX_OTHER)
     head = HEADER if version == FORMAT_VERSION else HEADER_V1
     if hsize != head.size:
         raise err("header_size", f"expected {head.size}, found {hsize} (format version {version})")
@@ -200,38 +249,51 @@ def decode(data: bytes, path: str = "<bytes>") -> Replay:
                   f"(truncated)")
     (_, _, _, gv, seed, c1, c2, interval, frames, nruns, nchk, psize, pcrc, *rest) = head.unpack_from(data, 0)
     arena_code = rest[0] if rest else ARENA_CODES[True]      # version 1: always the arena
-    expected = head.size + psize + TRAILER.size
-    field_offsets["payload"] = head.size
-    field_offsets["crc"] = expected - TRAILER.size
+    return _Header(head.size, gv, seed, (c1, c2), interval, frames, nruns, nchk, psize, pcrc, arena_code)
+
+
+def _check_file(data: bytes, h: _Header, err: _Err) -> None:
+    """The file's size is the header's, and both CRC-32s (the file's, the payload's) match."""
+    expected = h.file_size
     if len(data) != expected:
         raise err("payload_size", f"header says the file is {expected} bytes, it is {len(data)} "
                   f"({'truncated' if len(data) < expected else 'extra bytes at the end'})")
     (crc,) = TRAILER.unpack_from(data, expected - TRAILER.size)
     if crc != zlib.crc32(data[:expected - TRAILER.size]):
         raise err("crc", "CRC-32 of the file does not match (corrupted)")
-    if zlib.crc32(data[head.size:head.size + psize]) != pcrc:
+    if zlib.crc32(data[h.size:h.size + h.payload_size]) != h.payload_crc:
         raise err("payload_crc", "CRC-32 of the payload does not match (corrupted)")
+
+
+def _check_fields(h: _Header, err: _Err) -> str:
+    """The header's values are ones this build knows; returns the game version."""
     try:
-        game_version = gv.rstrip(b"\0").decode("ascii")
+        game_version = h.game_version.rstrip(b"\0").decode("ascii")
     except UnicodeDecodeError:
-        raise err("game_version", f"not ASCII: {gv!r}") from None
+        raise err("game_version", f"not ASCII: {h.game_version!r}") from None
+    c1, c2 = h.cpu_codes
     if c1 not in _CPU_NAMES or c2 not in _CPU_NAMES:
         bad = "p1_cpu" if c1 not in _CPU_NAMES else "p2_cpu"
         raise err(bad, f"unknown CPU code {c1 if bad == 'p1_cpu' else c2}")
-    if arena_code not in ARENA_CODES.values():
-        raise err("arena", f"unknown arena code {arena_code} (0 a bare floor, 1 the arena)")
-    if interval == 0:
+    if h.arena_code not in ARENA_CODES.values():
+        raise err("arena", f"unknown arena code {h.arena_code} (0 a bare floor, 1 the arena)")
+    if h.interval == 0:
         raise err("interval", "checkpoint interval is 0")
-    if nchk != frames // interval:
-        raise err("checkpoints", f"{nchk} checkpoints for {frames} frames every {interval}, "
-                  f"expected {frames // interval}")
-    want = nruns * RUN.itemsize + frames * 2 + nchk * 8 + 8
+    if h.checkpoints != h.frames // h.interval:
+        raise err("checkpoints", f"{h.checkpoints} checkpoints for {h.frames} frames every {h.interval}, "
+                  f"expected {h.frames // h.interval}")
+    return game_version
+
+
+def _inflate(data: bytes, h: _Header, err: _Err) -> bytes:
+    """The decompressed payload, exactly the size the header implies."""
+    want = h.raw_size
     cap = want + (1 << 16)
     try:
-        # Bounded: a file of 156 kB could otherwise inflate to 160 MB (zlib's 1000:1) before
-        # its size is found wrong.
+        # Bounded: a small file could otherwise inflate to a thousand times its size (zlib's
+        # limit) before its size is found wrong.
         inflate = zlib.decompressobj()
-        raw = inflate.decompress(data[head.size:head.size + psize], cap)
+        raw = inflate.decompress(data[h.size:h.size + h.payload_size], cap)
     except zlib.error as exc:
         raise err("payload", f"zlib data is invalid ({exc})") from None
     if not inflate.eof and len(raw) == cap:
@@ -240,6 +302,13 @@ def decode(data: bytes, path: str = "<bytes>") -> Replay:
         raise err("payload", "zlib data is invalid (incomplete or truncated stream)")
     if len(raw) != want:
         raise err("payload", f"decompressed payload is {len(raw)} bytes, the header implies {want}")
+    return raw
+
+
+def _payload(raw: bytes, h: _Header, err: _Err) -> tuple[np.ndarray, np.ndarray, np.ndarray, bytes]:
+    """``(inputs (frames, 2) uint16, tags (frames,) uint16, checkpoints (n, 8) uint8, final)``
+    from the decompressed payload, after its input runs are checked."""
+    frames, nruns, nchk = h.frames, h.runs, h.checkpoints
     runs = np.frombuffer(raw, dtype=RUN, count=nruns)
     if int(runs["count"].sum()) != frames:
         raise err("runs", f"input runs cover {int(runs['count'].sum())} frames, header says {frames}")
@@ -252,9 +321,7 @@ def decode(data: bytes, path: str = "<bytes>") -> Replay:
     tags = np.frombuffer(raw, dtype="<u2", count=frames, offset=o).astype(np.uint16)
     o += frames * 2
     chk = np.frombuffer(raw, dtype=np.uint8, count=nchk * 8, offset=o).reshape(nchk, 8).copy()
-    final = raw[o + nchk * 8:]
-    return Replay(str(path), game_version, seed, (_CPU_NAMES[c1], _CPU_NAMES[c2]), interval, inputs, tags, chk,
-                  bytes(final), arena_code == ARENA_CODES[True])
+    return inputs, tags, chk, raw[o + nchk * 8:]
 
 
 def load_replay(path) -> Replay:
@@ -288,57 +355,6 @@ def load_replay(path) -> Replay:
     if len(data) > MAX_FILE_SIZE:                 # it grew after the stat
         raise ReplayError(f"{path}: file is over {MAX_FILE_SIZE:,} bytes, {too_big}")
     return decode(data, str(path))
-
-
-def save_target(path) -> Path:
-    """The file a save to ``path`` replaces: ``path`` itself, or for a symbolic link the file
-    it points to (as a shell's ``>`` writes through a link; the link stays a link)."""
-    return Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
-
-
-def make_temp(path) -> tuple[int, str]:
-    """Create the temp file :func:`write_atomic` writes ``path`` through: ``(fd, temp path)``,
-    in the folder of ``save_target(path)``, named ``NAME.XXXXXXXX.tmp`` (13 characters longer
-    than NAME)."""
-    path = save_target(path)
-    return tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-
-
-def check_writable(path) -> None:
-    """Create and remove the temp file a save to ``path`` would use; raise the ``OSError`` if
-    that fails (no such folder, read-only, name too long, no space left, ...)."""
-    fd, tmp = make_temp(path)
-    os.close(fd)
-    os.unlink(tmp)
-
-
-def write_atomic(path, data: bytes, *, force: bool = False) -> None:
-    """Write ``data`` to ``path`` via a temp file in the same folder and a rename,
-    so a crash never leaves half a file.  An existing file needs ``force``; an existing
-    directory, FIFO, device or socket is never replaced (``FileExistsError``).  A symbolic
-    link is written through: the file it points to is replaced (:func:`save_target`)."""
-    path = save_target(path)
-    kind = existing_kind(path)
-    if kind not in (None, REGULAR):
-        raise FileExistsError(f"{path}: is {kind}, not a regular file; give a file name")
-    if kind is not None and not force:
-        raise FileExistsError(f"{path}: already exists; pass --force with --record to overwrite it")
-    fd, tmp = make_temp(path)
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)             # mkstemp makes 0600; a normal file follows the umask
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 # ---------------------------------------------------------------- recording

@@ -43,7 +43,7 @@ void main() {
     vec2 xz = v_world.xz;
     // the tile's tint (x 0.80-1.15 of the albedo), applied to the display colour: sqrt of it
     // is what the tone map and gamma make of an albedo factor at the floor's brightness.
-    // An integer hash of the tile: the usual fract(sin(...)) cost llvmpipe ~1 ms a frame.
+    // An integer hash of the tile: the usual fract(sin(...)) is costly per pixel on llvmpipe.
     uvec2 tile = uvec2(ivec2(floor(xz)) + 4096);
     uint h = ((tile.x * 1597334677u) ^ (tile.y * 3812015801u)) * 1597334677u;
     k *= sqrt(0.80 + 0.35 * float(h >> 8u) * (1.0 / 16777216.0));

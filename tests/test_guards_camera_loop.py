@@ -78,7 +78,7 @@ def test_camera_first_blocker_matches_sampled_segment(origin, end, flat, boxes):
     """The first entry into a box along the segment, boxes holding the origin (faces included)
     ignored: no sample before it is in such a box, and the point at t lies on one's surface.
     ``flat`` keeps some of the origin's coordinates: segments parallel to a box's faces."""
-    from game.render.camera import first_blocker
+    from game.render.sightlines import first_blocker
 
     o = np.array(origin)
     e = np.where(flat, o, np.array(end))
@@ -102,7 +102,7 @@ def test_camera_first_blocker_matches_sampled_segment(origin, end, flat, boxes):
 
 
 def test_camera_first_blocker_ignores_a_box_whose_face_holds_the_origin():
-    from game.render.camera import first_blocker
+    from game.render.sightlines import first_blocker
 
     box = np.array([[[0.0, 0.0, 0.0], [1.0, 1.0, 1.0]]])
     assert first_blocker([0.0, 0.5, 0.5], [2.0, 0.5, 0.5], box) == 1.0           # starts on its face
@@ -218,7 +218,8 @@ def test_camera_without_a_ray_stops_in_front_of_a_tall_obstacle():
     """Without a scene ray the grown boxes block: the eye leaves the blocked spot (now by
     swinging round, since the pulled-in eye would not frame the fighters) and the pillar is
     not between target and eye."""
-    from game.render.camera import FightCamera, first_blocker
+    from game.render.camera import FightCamera
+    from game.render.sightlines import first_blocker
 
     free_eye, tgt = FightCamera(P1, P2).eye_target()
     mid = (free_eye + tgt) / 2
@@ -263,7 +264,8 @@ def test_camera_rises_gradually_when_it_comes_near_a_low_obstacle():
 
 
 def test_camera_project_puts_up_at_the_top_of_the_image_and_right_at_the_right():
-    from game.render.camera import FightCamera, project
+    from game.render.camera import FightCamera
+    from game.render.projection import project
 
     cam = FightCamera(P1, P2)
     view, proj, eye = cam.matrices(16 / 9)

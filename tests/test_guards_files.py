@@ -45,7 +45,7 @@ def test_save_through_a_symbolic_link_replaces_its_target_and_keeps_the_link(tmp
     """``--record link --force`` with ``link`` a symlink: the file it points to gets the new
     bytes and the link stays a link (it used to be replaced by a regular file, the target left
     stale); a dangling link creates its target."""
-    from game.replay import check_writable, write_atomic
+    from game.files import check_writable, write_atomic
 
     target = tmp_path / "real" / "match.rpl"
     target.parent.mkdir()

@@ -88,7 +88,7 @@ def test_C8_cpu_zones_with_a_fireball_only_with_a_clear_line(across_crate, block
 def test_C7_C9_impact_spark_lands_where_the_projectile_was_stopped():
     """Presentation places the spark with a nearest hit at the projectile's level: on the wall
     behind the north banner (level 0) the fireball flew through, not on the banner."""
-    from game.render.game import Game
+    from game.render.effects import impact_point
 
     m = Match.new(seed=0)
     to_fight(m)
@@ -97,7 +97,7 @@ def test_C7_C9_impact_spark_lands_where_the_projectile_was_stopped():
     impact = next(e for _ in range(120) for e in m.step(NEUTRAL, NEUTRAL) if isinstance(e, ProjectileImpact))
     assert impact.level == fireball(m).level
     game = SimpleNamespace(match=m, view_rays=[])
-    point = Game._impact_point(game, impact)
+    point = impact_point(game.match, impact, game.view_rays)
     wall = m.arena.object("wall_north").aabb
     banner = m.arena.object("banner_north").aabb
     assert point[2] == pytest.approx(wall[0, 2]) and point[2] > banner[1, 2]

@@ -82,7 +82,7 @@ def punch(g, button="hp", frames=40) -> list:
 
 def close_up(g) -> None:
     """A camera in front of crate_north's south face (a fixed placement for the test)."""
-    from game.render.camera import look_at, perspective
+    from game.render.projection import look_at, perspective
 
     eye = np.array([0.35, 1.15, 2.7])
     g.matrices = lambda alpha, aspect: (look_at(eye, (0.0, 0.85, 4.5)), perspective(45.0, aspect), eye)
@@ -95,7 +95,7 @@ def pixels(g) -> np.ndarray:
 
 
 def project(g, p) -> np.ndarray:
-    from game.render.camera import project as proj
+    from game.render.projection import project as proj
 
     return proj(np.asarray(p, dtype=float), g.view_proj, W, H).round().astype(int)
 

@@ -25,7 +25,7 @@ def env():
 
 
 def _project(game, pts):
-    from game.render.camera import project
+    from game.render.projection import project
 
     return project(np.asarray(pts, dtype=float), game.view_proj, W, H)
 
@@ -650,8 +650,8 @@ def test_render_floor_tiles_each_carry_their_own_tint_and_grout_between(env):
     flat tint, the tints differ from tile to tile, and grout lines darken their borders.
     Seen from straight above an empty stretch of floor (x 9..13, z -4..1: no fighter, prop,
     shadow or ring there), sampled at the projected tile centres and borders."""
-    from game.render.camera import look_at, perspective
     from game.render.offscreen import frame_pixels
+    from game.render.projection import look_at, perspective
 
     _, _, game = env
     fresh(game, p2="human")

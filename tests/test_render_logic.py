@@ -75,7 +75,8 @@ def test_render_fixed_step_counts_and_alpha_against_a_per_frame_reference(elapse
 
 # ---------------------------------------------------------------- camera
 def test_render_camera_frames_both_fighters_and_follows_a_sidestep():
-    from game.render.camera import FightCamera, project
+    from game.render.camera import FightCamera
+    from game.render.projection import project
 
     m = Match.new(seed=0)
     cam = FightCamera(m.fighters[0].position, m.fighters[1].position)
@@ -104,8 +105,9 @@ def test_render_camera_frames_both_fighters_and_follows_a_sidestep():
 @pytest.mark.parametrize("fighter", [0, 1])
 def test_render_screen_directions_map_to_fighter_relative_input(fighter):
     """'right' walks toward screen-right and 'in' sidesteps away from the camera, for either side."""
-    from game.render.camera import FightCamera, project
+    from game.render.camera import FightCamera
     from game.render.controls import intents_to_input
+    from game.render.projection import project
 
     for intent, axis, sign in (("right", 0, +1), ("left", 0, -1), ("in", 1, -1), ("out", 1, +1)):
         m = Match.new(seed=0)
@@ -427,7 +429,7 @@ def test_render_look_at_equals_pyrr_create_look_at_transposed(coords):
     """The per-frame look_at on floats gives pyrr's matrix (the reference), transposed."""
     from pyrr import matrix44
 
-    from game.render.camera import look_at
+    from game.render.projection import look_at
     eye, target, up = np.array(coords[:3]), np.array(coords[3:6]), np.array(coords[6:])
     d = target - eye
     if np.linalg.norm(d) < 1e-2 or np.linalg.norm(up) < 1e-2 or \
@@ -441,7 +443,7 @@ def test_render_look_at_equals_pyrr_create_look_at_transposed(coords):
 
 
 def test_render_look_at_without_a_view_direction_says_so():
-    from game.render.camera import look_at
+    from game.render.projection import look_at
     for eye, target, up in (((1.0, 2.0, 3.0), (1.0, 2.0, 3.0), (0.0, 1.0, 0.0)),    # eye on the target
                             ((0.0, 0.0, 0.0), (0.0, 5.0, 0.0), (0.0, 1.0, 0.0))):   # looking straight up
         with pytest.raises(ValueError, match="no view direction"):
@@ -453,7 +455,7 @@ def test_render_look_at_without_a_view_direction_says_so():
 def test_render_camera_matrices_follow_opengl_conventions(coords, fovy, aspect):
     """look_at puts the eye at the origin looking down -z with +y up; perspective maps the
     near plane to NDC depth -1, the far plane to +1 and the view cone's edge to +-1."""
-    from game.render.camera import FAR, NEAR, look_at, perspective
+    from game.render.projection import FAR, NEAR, look_at, perspective
     eye, target = np.array(coords[:3]), np.array(coords[3:])
     d = target - eye
     if np.linalg.norm(d) < 1e-3 or np.linalg.norm(np.cross(d, [0.0, 1.0, 0.0])) < 1e-3 * np.linalg.norm(d):
@@ -492,7 +494,8 @@ def _view_problems(eye, tgt, fighters, arena) -> list[str]:
     """What a player would see wrong: the eye in a pillar or wall (20 cm or more inside its
     box: the pillars are octagons in theirs), a fighter hidden behind one (C7 ray from the eye
     to the torso and the head), or a fighter's torso off a 16:9 screen."""
-    from game.render.camera import FOV_Y, look_at, perspective, project
+    from game.render.camera import FOV_Y
+    from game.render.projection import look_at, perspective, project
 
     scene = arena.scene
     out = []
@@ -681,7 +684,8 @@ def test_render_camera_looks_over_a_crate_between_it_and_the_fighters():
     """Fighters 5 m apart across the arena's centre put crate_north 2 m in front of the eye:
     the eye used to stay at 1.55 m with the crate hiding the middle of the fight.  It rises
     until its line to the fighters' middle (0.95 m) clears the crate, and no higher."""
-    from game.render.camera import EYE_HEIGHT, OVER_CLEAR, OVER_MAX, TARGET_HEIGHT, first_blocker
+    from game.render.camera import EYE_HEIGHT, OVER_CLEAR, OVER_MAX, TARGET_HEIGHT
+    from game.render.sightlines import first_blocker
 
     eye, _tgt, arena = _settled_camera((-2.5, 0.0), (2.5, 0.0), frames=240)
     crate = next(o for o in arena.objects if o.name == "crate_north").aabb
@@ -734,7 +738,8 @@ def test_render_camera_keeps_a_jumper_below_the_health_bars_and_the_other_fighte
     """The jump's apex lifts every limb 1.25 m (over a fireball): the camera rises and backs off
     with it, so the jumper's highest range box corner stays under the HUD's bars (the top tenth
     of the screen) and the fighter on the ground keeps its feet in view, on every frame of the jump."""
-    from game.render.camera import FightCamera, project
+    from game.render.camera import FightCamera
+    from game.render.projection import project
 
     m = Match.new(seed=0)
     while m.phase != "fight":

@@ -85,8 +85,8 @@ def test_render_fighters_behind_a_pillar_show_through_it_while_it_fades(env):
     """Both fighters just behind pillar_en as seen from the arena's centre: with the pillar
     faded their pixels show through it; unfaded it hides them.  The fighters' pixels are
     those that change when they are moved out of the view (same camera, same frame)."""
-    from game.render.camera import look_at, perspective
     from game.render.offscreen import frame_pixels
+    from game.render.projection import look_at, perspective
 
     _, _, game = env
     fresh(game, p2="human")

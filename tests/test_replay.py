@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import game
+from game import files
 from game import replay as rp
 from game.replay import (
     HEADER,
@@ -223,7 +224,7 @@ def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
         raise OSError("disk full")
     monkeypatch.setattr(rp.os, "replace", boom)
     with pytest.raises(OSError):
-        rp.write_atomic(p, b"data")
+        files.write_atomic(p, b"data")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -231,16 +232,16 @@ def test_atomic_write_never_replaces_a_fifo_even_with_force(tmp_path):
     p = tmp_path / "pipe"
     os.mkfifo(p)
     with pytest.raises(FileExistsError, match="FIFO"):
-        rp.write_atomic(p, b"data", force=True)
+        files.write_atomic(p, b"data", force=True)
     assert stat.S_ISFIFO(os.stat(p).st_mode)
     assert [x.name for x in tmp_path.iterdir()] == ["pipe"]
 
 
 def test_check_writable_creates_and_removes_the_save_temp_file(tmp_path):
-    rp.check_writable(tmp_path / "a.rpl")
+    files.check_writable(tmp_path / "a.rpl")
     assert list(tmp_path.iterdir()) == []
     with pytest.raises(OSError) as ei:
-        rp.check_writable(tmp_path / ("a" * 250 + ".rpl"))     # the temp name adds 13 characters
+        files.check_writable(tmp_path / ("a" * 250 + ".rpl"))     # the temp name adds 13 characters
     assert ei.value.errno == errno.ENAMETOOLONG
 
 

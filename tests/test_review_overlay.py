@@ -273,7 +273,7 @@ def _pixels(game, alpha=1.0):
 
 
 def _project(game, pts):
-    from game.render.camera import project
+    from game.render.projection import project
 
     return project(np.asarray(pts, dtype=float), game.view_proj, W, H)
 

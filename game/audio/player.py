@@ -23,13 +23,13 @@ Takes and pan.  A frequent sound (a hit, a block, a whiff, a crate's knock) has 
 takes (``synth.VARIED``), which the player plays in turn, a counter per sound (no random
 state: nothing here can touch the simulation), so three jabs are three different
 knocks.  Each sound has a place (:func:`sounds_for`: the hit's point, the crate's, a
-fighter's), which ``pan_of`` turns into a pan, -1 (left) to 1 (right); ``main.py``
+fighter's), which ``pan_of`` turns into a pan, -1 (left) to 1 (right); the window loop
 gives :func:`screen_pan` of the game's last view-projection matrix (the point's screen
 x, at most 0.8 to a side).  The driver's 3D positioning is not used (PulseAudio ignores
 it): :class:`PygletVoices` holds each positioned sample at five fixed pan positions
-(constant-power law) and plays the nearest.  That is 104 stereo sources, ~7.7 MB of
-16-bit samples (mono, unpanned and without takes they were 0.9 MB), made in ~0.45 s on
-the start-up thread (the synthesis; panning, encoding and decoding are ~25 ms of it).
+(constant-power law) and plays the nearest: 104 stereo sources of 16-bit samples, made
+on the start-up thread (mostly the synthesis; panning, encoding and decoding are a small
+part of it).
 
 Rewinds.  Training's reset (R) and a new match put the match back in time, or replace
 it; the player notices (``match.frame`` not after the last step's, or another match)
@@ -39,18 +39,17 @@ the step just taken, never from a comparison of states, so the restored state
 cannot replay anything.
 
 Start-up.  ``import pyglet.media`` probes the audio libraries (OpenAL, PulseAudio, ...)
-and opens the device: 0.25-0.7 s here, more than a third of the start-to-first-frame
-budget, and synthesising the sounds is another ~0.45 s of CPU.  So nothing of it runs
-before the first frame: ``main.py`` creates the player silent (no backend), attaches it and
+and opens the device, a large part of the start-to-first-frame budget, and synthesising
+the sounds takes as long again of CPU.  So nothing of it runs before the first frame: the
+window loop (``game/cli/window.py``) creates the player silent (no backend), attaches it and
 calls :meth:`AudioPlayer.start` from its second ``on_draw``, once the first frame is on
 the screen; ``start`` runs the probe and the synthesis on a daemon thread and hands the
 finished backend over with one attribute assignment.  A thread, not "a slice per frame
 on the title screen": the probe is one blocking import that cannot be sliced, and most
 of it is ``dlopen``, ``ldconfig`` and numpy, all of which release the GIL, so the frames
-go on meanwhile (the Python part is ~80 ms of CPU spread over the probe).  The thread does
-share the two cores with the frame loop: in a headless run of the game loop here, the
-frames during the ~1 s it ran were 5-25 % slower (median) and the worst one ~45 ms
-against ~30 ms, with no freeze; in the window this falls on the title screen.  Until the
+go on meanwhile (its Python part is small and spread over the probe).  The thread does
+share the two cores with the frame loop: the frames while it runs are somewhat slower,
+with no freeze, and in the window this falls on the title screen.  Until the
 backend is there, sounds are skipped (the title screen has none; attract mode may miss
 its first "round" bell).  ``--headless``, ``--screenshot`` and a headless-GL window
 never create a player at all, so they never import ``pyglet.media``.  With no sound
@@ -65,8 +64,20 @@ import time
 
 import numpy as np
 
-from game.sim import KO, CrateStruck, Fight, Hit, ProjectileClash, ProjectileImpact, ProjectileLaunched, \
-    RoundStart, ThrowBreak, ThrowGrab, TimeOver, Whiff
+from game.sim import (
+    KO,
+    CrateStruck,
+    Fight,
+    Hit,
+    ProjectileClash,
+    ProjectileImpact,
+    ProjectileLaunched,
+    RoundStart,
+    ThrowBreak,
+    ThrowGrab,
+    TimeOver,
+    Whiff,
+)
 
 from .synth import nearest_pan, take_names
 
@@ -149,8 +160,8 @@ def sounds_for(match, events) -> tuple[list[tuple[str, float, object]], list[tup
 
     The volumes are set on each sound's A-weighted level (:func:`~game.audio.synth.loudness`):
     the K.O. loudest; a heavy hit 3-10 dB over a light one; a whiff under any landed hit;
-    the fireball's launch and the round cues no louder than a heavy hit (the time-over horn
-    at 0.8 was 4 dB over it); ``tests/test_audio.py`` holds the mix to that."""
+    the fireball's launch and the round cues, the time-over horn among them, no louder than
+    a heavy hit; ``tests/test_audio.py`` holds the mix to that."""
     now: list = []
     later: list = []
     ko = None
@@ -206,7 +217,7 @@ class AudioPlayer:
     :class:`PygletVoices`.  A sound with takes (``synth.VARIED``) plays them in turn
     (``light_hit``, ``light_hit#1``, ``light_hit#2``, ``light_hit``, ...): a counter per
     sound, no random state.  ``pan_of(point) -> float``: where a world point ``(3,)`` is
-    heard, -1 (left) to 1 (right) (``main.py`` gives :func:`screen_pan` on the game's last
+    heard, -1 (left) to 1 (right) (the window loop gives :func:`screen_pan` on the game's last
     view-projection); None: every sound centred.  ``clock``: seconds, monotonic (when a
     voice is free again).  ``report(line)``: called once, from the start-up thread, when
     there is no sound device or the driver failed.
@@ -242,12 +253,12 @@ class AudioPlayer:
         self._thread.start()
 
     def _start_backend(self) -> None:
-        # Not niced: a low-priority thread starved by the frame loop (main thread and llvmpipe's
-        # fill both cores) took 8 s to finish here, and one descheduled while holding the GIL
-        # would stall the main thread (priority inversion).
+        # Not niced: a low-priority thread is starved by the frame loop (main thread and llvmpipe's
+        # fill both cores) and finishes long after the title screen, and one descheduled while
+        # holding the GIL would stall the main thread (priority inversion).
         try:
             backend = PygletVoices.create(self.voices)
-        except Exception as exc:  # noqa: BLE001 - any driver failure: the game goes on silent
+        except Exception as exc:  # any driver failure: the game goes on silent
             backend, why = None, f"the audio driver failed ({type(exc).__name__}: {exc})"
         else:
             why = "no audio device (pyglet's silent driver)" if backend is None else ""
@@ -358,7 +369,7 @@ class AudioPlayer:
         ends[voice] = t + backend.durations[sample] + END_MARGIN
         try:
             backend.play(voice, sample, _clamp(volume * self.master), pan)
-        except Exception as exc:  # noqa: BLE001 - a driver gone bad: silent from now on, one line
+        except Exception as exc:  # a driver gone bad: silent for the rest of the session, one line
             self.backend, self.status = None, "silent"
             if self.report is not None:
                 self.report(f"the audio driver failed ({type(exc).__name__}: {exc}); playing without sound")

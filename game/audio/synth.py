@@ -37,11 +37,13 @@ Filtering is done in the frequency domain (``np.fft.rfft``, a zero-phase Butterw
 magnitude response, ``irfft``) on *stationary* noise of a power-of-two length, cut to the
 sound's length before any envelope is applied: a circular FFT filter then never smears
 an onset across the buffer's ends.  No Python
-loop runs over samples; a whole set (:func:`build_all`, 24 samples) takes ~0.5 s here (the
-player builds it on its start-up thread, where numpy releases the GIL for most of it).
+loop runs over samples; the player builds a whole set (:func:`build_all`, 24 samples) on
+its start-up thread, where numpy releases the GIL for most of it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -144,8 +146,9 @@ def _swept_noise(rng: np.random.Generator, t: np.ndarray, centre: np.ndarray, wi
     return out
 
 
-def _scatter(rng: np.random.Generator, t: np.ndarray, times, amps, freq_range=(600.0, 2600.0),
-             decay_range=(0.006, 0.02), click: float = 0.5) -> np.ndarray:
+def _scatter(rng: np.random.Generator, t: np.ndarray, times, amps,
+             freq_range: tuple[float, float] = (600.0, 2600.0), decay_range: tuple[float, float] = (0.006, 0.02),
+             click: float = 0.5) -> np.ndarray:
     """``(n,) float64``: a small knock at each of ``times`` (s) with peak ``amps``: two damped
     modes at random frequencies in ``freq_range`` plus a 2 ms click of noise."""
     out = np.zeros_like(t)
@@ -424,8 +427,9 @@ def time_over() -> np.ndarray:
     return _finish(_drive(0.5 * out, 1.3), 0.45, 0.03)       # sustained: a low peak is loud enough
 
 
-#: every sound by name, in the order the player builds them
-SOUNDS = {
+#: every sound by name, in the order the player builds them: ``() -> (n,) float``, and those with
+#: takes ``(take: int = 0) -> (n,) float``
+SOUNDS: dict[str, Callable[..., np.ndarray]] = {
     "light_hit": light_hit,
     "heavy_hit": heavy_hit,
     "blocked_hit": blocked_hit,

@@ -1,7 +1,7 @@
 """``python3 -m game.bench.ab REV [--seeds N] [--chunks N]``: Match.step of the working
 tree against the code of git revision ``REV``, in one process.
 
-This VM's speed drifts by 2-3x within minutes, so two benchmark runs (even at
+This VM's speed drifts within minutes, so two benchmark runs (even at
 the same time, one per core) differ by more than most changes gain.  Here both
 versions run in the same process: ``REV``'s tree is extracted to a temporary
 folder with its ``game`` package renamed, the same CPU-vs-CPU match (same seed)

@@ -27,7 +27,7 @@ def interleaved_medians(fns: list[Callable[[], object]], *, numbers: list[int], 
 
     Each round runs every function ``numbers[i]`` times back to back, so a fast
     path and its reference see the same machine noise (this VM's speed drifts
-    by 2-3x over minutes); returns one median per function.
+    over minutes); returns one median per function.
     """
     for fn in fns:
         fn()
@@ -45,9 +45,9 @@ def cold_medians(fns: list[Callable[[], object]], *, gap: float = 0.008, repeat:
     """Median seconds of one call of each of ``fns`` made after a ``gap``-second sleep, round-robin.
 
     A game frame runs the strike's or a hit's code once, after the main thread has waited
-    ~8 ms in ``glFinish`` while llvmpipe's threads ran: numpy's code and data are then cold,
-    and on this VM a numpy call's first use after such a wait costs 10-30x its cost in a
-    loop.  This times that case.
+    in ``glFinish`` while llvmpipe's threads ran (``gap``: about half a frame): numpy's code
+    and data are then cold, and a numpy call's first use after such a wait costs many times
+    its cost in a loop.  This times that case.
     """
     runs: list[list[float]] = [[] for _ in fns]
     for _ in range(repeat):
@@ -69,6 +69,11 @@ def machine_gauge_us() -> float:
     """Median µs of :func:`gauge_workload`, printed with every benchmark run so that figures
     from machines of different speed compare."""
     return median_seconds(gauge_workload, number=2000, repeat=9) * 1e6
+
+
+def median_ms(xs: list[float]) -> float:
+    """The median of ``xs`` seconds, in ms."""
+    return statistics.median(xs) * 1e3
 
 
 def report(label: str, value: float, unit: str, *, target: str = "", ref: float | None = None) -> None:

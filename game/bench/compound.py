@@ -90,17 +90,16 @@ def _strike_times(strikers, repeat: int, skip: int = 0, gap: float = 0.0) -> tup
     return statistics.median(fast), statistics.median(ref)
 
 
-def run(args) -> None:
-    quick = bool(getattr(args, "quick", False))
+def _one_strike_figures(quick: bool, n_strikes: int) -> None:
+    """One strike against :func:`reference_strike`: strikes 1 to ``n_strikes`` on a fresh
+    crate, the same after a frame's wait each, and ``4 n + 1`` to ``5 n`` on a crate struck
+    ``4 n`` times already."""
     rng = np.random.default_rng(1)
-    n_strikes = 50
-
-    # --- one strike ---------------------------------------------------------
     strikers = _strikers(_arena()[0], n_strikes, rng)
     fast, ref = _strike_times(strikers, 3 if quick else 11)
     report(f"strike, strikes 1-{n_strikes} on a fresh crate", fast * 1e3, "ms", target="<= 1 ms", ref=ref * 1e3)
     fast, ref = _strike_times(strikers, 1 if quick else 3, gap=0.008)
-    report("  the same, each strike after an 8 ms wait (as in a frame, caches cold)", fast * 1e3, "ms",
+    report("  the same, each strike after a frame's wait (caches cold)", fast * 1e3, "ms",
            target="<= 1 ms", ref=ref * 1e3)
     many = strikers + _strikers(_arena()[0], 4 * n_strikes, rng)
     c = _arena()[0]
@@ -110,7 +109,11 @@ def run(args) -> None:
     report(f"strike, strikes {4 * n_strikes + 1}-{5 * n_strikes} ({len(c)} boxes before)", fast * 1e3, "ms",
            target="<= 1 ms", ref=ref * 1e3)
 
-    # --- arena after 50 strikes per compound --------------------------------
+
+def _struck_arena(n_strikes: int) -> tuple[list[Compound], CompoundGroup, np.ndarray]:
+    """The arena after ``n_strikes`` random strikes per compound (printed), its group, and
+    the ``(LIMBS, 2, 3)`` limb boxes of two fighters, fighter 1 standing at crate 0 and
+    punching it."""
     rng = np.random.default_rng(2)
     arena = _arena()
     hits = 0
@@ -118,8 +121,7 @@ def run(args) -> None:
         for s in _strikers(c, n_strikes, rng):
             hits += c.strike(s, MARGIN) is not None
     group = CompoundGroup(arena)
-    n_boxes = group.boxes.shape[0]
-    print(f"  arena: {len(arena)} compounds, {hits} effective strikes, {n_boxes} small boxes "
+    print(f"  arena: {len(arena)} compounds, {hits} effective strikes, {group.boxes.shape[0]} small boxes "
           f"({', '.join(str(len(c)) for c in arena)})")
     # two fighters of 11 limb boxes each; fighter 1 stands at crate 0 and punches it
     target = arena[0].bounds
@@ -129,7 +131,36 @@ def run(args) -> None:
                               f2 + rng.uniform(-0.4, 0.4, (11, 3)) * [1, 2, 1]))
     centres[0] = [target[1, 0] - 0.05, 0.6, f1[2]]  # the fist, in the crate's +x wall
     half = rng.uniform(0.03, 0.12, (LIMBS, 3))
-    limbs = np.ascontiguousarray(np.stack((centres - half, centres + half), axis=1))
+    return arena, group, np.ascontiguousarray(np.stack((centres - half, centres + half), axis=1))
+
+
+def _per_box_loop(limb_list: list, box_list: list) -> list[bool]:
+    """The reference: every limb box against every small box, per axis, in plain Python."""
+    out = []
+    for lo, hi in limb_list:
+        for blo, bhi in box_list:
+            out.append(all(max(lo[a], blo[a]) <= min(hi[a], bhi[a]) for a in range(3)))
+    return out
+
+
+def _check_group(group: CompoundGroup, limbs: np.ndarray, ref_pairs: np.ndarray) -> None:
+    """One ``overlaps`` call and the group's three answers (matrix, pairs, per-compound
+    touches) agree with the per-box loop's ``ref_pairs`` ``(LIMBS, N)``."""
+    assert np.array_equal(overlaps(limbs[:, None], group.boxes[None]), ref_pairs)
+    assert np.array_equal(group.overlaps(limbs), ref_pairs)
+    assert all(np.array_equal(x, y) for x, y in zip(group.pairs(limbs), np.nonzero(ref_pairs)))
+    rk, rn = np.nonzero(ref_pairs)
+    assert [(t.compound, t.limbs.tolist(), t.rows.tolist()) for t in group.touching(limbs)] == [
+        (c, rk[group.owner[rn] == c].tolist(), (rn[group.owner[rn] == c] - group.offsets[c]).tolist())
+        for c in sorted(set(group.owner[rn].tolist()))]
+
+
+def run(args) -> None:
+    quick = bool(getattr(args, "quick", False))
+    n_strikes = 50
+    _one_strike_figures(quick, n_strikes)
+    arena, group, limbs = _struck_arena(n_strikes)
+    n_boxes = group.boxes.shape[0]
 
     def one_call():
         return overlaps(limbs[:, None], group.boxes[None])
@@ -141,22 +172,13 @@ def run(args) -> None:
     limb_list = limbs.tolist()
 
     def per_box_loop():
-        out = []
-        for lo, hi in limb_list:
-            for blo, bhi in box_list:
-                out.append(all(max(lo[a], blo[a]) <= min(hi[a], bhi[a]) for a in range(3)))
-        return out
+        return _per_box_loop(limb_list, box_list)
 
     def grouped():
         return group.touching(limbs)
 
     ref_pairs = np.array(per_box_loop()).reshape(LIMBS, n_boxes)
-    assert np.array_equal(one_call(), ref_pairs) and np.array_equal(group.overlaps(limbs), ref_pairs)
-    assert all(np.array_equal(x, y) for x, y in zip(group.pairs(limbs), np.nonzero(ref_pairs)))
-    rk, rn = np.nonzero(ref_pairs)
-    assert [(t.compound, t.limbs.tolist(), t.rows.tolist()) for t in grouped()] == [
-        (c, rk[group.owner[rn] == c].tolist(), (rn[group.owner[rn] == c] - group.offsets[c]).tolist())
-        for c in sorted(set(group.owner[rn].tolist()))]
+    _check_group(group, limbs, ref_pairs)
     print(f"  {int(ref_pairs.sum())} limb-box contacts, {int(ref_pairs.any(axis=1).sum())} limbs touching")
     number = 200 if quick else 2000
     rep = 5 if quick else 9
@@ -164,7 +186,7 @@ def run(args) -> None:
     fists = np.ascontiguousarray(limbs[:2])
     apart = np.ascontiguousarray(limbs + [0.0, 0.0, 10.0])  # fighters away from every crate
     assert not group.touching(apart)
-    # the gauge's workload in the same rounds: this VM's speed drifts by 2x within a run, so
+    # the gauge's workload in the same rounds: this VM's speed drifts within a run, so
     # the header's gauge (taken before) can belong to another spell than these figures
     # the per-box loop (the reference) and the plain overlaps() calls run in the same rounds
     t_group, t_pairs, t_dense, t_fists, t_apart, t_gauge, t_one, t_per, t_loop = interleaved_medians(

@@ -73,13 +73,16 @@ def run(args) -> None:
         numbers=[number, number], repeat=repeat)
     report("a frame's 11x11 check vs loop over 1 limb x 11", t_one * 1e6, "us", ref=t_one_ref * 1e6)
 
-    # A6 on a struck crate's scene model (Stage._sync_model: 124 small boxes, 1,488 triangles):
+    # A6 on a struck crate's scene model (Stage.sync_model: 124 small boxes, 1,488 triangles):
     # every triangle's range box (its AABB-tree leaves) and the model's box, against numpy's
     # plain reduction over the point axis, which runs its inner loop once per output element.
     lo = rng.uniform(-0.5, 0.5, (124, 3))
     tris = box_triangles(np.stack((lo, lo + rng.uniform(0.01, 0.3, (124, 3))), axis=1))   # (1488, 3, 3)
     pts = tris.reshape(-1, 3)
-    plain = lambda p: np.stack((p.min(axis=-2), p.max(axis=-2)), axis=-2)   # noqa: E731
+
+    def plain(p):
+        return np.stack((p.min(axis=-2), p.max(axis=-2)), axis=-2)
+
     assert np.array_equal(range_box_of(tris), plain(tris)) and np.array_equal(range_box_of(pts), plain(pts))
     n = 50 if args.quick else 200
     t_tri, t_tri_ref, t_pts, t_pts_ref = interleaved_medians(

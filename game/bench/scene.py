@@ -4,7 +4,7 @@ A generated scene of ~200 models / ~50k triangles over a 100 x 100 m floor
 (ground tiles, pillars, crates, rocks), 10,000 random rays of max distance 50.
 Prints rays/s of ``cast_nearest_many`` / ``cast_any_many`` against a
 brute-force numpy reference (every ray against every triangle, chunked; timed
-on a subset of the rays because it is ~1000x slower), microseconds per single
+on a subset of the rays because it is orders of magnitude slower), microseconds per single
 ``cast_nearest`` / ``cast_any``, the scene build time and the load time of the
 baked arena.  The fast answers are checked against the reference on the subset.
 """
@@ -143,6 +143,43 @@ def _cold_casts_default_allocator(rep: int) -> tuple[float, float] | None:
         return None
 
 
+def _single_ray_figures(scene, o: np.ndarray, d: np.ndarray, k: int, rep: int, ref_rate: float) -> None:
+    """``cast_nearest`` and ``cast_any`` one ray at a time, over the first ``k`` rays, against
+    the brute-force reference's rate ``ref_rate`` (rays/s)."""
+    idx = np.arange(k)
+
+    def singles_nearest():
+        for i in idx:
+            scene.cast_nearest(o[i], d[i], MAX_DISTANCE)
+
+    def singles_any():
+        for i in idx:
+            scene.cast_any(o[i], d[i], MAX_DISTANCE)
+
+    report("cast_nearest single ray, mean over rays", median_seconds(singles_nearest, number=1, repeat=rep) / k * 1e6,
+           "us", ref=1e6 / ref_rate, target="<= 30")
+    report("cast_any single ray, mean over rays", median_seconds(singles_any, number=1, repeat=rep) / k * 1e6,
+           "us", ref=1e6 / ref_rate, target="<= 30")
+
+
+def _update_model_figures(scene, models: list, rep: int) -> None:
+    """``update_model`` on a crate (12 <-> 192 triangles, as a strike changes it), and with the
+    AABB tree the first ray to reach the new model builds (C5, on first use)."""
+    crate = next(i for i, m in enumerate(models) if m.level == 1 and m.triangle_count == 192)
+    small = models[crate].triangles[:12].copy()
+    full = models[crate].triangles.copy()
+    flip = [small, full]
+    state = {"k": 0}
+
+    def update():
+        state["k"] ^= 1
+        scene.update_model(crate, triangles=flip[state["k"]])
+
+    report("update_model (crate, 12 <-> 192 triangles)", median_seconds(update, number=20, repeat=rep) * 1e6, "us")
+    report("  + its AABB tree, built by the first ray to reach it", median_seconds(
+        lambda: (update(), scene.models[crate].tree), number=20, repeat=rep) * 1e6, "us")
+
+
 def run(args) -> None:
     quick = bool(getattr(args, "quick", False))
     rep = 3 if quick else 7
@@ -168,7 +205,7 @@ def run(args) -> None:
     got = scene.cast_nearest_many(o[:n_ref], d[:n_ref], MAX_DISTANCE)
     assert np.array_equal(got.distance, ref), "cast_nearest_many disagrees with the brute-force reference"
     assert np.array_equal(scene.cast_any_many(o[:n_ref], d[:n_ref], MAX_DISTANCE), np.isfinite(ref))
-    # the reference (~30 ms a ray) is timed on fewer rays, in the same rounds as the casts
+    # the reference (slow: every triangle per ray) is timed on fewer rays, in the same rounds as the casts
     n_time = 20 if quick else 50
     near, anyh, t_ref = interleaved_medians(
         [lambda: scene.cast_nearest_many(o, d, MAX_DISTANCE), lambda: scene.cast_any_many(o, d, MAX_DISTANCE),
@@ -188,28 +225,8 @@ def run(args) -> None:
                    N_RAYS / fast, "rays/s", ref=N_RAYS / slow)
     k = 300 if quick else 2000
     idx = np.arange(k)
-    def singles_nearest():
-        for i in idx:
-            scene.cast_nearest(o[i], d[i], MAX_DISTANCE)
-    def singles_any():
-        for i in idx:
-            scene.cast_any(o[i], d[i], MAX_DISTANCE)
-    report("cast_nearest single ray, mean over rays", median_seconds(singles_nearest, number=1, repeat=rep) / k * 1e6,
-           "us", ref=1e6 / ref_rate, target="<= 30")
-    report("cast_any single ray, mean over rays", median_seconds(singles_any, number=1, repeat=rep) / k * 1e6,
-           "us", ref=1e6 / ref_rate, target="<= 30")
-    crate = next(i for i, m in enumerate(models) if m.level == 1 and m.triangle_count == 192)
-    small = models[crate].triangles[:12].copy()
-    full = models[crate].triangles.copy()
-    flip = [small, full]
-    state = {"k": 0}
-    def update():
-        state["k"] ^= 1
-        scene.update_model(crate, triangles=flip[state["k"]])
-    report("update_model (crate, 12 <-> 192 triangles)", median_seconds(update, number=20, repeat=rep) * 1e6, "us")
-    # its AABB tree is built by the first ray that reaches the new model's root box (C5, on first use)
-    report("  + its AABB tree, built by the first ray to reach it", median_seconds(
-        lambda: (update(), scene.models[crate].tree), number=20, repeat=rep) * 1e6, "us")
+    _single_ray_figures(scene, o, d, k, rep, ref_rate)
+    _update_model_figures(scene, models, rep)
     assets = Path(__file__).resolve().parents[2] / "assets"
     mp, qp = assets / "arena.models.bin", assets / "arena.quadtree.bin"
     if mp.exists() and qp.exists():

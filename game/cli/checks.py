@@ -94,8 +94,7 @@ def check_output_path(flag: str, path: str, *, force: bool) -> None:
     """Up-front check that ``flag PATH`` can be saved: not empty, not a directory, FIFO,
     device or socket, an existing file only with ``force``, a folder that exists, and the
     temp file the save writes through can be created there (it is removed at once)."""
-    from game.files import DIRECTORY, REGULAR, existing_kind
-    from game.replay import check_writable
+    from game.files import DIRECTORY, REGULAR, check_writable, existing_kind
 
     if path == "":
         raise UsageError(f"{flag}: empty path; give a file name")

@@ -47,7 +47,7 @@ def run_screenshot(args: argparse.Namespace) -> int:
 def save_png(pyglet: ModuleType, path: str) -> None:
     """Encode the colour buffer as PNG and write it through a temp file and a rename: a
     failed write (disk full, I/O error) leaves an existing file as it was (UsageError)."""
-    from game.replay import write_atomic
+    from game.files import write_atomic
 
     buf = io.BytesIO()
     pyglet.image.get_buffer_manager().get_color_buffer().save(path, file=buf)

@@ -51,8 +51,8 @@ def attach_audio(args: argparse.Namespace, pyglet: ModuleType, game: Game,
                  program: Program = MAIN_PY) -> AudioPlayer | None:
     """The window's sound effects (``game/audio/player.py``): an AudioPlayer that hears every
     step, muted with ``--mute`` (M toggles it), silent until ``start()``.  The loop calls
-    both once the first frame is on the screen (even this module's import is not worth a
-    ms before it); ``start()`` runs the driver probe and the synthesis on a thread (see
+    both once the first frame is on the screen (nothing of sound is worth delaying the first
+    frame for, not even this module's import); ``start()`` runs the driver probe and the synthesis on a thread (see
     the module docstring).  A sound is panned to where its world point is on the screen
     (``screen_pan`` of the last drawn frame's ``game.view_proj``).  None in a headless-GL
     window (tests and tools: nobody hears it, and pyglet.media is never imported).

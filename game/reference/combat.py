@@ -20,7 +20,7 @@ def projectile_verdict(m: Match) -> tuple[list, list]:
     boxes = m.limbs.boxes
     pbox = np.array([[[p.x - half, p.y - half, p.z - half], [p.x + half, p.y + half, p.z + half]] for p in ps])
     victims = [1 - p.owner for p in ps]
-    ok = overlaps(pbox[:, None], boxes[victims])
+    ok = np.asarray(overlaps(pbox[:, None], boxes[victims]))     # (P, L) bool, whatever overlaps is typed as
     ok[[m.fighters[v].state == "knockdown" for v in victims]] = False
     clash = []
     if len(ps) == 2 and ps[0].owner != ps[1].owner and overlaps(pbox[0], pbox[1]):

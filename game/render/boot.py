@@ -9,6 +9,7 @@ Headless switches must be set before anything imports ``pyglet.window`` /
 from __future__ import annotations
 
 import gc
+import importlib
 import os
 
 import numpy as np
@@ -49,7 +50,8 @@ def _explain(exc: BaseException) -> str | None:
     if name == "NoSuchDisplayException" or "display" in text.lower() and "no" in text.lower():
         return FIX_DISPLAY
     if isinstance(exc, AttributeError) and "XRender" in text:
-        return "X libraries are missing (libXrender): apt-get install libxrender1, or set PYGLET_HEADLESS=1 and add --frames N"
+        return ("X libraries are missing (libXrender): apt-get install libxrender1, "
+                "or set PYGLET_HEADLESS=1 and add --frames N")
     if name in ("GLException", "WindowException", "NoSuchConfigException", "ContextException"):
         return FIX_CONTEXT.format(text=text)
     return None
@@ -78,11 +80,11 @@ def load_pyglet(headless: bool | None = None):
             and not os.environ.get("WAYLAND_DISPLAY") and not _is_mac():
         raise RenderUnavailable(FIX_DISPLAY)
     try:
-        import pyglet.gl  # noqa: F401
-        import pyglet.window  # noqa: F401
-        import pyglet.graphics  # noqa: F401
-        import pyglet.text  # noqa: F401
-    except Exception as exc:  # noqa: BLE001 - every known failure gets one clear line
+        # the submodules the renderer uses, loaded here so that a missing library or display
+        # fails at start-up, in this order (GL first: its failure is the one to explain)
+        for name in ("pyglet.gl", "pyglet.window", "pyglet.graphics", "pyglet.text"):
+            importlib.import_module(name)
+    except Exception as exc:  # every known failure gets one clear line (_explain), others propagate
         msg = _explain(exc)
         if msg is None:
             raise
@@ -96,8 +98,8 @@ def expand_to_rgba(data, src_format: str, dst_format: str) -> bytes:
 
     Each source pixel's first byte goes to the destination's ``A`` channel unless ``A`` is
     a source channel; every other destination channel is 255.  pyglet does this in a
-    per-pixel Python loop: 11 ms for one 76 pt glyph here, and every new glyph of a HUD
-    label paid it mid-frame.  ``tests/test_render_frames.py`` holds the two equal.
+    per-pixel Python loop, slow for a large glyph, and every new glyph of a HUD label
+    would pay it mid-frame.  ``tests/test_render_frames.py`` holds the two equal.
     """
     src_len, dst_len = len(src_format), len(dst_format)
     if src_len >= dst_len:
@@ -115,7 +117,7 @@ def _fast_glyph_expansion() -> None:
     renders glyphs through the system and has no such loop)."""
     try:
         from pyglet.font import freetype
-    except Exception:  # noqa: BLE001 - not the FreeType backend here
+    except Exception:  # not the FreeType backend here (another platform's font module)
         return
     global PYGLET_EXPAND
     cls = getattr(freetype, "FreeTypeGlyphRenderer", None)
@@ -134,10 +136,10 @@ def settle_heap() -> int:
     (``gc.freeze``); returns how many objects it froze.
 
     Called once the game is built.  Python's full (generation 2) collection walks every
-    tracked object, ~60,000 after start-up (pyglet, numpy, the arena, fonts): 50 ms here,
-    and it came every ~1,000 frames at an arbitrary moment of the fight.  Frozen objects
-    are never walked, so a full collection then costs ~1 ms; cycles made later are still
-    collected (and start-up's own cycles were collected just before).
+    tracked object, tens of thousands after start-up (pyglet, numpy, the arena, fonts):
+    long enough to stall a frame, at an arbitrary moment of the fight.  Frozen objects are
+    never walked, so a full collection then walks only what play made; cycles made later
+    are still collected (and start-up's own cycles are collected just before).
     """
     gc.collect()
     gc.freeze()
@@ -154,8 +156,10 @@ def make_window(pyglet, *, width: int = WIDTH, height: int = HEIGHT, visible: bo
     """A resizable 8-bit RGBA + 24-bit depth + 8-bit stencil, GL 3.3 core window (RenderUnavailable on failure)."""
     from pyglet import gl
 
-    cfg = gl.Config(red_size=8, green_size=8, blue_size=8, alpha_size=8, depth_size=24, stencil_size=8,
-                    double_buffer=True, major_version=3, minor_version=3, forward_compatible=True)
+    # gl.Config is the platform's concrete class at run time; pyglet types it as the abstract base
+    cfg = gl.Config(red_size=8, green_size=8, blue_size=8, alpha_size=8,  # type: ignore[abstract]
+                    depth_size=24, stencil_size=8, double_buffer=True, major_version=3, minor_version=3,
+                    forward_compatible=True)
     try:
         try:
             win = pyglet.window.Window(width, height, caption=caption, resizable=True, config=cfg,
@@ -163,7 +167,7 @@ def make_window(pyglet, *, width: int = WIDTH, height: int = HEIGHT, visible: bo
         except pyglet.window.NoSuchConfigException:    # that config refused: pyglet's default one
             win = pyglet.window.Window(width, height, caption=caption, resizable=True,
                                        visible=visible, fullscreen=fullscreen)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # every known failure gets one clear line (_explain), others propagate
         msg = _explain(exc)
         if msg is None:
             raise

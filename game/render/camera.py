@@ -6,8 +6,8 @@ around the arena), backs off with their separation (and farther, as far as
 framing both needs: ``_need``, every limb on a 16:9 screen below the HUD
 band), and is smoothed exponentially.  An obstacle behind the eye pulls it in
 (at once; back out gradually), and a pillar at the fighters' middle is looked
-past.  A view that does not frame the fighters (an obstacle or a wall, which
-no longer hides behind the eye's clamp, closer than framing needs) or in which
+past.  A view that does not frame the fighters (an obstacle or a wall closer
+than framing needs: a view is scored unclamped, so a wall counts) or in which
 an obstacle hides one of them swings the camera round to the best direction
 instead (a pan of at most ``MAX_TURN`` a frame).  An eye held closer than
 framing needs (a wall behind it, fighters across the arena) rises and looks
@@ -15,18 +15,21 @@ down on them; on a window narrower than 16:9 it first widens the field of view
 (eased, at most to a 16:9 window's width: ``_zoom_for``).  Heavy hits add a
 short decaying shake.  The renderer interpolates between the last two camera
 states (and fields of view) by the loop's alpha, exactly like the fighters.
-Matrices are column-vector convention (OpenGL).
+Matrices are column-vector convention (OpenGL): :mod:`game.render.projection`.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
-from pyrr import matrix44
+
+from .projection import look_at, perspective
+from .sightlines import OBSTACLE_MARGIN, Sightlines
 
 FOV_Y = 38.0            # degrees
-NEAR, FAR = 0.1, 120.0
 EYE_HEIGHT = 1.55       # m above the floor
 TARGET_HEIGHT = 0.95
 MIN_DIST, MAX_DIST = 4.3, 10.0
@@ -34,7 +37,6 @@ DIST_PER_SEP = 1.05     # extra metres back per metre of separation
 SMOOTH_POS = 0.12       # fraction of the remaining error closed per frame
 SMOOTH_DIR = 0.08
 WALL = 14.6             # keep the eye inside the arena walls
-OBSTACLE_MARGIN = 0.35  # metres kept between the eye and an obstacle
 TALL = 2.0              # obstacles higher than this pull the eye in; lower ones lift it
 LIFT_REACH = 1.4        # a low obstacle this close (x-z) to the eye lifts it ...
 LIFT_CLEAR = 1.15       # ... to this height above the obstacle's top
@@ -45,8 +47,6 @@ MAX_TURN = math.radians(2.5)   # most the view direction turns in a frame (150 d
 MAX_PAN = 0.6           # m a frame the eye's turn about the look point may carry it, at most
 SWING = (20, -20, 40, -40, 60, -60, 80, -80, 100, -100, 120, -120, 140, -140, 160, -160)   # degrees tried
 SWING_GAIN = 1.2        # a turn must score this much better than the goal view (or the turn faced) to win
-EXIT_REACH = 0.5        # m: a pillar the fighters' middle is this near (x-z, or half their separation) is looked past ...
-EXIT_SIZE = 3.0         # ... if its box is at most this wide (m, x and z): never a wall
 FLIP_HOLD = 90          # frames after a swing round to the other side before another may
 SEARCH_STEP = 2         # swing turns scored per frame while a search runs (three rays each)
 HUD_BAND = 0.14         # top fraction of the screen under the health bars and names: a jumper's head stays below it
@@ -62,73 +62,9 @@ REACH_MAX = 0.6         # m a frame the eye moves back out after a pull-in at mo
 SMOOTH_JUMP = 0.6       # fraction of the jump framing's remaining error closed per frame (a jump lasts 36 frames)
 RISE_STEP = 0.7         # m a frame the rise over a held eye changes at most
 SMOOTH_ZOOM = 0.08      # fraction of the field of view's remaining widening (or narrowing) done per frame
-FLIP_COST = 0.75        # a swing's score past 90 degrees (round to the other side: the fighters swap screen sides) is worth this much
+#: what a swing's score past 90 degrees is worth (round to the other side: the fighters swap screen sides)
+FLIP_COST = 0.75
 FLIP_MAX_SEP = 12.0     # m: fighters farther apart than this are never swung round to the other side
-
-
-def perspective(fovy_deg: float, aspect: float, near: float = NEAR, far: float = FAR) -> np.ndarray:
-    """OpenGL's (column-vector) projection ``(4, 4)`` float: pyrr's row-vector matrix, transposed."""
-    return np.ascontiguousarray(matrix44.create_perspective_projection(fovy_deg, aspect, near, far, dtype=float).T)
-
-
-def look_at(eye, target, up=(0.0, 1.0, 0.0)) -> np.ndarray:
-    """OpenGL's (column-vector) view matrix ``(4, 4)`` float from ``eye`` towards ``target``:
-    pyrr's ``matrix44.create_look_at``, transposed (a test holds the two equal).
-
-    Rows: the side axis ``s = f x up``, the true up ``u = s x f`` and ``-f`` (``f`` the unit
-    view direction), each with its translation ``-row . eye``.  Written on Python floats: it
-    runs every frame, and pyrr's ``np.cross`` and ``normalise`` calls on 3-vectors cost ~90 µs.
-    """
-    ex, ey, ez = (float(c) for c in eye)
-    tx, ty, tz = (float(c) for c in target)
-    ux, uy, uz = (float(c) for c in up)
-    fx, fy, fz = tx - ex, ty - ey, tz - ez
-    n = math.sqrt(fx * fx + fy * fy + fz * fz)
-    sx, sy, sz = fy * uz - fz * uy, fz * ux - fx * uz, fx * uy - fy * ux
-    m = math.sqrt(sx * sx + sy * sy + sz * sz)
-    if not (n > 0.0 and m > 0.0):
-        raise ValueError(f"look_at: no view direction (eye {tuple(eye)} and target {tuple(target)} coincide) "
-                         f"or it is parallel to up {tuple(up)}: move the target or pick another up")
-    fx, fy, fz = fx / n, fy / n, fz / n
-    sx, sy, sz = sx / m, sy / m, sz / m          # |f x up| / |f| = m / n: the same unit side axis
-    ux, uy, uz = sy * fz - sz * fy, sz * fx - sx * fz, sx * fy - sy * fx
-    n = math.sqrt(ux * ux + uy * uy + uz * uz)
-    ux, uy, uz = ux / n, uy / n, uz / n
-    return np.array([[sx, sy, sz, -(sx * ex + sy * ey + sz * ez)],
-                     [ux, uy, uz, -(ux * ex + uy * ey + uz * ez)],
-                     [-fx, -fy, -fz, fx * ex + fy * ey + fz * ez],
-                     [0.0, 0.0, 0.0, 1.0]])
-
-
-def project(points, view_proj: np.ndarray, width: int, height: int) -> np.ndarray:
-    """World points ``(..., 3)`` -> window pixels ``(..., 2)``, origin top-left (image rows)."""
-    p = np.asarray(points, dtype=float)
-    h = np.concatenate([p, np.ones(p.shape[:-1] + (1,))], axis=-1) @ view_proj.T
-    ndc = h[..., :3] / h[..., 3:4]
-    x = (ndc[..., 0] + 1) * 0.5 * width
-    y = (1 - ndc[..., 1]) * 0.5 * height
-    return np.stack([x, y], axis=-1)
-
-
-def first_blocker(origin, end, boxes: np.ndarray) -> float:
-    """Smallest t in (0, 1] where the segment ``origin + t (end - origin)`` enters one of
-    ``boxes (N, 2, 3)``; 1.0 if none does (boxes containing the origin are ignored)."""
-    if boxes is None or not len(boxes):
-        return 1.0
-    o = np.asarray(origin, dtype=float)
-    d = np.asarray(end, dtype=float) - o
-    with np.errstate(divide="ignore", invalid="ignore"):
-        inv = np.where(np.abs(d) > 1e-12, 1.0 / np.where(np.abs(d) > 1e-12, d, 1.0), np.inf)
-        t1 = (boxes[:, 0] - o) * inv
-        t2 = (boxes[:, 1] - o) * inv
-    # an axis with d == 0: inside the slab -> (-inf, inf), outside -> empty
-    flat = np.abs(d) <= 1e-12
-    inside = (boxes[:, 0] <= o) & (o <= boxes[:, 1])
-    lo = np.where(flat, np.where(inside, -np.inf, np.inf), np.minimum(t1, t2))
-    hi = np.where(flat, np.where(inside, np.inf, -np.inf), np.maximum(t1, t2))
-    tmin, tmax = lo.max(axis=1), hi.min(axis=1)
-    hit = (tmin > 0.0) & (tmin <= 1.0) & (tmax >= tmin)
-    return float(tmin[hit].min()) if hit.any() else 1.0
 
 
 def _turn(n: np.ndarray, deg: float) -> np.ndarray:
@@ -138,6 +74,18 @@ def _turn(n: np.ndarray, deg: float) -> np.ndarray:
     a = math.radians(deg)
     c, s = math.cos(a), math.sin(a)
     return np.array([c * n[0] - s * n[1], s * n[0] + c * n[1]])
+
+
+class _SwingView(NamedTuple):
+    """What scoring a swing turn reads, fixed for one update."""
+
+    target: np.ndarray          # (3,) float: the look point
+    n: np.ndarray               # (2,) float: the goal view direction (x-z unit) the turns start from
+    dist: float                 # m: the eye distance the goal view wants
+    fighters: Sequence          # the fighters' ground points, (3,) each
+    bodies: list[np.ndarray]    # (3,) float each: the fighters' points at the look point's height
+    widest: float               # the widest zoom a view is framed at (``FightCamera._widest``)
+    far: bool                   # the fighters are too far apart to swing round to the other side
 
 
 class FightCamera:
@@ -150,8 +98,7 @@ class FightCamera:
     scene's nearest hit (C7) for camera collision.
     """
 
-    def __init__(self, p1=(-1.5, 0, 0), p2=(1.5, 0, 0), obstacles=None, ray=None):
-        self.ray = ray
+    def __init__(self, p1=(-1.5, 0, 0), p2=(1.5, 0, 0), obstacles=None, ray=None) -> None:
         #: the window's width / height, which the framing plans for (``Game.step`` sets it: the
         #: window is resizable; a wider one than 16:9 is framed as 16:9, the HUD's shape)
         self.aspect = ASPECT
@@ -160,8 +107,8 @@ class FightCamera:
         self.zoom = self._zoom_prev = 1.0
         boxes = np.zeros((0, 2, 3)) if obstacles is None else np.asarray(obstacles, dtype=float).reshape(-1, 2, 3)
         tall = boxes[:, 1, 1] > TALL
-        self._tall = boxes[tall]
-        self.obstacles = boxes[tall] + np.array([[-OBSTACLE_MARGIN] * 3, [OBSTACLE_MARGIN] * 3])
+        #: what the eye can see past: the tall obstacles, by the scene's rays where there are some
+        self.sight = Sightlines(boxes[tall], ray)
         self.low = boxes[~tall]
         # x0 z0 x1 z1 top of the low boxes that can raise the eye (grass can do neither)
         self._low_list = [(lo[0], lo[2], hi[0], hi[2], hi[1]) for lo, hi in self.low.tolist()
@@ -173,11 +120,16 @@ class FightCamera:
         self.shake_t = 0
         #: swing turns scored per update while a search runs (None: all in one update)
         self.search_step = SEARCH_STEP
+        self._order: list[int] = []               # the swing turns in the order a search scores them
+        self._next = 0                            # the index in _order of the next turn to score
         self.reset(p1, p2)
 
     def reset(self, p1, p2) -> None:
-        self.side = None
-        self._offset, self._scores = 0, None      # the swing turn faced (degrees), scores of the turns
+        """Frame the fighters at ground points ``p1``, ``p2`` at once (no easing, no swing search
+        under way): a new match, or training's reset."""
+        self.side: np.ndarray | None = None      # the x-z side of the fighters' line the eye is on
+        self._offset: float = 0                  # the swing turn faced (degrees)
+        self._scores: dict[float, float] | None = None    # each turn's last score while a search runs
         self._flipped = 0                         # frames left before the swing may change side again
         target, direction, dist = self._goal(np.asarray(p1, float), np.asarray(p2, float))
         self.target, self.dir, self.dist = target, direction, dist
@@ -240,68 +192,22 @@ class FightCamera:
                 want = max(want, min(ty + (top + OVER_CLEAR - ty) / t0, OVER_MAX))
         return want
 
-    def _exit(self, target: np.ndarray, u: np.ndarray, hit: float) -> float:
-        """Where the ray ``target + s u``, which meets a tall solid ``hit`` m on, leaves the
-        box of that obstacle (0 unless the box is pillar-sized, at most ``EXIT_SIZE`` across: a
-        wall is never looked through, and ``target`` within ``EXIT_REACH`` of it on x-z, or half
-        the fighters' separation: a pillar no farther than the fighters from their middle).  A
-        pillar this close to the fighters' middle stands between or beside them: the view looks
-        out past it, and ``_swing`` asks that the fighters themselves be seen.  (The old rule held only a target
-        inside the solid, asking the ray both ways: a target in the corner of a pillar's box
-        beside the octagon, or just outside the box, counted as free while the view toward the
-        eye met the pillar a few centimetres on, and the eye snapped 5.6-5.8 m onto its face.)"""
-        p = target + u * hit
-        lo, hi = self._tall[:, 0], self._tall[:, 1]
-        gap = np.maximum(np.maximum(lo - target, target - hi), 0.0)[:, [0, 2]]
-        boxes = self._tall[((lo - 1e-6 <= p) & (p <= hi + 1e-6)).all(axis=1)
-                           & ((hi - lo)[:, [0, 2]] <= EXIT_SIZE).all(axis=1)
-                           & (np.hypot(gap[:, 0], gap[:, 1]) <= max(EXIT_REACH, 0.5 * self._sep))]
-        if not len(boxes):
-            return 0.0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ahead = np.where(u > 0, boxes[:, 1] - target, boxes[:, 0] - target) / u
-        ahead = float(np.where(np.abs(u) > 1e-12, ahead, np.inf).min(axis=1).max())
-        return ahead + 1e-3                                    # just past the box it leaves
+    @property
+    def ray(self):
+        """The scene's nearest-hit cast the camera sees by (``Sightlines.ray``), or None."""
+        return self.sight.ray
+
+    @ray.setter
+    def ray(self, ray) -> None:
+        self.sight.ray = ray
 
     def _clear(self, target: np.ndarray, eye: np.ndarray) -> tuple[float, float, float]:
-        """``(clear, length, start)``: how far from ``target`` toward ``eye`` nothing tall
-        blocks the view (``inf``: nothing within the eye distance and the margin), that
-        distance, and where the view starts (``_exit``: past a pillar at the fighters)."""
-        d = eye - target
-        length = float(np.linalg.norm(d))
-        if length < 1e-9:
-            return math.inf, length, 0.0
-        if self.ray is not None:
-            u = d / length
-            hit = self.ray(target, u, length + OBSTACLE_MARGIN)
-            start = 0.0 if hit is None else self._exit(target, u, hit)
-            if start:
-                hit = self.ray(target + u * start, u, length + OBSTACLE_MARGIN - start) if start < length else None
-            return (math.inf if hit is None else start + hit), length, start
-        t = first_blocker(target, eye, self.obstacles)           # boxes grown by the margin
-        return (math.inf if t >= 1.0 else t * length + OBSTACLE_MARGIN), length, 0.0
-
-    def _collide(self, eye: np.ndarray) -> np.ndarray:
-        """Pull the eye toward the target, in front of the first tall obstacle between them:
-        ``OBSTACLE_MARGIN`` before it, or at least 30 % of the way out when that is still in
-        front of it; never into it (``_swing`` turns the camera away from such a spot)."""
-        clear, length, start = self._clear(self.target, eye)
-        if clear == math.inf:
-            return eye
-        d = eye - self.target
-        room = clear - start                                   # the free stretch in front of the obstacle
-        keep = max(clear - OBSTACLE_MARGIN, min(0.3 * length, start + 0.5 * room), start + 0.05 * room)
-        return self.target + d / length * min(length, keep)
+        """:meth:`Sightlines.clear` from ``target`` toward ``eye``, for the fighters of the last update."""
+        return self.sight.clear(target, eye, self._sep)
 
     def _sees(self, p: np.ndarray, eye: np.ndarray) -> bool:
-        """True if no tall obstacle stands between ``p`` and ``eye``."""
-        d = eye - p
-        length = float(np.linalg.norm(d))
-        if length < 1e-9:
-            return True
-        if self.ray is not None:
-            return self.ray(p, d / length, length) is None
-        return first_blocker(p, eye, self._tall) >= 1.0
+        """True if no tall obstacle stands between ``p`` and ``eye`` (:meth:`Sightlines.sees`)."""
+        return self.sight.sees(p, eye)
 
     def _place(self, target: np.ndarray, n: np.ndarray, dist: float, clamp: bool = True) -> np.ndarray:
         """The eye ``dist`` from ``target`` along the x-z unit ``n``, at ``eye_y``, inside the walls
@@ -349,9 +255,10 @@ class FightCamera:
         """How far (m, x-z) from ``target`` along the x-z unit ``n`` to place the eye for framing:
         ``_need`` at the window's own field of view if that is inside the walls; else no farther
         than the wall, or than ``_need`` at the widest field of view (``_zoom_for`` widens the
-        view for the rest).  The same as ``_need`` on a 16:9 window; on a narrower one, an eye
-        sent to the 4:3 need slid along the wall it was clamped to, into a pillar's shadow, and
-        the pull-in threw it 10 m in a frame.  Continuous: at the wall the two agree."""
+        view for the rest).  The same as ``_need`` on a 16:9 window; on a narrower one an eye
+        sent to the full 4:3 need would slide along the wall it is clamped to, into a pillar's
+        shadow, and the pull-in would throw it far in a frame.  Continuous: at the wall the
+        two agree."""
         need = self._need(target, n, self._bodies)
         widest = self._widest
         if widest <= 1.0:
@@ -368,91 +275,110 @@ class FightCamera:
         """The goal view direction (x-z unit): ``n``, unless the view from there does not frame
         the fighters (ground points ``(3,)``): its clear stretch is shorter than the distance
         ``_need`` asks (a pillar beside them, the arena wall behind them or behind the eye,
-        which the wall clamp used to hide by moving the eye onto the fighters), or a tall
+        which a wall clamp would hide by moving the eye onto the fighters), or a tall
         obstacle hides one of them from the eye.  Then ``n`` turned by the ``SWING`` angle
-        with the best score: the fraction of the needed distance its view keeps clear (at
-        most 1) times the cosine of the turn (how much it still looks across the fighters'
-        line), halved per hidden fighter (the smaller turn, toward the current direction, on
-        a tie); a turn past 90 degrees also moves the camera's ``side``, so it stays there.
-        Each view is scored with its eye where it wants to be, ``dist`` or its own need if
-        farther, not clamped to the walls.
+        with the best score (:meth:`_score_turn`; the smaller turn, toward the current
+        direction, on a tie); a turn past 90 degrees also moves the camera's ``side``, so it
+        stays there.
 
         Every turn's score is kept from the last time it was scored: while the view needs a
         swing, an update scores the goal view, the turn it faces and the next ``step`` turns
-        in order (``None``: all of them, the reference), and picks from those scores.  A
-        turn costs a ray, and one per fighter unless its view is already too short to win
-        (then its score is that bound); all sixteen in every update took up to 8 ms a frame."""
-        bodies = [np.array([p[0], target[1], p[2]]) for p in fighters]
+        in order (``None``: all of them, the reference; :meth:`_score_turns`), and picks from
+        those scores (:meth:`_best_turn`).  A turn costs a ray, and one per fighter unless its
+        view is already too short to win (then its score is that bound): scoring all sixteen
+        in every update would cost a frame many rays."""
         # fighters far apart are never swung round: half-way the view looks along their line,
-        # where no eye inside the walls frames both (20 m apart the pan lost one for 38 frames,
-        # by up to 308 px); a pillar hiding one from this side is faded (occluders.py) instead
+        # where no eye inside the walls frames both (the pan would lose one from the screen for
+        # a long stretch); a pillar hiding one from this side is faded (occluders.py) instead
         far = len(fighters) == 2 and math.hypot(float(fighters[1][0] - fighters[0][0]),
                                                 float(fighters[1][2] - fighters[0][2])) > FLIP_MAX_SEP
-        widest = self._widest                  # a view is scored as framed as the widest field of view frames it
-
-        def score(deg, floor=-1.0):
-            """Framed fraction times the cosine of the turn, halved per hidden fighter; or, once
-            that cannot beat ``floor`` any more, the bound so far (no more rays), and the
-            number of fighters found hidden."""
-            u = _turn(n, deg)
-            need = self._need(target, u, fighters, widest)
-            reach = max(dist, need)
-            eye = self._place(target, u, reach, clamp=False)
-            clear, length, _ = self._clear(target, eye)
-            framed = min(min(clear, length) / length * reach / need, 1.0) if need > 0.0 else 1.0
-            out, hidden = framed * abs(math.cos(math.radians(deg))), 0
-            if clear < length:                 # the fighters are seen from where the eye stops ...
-                eye = target + (eye - target) * (max(clear - OBSTACLE_MARGIN, 0.5 * clear) / length)
-            eye[1] += self._rise_for(math.hypot(eye[0] - target[0], eye[2] - target[2]), need)   # ... and rises to
-            for b in bodies:
-                if out <= floor + 1e-6:
-                    break
-                if not self._sees(b, eye):
-                    out, hidden = out * 0.5, hidden + 1
-            return out, hidden
-
-        def weight(deg):
-            """What a turn's score is worth in the choice: the turn faced keeps the goal view's
-            head start (``SWING_GAIN``); one round to the other side, which swaps the fighters'
-            screen sides (and the controls' left and right with them), costs ``FLIP_COST``: a
-            clear 40-degree turn on this side scored 0.77 against 0.94 for one of 160 degrees
-            in a corner, and P1 ended up on the right; just after coming round, no turn past
-            90 degrees counts (not straight back, nor on round)."""
-            if abs(deg) > 90:
-                return 0.0 if self._flipped or far else FLIP_COST
-            return SWING_GAIN if deg == self._offset else 1.0
-
-        v, hidden = score(0)
+        view = _SwingView(target, n, dist, fighters, [np.array([p[0], target[1], p[2]]) for p in fighters],
+                          self._widest, far)
+        v, hidden = self._score_turn(view, 0)
         if v >= 1.0 - 1e-6 and not hidden:
             self._offset, self._scores = 0, None
             return n
-        if self._scores is None:               # a swing starts: turns toward the current direction first
-            first = 1 if n[0] * self.dir[1] - n[1] * self.dir[0] >= 0.0 else -1
-            self._order, self._scores, self._next = [deg * first for deg in SWING], {}, 0
-        order, scores = self._order, self._scores
-        floor = v * SWING_GAIN                 # the best weighted score so far: the goal view's first
-        if self._offset:
-            w = weight(self._offset)
-            scores[self._offset] = score(self._offset, floor / w)[0]
-            floor = max(floor, scores[self._offset] * w)
-        for _ in range(len(order) if step is None else step):
-            deg = order[self._next]
-            self._next = (self._next + 1) % len(order)
-            w = weight(deg)
-            if deg != self._offset and w > 0.0:    # (a turn that cannot count is not cast)
-                scores[deg] = score(deg, floor / w)[0]
-                floor = max(floor, scores[deg] * w)
-        best_deg, best_score = 0, v * SWING_GAIN   # the goal view first, then the turns in order
-        for deg in order:
-            w = weight(deg)
-            if w > 0.0 and deg in scores and scores[deg] * w > best_score + 1e-6:
-                best_deg, best_score = deg, scores[deg] * w
+        self._score_turns(view, v, step)
+        best_deg = self._best_turn(v, far)
         self._offset = best_deg
         if abs(best_deg) > 90:                 # past the fighters' line: the other side, kept from there
+            assert self.side is not None, "_goal sets the side before any swing"
             self.side = -self.side
             self._flipped = FLIP_HOLD
             self._offset, self._scores = best_deg - math.copysign(180, best_deg), None
         return _turn(n, best_deg)
+
+    def _score_turn(self, view: _SwingView, deg: float, floor: float = -1.0) -> tuple[float, int]:
+        """``(score, hidden)`` of the view ``deg`` degrees round from ``view.n``: the fraction
+        of the needed distance its view keeps clear (at most 1) times the cosine of the turn
+        (how much it still looks across the fighters' line), halved per fighter a tall
+        obstacle hides; or, once that cannot beat ``floor`` any more, the bound so far (no
+        more rays).  ``hidden``: the fighters found hidden.  The view is scored with its eye
+        where it wants to be, ``view.dist`` or its own need if farther, not clamped to the
+        walls, and framed as the widest field of view frames it."""
+        target = view.target
+        u = _turn(view.n, deg)
+        need = self._need(target, u, view.fighters, view.widest)
+        reach = max(view.dist, need)
+        eye = self._place(target, u, reach, clamp=False)
+        clear, length, _ = self._clear(target, eye)
+        framed = min(min(clear, length) / length * reach / need, 1.0) if need > 0.0 else 1.0
+        out, hidden = framed * abs(math.cos(math.radians(deg))), 0
+        if clear < length:                 # the fighters are seen from where the eye stops ...
+            eye = target + (eye - target) * (max(clear - OBSTACLE_MARGIN, 0.5 * clear) / length)
+        eye[1] += self._rise_for(math.hypot(eye[0] - target[0], eye[2] - target[2]), need)   # ... and rises to
+        for b in view.bodies:
+            if out <= floor + 1e-6:
+                break
+            if not self._sees(b, eye):
+                out, hidden = out * 0.5, hidden + 1
+        return out, hidden
+
+    def _turn_weight(self, deg: float, far: bool) -> float:
+        """What a turn's score is worth in the choice: the turn faced keeps the goal view's
+        head start (``SWING_GAIN``); one round to the other side, which swaps the fighters'
+        screen sides (and the controls' left and right with them), costs ``FLIP_COST`` (a
+        clear turn on this side should win over a slightly better one round the fighters in a
+        corner); just after coming round (``_flipped``), and for fighters ``far`` apart, no
+        turn past 90 degrees counts (not straight back, nor on round)."""
+        if abs(deg) > 90:
+            return 0.0 if self._flipped or far else FLIP_COST
+        return SWING_GAIN if deg == self._offset else 1.0
+
+    def _score_turns(self, view: _SwingView, v: float, step: int | None) -> None:
+        """One update of the swing search, the goal view scoring ``v``: a search starts (turns
+        toward the current direction first) if none runs, then the turn faced and the next
+        ``step`` turns in order are scored into ``_scores`` (None: all of them), each against
+        the best weighted score so far (a turn that cannot count is not cast)."""
+        if self._scores is None:               # a swing starts: turns toward the current direction first
+            first = 1 if view.n[0] * self.dir[1] - view.n[1] * self.dir[0] >= 0.0 else -1
+            self._order, self._scores, self._next = [deg * first for deg in SWING], {}, 0
+        order, scores = self._order, self._scores
+        floor = v * SWING_GAIN                 # the best weighted score so far: the goal view's first
+        if self._offset:
+            w = self._turn_weight(self._offset, view.far)
+            scores[self._offset] = self._score_turn(view, self._offset, floor / w)[0]
+            floor = max(floor, scores[self._offset] * w)
+        for _ in range(len(order) if step is None else step):
+            deg = order[self._next]
+            self._next = (self._next + 1) % len(order)
+            w = self._turn_weight(deg, view.far)
+            if deg != self._offset and w > 0.0:    # (a turn that cannot count is not cast)
+                scores[deg] = self._score_turn(view, deg, floor / w)[0]
+                floor = max(floor, scores[deg] * w)
+
+    def _best_turn(self, v: float, far: bool) -> float:
+        """The turn (degrees) with the best weighted score in ``_scores``, the goal view (0,
+        scoring ``v``) first, then the turns in search order: a later one must beat it."""
+        scores = self._scores
+        assert scores is not None, "_score_turns runs first"
+        best_deg: float = 0
+        best_score = v * SWING_GAIN
+        for deg in self._order:
+            w = self._turn_weight(deg, far)
+            if w > 0.0 and deg in scores and scores[deg] * w > best_score + 1e-6:
+                best_deg, best_score = deg, scores[deg] * w
+        return best_deg
 
     def _rise_for(self, reach: float, need: float) -> float:
         """How far to raise an eye held ``reach`` (m, x-z) from the look point when framing
@@ -467,10 +393,10 @@ class FightCamera:
         reach is where the camera rays let the eye stay): 1 if ``_need`` fits in it at the window's
         own field of view, else the least widening that fits it, at most ``_widest`` (the rise
         frames what is left).  Fighting games widen the view this way when the walls stop the
-        camera.  Corner to corner (37 m) a 4:3 window's own view needed the eye 47 m out, which
-        no view inside the walls has: it rose over 40 m, the swing went looking round the
-        fighters' line, and a fighter fell off the screen (737 px) with the eye jumping 10 m in
-        a frame.  ``_need`` shrinks as the zoom grows: bisection."""
+        camera: with fighters in opposite corners a 4:3 window's own view needs the eye farther
+        out than any view inside the walls, and rising alone would take the eye far up, send
+        the swing looking round the fighters' line and lose a fighter off the screen.
+        ``_need`` shrinks as the zoom grows: bisection."""
         widest = self._widest
         if widest <= 1.0 or self._need(self.target, n, self._bodies) <= reach:
             return 1.0
@@ -484,11 +410,11 @@ class FightCamera:
 
     def _eye_target(self, smooth: float):
         """``(eye, look point)`` for the state: the eye placed, pulled in front of obstacles
-        (``_collide``) and raised by ``rise``.  A pull-in is taken at once (never look through
+        (:meth:`Sightlines.collide`) and raised by ``rise``.  A pull-in is taken at once (never look through
         a pillar), but the way back out is eased (``SMOOTH_POS`` of it a frame, at least
-        ``REACH_STEP`` m, at most ``REACH_MAX``; a view ray grazing a pillar's edge used to throw
-        the eye 4-5 m in and out on alternate frames, and a 1:1 window's eye, 9 m in front of
-        where it wanted to be, came out 1.15 m in a frame); ``reach`` keeps the horizontal eye
+        ``REACH_STEP`` m, at most ``REACH_MAX``: a view ray grazing a pillar's edge would
+        otherwise throw the eye in and out on alternate frames, and an eye held far in front of
+        where it wants to be would jump out in one frame); ``reach`` keeps the horizontal eye
         distance for that, and ``_held`` whether the eye is short of where it is placed (only
         such an eye is eased: the jump framing's step back is not).  An eye held closer than
         ``_need`` asks widens the view (``_zoom_for``, by ``SMOOTH_ZOOM`` of the remaining error a
@@ -498,7 +424,7 @@ class FightCamera:
         can frame)."""
         n = self.dir / max(np.linalg.norm(self.dir), 1e-9)
         placed = self._place(self.target, n, self.dist + self.back)
-        eye = self._collide(placed)
+        eye = self.sight.collide(self.target, placed, self._sep)
         d = eye - self.target
         reach = math.hypot(d[0], d[2])
         if self._held and reach > self.reach + REACH_STEP:   # out again after a pull-in: eased
@@ -575,7 +501,7 @@ class FightCamera:
         turned /= max(np.linalg.norm(turned), 1e-9)
         cross, dot = self.dir[0] * turned[1] - self.dir[1] * turned[0], float(self.dir @ turned)
         # a swing round an obstacle pans, it does not whip: at most MAX_TURN a frame, and at most
-        # MAX_PAN metres of the eye's way round (an eye 18 m out turned 2.5 degrees moved 1.1 m)
+        # MAX_PAN metres of the eye's way round (the farther out the eye, the farther a turn carries it)
         max_turn = min(MAX_TURN, MAX_PAN / max(min(self.reach, self.dist), 1e-6))
         if math.atan2(abs(cross), dot) > max_turn:
             a = math.copysign(max_turn, cross)

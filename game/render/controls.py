@@ -5,16 +5,31 @@ the screen, out = sidestep toward the camera, and the buttons);
 :func:`intents_to_input` turns them into the fighter-relative input the sim
 wants, from the fighter's facing and the camera's screen axes, so "right"
 walks forward for the fighter on the left of the screen and back for the one
-on the right, whichever way the camera has swung.
+on the right, whichever way the camera has swung.  :class:`PlayerInputs` reads
+both players' keys and pads into each frame's two inputs.
 """
 
 from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from game.sim import FrameInput
 
+if TYPE_CHECKING:
+    from game.sim import Match
+
+    from .camera import FightCamera
+    from .training import TrainingMode
+
 INTENTS = ("left", "right", "up", "down", "in", "out", "lp", "hp", "lk", "hk", "guard")
+#: intents the match acts on when pressed (attacks, jump): one held when play resumes from the
+#: title screen or the pause menu (U and Space confirm there) must be released before it counts
+PRESS_INTENTS = ("up", "lp", "hp", "lk", "hk")
+#: the input given to a CPU side (the match decides that side's input itself)
+_NEUTRAL = FrameInput()
 
 #: key names (pyglet.window.key attributes) per player and intent.  P2's keypad keys are named
 #: twice: with Num Lock off the keypad sends KP_Home, KP_Left, KP_Begin, ... (NUM_HOME, ...)
@@ -33,11 +48,14 @@ CONTROLS_TEXT = (
     "P1   move A D  ·  jump W  ·  crouch S  ·  sidestep Q (in) E (out)  ·  LP U  HP I  LK J  HK K  ·  guard L / Space",
     "P2   move ← →  ·  jump ↑  ·  crouch ↓  ·  sidestep Num7 Num9 (PgUp PgDn)  ·  "
     "LP Num4 [  HP Num5 ]  LK Num1 ;  HK Num2 '  ·  guard Num0 RCtrl \\",
-    "Pad  move stick / d-pad  ·  LP X  HP Y  LK A  HK B  ·  guard RB / RT  ·  sidestep LB (in) LT (out)  ·  Start start / pause (menu: A ok, B back)",
-    "Esc pause menu  ·  F1 debug overlay (F2 crates, F3 quadtree, F4 rays)  ·  F5 fps  ·  F11 fullscreen  ·  M sound on/off",
+    ("Pad  move stick / d-pad  ·  LP X  HP Y  LK A  HK B  ·  guard RB / RT  ·  sidestep LB (in) LT (out)  ·  "
+     "Start start / pause (menu: A ok, B back)"),
+    ("Esc pause menu  ·  F1 debug overlay (F2 crates, F3 quadtree, F4 rays)  ·  F5 fps  ·  F11 fullscreen  ·  "
+     "M sound on/off"),
     ("Training  P freeze  ·  . step one frame  ·  R reset  ·  F6 dummy stance/guard  ·  F9 dummy reversal  ·  "
      "F7 record  ·  F8 playback"),
-    "Throw  LP + LK together (P1 U+J  ·  P2 Num4+Num1  ·  pad X+A)  ·  grabbed? LP + LK at once breaks it  ·  fireball LP + HP",
+    ("Throw  LP + LK together (P1 U+J  ·  P2 Num4+Num1  ·  pad X+A)  ·  grabbed? LP + LK at once breaks it  ·  "
+     "fireball LP + HP"),
 )
 
 
@@ -89,13 +107,13 @@ class Gamepads:
     SLOTS = 2
 
     def __init__(self, pyglet, enabled: bool = True, manager=None):
-        self.pads = []
+        self.pads: list = []            # the open controllers by slot (None: a slot emptied by a disconnect)
         self.manager = None
         if not enabled:
             return
         try:
-            import pyglet.window.xlib  # noqa: F401  (pyglet.input needs it when headless)
-        except Exception:  # noqa: BLE001
+            importlib.import_module("pyglet.window.xlib")     # pyglet.input needs it when headless
+        except Exception:  # not there (another platform) or no X libraries: pads may still work
             pass
         try:
             if manager is None:
@@ -106,7 +124,7 @@ class Gamepads:
             self.manager = manager
             for c in manager.get_controllers():
                 self.connect(c)
-        except Exception:  # noqa: BLE001 - FileNotFoundError without /dev/input, AttributeError headless
+        except Exception:  # FileNotFoundError without /dev/input, AttributeError headless: no pads
             self.pads = []
 
     def connect(self, c) -> None:
@@ -115,7 +133,7 @@ class Gamepads:
             return
         try:
             c.open()
-        except Exception:  # noqa: BLE001 - a busy device is just skipped
+        except Exception:  # a busy or vanished device is just skipped
             return
         if None in self.pads:
             self.pads[self.pads.index(None)] = c
@@ -130,7 +148,10 @@ class Gamepads:
         c = self.pads[index] if index < len(self.pads) else None
         if c is None or getattr(getattr(c, "device", None), "connected", True) is False:
             return {}
-        g = lambda name, default=0.0: getattr(c, name, default) or default  # noqa: E731
+
+        def g(name, default=0.0):
+            return getattr(c, name, default) or default
+
         stick = getattr(c, "left_analog", None)          # pyglet 2.1: Vec2, y up
         dpad = getattr(c, "dpad", None)                  # Vec2 of -1/0/1
         sx, sy = (stick.x, stick.y) if stick is not None else (0.0, 0.0)
@@ -170,3 +191,70 @@ def merge(*dicts) -> dict:
         for k, v in d.items():
             out[k] = out[k] or bool(v)
     return out
+
+
+class PlayerInputs:
+    """Both players' keys and pads -> each frame's two :class:`~game.sim.FrameInput`.
+
+    Player 0 reads P1's keys, player 1 P2's (:data:`KEYMAP`); the pads go to the human sides
+    in slot order (slot 0 to P2 when P1 is a CPU).  An attack or jump (:data:`PRESS_INTENTS`)
+    held when play resumes was pressed for the menu, not the fight: :meth:`resume` latches
+    whatever is held at the next played frame, and each latched intent counts again once
+    released.
+    """
+
+    def __init__(self, keyboard: Keyboard, pads: Gamepads) -> None:
+        self.keyboard, self.pads = keyboard, pads
+        #: per player, the press intents held when play resumed; None: take them at the next
+        #: played frame (the key that resumed is only in the key state after it)
+        self._latched: list[set[str]] | None = [set(), set()]
+
+    def raw_intents(self, player: int, p1_human: bool) -> dict[str, bool]:
+        """Keys and pad of one player (``p1_human``: whether P1 is a person, who then has pad slot 0)."""
+        pad_index = player if p1_human else player - 1
+        return merge(self.keyboard.intents(player), self.pads.intents(pad_index) if pad_index >= 0 else {})
+
+    def intents(self, player: int, p1_human: bool) -> dict[str, bool]:
+        """Keys and pad of one player, less the press intents latched when play resumed
+        (each counts again once released)."""
+        held = self.raw_intents(player, p1_human)
+        latched = self._latched[player] if self._latched is not None else None
+        if latched:
+            latched.intersection_update(i for i in PRESS_INTENTS if held[i])
+            for i in latched:
+                held[i] = False
+        return held
+
+    def resume(self) -> None:
+        """Play resumes (title -> fight, pause menu closed, a new match from a key): whatever
+        attack or jump is held then was pressed for the menu, not the fight (taken at the next
+        played frame, when the key that resumed is in the key state)."""
+        self._latched = None
+
+    def frame_inputs(self, match: Match, camera: FightCamera, p1_human: bool,
+                     training: TrainingMode | None = None) -> tuple[FrameInput, FrameInput]:
+        """This frame's inputs of both sides, relative to ``camera``'s screen axes.  A CPU side
+        gets a neutral input without reading them: the match ignores it and decides that side
+        itself.  In ``training`` P2 is the dummy: its input comes from the training mode (P1's
+        keys drive it while a recording is made)."""
+        if self._latched is None:
+            self._latched = [{i for i in PRESS_INTENTS if self.raw_intents(p, p1_human)[i]} for p in (0, 1)]
+        if training is None:
+            human = [level is None for level in match.cpu]
+            if not any(human):
+                return _NEUTRAL, _NEUTRAL
+            right, fwd = camera.screen_axes()
+            f1, f2 = match.fighters
+            return (intents_to_input(self.intents(0, p1_human), f1.facing, right, fwd) if human[0] else _NEUTRAL,
+                    intents_to_input(self.intents(1, p1_human), f2.facing, right, fwd) if human[1] else _NEUTRAL)
+        right, fwd = camera.screen_axes()
+        f1, f2 = match.fighters
+        i1, i2 = self.intents(0, p1_human), self.intents(1, p1_human)
+        p1 = intents_to_input(i1, f1.facing, right, fwd)
+        p2 = intents_to_input(i2, f2.facing, right, fwd)
+        if training.recording:          # P1's keys drive the dummy while recording
+            live = intents_to_input(i1, f2.facing, right, fwd)
+            p1 = _NEUTRAL
+        else:
+            live = p2
+        return p1, training.p2_input(match, live)

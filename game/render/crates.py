@@ -245,15 +245,16 @@ class Debris:
 
     def __init__(self, floor_y: float = 0.0):
         self.floor_y = float(floor_y)
-        self.p = np.zeros((0, _WIDTH))
-        self.prev_pos = np.zeros((0, 3))
-        self.prev_angle = np.zeros(0)
+        self.clear()
 
     def __len__(self) -> int:
         return len(self.p)
 
     def clear(self) -> None:
-        self.__init__(self.floor_y)
+        """No pieces."""
+        self.p = np.zeros((0, _WIDTH))
+        self.prev_pos = np.zeros((0, 3))
+        self.prev_angle = np.zeros(0)
 
     def positions(self) -> np.ndarray:
         """``(n, 3)`` centres of the pieces now."""

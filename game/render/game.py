@@ -1,10 +1,13 @@
 """The playable game on the window side: screens, input, and one frame's drawing.
 
-:class:`Game` is driven by ``main.py``'s fixed-step loop: ``step()`` once per
-1/60 s of simulation (input -> ``match.step`` -> events -> sparks, camera,
-HUD, training), ``draw(alpha)`` once per displayed frame, interpolating the
-fighters and camera between the last two simulation states.  Drawing only
-reads the match; nothing here changes what the simulation computes.
+:class:`Game` is driven by the window's fixed-step loop (``game/cli/window.py``):
+``step()`` once per 1/60 s of simulation (input -> ``match.step`` -> events ->
+sparks, camera, HUD, training), ``draw(alpha)`` once per displayed frame,
+interpolating the fighters and camera between the last two simulation states.
+Drawing only reads the match; nothing here changes what the simulation computes.
+The pieces it drives live beside it: the players' input (``controls.py``), what
+each event shows (``effects.py``), the camera (``camera.py``), the 3D scene
+(``world.py``), the HUD (``hud.py``) and the debug overlay (``overlay.py``).
 """
 
 from __future__ import annotations
@@ -12,23 +15,25 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from pyglet import gl
 
-from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileClash, ProjectileImpact, ThrowBreak, ThrowGrab
+from game.sim import CrateStruck, FrameInput, Match
 from game.sim.debug import draw_rays
 
-from .camera import FightCamera, look_at, perspective
-from .crates import Debris, drawn_point
-from .controls import CONTROLS_TEXT, Gamepads, Keyboard, intents_to_input, merge
-from .geometry import arena_parts, camera_obstacles, camera_ray, load_scene_arena, ray_record
+from .camera import FightCamera
+from .controls import CONTROLS_TEXT, Gamepads, Keyboard, PlayerInputs
+from .crates import Debris
+from .effects import show_events, throw_landing
+from .geometry import arena_parts, camera_obstacles, camera_ray, load_scene_arena
+from .glutil import RenderTarget
 from .hud import Hud
 from .occluders import FADE_KINDS, MAX_FADE, Occluders
 from .overlay import DebugOverlay
-from .glutil import RenderTarget
 from .passes import LineRenderer, RectRenderer, SparkRenderer
+from .projection import look_at, perspective
 from .sparks import Sparks, projectile_rows
 from .training import TrainingMode
 from .world import WorldRenderer, fade_materials, limb_matrices
@@ -38,15 +43,17 @@ if TYPE_CHECKING:
 
     from game.audio.player import AudioPlayer
 
-#: the input given to a CPU side (the match decides that side's input itself)
-_NEUTRAL = FrameInput()
-
 MENU_ITEMS = ("Resume", "Restart", "Training", "Quit")
-#: intents the match acts on when pressed (attacks, jump): one held when play resumes from the
-#: title screen or the pause menu (U and Space confirm there) must be released before it counts
-PRESS_INTENTS = ("up", "lp", "hp", "lk", "hk")
 ATTRACT_RESTART = 300      # frames after the match ends before attract mode starts another
 NOTICE_TICKS = 90          # ticks (1.5 s) a notice such as "sound off" stays in the HUD's corner
+
+
+class BodyPose(NamedTuple):
+    """Both fighters' limbs at one simulation step, what a frame interpolates between."""
+
+    rotations: np.ndarray   # (2 L, 3, 3) float: each limb's rotation, P1's limbs then P2's
+    origins: np.ndarray     # (2 L, 3) float: each limb's origin (m)
+    feet: np.ndarray        # (2, 3) float: each fighter's ground point (m)
 
 
 class Game:
@@ -64,6 +71,7 @@ class Game:
         window.push_handlers(on_key_press=self.on_key_press)
         self.keyboard = Keyboard(key, self.keys)
         self.pads = Gamepads(pyglet, enabled=not pyglet.options["headless"])
+        self.inputs = PlayerInputs(self.keyboard, self.pads)
         self.training = TrainingMode() if training else None
         self.screen = "title" if title and not self.attract and not training else "fight"
         self.menu_sel: int | None = None
@@ -91,15 +99,13 @@ class Game:
         self.notice: tuple[str, int] | None = None
         self.last_events: tuple = ()
         self._held = False
-        #: per player, the press intents held when play resumed (see PRESS_INTENTS); None: take
-        #: them at the next played frame (the key that resumed is only in ``keys`` after it)
-        self._latched: list | None = [set(), set()]
         self._pad_held: set = set()     # menu buttons held on the pads last tick (see _pad_menu)
         self._frame_times: deque = deque(maxlen=60)
         #: fraction of the window's resolution the 3D scene is rendered at (HUD always full)
         self.render_scale = float(render_scale)
         self.adaptive = adaptive
         self._full_res_period = 0.0     # median frame period that made _adapt_scale try half resolution
+        self.match: Match
         self.new_match()
         data = self.match.data
         self.arena = self.match.arena if self.match.arena is not None else load_scene_arena()
@@ -116,13 +122,13 @@ class Game:
         self.rects = RectRenderer()
         self.target = RenderTarget()
         self.hud = Hud(pyglet, list(data.fighters))
-        self._view_scale = None
+        self._view_scale: float | None = None      # the HUD canvas scale the window's view was set for
 
     def prepare_for_play(self) -> None:
-        """Before the first frame of an interactive session (main.py's window loop, and the
+        """Before the first frame of an interactive session (the window loop, and the
         render benchmark): every HUD glyph into the font atlas (``Hud.warm_glyphs``: no
         glyph upload stalls a frame later), then the start-up heap frozen
-        (``boot.settle_heap``: no 50 ms full garbage collection in a fight)."""
+        (``boot.settle_heap``: no full garbage collection walks it in a fight)."""
         from .boot import settle_heap
 
         self.hud.warm_glyphs()
@@ -133,10 +139,10 @@ class Game:
         """Draw, once and before play, in every GL state a later frame can first need.
 
         A GL driver compiles a program's code for each draw state it first meets (llvmpipe:
-        its fragment and vertex variants, 0.5-5 ms each here), so a state first met in a
-        fight costs that frame: the frame after the first crate strike (the hole's
-        splintered walls, ~4.6 ms), the first chips and sparks, the first obstacle to fade,
-        the overlay's lines, the half-resolution pass.  This draws throwaway frames that
+        its fragment and vertex variants), so a state first met in a fight costs that
+        frame: the frame after the first crate strike (the hole's splintered walls), the
+        first chips and sparks, the first obstacle to fade, the overlay's lines, the
+        half-resolution pass.  This draws throwaway frames that
         have all of them: a new match of the same seed (the live one is only read, as
         always) whose crates and barrel each have a hole, with its own chips, chunks and a
         burst of every spark style (the live effects are set aside and put back), the
@@ -201,7 +207,10 @@ class Game:
     def new_match(self, seed: int | None = None) -> None:
         if seed is not None:
             self.seed = seed
-        cpu = lambda who: self.level if who == "cpu" else None  # noqa: E731
+
+        def cpu(who: str) -> str | None:
+            return self.level if who == "cpu" else None
+
         p2_cpu = None if self.training else cpu(self.p2)
         self.match = Match.new(seed=self.seed, p1_cpu=cpu(self.p1), p2_cpu=p2_cpu)
         if self.training:
@@ -221,10 +230,15 @@ class Game:
         self._cur = self._capture()
         self._prev = self._cur
 
-    def _capture(self):
+    def _capture(self) -> BodyPose:
         rots, origins = zip(*(f.limb_frames() for f in self.match.fighters))
         feet = np.array([f.position for f in self.match.fighters])
-        return np.concatenate(rots), np.concatenate(origins), feet
+        return BodyPose(np.concatenate(rots), np.concatenate(origins), feet)
+
+    @property
+    def pose(self) -> BodyPose:
+        """Both fighters' limbs after the last simulation step (what ``draw(1.0)`` shows)."""
+        return self._cur
 
     def set_training(self, on: bool) -> None:
         self.training = TrainingMode() if on else None
@@ -235,6 +249,7 @@ class Game:
         """Training's R: the match back to the start positions, and the view with it (the
         camera framing them as at the start, not swinging back from wherever it was; no
         sparks or crate debris of the abandoned exchange)."""
+        assert self.training is not None, "R resets training only in training mode"
         self.training.reset(self.match)
         self.sparks.clear()
         self.debris.clear()
@@ -244,51 +259,10 @@ class Game:
         self._cur = self._prev = self._capture()
 
     # ------------------------------------------------------------------ input
-    def _raw_intents(self, player: int) -> dict:
-        pad_index = player if self.p1 == "human" else player - 1
-        return merge(self.keyboard.intents(player), self.pads.intents(pad_index) if pad_index >= 0 else {})
-
-    def _intents(self, player: int) -> dict:
-        """Keys and pad of one player, less the press intents latched when play resumed
-        (each counts again once released)."""
-        held = self._raw_intents(player)
-        latched = self._latched[player]
-        if latched:
-            latched.intersection_update(i for i in PRESS_INTENTS if held[i])
-            for i in latched:
-                held[i] = False
-        return held
-
-    def _latch_held(self) -> None:
-        """Play resumes (title -> fight, pause menu closed, a new match from a key): whatever
-        attack or jump is held then was pressed for the menu, not the fight (taken at the next
-        played frame, when the key that resumed is in ``keys``)."""
-        self._latched = None
-
     def player_inputs(self) -> tuple[FrameInput, FrameInput]:
-        """This frame's inputs of both sides from keys and pads.  A CPU side gets a neutral
-        input without reading them: the match ignores it and decides that side itself."""
-        if self._latched is None:
-            self._latched = [{i for i in PRESS_INTENTS if self._raw_intents(p)[i]} for p in (0, 1)]
-        if self.training is None:
-            human = [level is None for level in self.match.cpu]
-            if not any(human):
-                return _NEUTRAL, _NEUTRAL
-            right, fwd = self.camera.screen_axes()
-            return tuple(intents_to_input(self._intents(i), f.facing, right, fwd) if human[i] else _NEUTRAL
-                         for i, f in enumerate(self.match.fighters))
-        right, fwd = self.camera.screen_axes()
-        f1, f2 = self.match.fighters
-        i1, i2 = self._intents(0), self._intents(1)
-        p1 = intents_to_input(i1, f1.facing, right, fwd)
-        p2 = intents_to_input(i2, f2.facing, right, fwd)
-        if self.training.recording:          # P1's keys drive the dummy while recording
-            live = intents_to_input(i1, f2.facing, right, fwd)
-            p1 = _NEUTRAL
-        else:
-            live = p2
-        p2 = self.training.p2_input(self.match, live)
-        return p1, p2
+        """This frame's inputs of both sides from keys and pads (:class:`PlayerInputs`).  A CPU
+        side gets a neutral input without reading them: the match decides that side itself."""
+        return self.inputs.frame_inputs(self.match, self.camera, self.p1 == "human", self.training)
 
     # ------------------------------------------------------------------ simulation tick
     def step(self) -> None:
@@ -304,26 +278,8 @@ class Game:
         p1, p2 = self.input_source() if self.input_source is not None else self.player_inputs()
         events = self.match.step(p1, p2)
         self.last_events = events
-        self._defer_crates = False
-        for e in events:
-            if isinstance(e, Hit):
-                self.sparks.spawn(e)
-                if e.heavy:
-                    self.camera.kick(0.02 if e.blocked else 0.055)
-            elif isinstance(e, CrateStruck):
-                crate = self.match.stage.crates[e.crate]
-                self.sparks.burst(drawn_point(crate, e.point), e.frame, "crate", big=e.broke)
-                self.debris.strike(e, crate, self.match.fighters[e.fighter].position)
-                self._defer_crates = not e.broke
-                if e.broke:
-                    self.camera.kick(0.03)
-            elif isinstance(e, ProjectileImpact):
-                self.sparks.burst(self._impact_point(e), e.frame, "impact")
-            elif isinstance(e, (ThrowGrab, ThrowBreak)):    # the hands take hold, or are knocked apart
-                self.sparks.burst(e.point, e.frame, "impact")
-            elif isinstance(e, ProjectileClash):            # both fireballs burst where they met
-                self.sparks.burst(e.point, e.frame, "impact", big=True)
-        self._throw_landing()
+        self._defer_crates = show_events(events, self.match, self.sparks, self.debris, self.camera, self.view_rays)
+        throw_landing(self.match, self.sparks, self.camera)
         self.sparks.step()
         self.debris.step()
         self.hud.step(self.match)
@@ -342,18 +298,6 @@ class Game:
             self.over_frames += 1
             if self.attract and self.over_frames >= ATTRACT_RESTART:
                 self.new_match(self.seed + 1)
-
-    def _throw_landing(self) -> None:
-        """A thrown body hitting the floor (frame ``throw.lands`` of its animation, read from the
-        match after the step): a puff of dust under its hips and a small camera kick."""
-        t = self.match.data.throw
-        if t is None:
-            return
-        for f in self.match.fighters:
-            if f.state == "thrown" and t.frames - f.stun == t.lands:
-                hips = f.limb_boxes()[0].mean(axis=0)           # limb 0: the skeleton's root (the hips)
-                self.sparks.burst((hips[0], f.ground_y + 0.05, hips[2]), self.match.frame * 2 + f.index, "dust")
-                self.camera.kick(0.03)
 
     def _update_occluders(self) -> None:
         """Fade the pillars and crates standing between the camera's eye and a fighter's
@@ -392,25 +336,6 @@ class Game:
         self.sparks.hold()
         self.debris.hold()
         self._held = True
-
-    def _impact_point(self, e) -> np.ndarray:
-        """Where a projectile's blocked path meets the scene: presentation asks the
-        nearest hit (C7) along the segment the sim found blocked (C8 any-hit), at the
-        projectile's logic level (C9) as the sim did.  A projectile stopped by its range box
-        on a crate's small box (a hole smaller than it, B7) carries its A7 point: there."""
-        if getattr(e, "point", None) is not None:
-            return np.asarray(e.point, float)
-        start, end = np.asarray(e.start, float), np.asarray(e.end, float)
-        stage = getattr(self.match, "stage", None)
-        d = end - start
-        length = float(np.linalg.norm(d))
-        if stage is not None and length > 1e-9:
-            hit = stage.scene.cast_nearest(start, d / length, length, level=e.level)
-            self.view_rays.append(ray_record(stage.scene, start, d / length, length,
-                                             None if hit is None else hit.distance))
-            if hit is not None:
-                return np.asarray(hit.point, float)
-        return end
 
     def _projectiles(self, alpha: float) -> np.ndarray:
         stage = getattr(self.match, "stage", None)
@@ -487,12 +412,12 @@ class Game:
     def _adapt_scale(self) -> None:
         """Dynamic resolution, kept only where it helps.  When displayed frames keep coming
         slower than ~45 fps (median period over 45 frames; vsync holds a healthy window at
-        16.7 ms), render the 3D scene at half resolution; keep that only if the next 45
+        60 fps), render the 3D scene at half resolution; keep that only if the next 45
         frames come at least 10 % faster, else go back to full resolution.  Either way the
         question is settled for the session (going back and forth would only stutter).
 
-        It is a real test, not a formality: on llvmpipe the upscale alone costs 5-8 ms at
-        1280x720, as much as the smaller 3D saves: half resolution was no faster there."""
+        It is a real test, not a formality: on llvmpipe the upscale alone can cost as much
+        as the smaller 3D saves, so half resolution need not be faster."""
         if not self.adaptive or len(self._frame_times) < 46:
             return
         t = list(self._frame_times)[-46:]
@@ -524,16 +449,19 @@ class Game:
             items[2] = "Training: " + ("on" if self.training else "off")
             menu = (items, self.menu_sel, "PAUSED")
         names = [fd.get("name", "?") for fd in self.match.data.fighters]
-        who = lambda side: "CPU" if side == "cpu" else "Player"  # noqa: E731
+
+        def who(side: str) -> str:
+            return "CPU" if side == "cpu" else "Player"
+
         title_info = {"versus": f"{names[0]} ({who(self.p1)})   vs   {names[1]} ({who(self.p2)})",
                       "controls": CONTROLS_TEXT}
-        rects, menu_rects = self.hud.build(size, self.match, screen=self.screen, fps=self.fps() if self.show_fps else None,
-                               training=self.training, menu=menu, overlay_texts=self.overlay.texts,
-                               view_proj=vp, title_info=title_info, blink=self.ticks,
-                               attract=self.attract,
-                               overlay_legend=self.overlay.legend() if self.overlay.enabled else None,
-                               overlay_frame=self.match.frame if self._held or self._frame_stepping() else None,
-                               notice=self.notice[0] if self.notice and self.ticks < self.notice[1] else None)
+        rects, menu_rects = self.hud.build(
+            size, self.match, screen=self.screen, fps=self.fps() if self.show_fps else None,
+            training=self.training, menu=menu, overlay_texts=self.overlay.texts,
+            view_proj=vp, title_info=title_info, blink=self.ticks, attract=self.attract,
+            overlay_legend=self.overlay.legend() if self.overlay.enabled else None,
+            overlay_frame=self.match.frame if self._held or self._frame_stepping() else None,
+            notice=self.notice[0] if self.notice and self.ticks < self.notice[1] else None)
         gl.glDisable(gl.GL_DEPTH_TEST)
         gl.glViewport(0, 0, *self.window.get_framebuffer_size())
         self.rects.draw((W, H), rects.array())
@@ -554,7 +482,7 @@ class Game:
         over = self.match.over
         self._on_key_press(symbol)
         if (paused and self.screen != "title" and self.menu_sel is None) or (over and not self.match.over):
-            self._latch_held()
+            self.inputs.resume()
         return self.pyglet.event.EVENT_HANDLED if symbol == k.ESCAPE else None
 
     def _on_key_press(self, symbol) -> None:
@@ -562,7 +490,7 @@ class Game:
         if symbol == k.F11:
             try:
                 self.window.set_fullscreen(not self.window.fullscreen)
-            except Exception:  # noqa: BLE001 - headless windows cannot go fullscreen
+            except Exception:  # headless windows cannot go fullscreen
                 pass
         elif symbol == k.F1:
             self.overlay.enabled = not self.overlay.enabled
@@ -609,15 +537,17 @@ class Game:
                 tr.cycle_reversal()
 
     def _menu_key(self, symbol) -> None:
-        k = self.key
+        """A key in the pause menu: move, close, or take the selected item."""
+        k, sel = self.key, self.menu_sel
+        assert sel is not None, "menu keys are read only while the menu is open"
         if symbol in (k.UP, k.W):
-            self.menu_sel = (self.menu_sel - 1) % len(MENU_ITEMS)
+            self.menu_sel = (sel - 1) % len(MENU_ITEMS)
         elif symbol in (k.DOWN, k.S):
-            self.menu_sel = (self.menu_sel + 1) % len(MENU_ITEMS)
+            self.menu_sel = (sel + 1) % len(MENU_ITEMS)
         elif symbol == k.ESCAPE:
             self.menu_sel = None
         elif symbol in (k.ENTER, k.RETURN, k.NUM_ENTER, k.SPACE, k.U):
-            choice = MENU_ITEMS[self.menu_sel]
+            choice = MENU_ITEMS[sel]
             self.menu_sel = None
             if choice == "Restart":
                 self.new_match()

@@ -27,7 +27,7 @@ FLOOR_CELL = 3.0             # metres: the drawn floor's grid (its 1 m tiles are
 #: segments ``fighter_mesh`` is asked for; a thinner one (arms, legs: 3.8-5.6 cm) one fewer.
 #: Lit per vertex, a 4-6 cm rim in one segment shades as a smooth gradient at any distance the
 #: camera frames the fight from (the frames differ by a few pixel values along the thin limbs'
-#: edges), and the fighters cost 4,176 triangles instead of 7,248: ~1 ms of llvmpipe's frame.
+#: edges), and the fighters cost 4,176 triangles instead of 7,248 (llvmpipe sets up each one).
 FINE_RIM = 0.06
 WALL_HEIGHT = 4.0
 
@@ -172,7 +172,8 @@ def cylinder_triangles(center, radius: float, height: float, segments: int = 16)
 
 
 def default_arena() -> list[tuple[str, str, np.ndarray]]:
-    """The arena from constants until the baked scene lands: ``[(name, kind, triangles (T, 3, 3)), ...]``.
+    """The built-in arena, from constants (drawn when no baked scene loads):
+    ``[(name, kind, triangles (T, 3, 3)), ...]``.
 
     30 x 30 floor, 4 m walls at |x|, |z| = 15, pillars at (+-7, +-7), crates near
     (0, +-5) and (+-5, -5), a barrel and a few low props.
@@ -187,14 +188,15 @@ def default_arena() -> list[tuple[str, str, np.ndarray]]:
         out.append((name, "wall", box_triangles(box)))
     for sx in (-7, 7):
         for sz in (-7, 7):
-            out.append((f"pillar_{sx}_{sz}", "pillar", box_triangles([(sx - 0.6, 0, sz - 0.6), (sx + 0.6, 5.5, sz + 0.6)])))
+            pillar = [(sx - 0.6, 0, sz - 0.6), (sx + 0.6, 5.5, sz + 0.6)]
+            out.append((f"pillar_{sx}_{sz}", "pillar", box_triangles(pillar)))
     for name, (x, z), s in (("crate_n", (0, -5), 0.5), ("crate_s", (0, 5), 0.5), ("crate_w", (-5, -5), 0.45),
                             ("crate_e", (5, -5), 0.45), ("crate_e2", (5.3, -4.2), 0.3)):
         out.append((name, "crate", box_triangles([(x - s, 0, z - s), (x + s, 2 * s, z + s)])))
     out.append(("barrel", "barrel", cylinder_triangles((4.5, 0, 4.5), 0.38, 1.0)))
-    for name, box in (("bench_w", [(-11, 0, 3), (-9, 0.45, 3.6)]), ("bench_e", [(9, 0, -3.6), (11, 0.45, -3)]),
-                      ("step_n", [(-2, 0, -12.5), (2, 0.25, -11.5)])):
-        out.append((name, "prop", box_triangles(box)))
+    for name, prop in (("bench_w", [(-11, 0, 3), (-9, 0.45, 3.6)]), ("bench_e", [(9, 0, -3.6), (11, 0.45, -3)]),
+                       ("step_n", [(-2, 0, -12.5), (2, 0.25, -11.5)])):
+        out.append((name, "prop", box_triangles(prop)))
     return out
 
 
@@ -203,7 +205,7 @@ def load_scene_arena():
     try:
         from game.sim.arena import load_arena
         return load_arena()
-    except Exception:  # noqa: BLE001 - a missing or half-finished arena must not stop the game
+    except Exception:  # a missing or half-finished arena must not stop the game
         return None
 
 
@@ -271,7 +273,7 @@ def coarse_floor(tris: np.ndarray, cell: float = FLOOR_CELL) -> np.ndarray:
     The scene's floor model is a grid of 1 m tiles (1,800 triangles for the arena), but its
     tiles, grout and tints are drawn per pixel (shaders/lit.frag), so the picture only needs
     vertices often enough for the per-vertex light and fog: on llvmpipe every triangle
-    costs set-up and binning (200 triangles instead of 1,800: ~2 ms a frame at 1280x720).
+    costs set-up and binning (200 triangles instead of 1,800).
     """
     tris = np.asarray(tris, dtype=float).reshape(-1, 3, 3)
     p = tris.reshape(-1, 3)
@@ -286,7 +288,10 @@ def coarse_floor(tris: np.ndarray, cell: float = FLOOR_CELL) -> np.ndarray:
     x0, z0 = (a.ravel() for a in np.meshgrid(x[:-1], z[:-1], indexing="ij"))
     x1, z1 = (a.ravel() for a in np.meshgrid(x[1:], z[1:], indexing="ij"))
     y = np.full_like(x0, lo[1])
-    corner = lambda a, b: np.stack([a, y, b], axis=-1)           # noqa: E731
+
+    def corner(a, b):
+        return np.stack([a, y, b], axis=-1)
+
     first = np.stack([corner(x0, z0), corner(x1, z1), corner(x1, z0)], axis=1)
     second = np.stack([corner(x0, z0), corner(x0, z1), corner(x1, z1)], axis=1)
     return np.concatenate([first, second])

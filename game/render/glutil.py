@@ -9,6 +9,7 @@ with ``transpose=GL_TRUE``.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,8 @@ _KIND = {".vert": gl.GL_VERTEX_SHADER, ".frag": gl.GL_FRAGMENT_SHADER, ".geom": 
 
 
 #: glUniform{1,2,3,4}f by vector size
-_UNIFORM_F = {1: gl.glUniform1f, 2: gl.glUniform2f, 3: gl.glUniform3f, 4: gl.glUniform4f}
+_UNIFORM_F: dict[int, Callable[..., None]] = {
+    1: gl.glUniform1f, 2: gl.glUniform2f, 3: gl.glUniform3f, 4: gl.glUniform4f}
 
 
 class ShaderError(RuntimeError):
@@ -101,7 +103,7 @@ class Program:
         buf = self._mats.get(name)
         if buf is None or buf[1].shape != m.shape:
             raw = (gl.GLfloat * m.size)()
-            buf = self._mats[name] = (raw, np.frombuffer(raw, dtype=np.float32).reshape(m.shape))
+            buf = self._mats[name] = (raw, np.frombuffer(memoryview(raw), dtype=np.float32).reshape(m.shape))
         buf[1][...] = m
         gl.glUniformMatrix4fv(self.loc(name), m.size // 16, gl.GL_TRUE, buf[0])
 
@@ -220,7 +222,7 @@ def read_pixels(width: int, height: int) -> np.ndarray:
 class RenderTarget:
     """An offscreen colour texture + depth/stencil framebuffer for rendering the 3D scene at
     a lower internal resolution; ``present`` draws it over the window with bilinear filtering
-    (a textured triangle: on llvmpipe ``glBlitFramebuffer`` with GL_LINEAR cost ~3x more)."""
+    (a textured triangle: on llvmpipe ``glBlitFramebuffer`` with GL_LINEAR costs several times more)."""
 
     def __init__(self):
         self.fbo = gl.GLuint()

@@ -4,23 +4,25 @@ Laid out on a virtual canvas 720 units high (width follows the window's
 aspect), scaled to the window, so a resized or fullscreen window keeps the
 same composition.  A window narrower than 16:9 gets a canvas 1280 units wide
 and taller instead: the widest rows (the title's control lines, the training
-frame meter) are laid out for 1280 units and would run off a narrower one.  Reads match state only; the damage trail is the HUD's own
-animation state, advanced once per simulation frame.
+frame meter) are laid out for 1280 units and would run off a narrower one.  Reads match
+state only; the damage trail is the HUD's own animation state, advanced once per
+simulation frame.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
-from .camera import project
 from .overlay import LEGEND as OVERLAY_LEGEND
 from .passes import Rects
+from .projection import project
 from .training import HISTORY_LEN, KEYS_TEXT, METER_LEN, PHASE_COLORS, InputHistory
 
 CANVAS_H = 720.0
-#: the training meter's legend: every phase it can draw (the jump's colour had none)
+#: the training meter's legend: every phase it draws but neutral (the dark background cells), the jump included
 LEGEND = tuple(name for name in PHASE_COLORS if name != "neutral")
 #: segment lengths written on each row of the training meter (the first ones, left to right)
 SEGMENT_LABELS = 16
@@ -41,6 +43,13 @@ GLYPHS = "".join(chr(c) for c in range(32, 127)) + "·←→↑↓↖↗↘↙"
 _METER_BOTTOM = {ph: tuple(v * 0.75 for v in c) for ph, c in PHASE_COLORS.items()}
 
 
+def _bar_span(x0: float, width: float, fraction: float, right: bool) -> tuple[float, float]:
+    """``(x, w)`` of the filled part of a bar at ``x0`` ``width`` wide, ``fraction`` full
+    (clipped to 0..1): a left bar keeps its left end, a ``right`` one its right end."""
+    w = width * max(0.0, min(1.0, fraction))
+    return (x0 + width - w if right else x0), w
+
+
 def _rgba255(c, a=1.0):
     return tuple(int(max(0, min(1, v)) * 255) for v in c[:3]) + (int(a * 255),)
 
@@ -50,7 +59,8 @@ class _Text:
 
     def __init__(self, pyglet, batch, group, size, *, bold=False, anchor_x="left", anchor_y="baseline",
                  color=(255, 255, 255, 255), shadow=False, font=FONT):
-        kw = dict(font_name=list(font), font_size=size, weight="bold" if bold else "normal", anchor_x=anchor_x, anchor_y=anchor_y, batch=batch)
+        kw = dict(font_name=list(font), font_size=size, weight="bold" if bold else "normal", anchor_x=anchor_x,
+                  anchor_y=anchor_y, batch=batch)
         self.shadow = pyglet.text.Label("", color=(0, 0, 0, 170), group=group[0], **kw) if shadow else None
         self.label = pyglet.text.Label("", color=color, group=group[1], **kw)
         self._state = None
@@ -84,8 +94,8 @@ class Hud:
         self.batch = pyglet.graphics.Batch()
         self.menu_batch = pyglet.graphics.Batch()        # drawn above the menu's dimming
         g = (pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1))
-        T = lambda size, **kw: _Text(pyglet, self.batch, g, size, **kw)  # noqa: E731
-        TM = lambda size, **kw: _Text(pyglet, self.menu_batch, g, size, **kw)  # noqa: E731
+        T = functools.partial(_Text, pyglet, self.batch, g)             # a label in the HUD's batch
+        TM = functools.partial(_Text, pyglet, self.menu_batch, g)       # one drawn over the menu's dimming
         mono = ("DejaVu Sans Mono", "Courier New", "monospace")
         self.names = [fd.get("name", f"P{i + 1}") for i, fd in enumerate(fighter_data)]
         self.colors = [tuple(fd["colors"].get("primary", (1, 1, 1))) for fd in fighter_data]
@@ -122,13 +132,14 @@ class Hud:
         self.ov_legend_lbl = [T(10) for _ in OVERLAY_LEGEND]
         # pyglet keeps only the last 4 fonts it loaded alive (the rest are weak references)
         # and labels do not hold theirs: a collected font comes back empty, and the next text
-        # change renders and uploads its glyphs again (the timer did so every second).
+        # change renders and uploads its glyphs again (the timer's, every second): the HUD
+        # holds every font it uses.
         self._fonts = self.fonts()
         self.reset()
 
     def fonts(self) -> list:
         """The distinct pyglet fonts of the HUD's labels (12)."""
-        out = {}
+        out: dict[int, object] = {}
         for t in self._all_texts():
             lab = t.label
             font = lab.document.get_font(0, dpi=lab.dpi)
@@ -148,33 +159,35 @@ class Hud:
     def warm_glyphs(self, chars: str | None = None) -> int:
         """Render every character the HUD can show, in each of its fonts, into pyglet's glyph
         atlas; returns the number of fonts.  The game loop calls it before its first frame
-        (``Game.prepare_for_play``: ~0.25 s here).
+        (``Game.prepare_for_play``).
 
         A glyph seen for the first time is uploaded into the atlas texture, and mid-frame
-        that upload makes llvmpipe rasterise everything queued so far before it goes on:
-        each new timer digit cost a 10-17 ms stall, a banner's letters up to 35 ms.  Before
-        any drawing, the same uploads cost nothing of the sort."""
+        that upload makes llvmpipe rasterise everything queued so far before it goes on: a
+        new timer digit or a banner's letters would stall the frame they first appear in.
+        Before any drawing, the same uploads stall nothing."""
         chars = GLYPHS if chars is None else chars
         for font in self._fonts:
             font.get_glyphs(chars)
         return len(self._fonts)
 
     def reset(self) -> None:
-        self.trail = [None, None]
-        self.hold = [0, 0]
+        """A new match: no damage trail."""
+        self.trail: list[float | None] = [None, None]      # per fighter, the health the trail shows
+        self.hold = [0, 0]                                   # frames each trail has waited to drain
 
     # ---- per simulation frame ---------------------------------------------
     def step(self, match) -> None:
         for i, f in enumerate(match.fighters):
             hp = float(f.health)
-            if self.trail[i] is None or hp > self.trail[i]:
+            trail = self.trail[i]
+            if trail is None or hp > trail:
                 self.trail[i] = hp
                 self.hold[i] = 0
-            elif hp < self.trail[i]:
+            elif hp < trail:
                 if self.hold[i] < TRAIL_HOLD:
                     self.hold[i] += 1
                 else:
-                    self.trail[i] = max(hp, self.trail[i] - TRAIL_RATE)
+                    self.trail[i] = max(hp, trail - TRAIL_RATE)
             else:
                 self.hold[i] = 0
 
@@ -258,13 +271,10 @@ class Hud:
             x0 = cx - gap - bw if i == 0 else cx + gap
             r.add(x0 - 4, y - 4, bw + 8, bh + 8, (0, 0, 0, 0.55))
             r.add(x0, y, bw, bh, (0.16, 0.03, 0.04, 0.95), (0.28, 0.05, 0.06, 0.95))
-            def span(fr):
-                w = bw * max(0.0, min(1.0, fr))
-                return (x0 + bw - w if i == 1 else x0), w
             # P1 drains toward its outer (left) edge, P2 toward its outer (right) edge
-            tx, tw = span(trail)
+            tx, tw = _bar_span(x0, bw, trail, right=i == 1)
             r.add(tx, y, tw, bh, (0.85, 0.12, 0.08), (1.0, 0.45, 0.30))
-            fx, fw = span(frac)
+            fx, fw = _bar_span(x0, bw, frac, right=i == 1)
             low = frac < 0.3
             bottom, topc = ((0.95, 0.30, 0.08), (1.0, 0.55, 0.2)) if low else ((0.95, 0.62, 0.08), (1.0, 0.92, 0.40))
             r.add(fx, y, fw, bh, bottom, topc)
@@ -396,7 +406,7 @@ class Hud:
             lx += max(96, 15 + lbl.label.content_width + 24)     # a long name ("knockdown") pushes the rest on
         # input history, newest on top.  Each row keeps its label while it scrolls down (only
         # its position and fade change, which pyglet applies without a new text layout): a
-        # new input lays out one label, not all 14 (that cost ~8 ms, in the frame of the input)
+        # new input lays out one label, not all 14 (a text layout is slow, in the frame of the input)
         for p in range(2):
             rows = list(tr.history[p].rows)
             x = 16 if p == 0 else W - 16
@@ -425,7 +435,7 @@ class Hud:
         px = project(pts, view_proj, W, H)
         w = pts @ view_proj[3, :3] + view_proj[3, 3]          # clip w: > 0 in front of the eye
         k = 0
-        for (p, s, c), (x, y), wk in zip(texts, px, w):
+        for (_p, s, c), (x, y), wk in zip(texts, px, w):
             if not (wk > 0.05 and 0.0 <= x < W and 0.0 <= y < H):
                 continue
             self.texts[k].set(s, x + 4, H - y + 4, _rgba255(c))

@@ -1,12 +1,12 @@
 """Per-event random numbers for presentation effects, read from one fixed table.
 
 Sparks, wood chips and break chunks want a random spread that is the same every time
-a given event is shown (a replayed match looks the same), so each event used to build
-its own generator: ``np.random.default_rng(key)``.  That costs ~25 µs in a warm loop,
-but an effect runs on a rare frame (a hit, a crate strike), with numpy's code and data
-cold: in the render loop the main thread has just waited ~8 ms in ``glFinish`` while
-llvmpipe's threads ran on both cores.  There, building the generator alone took
-170–290 µs (seeding goes through ``SeedSequence``), and a strike frame built two.
+a given event is shown (a replayed match looks the same).  A generator per event
+(``np.random.default_rng(key)``) would give that, but an effect runs on a rare frame (a
+hit, a crate strike), with numpy's code and data cold: in the render loop the main
+thread has just waited in ``glFinish`` while llvmpipe's threads ran on both cores, and
+building a generator then (seeding goes through ``SeedSequence``) costs many times what
+it does in a warm loop, once per effect of the frame.
 
 :class:`NoiseTable` draws its numbers once, at import: ``ROWS`` rows of standard normals
 and of uniforms on [0, 1).  An event reads a window of consecutive rows at an offset

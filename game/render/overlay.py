@@ -26,6 +26,7 @@ names every colour for the HUD's key (:meth:`DebugOverlay.legend`).
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -35,7 +36,7 @@ COLORS = {
     "guard": (0.35, 0.65, 1.00, 1.00),
     "overlap": (1.00, 0.92, 0.10, 1.00),
     "j1": (1.00, 0.30, 1.00, 1.00),
-    "j2": (0.60, 1.00, 0.00, 1.00),                  # lime: the orange of before was a crate slab's
+    "j2": (0.60, 1.00, 0.00, 1.00),                  # lime: orange would read as a crate slab
     "collision": (1.00, 1.00, 1.00, 1.00),
     "centres": (0.60, 0.60, 0.65, 0.90),             # A7's construction line, grey under its white point
     "crate": (1.00, 0.62, 0.20, 0.95),
@@ -43,12 +44,12 @@ COLORS = {
     "crate_region": (1.00, 1.00, 0.45, 1.00),
     "crate_fill_face": (0.75, 0.90, 1.00, 1.00),
     "crate_struck": (1.00, 0.45, 0.45, 1.00),        # the small box a strike judged (re-split since)
-    "quadtree": (0.42, 0.30, 1.00, 0.80),            # indigo: the light grey of before read as floor lines
+    "quadtree": (0.42, 0.30, 1.00, 0.80),            # indigo: a light grey would read as floor lines
     "ray_nearest": (0.20, 1.00, 1.00, 1.00),
     "ray_beyond": (0.20, 1.00, 1.00, 0.30),          # a nearest ray's reach past its hit (C6 max distance)
     "ray_any": (0.70, 0.50, 1.00, 1.00),
-    "ray_hit_nearest": (0.20, 1.00, 1.00, 1.00),     # a hit mark in its ray's colour (the any-hit
-    "ray_hit_any": (0.70, 0.50, 1.00, 1.00),         # mark was j1's magenta before)
+    "ray_hit_nearest": (0.20, 1.00, 1.00, 1.00),     # a hit mark in its ray's colour (not j1's
+    "ray_hit_any": (0.70, 0.50, 1.00, 1.00),         # magenta: it would read as a judgement point)
     "ray": (0.50, 0.90, 1.00, 1.00),
 }
 DEFAULT_COLOR = (1.00, 0.55, 0.90, 0.90)
@@ -133,6 +134,14 @@ def box_edges(box) -> np.ndarray:
     return corners[_BOX_EDGES]
 
 
+class OverlayLines(NamedTuple):
+    """One frame of the overlay, ready for the line pass."""
+
+    segments: np.ndarray    # (n, 2, 3) float: every segment, in draw order (by layer)
+    colors: np.ndarray      # (n, 4) float: the colour of each segment
+    in_scene: int           # how many leading segments lie in the scene (drawn depth-tested)
+
+
 class DebugOverlay:
     """Collects one frame of debug drawing; ``segments()``/``colors()`` for the line pass."""
 
@@ -149,7 +158,7 @@ class DebugOverlay:
         self._boxes: list = []           # boxes are the bulk: their edges are built in one batch
         self._box_cols: list[tuple] = []
         self._box_layers: list[int] = []
-        self._built = None               # (segments, colours, in-scene count), in layer order
+        self._built: OverlayLines | None = None      # the frame's lines, once asked for
         self.texts: list[tuple[np.ndarray, str, tuple]] = []
 
     def wants(self, kind: str) -> bool:
@@ -203,44 +212,46 @@ class DebugOverlay:
             self.texts.append((np.asarray(p, dtype=float), str(s), color_of(kind)))
 
     # ---- output ---------------------------------------------------------------
-    def _build(self) -> tuple[np.ndarray, np.ndarray]:
+    def _build(self) -> OverlayLines:
         """Segments ``(n, 2, 3)`` and colours ``(n, 4)`` in draw order: by layer
         (:data:`LAYERS`), and within a layer boxes first, then the rest as added; and the
         number of leading segments that lie in the scene."""
         if self._built is not None:
             return self._built
-        segs, cols, layers = [], [], []
+        segs: list[np.ndarray] = []
+        cols: list[np.ndarray] = []
+        layer_parts: list[np.ndarray] = []
         if self._boxes:
             b = np.asarray(self._boxes, dtype=float).reshape(-1, 2, 3)
             corners = np.where(_CORNERS[None] == 1, b[:, 1:2], b[:, 0:1])       # (B, 8, 3)
             segs.append(corners[:, _BOX_EDGES].reshape(-1, 2, 3))
             cols.append(np.repeat(np.array(self._box_cols, dtype=float), 12, axis=0))
-            layers.append(np.repeat(np.array(self._box_layers), 12))
+            layer_parts.append(np.repeat(np.array(self._box_layers), 12))
         if self._segs:
             segs += self._segs
             cols.append(np.repeat(np.array(self._cols, dtype=float), self._counts, axis=0))
-            layers.append(np.repeat(np.array(self._layers), self._counts))
+            layer_parts.append(np.repeat(np.array(self._layers), self._counts))
         if not segs:
-            self._built = np.zeros((0, 2, 3)), np.zeros((0, 4)), 0
+            self._built = OverlayLines(np.zeros((0, 2, 3)), np.zeros((0, 4)), 0)
             return self._built
-        layers = np.concatenate(layers)
+        layers = np.concatenate(layer_parts)
         order = np.argsort(layers, kind="stable")
-        self._built = (np.concatenate(segs)[order], np.concatenate(cols)[order],
-                       int(np.count_nonzero(layers < IN_SCENE_LAYERS)))
+        self._built = OverlayLines(np.concatenate(segs)[order], np.concatenate(cols)[order],
+                                   int(np.count_nonzero(layers < IN_SCENE_LAYERS)))
         return self._built
 
     def segments(self) -> np.ndarray:
         """All segments ``(n, 2, 3)``, in draw order (see :meth:`_build`)."""
-        return self._build()[0]
+        return self._build().segments
 
     def colors(self) -> np.ndarray:
         """Colours ``(n, 4)`` matching :meth:`segments`."""
-        return self._build()[1]
+        return self._build().colors
 
     def in_scene(self) -> int:
         """How many of the first :meth:`segments` lie in the scene (:data:`IN_SCENE_LAYERS`):
         the line pass draws those depth-tested, the rest over everything."""
-        return self._build()[2]
+        return self._build().in_scene
 
     def legend(self) -> list[tuple[str, tuple, bool]]:
         """The key to the colours for the HUD: ``(label, rgba, shown)`` per :data:`LEGEND`

@@ -59,7 +59,7 @@ class LineRenderer:
     segment, widened in screen space by the vertex shader.
 
     Drawn over the scene without a depth test (one pass: on llvmpipe every
-    extra pass of ~1,700 thin triangles costs ~3 ms), except a leading run of
+    extra pass over those thin triangles costs a visible part of a frame), except a leading run of
     segments that lie in the scene (the quadtree cells on the floor), drawn
     depth-tested from their own instance buffer so a fighter or a crate in
     front hides them: the same triangles, in two draws.

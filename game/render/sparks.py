@@ -40,7 +40,8 @@ _BURSTS = {
 }
 
 # columns of the particle table
-_P, _V, _SIZE, _COL, _LIFE, _AGE, _DELAY, _KIND, _DELAY0 = (slice(0, 3), slice(3, 6), 6, slice(7, 10), 10, 11, 12, 13, 14)
+_P, _V, _SIZE, _COL = slice(0, 3), slice(3, 6), 6, slice(7, 10)
+_LIFE, _AGE, _DELAY, _KIND, _DELAY0 = 10, 11, 12, 13, 14
 _WIDTH = 15
 KIND_SPARK, KIND_FLASH, KIND_RING = 0.0, 1.0, 2.0
 #: noise-table keys: hits, and bursts without a fighter (crates, projectile impacts)
@@ -51,18 +52,19 @@ class Sparks:
     """Particles ``(n, 15)``: pos, vel, size, rgb, life, age, hitstop delay left, kind, initial delay."""
 
     def __init__(self):
+        self.clear()
+
+    def __len__(self) -> int:
+        return len(self.p)
+
+    def clear(self) -> None:
+        """No particles and no body flash."""
         self.p = np.zeros((0, _WIDTH))
         self.prev_pos = np.zeros((0, 3))
         #: per fighter (rgb, amount) body flash, and its frames left
         self.flash = np.zeros((2, 4))
         self._flash_left = [0, 0]           # frames left, per fighter (plain ints: stepped every frame)
         self._flash_base = [0.0, 0.0]
-
-    def __len__(self) -> int:
-        return len(self.p)
-
-    def clear(self) -> None:
-        self.__init__()
 
     def hold(self) -> None:
         """No simulation step this tick: draw the particles still (no interpolation drift)."""
@@ -173,7 +175,7 @@ class Sparks:
 
         Every row as a spark first, in one pass per column; then the few flash and ring rows
         (one or two per burst) on floats: these run on the frames right after a hit, when
-        numpy is cold, so the masked passes they used to take were most of the cost."""
+        numpy is cold, and masked numpy passes over so few rows would cost most of the call."""
         p = self.p
         n = len(p)
         out = np.empty((n, 11), dtype=np.float32)

@@ -180,7 +180,7 @@ class DamageCounter:
         self.best = [0, 0]
 
     def observe(self, match, events) -> None:
-        landed = ([], [])                    # unblocked hits this step, per defender, in order
+        landed: tuple[list[int], list[int]] = ([], [])      # unblocked hits this step, per defender, in order
         for e in events:
             if isinstance(e, Hit) and not e.blocked:
                 landed[e.defender].append(e.damage)
@@ -242,7 +242,7 @@ class TrainingMode:
     """State of training mode; the window owns the match and calls these hooks."""
 
     def __init__(self):
-        from game.training import DummyController   # pure logic, another engineer's module
+        from game.training import DummyController  # pure logic, no pyglet
 
         self.dummy = DummyController(side=1)
         #: P2's input source hook: ``(match, live) -> FrameInput``

@@ -10,9 +10,9 @@ strike changed), so the arena mesh is built once and never changes.  Crate
 debris (:class:`DebrisRenderer`) is one instanced draw of lit boxes.
 
 Shadows are planar projections of the limbs along the sun onto the floor,
-drawn with a stencil test so overlapping limbs darken once.  (A shadow map
-was measured first: on llvmpipe its depth pass and per-pixel lookups cost
-~25-40 ms a frame at 1280x720, far over the frame budget.)
+drawn with a stencil test so overlapping limbs darken once.  (Not a shadow
+map: on llvmpipe its depth pass and per-pixel lookups cost far more than a
+frame's budget at 1280x720.)
 """
 
 from __future__ import annotations
@@ -23,8 +23,17 @@ import numpy as np
 from pyglet import gl
 
 from .crates import MAT_SPLINTER, by_material, crate_mesh, draw_map, triangle_vertices
-from .geometry import (KIND_STYLE, MAT_CRATE, MAT_PILLAR, MAT_PLAIN, arena_parts, box_triangles, fighter_mesh,
-                       material_ranges, world_mesh)
+from .geometry import (
+    KIND_STYLE,
+    MAT_CRATE,
+    MAT_PILLAR,
+    MAT_PLAIN,
+    arena_parts,
+    box_triangles,
+    fighter_mesh,
+    material_ranges,
+    world_mesh,
+)
 from .glutil import Program, VertexArray
 
 SUN_DIR = np.array([0.42, 0.80, 0.43])
@@ -85,8 +94,8 @@ class CrateMeshes:
 
         ``defer``: leave a crate that already has a mesh (struck, not broken) for the next
         call.  The game passes it on the frame of a strike, which already pays for the
-        compound's strike in the simulation: building the faces (1-4 ms) then moves to the
-        next frame, and the hole shows one frame (16 ms) late, under the strike's flash."""
+        compound's strike in the simulation: building the faces then moves to the next
+        frame, and the hole shows one frame late, under the strike's flash."""
         crates = stage.crates if stage is not None else []
         if stage is not self._stage or len(self._keys) != len(crates):
             self._stage = stage
@@ -195,8 +204,8 @@ class WorldRenderer:
         self.world = VertexArray(layout)
         self.crates = CrateMeshes()
         self.debris = DebrisRenderer()
-        self._arena_version = None
-        self._rim = None
+        self._arena_version: int | None = None        # id() of the arena the static mesh was built for
+        self._rim: np.ndarray | None = None           # (n, 4) float: wall-top points, homogeneous
         self.sync_arena(arena)
         # a coarser copy of the fighters for their shadows (the outline is all that shows)
         sverts, sidx = fighter_mesh(skeleton, fighters, detail=1)
@@ -259,9 +268,6 @@ class WorldRenderer:
         ``crates.Debris.instances``; ``fade`` ``Occluders.uniforms()`` (boxes drawn
         see-through: the draws of their materials use the FADE programs) or None."""
         view_proj = proj @ view
-        lit_world = self.lit_world
-        if fade is not None:
-            lit_world = {**lit_world, **{m: p for m, p in self.lit_fade.items() if m in fade[3]}}
         if flash is None:
             flash = np.zeros((2, 4))
         gl.glEnable(gl.GL_DEPTH_TEST)
@@ -273,9 +279,20 @@ class WorldRenderer:
         gl.glClearColor(0.0, 0.0, 0.0, 1.0)
         gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE)
         gl.glClear(gl.GL_DEPTH_BUFFER_BIT | gl.GL_STENCIL_BUFFER_BIT)   # colour: every pixel is drawn
-        # 1. fighters, then the arena (early depth test skips the floor behind them), one program per material
+        self._draw_lit(view_proj, proj, eye, limbs, viewport, flash, fade)
+        self._draw_shadows(view_proj, limbs, feet)
+        self._draw_sky(view, proj, view_proj)
+        # 4. crate debris after the sky, so a fading chip in front of the sky blends over it
+        self.debris.draw(view_proj, eye, debris)
+
+    def _draw_lit(self, view_proj, proj, eye, limbs: np.ndarray, viewport, flash: np.ndarray, fade) -> None:
+        """1. the fighters, then the arena (early depth test skips the floor behind them), one
+        program per material (the FADE variant for a material ``fade`` names)."""
+        lit_world = self.lit_world
+        if fade is not None:
+            lit_world = {**lit_world, **{m: p for m, p in self.lit_fade.items() if m in fade[3]}}
         flash32 = np.ascontiguousarray(flash, dtype=np.float32)
-        draws = [(self.lit_fighter, None, None)]
+        draws: list[tuple[Program, VertexArray | None, tuple[int, int] | None]] = [(self.lit_fighter, None, None)]
         draws += [(lit_world.get(m, lit_world[0]), self.crates.vao, (first, count))
                   for m, first, count in self.crates.ranges]
         draws += [(lit_world.get(m, lit_world[0]), self.world, (first, count))
@@ -285,11 +302,11 @@ class WorldRenderer:
             prog.use()
             prog.mat4("u_view_proj", view_proj)
             prog.vec("u_eye", eye)
-            if rng is None:
+            if vao is None or rng is None:
                 gl.glUniform4fv(prog.loc("u_flash"), 2, flash32.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
                 prog.mat4("u_limb", limbs)
                 # The limbs are closed, outward-wound solids: their back faces are always hidden,
-                # and skipping them spares llvmpipe ~1-2 ms of triangle setup (same pixels).
+                # and skipping them spares llvmpipe their triangle setup (same pixels).
                 gl.glEnable(gl.GL_CULL_FACE)
                 gl.glCullFace(gl.GL_BACK)
                 self.fighters.draw()
@@ -299,8 +316,10 @@ class WorldRenderer:
                 if fade is not None and any(prog is p for p in self.lit_fade.values()):
                     _set_fade(prog, fade)
                 vao.draw_range(*rng)
-        # 2. the fighters' shadows on the floor: blended once per pixel (stencil), depth-tested;
-        #    the framebuffer's alpha stays 1 (a saved frame's shadows are as dark as on screen)
+
+    def _draw_shadows(self, view_proj, limbs: np.ndarray, feet: np.ndarray) -> None:
+        """2. the fighters' shadows on the floor: blended once per pixel (stencil), depth-tested;
+        the framebuffer's alpha stays 1 (a saved frame's shadows are as dark as on screen)."""
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ZERO, gl.GL_ONE)
         gl.glDepthMask(gl.GL_FALSE)
@@ -314,7 +333,7 @@ class WorldRenderer:
         # Projected along the sun onto the floor, a closed outward-wound limb covers its shadow
         # twice: its sun-facing triangles keep their winding seen from above, the others flip.
         # Culling the flipped half leaves the same shadow (the stencil lets one layer through
-        # anyway) for half of llvmpipe's shadow work (~1 ms a frame).
+        # anyway) for half of llvmpipe's shadow work.
         if self.cull_shadow_back_faces:
             gl.glEnable(gl.GL_CULL_FACE)
             gl.glCullFace(gl.GL_BACK)
@@ -323,7 +342,9 @@ class WorldRenderer:
         gl.glDisable(gl.GL_STENCIL_TEST)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         gl.glDisable(gl.GL_BLEND)
-        # 3. sky last, only where nothing was drawn (depth still at the clear value)
+
+    def _draw_sky(self, view, proj, view_proj) -> None:
+        """3. the sky last, only where nothing was drawn (depth still at the clear value)."""
         gl.glDepthFunc(gl.GL_LEQUAL)
         self.sky.use()
         self.sky.mat4("u_inv_view", np.linalg.inv(view))
@@ -332,6 +353,3 @@ class WorldRenderer:
         self.sky_vao.draw(gl.GL_TRIANGLE_STRIP)
         gl.glDepthMask(gl.GL_TRUE)
         gl.glDepthFunc(gl.GL_LESS)
-        # 4. crate debris after the sky, so a fading chip in front of the sky blends over it
-        self.debris.draw(view_proj, eye, debris)
-        gl.glUseProgram(0)

@@ -21,12 +21,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from .data import GameData, Move
     from .limbs import LimbBoxes
 
 
 class FighterState(StrEnum):
-    """What a fighter is doing.  A ``str`` enum: each member equals its old string
+    """What a fighter is doing.  A ``str`` enum: each member equals its string
     (``FighterState.IDLE == "idle"``), so readers outside the simulation may compare with
     strings; ``state_hash`` hashes the plain value."""
 
@@ -243,7 +245,7 @@ class Fighter:
         from a jump it was hit out of (``air``)."""
         return float(self._data.moves["jump"].air[self.mframe]) if self.move == "jump" else float(self.air)
 
-    def busy_frames(self, moves: dict[str, Move]) -> int:
+    def busy_frames(self, moves: Mapping[str, Move]) -> int:
         """Frames until this fighter can start a move: its hitstop, then its stun or the rest
         of its move (``moves``: the move table); 0 when free."""
         if self.stun > 0:
@@ -254,7 +256,7 @@ class Fighter:
             left = 0
         return self.hitstop + left
 
-    def frames_to_act(self, moves: dict[str, Move]) -> int:
+    def frames_to_act(self, moves: Mapping[str, Move]) -> int:
         """The step, counted from the next one (1), on which this fighter can start a move:
         after its hitstop, then its stun or the rest of its move; a free fighter can on the
         next step.  A hit's frame advantage is the defender's minus the attacker's."""

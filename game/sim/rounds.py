@@ -28,7 +28,7 @@ START_X = 1.5              # start positions (-START_X, 0) and (+START_X, 0) on 
 
 
 class Phase(StrEnum):
-    """The match's phase.  A ``str`` enum: each member equals its old string
+    """The match's phase.  A ``str`` enum: each member equals its string
     (``Phase.FIGHT == "fight"``); ``state_hash`` hashes the plain value."""
 
     INTRO = "intro"     # "ROUND n", "FIGHT": inputs ignored

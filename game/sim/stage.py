@@ -191,7 +191,7 @@ class Stage:
             else:
                 comp = Compound.from_box(o.aabb, CRATE_WALL)
             self.crates.append(Crate(o, comp))
-            self._sync_model(self.crates[-1])
+            self.sync_model(self.crates[-1])
         self._rebuild_group()
         solid = [o.aabb for o in arena.objects if o.kind in SOLID_KINDS]
         self._solid_xz = np.array([[[b[0, 0], b[0, 2]], [b[1, 0], b[1, 2]]] for b in solid]).reshape(-1, 2, 2)
@@ -205,7 +205,7 @@ class Stage:
         return cls(_cached_arena(None if assets_dir is None else str(assets_dir)))
 
     # ------------------------------------------------------------ crates
-    def _sync_model(self, crate: Crate) -> None:
+    def sync_model(self, crate: Crate) -> None:
         """B7 -> C: the crate's collision model becomes the surfaces of its small boxes.
 
         Rays meet exactly the union of the small boxes (the first surface a ray
@@ -320,7 +320,7 @@ class Stage:
             crate.broken = True
             self._refresh_obstacles()
             self._rebuild_group()
-        self._sync_model(crate)
+        self.sync_model(crate)
         return result, broke
 
     def struck_normal(self, index: int, result: StrikeResult,
@@ -515,7 +515,7 @@ class Stage:
                 c.compound = Compound.restore(csnap)
                 c.broken = broken
                 c.last_strike = None
-                self._sync_model(c)
+                self.sync_model(c)
                 changed = True
         if changed:
             self._rebuild_group()

@@ -114,7 +114,7 @@ def check_match(m: Match, seen: dict | None = None) -> str | None:
             continue
         try:
             validate()                                  # B9 invariants of the crate's compound
-        except Exception as exc:  # noqa: BLE001 - any failure of validate() is the violation to report
+        except Exception as exc:  # any failure of validate() is the violation to report
             name = getattr(getattr(crate, "obj", None), "name", "?")
             return f"crate {i} ({name}) compound invalid: {type(exc).__name__}: {exc}"
         if seen is not None:
@@ -126,7 +126,7 @@ def check_match(m: Match, seen: dict | None = None) -> str | None:
             if callable(fn):
                 try:
                     res = fn()
-                except Exception as exc:  # noqa: BLE001 - the arena's own invariant checks, reported
+                except Exception as exc:  # the arena's own invariant checks, reported
                     return f"arena.{name}() failed: {type(exc).__name__}: {exc}"
                 if res is False or (isinstance(res, str) and res):
                     return f"arena.{name}() reported: {res}"
@@ -169,7 +169,7 @@ def soak(frames: int, seed: int, *, make_match=None, on_frame=None, on_match=Non
         try:
             m.step(_DECODE[b1], _DECODE[b2])
             problem = check_match(m, seen)
-        except Exception as exc:  # noqa: BLE001 - a crash in step() is a violation, reported with its seed
+        except Exception as exc:  # a crash in step() is a violation, reported with its seed
             problem = f"step raised {type(exc).__name__}: {exc}"
         if problem:
             raise SoakViolation(
@@ -212,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"soak: VIOLATION {exc}", file=sys.stderr)
         return 1
     fps = out["frames"] / out["seconds"] if out["seconds"] else float("inf")
-    print(f"soak: {out['frames']:,} frames in {out['matches']} match{'' if out['matches'] == 1 else 'es'}, seed {args.seed}: ok, "
+    matches = f"{out['matches']} match{'' if out['matches'] == 1 else 'es'}"
+    print(f"soak: {out['frames']:,} frames in {matches}, seed {args.seed}: ok, "
           f"{fps:,.0f} frames/s ({out['seconds']:.1f} s)")
     return 0
 
