@@ -81,7 +81,7 @@ def reference_strike(compound: Compound, striker_box: Any,
             for ax, (lo, hi) in reg.items():
                 tun[0][ax], tun[1][ax] = lo, hi
             tunnels.append((lay, tun))
-    out = []
+    out: list[tuple[list[float], list[float], int]] = []
     changed = False
     for lay in range(6):
         axis = lay // 2
@@ -100,7 +100,7 @@ def reference_strike(compound: Compound, striker_box: Any,
         out.extend((lo, hi, lay) for lo, hi in layer_out)
     if not changed:
         return None
-    return (np.array([[lo, hi] for lo, hi, _ in out], dtype=float).reshape(-1, 2, 3),
+    return (np.array([[lo, hi] for lo, hi, _ in out], dtype=np.float64).reshape(-1, 2, 3),
             np.array([b[2] for b in out], dtype=np.int8))
 
 
