@@ -42,7 +42,6 @@ whose message names the file, the field, the byte offset and the fix.
 from __future__ import annotations
 
 import os
-import stat
 import struct
 import tempfile
 import zlib
@@ -52,7 +51,8 @@ from pathlib import Path
 import numpy as np
 
 import game
-from game.files import REGULAR, existing_kind, special_kind
+from game import files
+from game.files import REGULAR, existing_kind
 from game.sim import FrameInput, Match
 from game.sim.match import INTRO_FRAMES, KO_FRAMES, MAX_ROUNDS, ROUND_FRAMES
 
@@ -222,6 +222,13 @@ def decode(data: bytes, path: str = "<bytes>") -> Replay:
         raise err("arena", f"unknown arena code {arena_code} (0 a bare floor, 1 the arena)")
     if interval == 0:
         raise err("interval", "checkpoint interval is 0")
+    # the counts within what a match can record, before anything is allocated for them (a
+    # crafted file can have valid CRCs and claim millions of frames)
+    if frames > MAX_MATCH_FRAMES:
+        raise err("frames", f"{frames:,} frames, more than the longest match ({MAX_MATCH_FRAMES:,}: five rounds "
+                  f"to time over)")
+    if nruns > frames:
+        raise err("runs", f"{nruns:,} input runs for {frames:,} frames (a run is at least one frame)")
     if nchk != frames // interval:
         raise err("checkpoints", f"{nchk} checkpoints for {frames} frames every {interval}, "
                   f"expected {frames // interval}")
@@ -241,6 +248,8 @@ def decode(data: bytes, path: str = "<bytes>") -> Replay:
     if len(raw) != want:
         raise err("payload", f"decompressed payload is {len(raw)} bytes, the header implies {want}")
     runs = np.frombuffer(raw, dtype=RUN, count=nruns)
+    if not runs["count"].all():
+        raise err("runs", f"input run {int(np.flatnonzero(runs['count'] == 0)[0])} lasts 0 frames")
     if int(runs["count"].sum()) != frames:
         raise err("runs", f"input runs cover {int(runs['count'].sum())} frames, header says {frames}")
     if (runs["p1"] >> FrameInput.BITS).any() or (runs["p2"] >> FrameInput.BITS).any():
@@ -257,36 +266,44 @@ def decode(data: bytes, path: str = "<bytes>") -> Replay:
                   bytes(final), arena_code == ARENA_CODES[True])
 
 
+class ReplayFileError(ReplayError):
+    """A replay's path cannot be read as one: missing, a directory, a FIFO, a device, a socket,
+    a symbolic-link loop, unreadable, or over :data:`MAX_FILE_SIZE`; nothing is read.
+    ``reason`` is :attr:`game.files.FileUnusable.reason`."""
+
+    def __init__(self, message: str, reason: str):
+        super().__init__(message)
+        self.reason = reason
+
+
 def load_replay(path) -> Replay:
     """Read and verify a replay file; every problem raises :class:`ReplayError`.
 
-    The path is checked with ``stat`` before it is opened: a directory, FIFO,
-    device or socket, or a file over :data:`MAX_FILE_SIZE` bytes, is refused
-    unread (a FIFO would block, ``/dev/zero`` would fill the memory)."""
+    The path is checked with ``stat`` before it is opened (:func:`game.files.read_bounded`):
+    a directory, FIFO, device, socket or symbolic-link loop, or a file over
+    :data:`MAX_FILE_SIZE` bytes, is refused unread (a FIFO would block, ``/dev/zero`` would
+    fill the memory) with :class:`ReplayFileError`."""
     if str(path) == "":
         raise ReplayError("--replay: empty path; pass a replay file (.rpl)")
-    try:
-        st = os.stat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        raise ReplayError(f"{path}: file not found; check the path given to --replay") from None
-    except OSError as exc:
-        raise ReplayError(f"{path}: cannot read ({exc.strerror}); check the path given to --replay") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise ReplayError(f"{path}: is a directory; pass a replay file to --replay")
-    if not stat.S_ISREG(st.st_mode):
-        raise ReplayError(f"{path}: is {special_kind(st.st_mode)}, not a regular file; "
-                          f"pass a replay file to --replay")
     too_big = (f"a replay is at most {MAX_FILE_SIZE:,} bytes ({MAX_MATCH_FRAMES:,} frames, the longest "
                f"match); pass a file written by python3 main.py --record")
-    if st.st_size > MAX_FILE_SIZE:
-        raise ReplayError(f"{path}: file is {st.st_size:,} bytes, {too_big}")
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_FILE_SIZE + 1)
-    except OSError as exc:
-        raise ReplayError(f"{path}: cannot read ({exc.strerror}); check its permissions") from None
-    if len(data) > MAX_FILE_SIZE:                 # it grew after the stat
-        raise ReplayError(f"{path}: file is over {MAX_FILE_SIZE:,} bytes, {too_big}")
+        data = files.read_bounded(path, "a replay file", MAX_FILE_SIZE)
+    except files.FileUnusable as exc:
+        if exc.reason == files.MISSING:
+            text = f"{exc}; check the path given to --replay"
+        elif exc.reason == files.PERMISSION:
+            text = f"{exc}; make it readable (chmod u+r {path}) or run as its owner"
+        elif exc.reason == files.NOT_REGULAR and exc.kind == files.DIRECTORY:
+            text = f"{path}: is a directory; pass a replay file to --replay"
+        elif exc.reason == files.NOT_REGULAR:
+            text = f"{exc}; pass a replay file to --replay"
+        elif exc.reason == files.TOO_LARGE:
+            size = f"file grew past {MAX_FILE_SIZE:,} bytes" if exc.grew else f"file is {exc.size:,} bytes"
+            text = f"{path}: {size}, {too_big}"
+        else:
+            text = f"{exc}; check the path given to --replay"
+        raise ReplayFileError(text, exc.reason) from None
     return decode(data, str(path))
 
 
