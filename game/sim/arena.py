@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,7 +47,8 @@ from game.collision.scene_file import REBAKE
 from game.collision.scene_format import MAX_MODELS, MAX_TRIANGLES, NO_DIGEST
 from game.collision.tolerances import MIN_BOX_EXTENT
 
-from .fields import REQUIRED, Fields, Key, read_json, restore_hint
+from .body import read_fighters
+from .fields import ASSETS, REQUIRED, Fields, Key, read_json, restore_hint
 
 __all__ = [
     "DESCRIPTION_NAME",
@@ -78,6 +80,8 @@ MAX_COORD = 1000.0
 #: The most bytes an ``.obj`` mesh may have: a mesh of all the triangles the scene files hold
 #: (``MAX_TRIANGLES``) takes about 10 MB of ``v`` and ``f`` lines.
 MAX_OBJ_BYTES = 16 << 20
+#: Kinds a fighter cannot walk through (``game.sim.stage``'s obstacles): no start may be in one.
+START_BLOCKERS = ("pillar", "wall", "crate", "barrel")
 #: Thickness (m) of a crate's or barrel's walls: the slabs of its method-B compound (B6, B8),
 #: built by ``game.sim.stage``.  A crate must be more than twice this across to be hollow.
 CRATE_WALL = 0.08
@@ -336,8 +340,22 @@ def bake_digest(leaf_capacity: int, max_depth: int, objects: Sequence[tuple[int,
     return h.digest()
 
 
-def read_description(path: Path | str | None = None) -> Description:
-    """Parse and validate the arena description; raises :class:`ArenaDescriptionError` naming file and field."""
+def _pushbox_radius(folder: Path) -> tuple[float, Path]:
+    """The fighters' pushbox radius the starts are checked with, and the file it is from:
+    ``fighters.json`` beside the description (where ``Match.new(assets_dir=...)`` reads both),
+    else the shipped one."""
+    path = folder / "fighters.json"
+    if not os.path.lexists(path):
+        path = ASSETS / "fighters.json"
+    return read_fighters(path)[2], path
+
+
+def read_description(path: Path | str | None = None, pushbox_radius: float | None = None) -> Description:
+    """Parse and validate the arena description; raises :class:`ArenaDescriptionError` naming file and field.
+
+    The fighter starts are checked against the fighters' pushbox radius: ``pushbox_radius``,
+    or by default ``fighters.json``'s beside the description (the shipped one if there is
+    none), so a bad ``fighters.json`` there raises its ``AssetError``."""
     path = Path(path) if path is not None else default_assets_dir() / DESCRIPTION_NAME
     f = _fields(path)
     raw = read_json(path, ArenaDescriptionError, ArenaDescriptionFileError)
@@ -394,7 +412,12 @@ def read_description(path: Path | str | None = None) -> Description:
         out.append(_ObjectSpec(name, kind, level, tris, m, c, r))
     f.reject_unknown(raw)           # a misspelt optional key would silently read as its default
     desc = Description(path, tuple(out), starts, clear, cap, depth, bake_digest(cap, depth, baked, meshes))
+    if pushbox_radius is None:
+        radius, radius_from = _pushbox_radius(path.parent)
+    else:
+        radius, radius_from = pushbox_radius, None
     _check_clear_area(desc, f)
+    _check_starts(desc, f, radius, radius_from)
     _check_crate_sizes(desc, f)
     return desc
 
@@ -403,6 +426,41 @@ def _world_box(o: _ObjectSpec) -> np.ndarray:
     """``(2, 3)`` the world AABB of a described object's mesh."""
     w = (o.triangles @ o.transform[:3, :3] + o.transform[3, :3]).reshape(-1, 3)
     return np.array([w.min(axis=0), w.max(axis=0)])
+
+
+def _check_starts(desc: Description, f: Fields, radius: float, radius_from: Path | None) -> None:
+    """Layout rule: each fighter's pushbox (``radius``, x–z) at its start lies inside the arena
+    and clear of every solid (pillar, wall, crate, barrel: ``game.sim.stage``'s obstacles), and
+    the two starts are at least two radii apart: a round would start with the pushboxes
+    overlapping, or (equal starts) with no direction to face."""
+    of = f"pushbox_radius {radius:g} m" + (f" of {radius_from}" if radius_from else "")
+    (x1, _, z1), (x2, _, z2) = desc.fighter_starts.tolist()
+    apart = math.hypot(x2 - x1, z2 - z1)
+    if apart < 2 * radius:
+        shown = "two starts at the same x-z point" if apart == 0 else f"starts {apart:.4g} m apart"
+        f.fail("fighter_starts", f"two starts at least {2 * radius:g} m apart in x-z (twice the {of})", shown=shown,
+               fix="move them apart")
+    boxes = [(i, o, _world_box(o)) for i, o in enumerate(desc.objects)]
+    (lo_x, lo_z), (hi_x, hi_z) = _playable_rect([(o.kind, b) for _, o, b in boxes]).tolist()
+    for k, (x, y, z) in enumerate(desc.fighter_starts.tolist()):
+        if not (lo_x + radius <= x <= hi_x - radius and lo_z + radius <= z <= hi_z - radius):
+            f.fail(f"fighter_starts[{k}]", f"a start inside the walls with room for the pushbox ({of}): x from "
+                   f"{lo_x + radius:g} to {hi_x - radius:g}, z from {lo_z + radius:g} to {hi_z - radius:g}",
+                   [x, y, z], "move it inside the walls")
+        for i, o, b in boxes:
+            if o.kind not in START_BLOCKERS:
+                continue
+            if o.sphere_center is not None and o.sphere_radius is not None:     # a barrel: its sphere's cube (B8)
+                cx, cz = o.sphere_center[0], o.sphere_center[2]
+                r = o.sphere_radius
+                x0, z0, x1_, z1_ = cx - r, cz - r, cx + r, cz + r
+            else:
+                x0, z0, x1_, z1_ = float(b[0, 0]), float(b[0, 2]), float(b[1, 0]), float(b[1, 2])
+            gap = math.hypot(x - min(max(x, x0), x1_), z - min(max(z, z0), z1_))
+            if gap < radius:
+                f.fail(f"fighter_starts[{k}]", f"a start whose pushbox ({of}) is clear of every pillar, wall, "
+                       "crate and barrel", shown=f"{[x, y, z]}, {gap:.3g} m from objects[{i}] ({o.name})",
+                       fix="move the start or the object")
 
 
 def _check_crate_sizes(desc: Description, f: Fields) -> None:
