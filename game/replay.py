@@ -95,7 +95,7 @@ def _max_file_size(frames: int) -> int:
     return HEADER.size + raw + (raw >> 12) + (raw >> 14) + (raw >> 25) + 13 + TRAILER.size
 
 
-#: ``load_replay`` refuses a bigger file before reading it (156,288 bytes).
+#: ``load_replay`` refuses a bigger file before reading it (156,292 bytes).
 MAX_FILE_SIZE = _max_file_size(MAX_MATCH_FRAMES)
 
 class ReplayError(ValueError):

@@ -4,7 +4,9 @@ Every asset loader (fighters and moves, :mod:`game.sim.data`; the arena, :mod:`g
 reads its JSON with :func:`read_json` and every field through a :class:`Fields` reader, so a bad
 file fails the same way everywhere: one line ``<file>: <field path>: expected <what>, got
 <value>; <fix>`` in the loader's own exception type, never an error from inside numpy.  A key no
-loader reads (a misspelt ``"crouchng"``) is an error too; keys starting with ``_`` are comments.
+loader reads (a misspelt ``"crouchng"``) is an error too; keys starting with ``_`` are comments;
+a key written twice in one object is an error (JSON would keep the last silently).  The file
+itself is read with :func:`game.files.read_bounded` (at most :data:`MAX_JSON_BYTES`).
 """
 
 from __future__ import annotations
