@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import game
 from game import replay as rp
@@ -162,7 +164,11 @@ def test_run_length_encoding_splits_long_runs():
                   b"\0" * 8)
     h = HEADER.unpack_from(data)
     assert h[9] == 2                                    # two runs: 65535 + 4465
-    assert np.array_equal(decode(data).inputs, inputs)
+    raw = zlib.decompress(data[HEADER.size:-4])
+    assert struct.unpack_from("<6H", raw) == (0, 0, 65_535, 0, 0, 4_465)
+    # more frames than the longest match holds: the reader refuses it from the header
+    with pytest.raises(ReplayError, match=r"frames at byte 36: 70,000 frames, more than the longest match"):
+        decode(data)
 
 
 # ------------------------------------------------------------------ bad files
@@ -333,8 +339,6 @@ def test_window_loop_records_and_replays(tmp_path):
 
 
 # ------------------------------------------------------------------ RLE vs a per-frame reference
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 
 def _reference_runs(inputs):

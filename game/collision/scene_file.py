@@ -4,7 +4,7 @@ Both files are little-endian ``struct`` layouts with a magic, a version, the
 total file size and a CRC-32 (``zlib.crc32``) of the rest of the file in the
 header; the quadtree file's header also records the model data file's CRC, so
 two files from different bakes are told apart, and the model data file's header
-the digest of the description they were baked from (:func:`load_baked` returns
+holds the digest of the description they were baked from (:func:`load_baked` returns
 it; ``game.sim.arena`` compares it).  The full layout is in
 ``docs/scene-format.md``.  Every problem in a file raises
 :class:`SceneFileError` whose message names the file, the field, the byte
@@ -494,6 +494,10 @@ def _place_children(rd: _Reader, nodes: _Nodes, parent: np.ndarray, i: int, kids
     return slots
 
 
+#: Leaf-model pairs the membership check tests at once (a few MB of booleans).
+_MEMBERSHIP_CELLS = 1 << 20
+
+
 def _check_membership(rd: _Reader, rects: np.ndarray, children: Sequence[list[int] | None],
                       models: Sequence[list[int]], model_rects: Sequence[Rect], nodes_at: int,
                       models_at: list[int], filled: dict[int, tuple[int, int, int]]) -> None:
@@ -513,7 +517,7 @@ def _check_membership(rd: _Reader, rects: np.ndarray, children: Sequence[list[in
         rd.fail("nodes[0].rect", f"root rect {root.tolist()} does not cover model {out[0]}'s AABB", nodes_at)
     leaves = np.array([i for i, c in enumerate(children) if c is None])
     # leaves x models booleans, a block of leaves at a time: a file within the caps could ask
-    # for billions at once
+    # for hundreds of millions at once
     block = max(1, _MEMBERSHIP_CELLS // len(mr))
     for first in range(0, len(leaves), block):
         rows = leaves[first:first + block]
@@ -535,10 +539,6 @@ def _check_membership(rd: _Reader, rects: np.ndarray, children: Sequence[list[in
         what = "misses model" if want[row, m] else "holds model"
         why = "whose AABB overlaps it" if want[row, m] else "whose AABB does not overlap it"
         rd.fail(f"node_models[{n}]", f"leaf {n} {what} {m} {why} (C1)", models_at[n])
-
-
-#: Leaf-model pairs the membership check tests at once (a few MB of booleans).
-_MEMBERSHIP_CELLS = 1 << 20
 
 
 def _decode(models_bytes: bytes, quadtree_bytes: bytes, models_name: str, quadtree_name: str) -> BakedScene:
