@@ -41,8 +41,6 @@ whose message names the file, the field, the byte offset and the fix.
 
 from __future__ import annotations
 
-import os
-import stat
 import struct
 import zlib
 from collections.abc import Callable
@@ -52,7 +50,8 @@ from typing import NamedTuple
 import numpy as np
 
 import game
-from game.files import special_kind, write_atomic
+from game import files
+from game.files import write_atomic
 from game.sim import FrameInput, Match
 from game.sim.match import INTRO_FRAMES, KO_FRAMES, MAX_ROUNDS, ROUND_FRAMES
 
@@ -95,7 +94,7 @@ def _max_file_size(frames: int) -> int:
     return HEADER.size + raw + (raw >> 12) + (raw >> 14) + (raw >> 25) + 13 + TRAILER.size
 
 
-#: ``load_replay`` refuses a bigger file before reading it (156,288 bytes).
+#: ``load_replay`` refuses a bigger file before reading it (156,292 bytes).
 MAX_FILE_SIZE = _max_file_size(MAX_MATCH_FRAMES)
 #: The fix for a file of another format version.
 _FIX_OTHER = "record it again with this version (python3 main.py --record FILE --force)"
@@ -279,6 +278,13 @@ def _check_fields(h: _Header, err: _Err) -> str:
         raise err("arena", f"unknown arena code {h.arena_code} (0 a bare floor, 1 the arena)")
     if h.interval == 0:
         raise err("interval", "checkpoint interval is 0")
+    # the counts within what a match can record, before anything is allocated for them (a
+    # crafted file can have valid CRCs and claim millions of frames)
+    if h.frames > MAX_MATCH_FRAMES:
+        raise err("frames", f"{h.frames:,} frames, more than the longest match ({MAX_MATCH_FRAMES:,}: five rounds "
+                  f"to time over)")
+    if h.runs > h.frames:
+        raise err("runs", f"{h.runs:,} input runs for {h.frames:,} frames (a run is at least one frame)")
     if h.checkpoints != h.frames // h.interval:
         raise err("checkpoints", f"{h.checkpoints} checkpoints for {h.frames} frames every {h.interval}, "
                   f"expected {h.frames // h.interval}")
@@ -310,6 +316,8 @@ def _payload(raw: bytes, h: _Header, err: _Err) -> tuple[np.ndarray, np.ndarray,
     from the decompressed payload, after its input runs are checked."""
     frames, nruns, nchk = h.frames, h.runs, h.checkpoints
     runs = np.frombuffer(raw, dtype=RUN, count=nruns)
+    if not runs["count"].all():
+        raise err("runs", f"input run {int(np.flatnonzero(runs['count'] == 0)[0])} lasts 0 frames")
     if int(runs["count"].sum()) != frames:
         raise err("runs", f"input runs cover {int(runs['count'].sum())} frames, header says {frames}")
     if (runs["p1"] >> FrameInput.BITS).any() or (runs["p2"] >> FrameInput.BITS).any():
@@ -324,36 +332,44 @@ def _payload(raw: bytes, h: _Header, err: _Err) -> tuple[np.ndarray, np.ndarray,
     return inputs, tags, chk, raw[o + nchk * 8:]
 
 
+class ReplayFileError(ReplayError):
+    """A replay's path cannot be read as one: missing, a directory, a FIFO, a device, a socket,
+    a symbolic-link loop, unreadable, or over :data:`MAX_FILE_SIZE`; nothing is read.
+    ``reason`` is :attr:`game.files.FileUnusable.reason`."""
+
+    def __init__(self, message: str, reason: str):
+        super().__init__(message)
+        self.reason = reason
+
+
 def load_replay(path) -> Replay:
     """Read and verify a replay file; every problem raises :class:`ReplayError`.
 
-    The path is checked with ``stat`` before it is opened: a directory, FIFO,
-    device or socket, or a file over :data:`MAX_FILE_SIZE` bytes, is refused
-    unread (a FIFO would block, ``/dev/zero`` would fill the memory)."""
+    The path is checked with ``stat`` before it is opened (:func:`game.files.read_bounded`):
+    a directory, FIFO, device, socket or symbolic-link loop, or a file over
+    :data:`MAX_FILE_SIZE` bytes, is refused unread (a FIFO would block, ``/dev/zero`` would
+    fill the memory) with :class:`ReplayFileError`."""
     if str(path) == "":
         raise ReplayError("--replay: empty path; pass a replay file (.rpl)")
-    try:
-        st = os.stat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        raise ReplayError(f"{path}: file not found; check the path given to --replay") from None
-    except OSError as exc:
-        raise ReplayError(f"{path}: cannot read ({exc.strerror}); check the path given to --replay") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise ReplayError(f"{path}: is a directory; pass a replay file to --replay")
-    if not stat.S_ISREG(st.st_mode):
-        raise ReplayError(f"{path}: is {special_kind(st.st_mode)}, not a regular file; "
-                          f"pass a replay file to --replay")
     too_big = (f"a replay is at most {MAX_FILE_SIZE:,} bytes ({MAX_MATCH_FRAMES:,} frames, the longest "
                f"match); pass a file written by python3 main.py --record")
-    if st.st_size > MAX_FILE_SIZE:
-        raise ReplayError(f"{path}: file is {st.st_size:,} bytes, {too_big}")
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_FILE_SIZE + 1)
-    except OSError as exc:
-        raise ReplayError(f"{path}: cannot read ({exc.strerror}); check its permissions") from None
-    if len(data) > MAX_FILE_SIZE:                 # it grew after the stat
-        raise ReplayError(f"{path}: file is over {MAX_FILE_SIZE:,} bytes, {too_big}")
+        data = files.read_bounded(path, "a replay file", MAX_FILE_SIZE)
+    except files.FileUnusable as exc:
+        if exc.reason == files.MISSING:
+            text = f"{exc}; check the path given to --replay"
+        elif exc.reason == files.PERMISSION:
+            text = f"{exc}; make it readable (chmod u+r {path}) or run as its owner"
+        elif exc.reason == files.NOT_REGULAR and exc.kind == files.DIRECTORY:
+            text = f"{path}: is a directory; pass a replay file to --replay"
+        elif exc.reason == files.NOT_REGULAR:
+            text = f"{exc}; pass a replay file to --replay"
+        elif exc.reason == files.TOO_LARGE:
+            size = f"file grew past {MAX_FILE_SIZE:,} bytes" if exc.grew else f"file is {exc.size:,} bytes"
+            text = f"{path}: {size}, {too_big}"
+        else:
+            text = f"{exc}; check the path given to --replay"
+        raise ReplayFileError(text, exc.reason) from None
     return decode(data, str(path))
 
 

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import game
 from game import files
@@ -163,7 +165,11 @@ def test_run_length_encoding_splits_long_runs():
                   b"\0" * 8)
     h = HEADER.unpack_from(data)
     assert h[9] == 2                                    # two runs: 65535 + 4465
-    assert np.array_equal(decode(data).inputs, inputs)
+    raw = zlib.decompress(data[HEADER.size:-4])
+    assert struct.unpack_from("<6H", raw) == (0, 0, 65_535, 0, 0, 4_465)
+    # more frames than the longest match holds: the reader refuses it from the header
+    with pytest.raises(ReplayError, match=r"frames at byte 36: 70,000 frames, more than the longest match"):
+        decode(data)
 
 
 # ------------------------------------------------------------------ bad files
@@ -222,7 +228,7 @@ def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
 
     def boom(*a):
         raise OSError("disk full")
-    monkeypatch.setattr(rp.os, "replace", boom)
+    monkeypatch.setattr(files.os, "replace", boom)
     with pytest.raises(OSError):
         files.write_atomic(p, b"data")
     assert list(tmp_path.iterdir()) == []
@@ -334,8 +340,6 @@ def test_window_loop_records_and_replays(tmp_path):
 
 
 # ------------------------------------------------------------------ RLE vs a per-frame reference
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 
 def _reference_runs(inputs):

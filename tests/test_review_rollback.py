@@ -13,6 +13,7 @@ import json
 import math
 import os
 import pickle
+import struct
 import subprocess
 import sys
 import tracemalloc
@@ -322,7 +323,8 @@ def test_payload_that_inflates_far_past_its_header_is_refused_without_inflating_
     data = _file(payload, 60, 1)
     tracemalloc.start()
     try:
-        with pytest.raises(ReplayError, match=rf"bomb.rpl: payload at byte {HEADER.size}: decompressed payload is over"):
+        with pytest.raises(ReplayError,
+                           match=rf"bomb.rpl: payload at byte {HEADER.size}: decompressed payload is over"):
             decode(data, "bomb.rpl")
         peak = tracemalloc.get_traced_memory()[1]
     finally:
@@ -331,10 +333,10 @@ def test_payload_that_inflates_far_past_its_header_is_refused_without_inflating_
 
 
 def test_truncated_zlib_stream_is_named_as_such():
-    raw = bytes(6) + bytes(8)                                # one empty run, 0 frames, the final hash
+    raw = struct.pack("<HHH", 0, 0, 1) + bytes(2) + bytes(8)   # one run of 1 frame, its tag, the final hash
     full = zlib.compress(raw, 9)
     with pytest.raises(ReplayError, match=rf"x.rpl: payload at byte {HEADER.size}: zlib data is invalid"):
-        decode(_file(full[:-3], 0, 1), "x.rpl")
+        decode(_file(full[:-3], 1, 1), "x.rpl")
 
 
 def test_B9_replay_of_a_crate_fight_round_trips_through_bytes(fight):

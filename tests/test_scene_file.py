@@ -11,7 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_scene_quadtree import _random_models, assert_c1_invariants
 
 from game.collision import (
     CollisionModel,
@@ -22,12 +21,14 @@ from game.collision import (
     scene_save,
 )
 from game.collision.quadtree import quadrants
-from game.collision.scene_file import scene_from_bytes, scene_to_bytes
+from game.collision.scene_file import load_baked, scene_from_bytes, scene_to_bytes
+from game.collision.scene_format import FORMAT_VERSION, NO_DIGEST
+from test_scene_quadtree import _random_models, assert_c1_invariants
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 SHIPPED = (ASSETS / "arena.models.bin", ASSETS / "arena.quadtree.bin")
 MODELS_CRC_AT, QUAD_CRC_AT, QUAD_PAIR_AT = 28, 36, 40     # from docs/scene-format.md
-MODELS_HDR, QUAD_HDR = 32, 44
+MODELS_HDR, QUAD_HDR = 64, 44
 
 
 def _crc(data: bytes, at: int) -> int:
@@ -92,11 +93,12 @@ def test_C3_C4_C5_save_load_round_trip_gives_equal_results(tmp_path):
 
 def test_C3_C4_file_layout_headers():
     mb, qb = scene_to_bytes(_scene(n=4))
-    magic, version, reserved, meshes, models, size, crc = struct.unpack_from("<8sHHIIQI", mb)
-    assert magic == b"RBXMODL\x00" and version == 2 and reserved == 0 and meshes == models == 5
+    magic, version, reserved, meshes, models, size, crc, digest = struct.unpack_from("<8sHHIIQI32s", mb)
+    assert magic == b"RBXMODL\x00" and version == 3 and reserved == 0 and meshes == models == 5
     assert size == len(mb) and crc == _crc(mb, MODELS_CRC_AT)
+    assert digest == NO_DIGEST == bytes(32)             # saved from code: no description it was baked from
     magic, version, reserved, models, nodes, cap, depth, size, qcrc, pair = struct.unpack_from("<8sHHIIIIQII", qb)
-    assert magic == b"RBXQUAD\x00" and version == 2 and reserved == 0 and models == 5 and size == len(qb)
+    assert magic == b"RBXQUAD\x00" and version == 3 and reserved == 0 and models == 5 and size == len(qb)
     assert cap == 3 and depth == 5 and nodes >= 1
     assert qcrc == _crc(qb, QUAD_CRC_AT) and pair == crc  # the quadtree file records its models file's checksum
     # first mesh starts right after the header; first node record is the root: rect, depth 0, id 0
@@ -118,9 +120,9 @@ def test_C3_C4_specific_errors_name_file_field_and_offset():
     _bad(mb, qb[:-3], r"Q\.bin: field file_size at byte 28")
     _bad(mb[:10], qb, r"M\.bin: field header at byte 0: file truncated")
     _bad(mb[:20], qb, r"M\.bin: field header at byte 0: file truncated")
-    # NaN coordinate in the first mesh's first triangle (after the 32-byte header and its count)
-    nan = mb[:36] + struct.pack("<d", float("nan")) + mb[44:]
-    _bad(*_reseal(nan, qb), r"M\.bin: field meshes\[0\]\.triangles at byte 36: NaN")
+    # NaN coordinate in the first mesh's first triangle (after the 64-byte header and its count)
+    nan = mb[:MODELS_HDR + 4] + struct.pack("<d", float("nan")) + mb[MODELS_HDR + 12:]
+    _bad(*_reseal(nan, qb), rf"M\.bin: field meshes\[0\]\.triangles at byte {MODELS_HDR + 4}: NaN")
     # mesh count larger than the data: header size still right, counts do not match
     big = bytearray(mb)
     struct.pack_into("<I", big, 12, 100)
@@ -153,7 +155,7 @@ def _tiny_quadtree_bytes(mb, children_of_root, depth_of=None, models_of=None):
         else:
             body += struct.pack("<IBB", i, 1, len(kids)) + struct.pack(f"<{len(kids)}I", *kids)
     size = QUAD_HDR + len(body)
-    head = struct.pack("<8sHHIIIIQII", b"RBXQUAD\x00", 2, 0, 1, 5, 4, 3, size, 0, _crc(mb, MODELS_CRC_AT))
+    head = struct.pack("<8sHHIIIIQII", b"RBXQUAD\x00", FORMAT_VERSION, 0, 1, 5, 4, 3, size, 0, _crc(mb, MODELS_CRC_AT))
     return _seal(head + body, QUAD_CRC_AT)
 
 
@@ -173,7 +175,8 @@ def test_C4_bad_relations_cycle_double_child_bad_depth_index_range():
     _bad(mb, _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 9]}), r"children\[3\] .*out of range")
     _bad(mb, _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 4], 1: [2, 3, 4, 1]}), r"relations\[1\]\.children\[0\] .*cycle")
     _bad(mb, _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 4]}, depth_of={0: 0, 1: 1, 2: 2, 3: 1, 4: 1}), r"bad depth")
-    _bad(mb, _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 4]}, models_of={2: [5]}), r"node_models\[2\]\.indices .*out of range")
+    _bad(mb, _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 4]}, models_of={2: [5]}),
+         r"node_models\[2\]\.indices .*out of range")
     _bad(mb, _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 4]}, models_of={0: [0]}), r"inner node holds models")
     _bad(mb, _tiny_quadtree_bytes(mb, {}, depth_of={0: 0, 1: 1, 2: 1, 3: 1, 4: 1}), r"not reachable from the root")
     # a child is placed by its rect, not by its position in the list (C4 gives no order)
@@ -191,7 +194,7 @@ def _quadtree_file(mb, rects, depths, node_models, relations, leaf_capacity=4, m
     for i, kids in enumerate(relations):
         kids = kids or []
         body += struct.pack(f"<IBB{len(kids)}I", i, relations[i] is not None, len(kids), *kids)
-    head = struct.pack("<8sHHIIIIQII", b"RBXQUAD\x00", 2, 0, struct.unpack_from("<I", mb, 16)[0], q,
+    head = struct.pack("<8sHHIIIIQII", b"RBXQUAD\x00", FORMAT_VERSION, 0, struct.unpack_from("<I", mb, 16)[0], q,
                        leaf_capacity, max_depth, QUAD_HDR + len(body), 0, _crc(mb, MODELS_CRC_AT))
     return _seal(head + body, QUAD_CRC_AT)
 
@@ -391,7 +394,7 @@ def test_C4_shipped_files_load_unchanged_and_are_full():
         assert index == i and cnt == (4 if has else 0)
         at += 6 + 4 * cnt
     assert at == len(qb)
-    assert scene_to_bytes(sc) == (mb, qb)
+    assert scene_to_bytes(sc, source_digest=load_baked(*SHIPPED).source_digest) == (mb, qb)
 
 
 def test_C5_load_scene_missing_file_is_a_scene_file_error(tmp_path):
@@ -481,7 +484,7 @@ def test_C3_C4_shipped_files_every_byte_flip_raises_scene_file_error():
 
 def test_C3_checksum_mismatch_names_file_field_values_and_fix():
     mb, qb = (p.read_bytes() for p in SHIPPED)
-    # the reviewer's case: a vertex x from 1.0 to -7.0 (byte 36032 in version 1, 4 more now), inside the AABB
+    # a vertex x from 1.0 to -7.0 (byte 36032 behind version 1's 28-byte header), inside the AABB
     at = 36032 + MODELS_HDR - 28
     assert struct.unpack_from("<d", mb, at)[0] == 1.0
     data = bytearray(mb)
@@ -500,16 +503,26 @@ def test_C3_checksum_mismatch_names_file_field_values_and_fix():
         scene_from_bytes(mb, bytes(q), quadtree_name="arena.quadtree.bin")
 
 
-def test_C3_C4_old_version_1_files_say_to_rebake():
+def test_C3_C4_old_version_1_and_2_files_say_to_rebake():
     mb, qb = scene_to_bytes(_scene(n=3))
     # a version-1 file: the old 28/36-byte headers (no checksum) in front of the same payload
     v1m = struct.pack("<8sHHIIQ", b"RBXMODL\x00", 1, 0, 4, 4, 28 + len(mb) - MODELS_HDR) + mb[MODELS_HDR:]
     v1q = struct.pack("<8sHHIIIIQ", b"RBXQUAD\x00", 1, 0, 4, 1, 3, 5, 36 + len(qb) - QUAD_HDR) + qb[QUAD_HDR:]
-    want = r"field version at byte 8: version 1 is an older format.*`python3 -m game\.tools\.bake`"
+    want = r"field version at byte 8: version 1 is an older format \(no checksum\).*`python3 -m game\.tools\.bake`"
     _bad(v1m, qb, r"^M\.bin: " + want)
     _bad(mb, v1q, r"^Q\.bin: " + want)
     _bad(v1m[:12], qb, r"^M\.bin: " + want)                  # even a stub is told it is old, not truncated
-    _bad(mb[:8] + struct.pack("<H", 3) + mb[10:], qb, r"unsupported version 3.*python3 -m game\.tools\.bake")
+    # a version-2 file: a checksum but no digest of the description (32-byte model data header)
+    body = mb[MODELS_HDR:]
+    v2m = _seal(struct.pack("<8sHHIIQI", b"RBXMODL\x00", 2, 0, 4, 4, 32 + len(body), 0) + body, 28)
+    v2q = bytearray(qb)
+    struct.pack_into("<H", v2q, 8, 2)
+    want = r"field version at byte 8: version 2 is an older format \(no digest .*`python3 -m game\.tools\.bake`"
+    _bad(v2m, qb, r"^M\.bin: " + want)
+    _bad(mb, _seal(v2q, QUAD_CRC_AT), r"^Q\.bin: " + want)
+    newer = FORMAT_VERSION + 1
+    _bad(mb[:8] + struct.pack("<H", newer) + mb[10:], qb,
+         rf"unsupported version {newer}.*python3 -m game\.tools\.bake")
 
 
 def test_C3_C4_files_from_different_bakes_are_refused_with_the_fix(tmp_path):

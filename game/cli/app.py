@@ -26,8 +26,11 @@ from game.tools import EXIT_USAGE, FIX_PACKAGE  # standard library only: works w
 
 #: The third-party packages the game imports: a missing one is a set-up step not run.
 _REQUIRED_PACKAGES = {"numpy", "pyrr", "pyglet"}
-#: The library's file errors, whose messages already name the file and the fix.
-_USER_FILE_ERRORS = {"AssetError", "SceneFileError", "ReplayError", "ArenaAssetError", "ArenaDescriptionError"}
+#: The library's file errors, whose messages already name the file and the fix (their
+#: subclasses too: AssetFileError, StaleBakeError, ReplayFileError ...).  ShaderFileError is a
+#: shader source that cannot be read (a RuntimeError, as every ShaderError).
+_USER_FILE_ERRORS = {"AssetError", "SceneFileError", "ReplayError", "ArenaAssetError", "ArenaDescriptionError",
+                     "ShaderFileError"}
 #: The folders the game reads from beside its package: ``game.sim.data.ASSETS`` (and the
 #: arena's files) and ``game.render.glutil.SHADERS`` are both found next to ``game/``.
 SOURCE_FOLDERS = ("assets", "shaders")
@@ -55,8 +58,8 @@ def main(argv: list[str] | None = None, program: Program = MAIN_PY) -> int:
             raise
         _report(program, FIX_PACKAGE.format(name=exc.name))
         return EXIT_USAGE
-    except (ValueError, OSError) as exc:
-        # Asset, scene and replay files: one line naming the file and the fix.
+    except (ValueError, OSError, RuntimeError) as exc:
+        # Asset, scene, replay and shader files: one line naming the file and the fix.
         if not _is_user_file_error(exc):
             raise
         _report(program, str(exc))
@@ -124,7 +127,7 @@ def check_source_tree() -> None:
 
 def _is_user_file_error(exc: BaseException) -> bool:
     """True for the library's file errors (AssetError, SceneFileError, the arena's
-    ArenaAssetError / ArenaDescriptionError, ReplayError, a failed replay write),
-    which already name the file and the fix."""
+    ArenaAssetError / ArenaDescriptionError, ReplayError, ShaderFileError, a failed replay
+    write), which already name the file and the fix."""
     names = {c.__name__ for c in type(exc).__mro__}
     return bool(names & _USER_FILE_ERRORS) or isinstance(exc, (FileExistsError, PermissionError))

@@ -82,6 +82,7 @@ def check_screenshot_path(args: argparse.Namespace) -> None:
         return
     if path == "":
         raise UsageError("--screenshot: empty path; give a .png file name")
+    check_not_a_folder_name("--screenshot", path)
     if not path.lower().endswith(".png"):
         raise UsageError(f"--screenshot {path}: give a .png file name")
     if args.record is not None and os.path.realpath(args.record) == os.path.realpath(path):
@@ -90,10 +91,22 @@ def check_screenshot_path(args: argparse.Namespace) -> None:
     check_output_path("--screenshot", path, force=True)
 
 
+def check_not_a_folder_name(flag: str, path: str) -> None:
+    """``flag PATH`` must name a file: a path ending in a separator, ``.`` or ``..`` names a
+    folder, whatever is there, and is refused as a shell refuses ``> k/`` (the save's path
+    handling would drop the ending and write the file ``k``)."""
+    from game.files import names_a_folder
+
+    if names_a_folder(path):
+        raise UsageError(f"{flag} {path}: names a folder (it ends in {os.path.basename(path) or os.sep!r}); "
+                         f"give a file name")
+
+
 def check_output_path(flag: str, path: str, *, force: bool) -> None:
-    """Up-front check that ``flag PATH`` can be saved: not empty, not a directory, FIFO,
-    device or socket, an existing file only with ``force``, a folder that exists, and the
-    temp file the save writes through can be created there (it is removed at once)."""
+    """Up-front check that ``flag PATH`` can be saved: not empty, not a folder's name (ending
+    in a separator, ``.`` or ``..``), not a directory, FIFO, device or socket, an existing
+    file only with ``force``, a folder that exists, and the temp file the save writes through
+    can be created there (it is removed at once)."""
     from game.files import DIRECTORY, REGULAR, check_writable, existing_kind
 
     if path == "":
@@ -102,9 +115,10 @@ def check_output_path(flag: str, path: str, *, force: bool) -> None:
         kind = existing_kind(path)
     except OSError as exc:
         raise UsageError(f"{flag} {path}: cannot use this path ({why(exc)}); give another file name") from None
+    if kind == DIRECTORY:
+        raise UsageError(f"{flag} {path}: is a directory; give a file name")
+    check_not_a_folder_name(flag, path)
     if kind is not None:
-        if kind == DIRECTORY:
-            raise UsageError(f"{flag} {path}: is a directory; give a file name")
         if kind != REGULAR:
             raise UsageError(f"{flag} {path}: is {kind}, not a regular file; give a file name")
         if not force:

@@ -55,7 +55,7 @@ from .scene import (
     RayHits,
     Scene,
 )
-from .scene_file import SceneFileError, load_scene, save_scene
+from .scene_file import SceneFileError, SceneFileUnusable, SceneTooLargeError, load_baked, load_scene, save_scene
 
 __all__ = [
     # --- Method A: range boxes ---
@@ -102,6 +102,9 @@ __all__ = [
     "LEVEL_MEDIUM",
     "LEVEL_HIGH",
     "SceneFileError",
+    "SceneFileUnusable",
+    "SceneTooLargeError",
     "save_scene",
     "load_scene",
+    "load_baked",
 ]

@@ -3,11 +3,16 @@
 Both files are little-endian ``struct`` layouts with a magic, a version, the
 total file size and a CRC-32 (``zlib.crc32``) of the rest of the file in the
 header; the quadtree file's header also records the model data file's CRC, so
-two files from different bakes are told apart.  The full layout is in
+two files from different bakes are told apart, and the model data file's header
+holds the digest of the description they were baked from (:func:`load_baked` returns
+it; ``game.sim.arena`` compares it).  The full layout is in
 ``docs/scene-format.md``.  Every problem in a file raises
 :class:`SceneFileError` whose message names the file, the field, the byte
 offset and (for damage) the fix; nothing from ``struct`` or numpy escapes,
-not even a numpy warning.
+not even a numpy warning.  A path that is not a readable regular file within
+the size cap raises :class:`SceneFileUnusable` unread (``game.files``), and
+every count in a header is checked against ``scene_format``'s caps before
+anything is allocated for it.
 
 The layout is :mod:`.scene_format`'s and writing is :mod:`.scene_save`'s (both re-exported
 here).  Loading (C5) rebuilds the quadtree from the quadtree file as stored (no
@@ -20,22 +25,31 @@ from __future__ import annotations
 
 import os
 import struct
-from pathlib import Path
 from typing import Any, NamedTuple, NoReturn, Sequence
 
 import numpy as np
 from numpy.typing import DTypeLike
+
+from game import files
 
 from .quadtree import QuadTree, Rect, quadrants
 from .scene import CollisionModel, Scene
 from .scene_format import (
     FORMAT_VERSION,
     MAX_DEPTH,
+    MAX_LEAF_CAPACITY,
+    MAX_MODELS,
+    MAX_MODELS_BYTES,
+    MAX_NODES,
+    MAX_QUADTREE_BYTES,
+    MAX_TRIANGLES,
     MODEL_DT,
     MODELS_CRC_AT,
     MODELS_HEADER,
     MODELS_MAGIC,
+    NO_DIGEST,
     NODE_DT,
+    OLD_VERSIONS,
     PREFIX,
     QUAD_CRC_AT,
     QUAD_HEADER,
@@ -45,14 +59,19 @@ from .scene_format import (
     U32,
     crc,
 )
-from .scene_save import SceneBytes, save_scene, scene_to_bytes
+from .scene_save import SceneBytes, SceneTooLargeError, save_scene, scene_to_bytes
 from .tolerances import FILE_AABB_REL
 
 __all__ = [
     "FORMAT_VERSION",
     "MODELS_MAGIC",
+    "NO_DIGEST",
     "QUADTREE_MAGIC",
+    "BakedScene",
     "SceneFileError",
+    "SceneFileUnusable",
+    "SceneTooLargeError",
+    "load_baked",
     "load_scene",
     "save_scene",
     "scene_from_bytes",
@@ -72,6 +91,25 @@ class SceneFileError(ValueError):
     def __init__(self, message: str, names_fix: bool = False):
         super().__init__(message)
         self.names_fix = names_fix
+
+
+class SceneFileUnusable(SceneFileError):
+    """A scene file's path cannot be read as one: missing, a directory, a FIFO, a device, a
+    socket, a symbolic-link loop, unreadable, or larger than the caps allow; read nothing.
+    ``reason`` is :attr:`game.files.FileUnusable.reason`, ``path`` the path."""
+
+    def __init__(self, message: str, reason: str, path: str, names_fix: bool = False):
+        super().__init__(message, names_fix)
+        self.reason = reason
+        self.path = path
+
+
+class BakedScene(NamedTuple):
+    """A scene as :func:`load_baked` reads it, with the digest of the description it was baked
+    from (:data:`~game.collision.scene_format.NO_DIGEST` when saved without one)."""
+
+    scene: Scene
+    source_digest: bytes
 
 
 class _Reader:
@@ -110,9 +148,9 @@ def _check_prefix(rd: _Reader, want_magic: bytes) -> None:
     magic, version, reserved = rd.unpack(PREFIX, "header")
     if magic != want_magic:
         rd.fail("magic", f"expected {want_magic!r}, got {bytes(magic)!r} (not a Rangebox scene file of this kind)", 0)
-    if 1 <= version < FORMAT_VERSION:
-        rd.fail("version", f"version {version} is an older format (no checksum) that this build no longer reads "
-                f"(it reads version {FORMAT_VERSION})", 8, rebake=True)
+    if version in OLD_VERSIONS:
+        rd.fail("version", f"version {version} is an older format ({OLD_VERSIONS[version]}) that this build no "
+                f"longer reads (it reads version {FORMAT_VERSION})", 8, rebake=True)
     if version != FORMAT_VERSION:
         rd.fail("version", f"unsupported version {version}, this build reads version {FORMAT_VERSION} "
                 "(a newer build wrote it, or the file is damaged)", 8, rebake=True)
@@ -138,6 +176,7 @@ class _ModelsHeader(NamedTuple):
     mesh_count: int
     model_count: int
     crc32: int          # the file's checksum (the quadtree file records it: the pair)
+    source_digest: bytes    # the digest of the description it was baked from
 
 
 class _QuadHeader(NamedTuple):
@@ -152,9 +191,15 @@ class _QuadHeader(NamedTuple):
 def _models_header(rd: _Reader) -> _ModelsHeader:
     """Check the model data file's header, size and checksum."""
     _check_prefix(rd, MODELS_MAGIC)
-    _, _, _, mesh_count, model_count, file_size, crc = rd.unpack(MODELS_HEADER, "header")
+    _, _, _, mesh_count, model_count, file_size, crc, digest = rd.unpack(MODELS_HEADER, "header")
     _check_size_and_crc(rd, file_size, 20, crc, MODELS_CRC_AT)
-    return _ModelsHeader(mesh_count, model_count, crc)
+    # counts within the caps before anything is allocated for them (a crafted file can have a
+    # valid checksum); the counts are also checked against the file's size as it is read
+    if mesh_count > MAX_MODELS:
+        rd.fail("mesh_count", f"{mesh_count:,} meshes, a scene file holds at most {MAX_MODELS:,}", 12, rebake=True)
+    if model_count > MAX_MODELS:
+        rd.fail("model_count", f"{model_count:,} models, a scene file holds at most {MAX_MODELS:,}", 16, rebake=True)
+    return _ModelsHeader(mesh_count, model_count, crc, bytes(digest))
 
 
 def _quad_header(rd: _Reader, models_crc: int, models_name: str) -> _QuadHeader:
@@ -173,11 +218,16 @@ def _read_models(rd: _Reader, mesh_count: int, model_count: int) -> list[Collisi
     """The models of a model data file whose header :func:`_models_header` has read."""
     meshes = []
     mesh_at = []
+    total = 0
     for i in range(mesh_count):
         at = rd.pos
         (n,) = rd.unpack(U32, f"meshes[{i}].triangle_count")
         if n == 0:
             rd.fail(f"meshes[{i}].triangle_count", "must be >= 1", at)
+        total += n
+        if total > MAX_TRIANGLES:
+            rd.fail(f"meshes[{i}].triangle_count", f"{n:,} triangles bring the meshes to {total:,}, a scene file "
+                    f"holds at most {MAX_TRIANGLES:,}", at, rebake=True)
         if n * 72 > len(rd.data) - rd.pos:
             rd.fail(f"meshes[{i}].triangle_count", f"{n} triangles need {n * 72} bytes, only "
                     f"{len(rd.data) - rd.pos} remain (count does not match file size)", at)
@@ -297,6 +347,10 @@ def _check_quad_counts(rd: _Reader, header: _QuadHeader, n_models: int) -> None:
         rd.fail("leaf_capacity", "must be >= 1", 20)
     if max_depth > MAX_DEPTH:
         rd.fail("max_depth", f"must be <= {MAX_DEPTH}, got {max_depth}", 24)
+    if node_count > MAX_NODES:
+        rd.fail("node_count", f"{node_count:,} nodes, a scene file holds at most {MAX_NODES:,}", 16, rebake=True)
+    if leaf_capacity > MAX_LEAF_CAPACITY:
+        rd.fail("leaf_capacity", f"must be <= {MAX_LEAF_CAPACITY}, got {leaf_capacity}", 20)
     # minimal size: nodes + a count per node + a relation record per node
     min_size = node_count * (NODE_DT.itemsize + 4 + REL.size)
     if min_size > len(rd.data) - rd.pos:
@@ -440,6 +494,10 @@ def _place_children(rd: _Reader, nodes: _Nodes, parent: np.ndarray, i: int, kids
     return slots
 
 
+#: Leaf-model pairs the membership check tests at once (a few MB of booleans).
+_MEMBERSHIP_CELLS = 1 << 20
+
+
 def _check_membership(rd: _Reader, rects: np.ndarray, children: Sequence[list[int] | None],
                       models: Sequence[list[int]], model_rects: Sequence[Rect], nodes_at: int,
                       models_at: list[int], filled: dict[int, tuple[int, int, int]]) -> None:
@@ -458,16 +516,22 @@ def _check_membership(rd: _Reader, rects: np.ndarray, children: Sequence[list[in
     if out.size:
         rd.fail("nodes[0].rect", f"root rect {root.tolist()} does not cover model {out[0]}'s AABB", nodes_at)
     leaves = np.array([i for i, c in enumerate(children) if c is None])
-    lr = rects[leaves]
-    want = ((mr[None, :, 0] <= lr[:, None, 2]) & (lr[:, None, 0] <= mr[None, :, 2])
-            & (mr[None, :, 1] <= lr[:, None, 3]) & (lr[:, None, 1] <= mr[None, :, 3]))
-    have = np.zeros_like(want)
-    for row, n in enumerate(leaves.tolist()):
-        have[row, models[n]] = True
-    bad = np.argwhere(want != have)
-    if bad.size:
+    # leaves x models booleans, a block of leaves at a time: a file within the caps could ask
+    # for hundreds of millions at once
+    block = max(1, _MEMBERSHIP_CELLS // len(mr))
+    for first in range(0, len(leaves), block):
+        rows = leaves[first:first + block]
+        lr = rects[rows]
+        want = ((mr[None, :, 0] <= lr[:, None, 2]) & (lr[:, None, 0] <= mr[None, :, 2])
+                & (mr[None, :, 1] <= lr[:, None, 3]) & (lr[:, None, 1] <= mr[None, :, 3]))
+        have = np.zeros_like(want)
+        for row, n in enumerate(rows.tolist()):
+            have[row, models[n]] = True
+        bad = np.argwhere(want != have)
+        if not bad.size:
+            continue
         row, m = (int(v) for v in bad[0])
-        n = int(leaves[row])
+        n = int(rows[row])
         if n in filled:
             i, q, at = filled[n]
             rd.fail(f"relations[{i}].children", f"quadrant {q} of node {i} is omitted (read as an empty leaf) "
@@ -475,6 +539,18 @@ def _check_membership(rd: _Reader, rects: np.ndarray, children: Sequence[list[in
         what = "misses model" if want[row, m] else "holds model"
         why = "whose AABB overlaps it" if want[row, m] else "whose AABB does not overlap it"
         rd.fail(f"node_models[{n}]", f"leaf {n} {what} {m} {why} (C1)", models_at[n])
+
+
+def _decode(models_bytes: bytes, quadtree_bytes: bytes, models_name: str, quadtree_name: str) -> BakedScene:
+    """Both files' bytes to the scene and the model data file's ``source_digest``."""
+    mrd, qrd = _Reader(bytes(models_bytes), models_name), _Reader(bytes(quadtree_bytes), quadtree_name)
+    # both headers, sizes and checksums, and the pairing, before any decoding: damage is found cheaply
+    mesh_count, model_count, models_crc, digest = _models_header(mrd)
+    qheader = _quad_header(qrd, models_crc, models_name)
+    with np.errstate(all="ignore"):
+        models = _read_models(mrd, mesh_count, model_count)
+        qt = _read_quadtree(qrd, qheader, [m.rect_xz() for m in models])
+        return BakedScene(Scene(models, qt), digest)
 
 
 def scene_from_bytes(models_bytes: bytes, quadtree_bytes: bytes, *, models_name: str = "<models>",
@@ -485,26 +561,45 @@ def scene_from_bytes(models_bytes: bytes, quadtree_bytes: bytes, *, models_name:
     warnings are silenced while decoding (every result that could overflow is
     checked and reported with its field instead).
     """
-    mrd, qrd = _Reader(bytes(models_bytes), models_name), _Reader(bytes(quadtree_bytes), quadtree_name)
-    # both headers, sizes and checksums, and the pairing, before any decoding: damage is found cheaply
-    mesh_count, model_count, models_crc = _models_header(mrd)
-    qheader = _quad_header(qrd, models_crc, models_name)
-    with np.errstate(all="ignore"):
-        models = _read_models(mrd, mesh_count, model_count)
-        qt = _read_quadtree(qrd, qheader, [m.rect_xz() for m in models])
-        return Scene(models, qt)
+    return _decode(models_bytes, quadtree_bytes, models_name, quadtree_name).scene
+
+
+def _unusable(exc: files.FileUnusable) -> SceneFileUnusable:
+    """The error for a scene file's path that cannot be read, with the fix for its reason."""
+    path = str(exc.path)
+    if exc.reason == files.PERMISSION:
+        return SceneFileUnusable(f"{exc}; make it readable (chmod u+r {path}) or run as its owner", exc.reason, path)
+    if exc.reason == files.MISSING:
+        return SceneFileUnusable(f"{exc}; check the path, or {REBAKE}", exc.reason, path, names_fix=True)
+    if exc.reason == files.NOT_REGULAR:
+        return SceneFileUnusable(f"{exc}; remove it and {REBAKE}", exc.reason, path, names_fix=True)
+    if exc.reason == files.TOO_LARGE:
+        return SceneFileUnusable(f"{exc}; {REBAKE}", exc.reason, path, names_fix=True)
+    return SceneFileUnusable(f"{exc}; check the disk, then {REBAKE}", exc.reason, path, names_fix=True)
+
+
+def load_baked(models_path: str | os.PathLike[str], quadtree_path: str | os.PathLike[str]) -> BakedScene:
+    """C5: the scene in a model data file (C3) and a quadtree file (C4), with the digest of the
+    description it was baked from.
+
+    Each path must be a regular file within the caps (``MAX_MODELS_BYTES``,
+    ``MAX_QUADTREE_BYTES``), checked before it is opened (:func:`game.files.read_bounded`):
+    otherwise :class:`SceneFileUnusable`.  Any problem in a file raises
+    :class:`SceneFileError` naming the file, field and byte offset.
+    """
+    blobs = []
+    for path, cap in ((models_path, MAX_MODELS_BYTES), (quadtree_path, MAX_QUADTREE_BYTES)):
+        try:
+            blobs.append(files.read_bounded(path, "a scene file", cap))
+        except files.FileUnusable as exc:
+            raise _unusable(exc) from None
+    return _decode(blobs[0], blobs[1], str(models_path), str(quadtree_path))
 
 
 def load_scene(models_path: str | os.PathLike[str], quadtree_path: str | os.PathLike[str]) -> Scene:
     """C5: load a scene from its model data file (C3) and quadtree file (C4).
 
     Raises :class:`SceneFileError` naming the file, field and byte offset of any problem
-    (also when a file cannot be read).
+    (:class:`SceneFileUnusable` when a path cannot be read as a file: see :func:`load_baked`).
     """
-    blobs = []
-    for path in (models_path, quadtree_path):
-        try:
-            blobs.append(Path(path).read_bytes())
-        except OSError as exc:
-            raise SceneFileError(f"{path}: field file at byte 0: cannot read ({exc.strerror or exc})") from None
-    return scene_from_bytes(blobs[0], blobs[1], models_name=str(models_path), quadtree_name=str(quadtree_path))
+    return load_baked(models_path, quadtree_path).scene

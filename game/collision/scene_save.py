@@ -18,11 +18,18 @@ from game.files import DIRECTORY, REGULAR, existing_kind
 
 from .scene import Scene
 from .scene_format import (
+    DIGEST_SIZE,
     FORMAT_VERSION,
+    MAX_LEAF_CAPACITY,
+    MAX_MODELS,
+    MAX_NODE_ENTRIES,
+    MAX_NODES,
+    MAX_TRIANGLES,
     MODEL_DT,
     MODELS_CRC_AT,
     MODELS_HEADER,
     MODELS_MAGIC,
+    NO_DIGEST,
     NODE_DT,
     QUAD_CRC_AT,
     QUAD_HEADER,
@@ -32,7 +39,12 @@ from .scene_format import (
     sealed,
 )
 
-__all__ = ["SceneBytes", "scene_to_bytes", "save_scene"]
+__all__ = ["SceneBytes", "SceneTooLargeError", "scene_to_bytes", "save_scene"]
+
+
+class SceneTooLargeError(ValueError):
+    """A scene holds more than the scene files may (``scene_format``'s caps): the reader would
+    refuse the files, so they are not written.  The message names the count, the cap and the fix."""
 
 
 class SceneBytes(NamedTuple):
@@ -42,11 +54,32 @@ class SceneBytes(NamedTuple):
     quadtree: bytes     # the quadtree file (C4)
 
 
-def scene_to_bytes(scene: Scene) -> SceneBytes:
+def _check_caps(scene: Scene) -> None:
+    """Refuse a scene the reader's caps would refuse (:class:`SceneTooLargeError`)."""
+    qt = scene.quadtree
+    counts = (("models", len(scene.models), MAX_MODELS, "use fewer objects"),
+              ("triangles", sum(m.triangle_count for m in scene.models), MAX_TRIANGLES,
+               "use fewer grid cells, prism sides or mesh faces"),
+              ("quadtree nodes", qt.node_count, MAX_NODES, "raise the quadtree's leaf_capacity or lower its max_depth"),
+              ("quadtree node-to-model entries", sum(len(ms) for ms in qt.models), MAX_NODE_ENTRIES,
+               "raise the quadtree's leaf_capacity or lower its max_depth"),
+              ("leaf capacity", qt.leaf_capacity, MAX_LEAF_CAPACITY, "lower the quadtree's leaf_capacity"))
+    for what, n, cap, fix in counts:
+        if n > cap:
+            raise SceneTooLargeError(f"the scene has {n:,} {what}, the scene files hold at most {cap:,}; {fix}")
+
+
+def scene_to_bytes(scene: Scene, *, source_digest: bytes = NO_DIGEST) -> SceneBytes:
     """C3, C4: encode ``scene`` as the bytes of its two files.
 
     Each model gets its own mesh (mesh index = model index) holding its local triangles.
+    ``source_digest`` (32 bytes) goes in the model data file's header: the digest of the
+    description the scene was baked from (``game.sim.arena``), :data:`NO_DIGEST` for none.
+    A scene over the files' caps raises :class:`SceneTooLargeError`.
     """
+    if not isinstance(source_digest, bytes) or len(source_digest) != DIGEST_SIZE:
+        raise ValueError(f"source_digest: {DIGEST_SIZE} bytes (a SHA-256 digest), got {source_digest!r}")
+    _check_caps(scene)
     models = scene.models
     parts = []
     for m in models:
@@ -59,7 +92,7 @@ def scene_to_bytes(scene: Scene) -> SceneBytes:
     body = b"".join(parts)
     size = MODELS_HEADER.size + len(body)
     models_bytes, models_crc = sealed(MODELS_HEADER.pack(MODELS_MAGIC, FORMAT_VERSION, 0, len(models),
-                                                           len(models), size, 0) + body, MODELS_CRC_AT)
+                                                           len(models), size, 0, source_digest) + body, MODELS_CRC_AT)
 
     qt = scene.quadtree
     q = qt.node_count
@@ -101,8 +134,13 @@ def _write_synced(path: Path, data: bytes) -> None:
         os.fsync(f.fileno())
 
 
-def save_scene(scene: Scene, models_path: str | os.PathLike[str], quadtree_path: str | os.PathLike[str]) -> None:
+def save_scene(scene: Scene, models_path: str | os.PathLike[str], quadtree_path: str | os.PathLike[str], *,
+               source_digest: bytes = NO_DIGEST) -> None:
     """Write the model data file (C3) and the quadtree file (C4) of ``scene`` as a pair.
+
+    ``source_digest``: the digest of the description the scene was baked from (see
+    :func:`scene_to_bytes`); a scene over the files' caps raises :class:`SceneTooLargeError`
+    before anything is written.
 
     Both files are first written in full next to their targets (``<name>.tmp``,
     flushed and fsynced); only when both are complete do they replace the
@@ -115,9 +153,9 @@ def save_scene(scene: Scene, models_path: str | os.PathLike[str], quadtree_path:
     quadtree header's ``models_crc32`` makes loading such a pair fail with a
     :class:`SceneFileError` saying the files are from different bakes.
     """
-    mb, qb = scene_to_bytes(scene)
+    mb, qb = scene_to_bytes(scene, source_digest=source_digest)
     targets = [Path(models_path), Path(quadtree_path)]
-    if targets[0].resolve() == targets[1].resolve():
+    if os.path.realpath(targets[0]) == os.path.realpath(targets[1]):     # (realpath: a link loop is no error here)
         raise OSError(errno.EINVAL, "the model data file and the quadtree file must be two different files",
                       str(targets[0]))
     temps = [p.with_name(p.name + ".tmp") for p in targets]

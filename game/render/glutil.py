@@ -15,7 +15,11 @@ from pathlib import Path
 import numpy as np
 from pyglet import gl
 
+from game import files
+
 SHADERS = Path(__file__).resolve().parents[2] / "shaders"
+#: The most bytes a shader source may have: the largest in shaders/ is under 4 kB.
+MAX_SHADER_BYTES = 256 << 10
 
 _KIND = {".vert": gl.GL_VERTEX_SHADER, ".frag": gl.GL_FRAGMENT_SHADER, ".geom": gl.GL_GEOMETRY_SHADER}
 
@@ -29,6 +33,26 @@ class ShaderError(RuntimeError):
     """A shader in shaders/ failed to compile or link; the message names the file and the log."""
 
 
+class ShaderFileError(ShaderError):
+    """A shader's path cannot be read as a file (missing, a directory, a FIFO, a device, a
+    socket, a symbolic-link loop, unreadable, too large); ``reason`` is
+    :attr:`game.files.FileUnusable.reason`.  The command line reports it in one line."""
+
+    def __init__(self, message: str, reason: str):
+        super().__init__(message)
+        self.reason = reason
+
+
+def _read_shader(path: Path, named_by: str = "") -> bytes:
+    """The bytes of the shader source ``path`` (:func:`game.files.read_bounded`)."""
+    try:
+        return files.read_bounded(path, "a shader source", MAX_SHADER_BYTES)
+    except files.FileUnusable as exc:
+        fix = {files.PERMISSION: f"make it readable (chmod u+r {path})",
+               files.UNREADABLE: "check the shaders/ folder"}.get(exc.reason, "restore it (git checkout -- shaders)")
+        raise ShaderFileError(f"{named_by}{exc}; {fix}", exc.reason) from None
+
+
 def _log(obj, getiv, getlog) -> str:
     n = gl.GLint()
     getiv(obj, gl.GL_INFO_LOG_LENGTH, ctypes.byref(n))
@@ -38,15 +62,12 @@ def _log(obj, getiv, getlog) -> str:
 
 
 def _compile(path: Path, defines: dict | None = None) -> int:
-    src = path.read_bytes()
+    src = _read_shader(path)
     while b"\n#include " in src:      # textual include of another file in shaders/
         a = src.index(b"\n#include ") + 1
         b = src.index(b"\n", a)
         name = src[a + 9:b].strip().decode()
-        inc = SHADERS / name
-        if not inc.is_file():
-            raise ShaderError(f"{path}: #include {name}: no such file in shaders/")
-        src = src[:a] + inc.read_bytes() + src[b:]
+        src = src[:a] + _read_shader(SHADERS / name, f"{path}: #include {name}: ") + src[b:]
     if defines:     # after the #version line
         head, _, rest = src.partition(b"\n")
         src = head + b"\n" + b"".join(f"#define {k} {v}\n".encode() for k, v in defines.items()) + rest
@@ -67,10 +88,7 @@ class Program:
     def __init__(self, *names: str, defines: dict | None = None):
         shaders = []
         for name in names:
-            path = SHADERS / name
-            if not path.is_file():
-                raise ShaderError(f"shader {path} is missing (expected in shaders/)")
-            shaders.append(_compile(path, defines))
+            shaders.append(_compile(SHADERS / name, defines))
         self.id = gl.glCreateProgram()
         for sh in shaders:
             gl.glAttachShader(self.id, sh)

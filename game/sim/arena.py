@@ -19,12 +19,20 @@ For the game
   :mod:`game.sim.stage`), where model ``obj.model`` is replaced; the live AABB is
   then ``stage.scene.models[obj.model].aabb``, and ``arena.scene`` stays as loaded.
 
+Staleness: the bake writes the digest of its inputs (:func:`bake_digest`) into the model data
+file, and :func:`load_arena` refuses a pair whose digest is not the description's
+(:class:`StaleBakeError`), so a description edited without a re-bake never plays with meshes
+from the old one.
+
 This module never imports pyglet.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,11 +41,14 @@ from typing import Any
 import numpy as np
 from pyrr import matrix44
 
-from game.collision import CollisionModel, Scene, SceneFileError, load_scene
+from game import files
+from game.collision import CollisionModel, Scene, SceneFileError, SceneFileUnusable, load_baked
 from game.collision.scene_file import REBAKE
+from game.collision.scene_format import MAX_MODELS, MAX_TRIANGLES, NO_DIGEST
 from game.collision.tolerances import MIN_BOX_EXTENT
 
-from .fields import REQUIRED, Fields, Key, read_json, restore_hint
+from .body import read_fighters
+from .fields import ASSETS, REQUIRED, Fields, Key, read_json, restore_hint
 
 __all__ = [
     "DESCRIPTION_NAME",
@@ -47,7 +58,11 @@ __all__ = [
     "Arena",
     "ArenaAssetError",
     "ArenaDescriptionError",
+    "ArenaDescriptionFileError",
+    "ArenaFileError",
     "ArenaObject",
+    "StaleBakeError",
+    "bake_digest",
     "build_arena_scene",
     "default_assets_dir",
     "load_arena",
@@ -62,6 +77,11 @@ BAKE_FIX = REBAKE                 # the one wording of the re-bake command
 SHAPES = ("grid", "box", "prism", "cylinder", "quad", "railing", "obj")
 #: Every coordinate and size in the description (m): the arena is 30 m across.
 MAX_COORD = 1000.0
+#: The most bytes an ``.obj`` mesh may have: a mesh of all the triangles the scene files hold
+#: (``MAX_TRIANGLES``) takes about 10 MB of ``v`` and ``f`` lines.
+MAX_OBJ_BYTES = 16 << 20
+#: Kinds a fighter cannot walk through (``game.sim.stage``'s obstacles): no start may be in one.
+START_BLOCKERS = ("pillar", "wall", "crate", "barrel")
 #: Thickness (m) of a crate's or barrel's walls: the slabs of its method-B compound (B6, B8),
 #: built by ``game.sim.stage``.  A crate must be more than twice this across to be hollow.
 CRATE_WALL = 0.08
@@ -71,8 +91,30 @@ class ArenaDescriptionError(ValueError):
     """The arena description (or a mesh it names) is invalid; the message names file and field."""
 
 
+class ArenaDescriptionFileError(ArenaDescriptionError):
+    """The description, or an ``.obj`` mesh it names, cannot be read as a file (missing, a
+    directory, a FIFO, a device, a socket, a symbolic-link loop, unreadable, too large);
+    ``reason`` is :attr:`game.files.FileUnusable.reason`."""
+
+    reason = ""
+
+
 class ArenaAssetError(ValueError):
     """A baked arena file is missing, corrupt or stale; the message names the file and the fix."""
+
+
+class ArenaFileError(ArenaAssetError):
+    """A baked arena file's path cannot be read as a file (missing, a directory, a FIFO, ...,
+    unreadable, too large); ``reason`` is :attr:`game.files.FileUnusable.reason`."""
+
+    def __init__(self, message: str, reason: str):
+        super().__init__(message)
+        self.reason = reason
+
+
+class StaleBakeError(ArenaAssetError):
+    """The baked files were made from another description (or none): their digest is not the
+    description's (:func:`bake_digest`)."""
 
 
 def default_assets_dir() -> Path:
@@ -128,14 +170,31 @@ def _grid_tris(size: Sequence[float] | np.ndarray, cells: Sequence[int]) -> np.n
     return np.concatenate([np.stack([a, b, c], -2).reshape(-1, 3, 3), np.stack([a, c, d], -2).reshape(-1, 3, 3)])
 
 
-def _read_obj(path: Path, f: Fields, field: str) -> np.ndarray:
-    """The triangles ``(n, 3, 3)`` float of a Wavefront ``.obj`` mesh (``v`` and ``f`` lines)."""
+def _obj_unusable(exc: files.FileUnusable, f: Fields, field: str) -> ArenaDescriptionFileError:
+    """The error for an ``.obj`` path that cannot be read, with the fix for its reason."""
+    fix = {files.MISSING: "name an existing .obj mesh",
+           files.PERMISSION: f"make it readable (chmod u+r {exc.path}) or run as its owner",
+           files.NOT_REGULAR: "name an .obj mesh file",
+           files.TOO_LARGE: "simplify the mesh"}.get(exc.reason, "check the path and its permissions")
+    hint = f", or restore the shipped file with {f.restore}" if f.restore else ""
+    err = ArenaDescriptionFileError(f"{f.path}: {field}: {exc}; {fix}{hint}")
+    err.reason = exc.reason
+    return err
+
+
+def _read_obj(path: Path, f: Fields, field: str, sources: list[bytes]) -> np.ndarray:
+    """The triangles ``(n, 3, 3)`` float of a Wavefront ``.obj`` mesh (``v`` and ``f`` lines);
+    its bytes are appended to ``sources`` (the bake's inputs, :func:`bake_digest`)."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, ValueError) as exc:       # ValueError: not UTF-8 text, or a NUL in the name
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        data = files.read_bounded(path, "an .obj mesh", MAX_OBJ_BYTES)
+    except files.FileUnusable as exc:
+        raise _obj_unusable(exc, f, field) from None
+    try:
+        lines = data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as exc:
         f.fail(field, "the name of a readable .obj text file next to the description", path.name,
-               f"cannot read {path} ({reason}): name an existing .obj mesh")
+               f"cannot read {path} (not UTF-8 text, byte {exc.start}): name an .obj mesh")
+    sources.append(data)
     verts, tris = [], []
     for no, line in enumerate(lines, 1):
         parts = line.split("#", 1)[0].split()
@@ -155,6 +214,8 @@ def _read_obj(path: Path, f: Fields, field: str) -> np.ndarray:
                 if any(not 0 <= i < len(verts) for i in idx):
                     raise ValueError("face refers to a vertex that does not exist")
                 tris += [(idx[0], idx[k], idx[k + 1]) for k in range(1, len(idx) - 1)]
+                if len(tris) > MAX_TRIANGLES:
+                    raise ValueError(f"more than {MAX_TRIANGLES:,} triangles, all the scene files hold")
         except ValueError as exc:
             raise ArenaDescriptionError(f"{path}: line {no}: {exc}; "
                                         f"fix the mesh (named by {f.path}: {field})") from None
@@ -164,8 +225,10 @@ def _read_obj(path: Path, f: Fields, field: str) -> np.ndarray:
     return np.asarray(verts, dtype=float)[np.asarray(tris)]
 
 
-def _shape_mesh(f: Fields, obj: dict, where: str, base_dir: Path) -> tuple[np.ndarray, np.ndarray]:
-    """Local triangles and row-vector transform of ``obj["shape"]``; ``where`` is the object's path."""
+def _shape_mesh(f: Fields, obj: dict, where: str, base_dir: Path,
+                sources: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    """Local triangles and row-vector transform of ``obj["shape"]``; ``where`` is the object's
+    path; an ``.obj`` mesh's bytes are appended to ``sources``."""
     sw = f.at(where, "shape")
     shape = f.obj(obj, "shape", where)
     kind = f.choice(shape, "type", sw, SHAPES, "a shape type:")
@@ -210,7 +273,7 @@ def _shape_mesh(f: Fields, obj: dict, where: str, base_dir: Path) -> tuple[np.nd
         return np.concatenate(parts), _translate((a + b) / 2)
     # kind == "obj"
     rel = f.text(shape, "path", sw)
-    tris = _read_obj(base_dir / rel, f, f"{sw}.path")
+    tris = _read_obj(base_dir / rel, f, f"{sw}.path", sources)
     scale = _length(f, shape, "scale", sw, default=1.0)
     return tris * scale, _translate(_point(f, shape, "position", sw))
 
@@ -238,13 +301,64 @@ class Description:
     clear_radius: float             # m around each start kept free of obstacles
     leaf_capacity: int              # quadtree (C1) leaf capacity for the bake
     max_depth: int                  # quadtree maximum depth for the bake
+    #: :func:`bake_digest` of the bake's inputs: what the baked files must carry to match
+    digest: bytes = NO_DIGEST
 
 
-def read_description(path: Path | str | None = None) -> Description:
-    """Parse and validate the arena description; raises :class:`ArenaDescriptionError` naming file and field."""
+def _without_comments(node: Any) -> Any:
+    """``node`` (parsed JSON) with every ``_`` comment key left out, at every depth."""
+    if isinstance(node, dict):
+        return {k: _without_comments(v) for k, v in node.items() if not Fields.is_comment(k)}
+    if isinstance(node, list):
+        return [_without_comments(v) for v in node]
+    return node
+
+
+def bake_digest(leaf_capacity: int, max_depth: int, objects: Sequence[tuple[int, Any]],
+                meshes: Sequence[bytes]) -> bytes:
+    """SHA-256 of everything the bake reads: the quadtree settings, each object's ``level`` and
+    ``shape`` (as parsed, ``_`` comments left out) in model order, then the bytes of each
+    ``.obj`` mesh the shapes name, in the same order (each behind its length).
+
+    A canonical form, not the description's bytes: the parsed values are written back as JSON
+    with sorted keys and no spaces, and Python writes a float back exactly as parsed (the
+    shortest repr that round-trips), so reformatting the file, reordering its keys or
+    editing a comment leaves the digest as it is, while any value the bake reads changes it.
+    What the bake does not read (names, kinds, fighter starts, ``clear_radius``, a barrel's
+    ``bounding_sphere``) is read from the description at start and needs no re-bake.  The
+    meshes built from the values are not digested: a sine computed on another machine may
+    differ in its last bit, and that must not make a good bake stale.
+    """
+    canon = json.dumps({"leaf_capacity": leaf_capacity, "max_depth": max_depth,
+                        "objects": [{"level": lv, "shape": _without_comments(sh)} for lv, sh in objects]},
+                       sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    h = hashlib.sha256(b"rangebox-arena-bake\n")
+    h.update(canon.encode("ascii"))
+    for data in meshes:
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.digest()
+
+
+def _pushbox_radius(folder: Path) -> tuple[float, Path]:
+    """The fighters' pushbox radius the starts are checked with, and the file it is from:
+    ``fighters.json`` beside the description (where ``Match.new(assets_dir=...)`` reads both),
+    else the shipped one."""
+    path = folder / "fighters.json"
+    if not os.path.lexists(path):
+        path = ASSETS / "fighters.json"
+    return read_fighters(path)[2], path
+
+
+def read_description(path: Path | str | None = None, pushbox_radius: float | None = None) -> Description:
+    """Parse and validate the arena description; raises :class:`ArenaDescriptionError` naming file and field.
+
+    The fighter starts are checked against the fighters' pushbox radius: ``pushbox_radius``,
+    or by default ``fighters.json``'s beside the description (the shipped one if there is
+    none), so a bad ``fighters.json`` there raises its ``AssetError``."""
     path = Path(path) if path is not None else default_assets_dir() / DESCRIPTION_NAME
     f = _fields(path)
-    raw = read_json(path, ArenaDescriptionError)
+    raw = read_json(path, ArenaDescriptionError, ArenaDescriptionFileError)
     raw = f.root(raw)
     if f.raw(raw, "format", "", '"rangebox-arena"') != "rangebox-arena":
         f.fail("format", '"rangebox-arena"', raw["format"])
@@ -260,8 +374,11 @@ def read_description(path: Path | str | None = None) -> Description:
     qt = f.obj(raw, "quadtree", "", default={})
     cap = f.whole(qt, "leaf_capacity", "quadtree", 1, 1024, default=8)
     depth = f.whole(qt, "max_depth", "quadtree", 0, 16, default=6)
-    objs = f.items(raw, "objects", "", "objects {...}", lo=1)
+    objs = f.items(raw, "objects", "", "objects {...}", lo=1, hi=MAX_MODELS)
     out, names = [], set()
+    baked: list[tuple[int, Any]] = []           # each object's level and shape: the bake's inputs
+    meshes: list[bytes] = []                    # the .obj files they name
+    triangles = 0
     for i in range(len(objs)):
         where = f"objects[{i}]"
         o = f.obj(objs, i, "objects")
@@ -271,7 +388,13 @@ def read_description(path: Path | str | None = None) -> Description:
         names.add(name)
         kind = f.choice(o, "kind", where, KINDS, "a kind:")
         level = f.whole(o, "level", where, 0, 2, "a level: 0 (low), 1 (medium) or 2 (high)")
-        tris, m = _shape_mesh(f, o, where, path.parent)
+        tris, m = _shape_mesh(f, o, where, path.parent, meshes)
+        baked.append((level, o["shape"]))
+        triangles += tris.shape[0]
+        if triangles > MAX_TRIANGLES:
+            f.fail(f"{where}.shape", f"objects of at most {MAX_TRIANGLES:,} triangles in all (what the scene files "
+                   f"hold)", shown=f"{triangles:,} triangles up to this object",
+                   fix="use fewer grid cells, prism sides or mesh faces")
         c: tuple[float, float, float] | None = None
         r: float | None = None
         if kind == "barrel":
@@ -288,10 +411,56 @@ def read_description(path: Path | str | None = None) -> Description:
             c = (cx, cy, cz)
         out.append(_ObjectSpec(name, kind, level, tris, m, c, r))
     f.reject_unknown(raw)           # a misspelt optional key would silently read as its default
-    desc = Description(path, tuple(out), starts, clear, cap, depth)
+    desc = Description(path, tuple(out), starts, clear, cap, depth, bake_digest(cap, depth, baked, meshes))
+    if pushbox_radius is None:
+        radius, radius_from = _pushbox_radius(path.parent)
+    else:
+        radius, radius_from = pushbox_radius, None
     _check_clear_area(desc, f)
+    _check_starts(desc, f, radius, radius_from)
     _check_crate_sizes(desc, f)
     return desc
+
+
+def _world_box(o: _ObjectSpec) -> np.ndarray:
+    """``(2, 3)`` the world AABB of a described object's mesh."""
+    w = (o.triangles @ o.transform[:3, :3] + o.transform[3, :3]).reshape(-1, 3)
+    return np.array([w.min(axis=0), w.max(axis=0)])
+
+
+def _check_starts(desc: Description, f: Fields, radius: float, radius_from: Path | None) -> None:
+    """Layout rule: each fighter's pushbox (``radius``, x–z) at its start lies inside the arena
+    and clear of every solid (pillar, wall, crate, barrel: ``game.sim.stage``'s obstacles), and
+    the two starts are at least two radii apart: a round would start with the pushboxes
+    overlapping, or (equal starts) with no direction to face."""
+    of = f"pushbox_radius {radius:g} m" + (f" of {radius_from}" if radius_from else "")
+    (x1, _, z1), (x2, _, z2) = desc.fighter_starts.tolist()
+    apart = math.hypot(x2 - x1, z2 - z1)
+    if apart < 2 * radius:
+        shown = "two starts at the same x-z point" if apart == 0 else f"starts {apart:.4g} m apart"
+        f.fail("fighter_starts", f"two starts at least {2 * radius:g} m apart in x-z (twice the {of})", shown=shown,
+               fix="move them apart")
+    boxes = [(i, o, _world_box(o)) for i, o in enumerate(desc.objects)]
+    (lo_x, lo_z), (hi_x, hi_z) = _playable_rect([(o.kind, b) for _, o, b in boxes]).tolist()
+    for k, (x, y, z) in enumerate(desc.fighter_starts.tolist()):
+        if not (lo_x + radius <= x <= hi_x - radius and lo_z + radius <= z <= hi_z - radius):
+            f.fail(f"fighter_starts[{k}]", f"a start inside the walls with room for the pushbox ({of}): x from "
+                   f"{lo_x + radius:g} to {hi_x - radius:g}, z from {lo_z + radius:g} to {hi_z - radius:g}",
+                   [x, y, z], "move it inside the walls")
+        for i, o, b in boxes:
+            if o.kind not in START_BLOCKERS:
+                continue
+            if o.sphere_center is not None and o.sphere_radius is not None:     # a barrel: its sphere's cube (B8)
+                cx, cz = o.sphere_center[0], o.sphere_center[2]
+                r = o.sphere_radius
+                x0, z0, x1_, z1_ = cx - r, cz - r, cx + r, cz + r
+            else:
+                x0, z0, x1_, z1_ = float(b[0, 0]), float(b[0, 2]), float(b[1, 0]), float(b[1, 2])
+            gap = math.hypot(x - min(max(x, x0), x1_), z - min(max(z, z0), z1_))
+            if gap < radius:
+                f.fail(f"fighter_starts[{k}]", f"a start whose pushbox ({of}) is clear of every pillar, wall, "
+                       "crate and barrel", shown=f"{[x, y, z]}, {gap:.3g} m from objects[{i}] ({o.name})",
+                       fix="move the start or the object")
 
 
 def _check_crate_sizes(desc: Description, f: Fields) -> None:
@@ -373,16 +542,17 @@ class Arena:
         raise KeyError(f"no arena object named {name!r}")
 
 
-def _bounds(objects: Sequence[ArenaObject], scene: Scene) -> np.ndarray:
-    """The playable x-z rect ``(2, 2)``: the floor's, narrowed to the inner faces of the walls."""
-    floor = [o for o in objects if o.kind == "floor"]
-    ref = floor[0].aabb if floor else scene.models[0].aabb
+def _playable_rect(boxes: Sequence[tuple[str, np.ndarray]]) -> np.ndarray:
+    """The playable x-z rect ``(2, 2)`` of objects given as ``(kind, world AABB (2, 3))`` in
+    model order: the floor's (the first object's without a floor), narrowed to the inner
+    faces of the walls."""
+    floor = [b for kind, b in boxes if kind == "floor"]
+    ref = floor[0] if floor else boxes[0][1]
     lo = [float(ref[0, 0]), float(ref[0, 2])]
     hi = [float(ref[1, 0]), float(ref[1, 2])]
-    for o in objects:
-        if o.kind != "wall":
+    for kind, b in boxes:
+        if kind != "wall":
             continue
-        b = o.aabb
         ext = b[1] - b[0]
         axis = 0 if ext[0] < ext[2] else 2  # the thin axis is the one the wall closes
         k = 0 if axis == 0 else 1
@@ -394,23 +564,41 @@ def _bounds(objects: Sequence[ArenaObject], scene: Scene) -> np.ndarray:
     return np.array([lo, hi])
 
 
+def _bounds(objects: Sequence[ArenaObject], scene: Scene) -> np.ndarray:
+    """The playable x-z rect ``(2, 2)`` of the loaded arena (:func:`_playable_rect`)."""
+    return _playable_rect([(o.kind, o.aabb) for o in objects] if objects else [("", scene.models[0].aabb)])
+
+
+def _bin_unusable(exc: SceneFileUnusable) -> ArenaFileError:
+    """The error for a baked file's path that cannot be read, with the fix for its reason."""
+    if exc.reason == files.MISSING:
+        return ArenaFileError(f"{exc.path}: missing baked arena file; {BAKE_FIX}", exc.reason)
+    return ArenaFileError(str(exc), exc.reason)     # its own fix: permissions, or remove it and re-bake
+
+
 def load_arena(assets_dir: Path | str | None = None) -> Arena:
     """Load the baked arena (``arena.models.bin`` + ``arena.quadtree.bin``) and the description's metadata.
 
     Raises :class:`ArenaAssetError` naming the file and the fix (``python3 -m game.tools.bake``)
-    when a baked file is missing, corrupt or does not match the description, and
-    :class:`ArenaDescriptionError` when the description itself is invalid.
+    when a baked file is missing, corrupt or does not match the description
+    (:class:`ArenaFileError` for a path that cannot be read, :class:`StaleBakeError` for a bake
+    of another description), and :class:`ArenaDescriptionError` when the description itself is
+    invalid.
     """
     base = Path(assets_dir) if assets_dir is not None else default_assets_dir()
     desc = read_description(base / DESCRIPTION_NAME)
     mp, qp = base / MODELS_NAME, base / QUADTREE_NAME
-    for p in (mp, qp):
-        if not p.is_file():
-            raise ArenaAssetError(f"{p}: missing baked arena file; {BAKE_FIX}")
     try:
-        scene = load_scene(mp, qp)
+        scene, digest = load_baked(mp, qp)
+    except SceneFileUnusable as exc:
+        raise _bin_unusable(exc) from None
     except SceneFileError as exc:          # most damage is reported with the re-bake command already
         raise ArenaAssetError(str(exc) if exc.names_fix else f"{exc}; {BAKE_FIX}") from None
+    if digest != desc.digest:
+        made = "from no description (saved without a source digest)" if digest == NO_DIGEST else \
+            f"from another version of {desc.path} (source digest {digest[:6].hex()}..., the description's " \
+            f"is {desc.digest[:6].hex()}...)"
+        raise StaleBakeError(f"{mp}: stale bake: made {made}; {BAKE_FIX}")
     if len(scene) != len(desc.objects):
         raise ArenaAssetError(f"{mp}: holds {len(scene)} models but {desc.path} describes "
                               f"{len(desc.objects)} objects (stale bake); {BAKE_FIX}")

@@ -12,7 +12,8 @@ value raises :class:`AssetError` with one line ``<file>: <field path>: expected 
 <value>; <fix>``, never an error from inside numpy.  The bounds are what the sim can play
 (:mod:`game.sim.limits`).  A key the loader does not read (a misspelt ``"crouchng"``) is an
 error too, suggesting the closest key it does read; keys starting with ``_`` are comments
-(``"_doc"``).
+(``"_doc"``), and a key written twice in one object is refused.  A path that cannot be read
+as a file raises :class:`AssetFileError` (``game.files.read_bounded``).
 """
 
 from __future__ import annotations
@@ -24,14 +25,24 @@ from pathlib import Path
 import numpy as np
 
 from .body import compile_keys, compile_pose, read_fighters
-from .fields import ASSETS, REQUIRED, AssetError, Fields, fields_of, in_shipped_assets, read_json, restore_hint
+from .fields import (
+    ASSETS,
+    REQUIRED,
+    AssetError,
+    AssetFileError,
+    Fields,
+    fields_of,
+    in_shipped_assets,
+    read_json,
+    restore_hint,
+)
 from .limits import HEIGHTS, MAX_FRAMES
 from .moves import Move, ProjectileSpec, ThrowSpec, check_cancels, read_knockdown, read_move, read_scaling, read_throw
 from .skeleton import Skeleton, euler_matrices
 
 #: Names other modules import from here (the loader's public surface).
-__all__ = ["ASSETS", "REQUIRED", "AssetError", "Fields", "GameData", "Move", "ProjectileSpec", "ThrowSpec",
-           "in_shipped_assets", "load_game_data", "read_json", "restore_hint"]
+__all__ = ["ASSETS", "REQUIRED", "AssetError", "AssetFileError", "Fields", "GameData", "Move", "ProjectileSpec",
+           "ThrowSpec", "in_shipped_assets", "load_game_data", "read_json", "restore_hint"]
 
 #: Names the sim looks up (posing, actions, commands): the poses and loops of its states, the moves
 #: its inputs start, so a file without one would fail mid-match.

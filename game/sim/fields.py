@@ -4,7 +4,9 @@ Every asset loader (fighters and moves, :mod:`game.sim.data`; the arena, :mod:`g
 reads its JSON with :func:`read_json` and every field through a :class:`Fields` reader, so a bad
 file fails the same way everywhere: one line ``<file>: <field path>: expected <what>, got
 <value>; <fix>`` in the loader's own exception type, never an error from inside numpy.  A key no
-loader reads (a misspelt ``"crouchng"``) is an error too; keys starting with ``_`` are comments.
+loader reads (a misspelt ``"crouchng"``) is an error too; keys starting with ``_`` are comments;
+a key written twice in one object is an error (JSON would keep the last silently).  The file
+itself is read with :func:`game.files.read_bounded` (at most :data:`MAX_JSON_BYTES`).
 """
 
 from __future__ import annotations
@@ -12,9 +14,12 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal, NoReturn, overload
+
+from game import files
 
 #: The repository's own asset folder (restorable with git).
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -254,8 +259,10 @@ class Fields:
 
 def in_shipped_assets(path: Path | str) -> bool:
     """True if ``path`` lies in the repository's own ``assets/`` folder, restorable with git: only
-    then do messages suggest ``git checkout``.  A copy elsewhere (a test's, a user's) is its owner's."""
-    return ASSETS.resolve() in Path(path).resolve().parents
+    then do messages suggest ``git checkout``.  A copy elsewhere (a test's, a user's) is its owner's.
+    (``os.path.realpath``, not ``Path.resolve``: a symbolic-link loop must reach the reader, which
+    names it, instead of raising ``RuntimeError`` here.)"""
+    return Path(os.path.realpath(ASSETS)) in Path(os.path.realpath(path)).parents
 
 
 def restore_hint(path: Path | str) -> str | None:
@@ -263,29 +270,94 @@ def restore_hint(path: Path | str) -> str | None:
     return f"git checkout -- assets/{Path(path).name}" if in_shipped_assets(path) else None
 
 
-def read_json(path: Path, error: type[ValueError] = AssetError) -> Any:
-    """The JSON document in the UTF-8 file ``path``; any problem reading or parsing it raises
-    ``error`` (each asset family's own type) with one line naming the file and the fix."""
-    restore = restore_hint(path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except FileNotFoundError:
+#: The most bytes an asset JSON file (``fighters.json``, ``moves.json``, the arena description)
+#: may have: the largest shipped one (``moves.json``) is 17 kB, so this leaves room for a move
+#: table some sixty times as large, and parsing it stays within a few tens of MB.
+MAX_JSON_BYTES = 1 << 20
+
+
+class AssetFileError(AssetError):
+    """An asset file cannot be read as a file: missing, a directory, a FIFO, a device, a
+    socket, a symbolic-link loop, unreadable, or over :data:`MAX_JSON_BYTES`.  ``reason`` is
+    :attr:`game.files.FileUnusable.reason`."""
+
+    reason = ""
+
+
+class _Pairs(list):
+    """A JSON object as parsed, before its keys are checked: its ``(key, value)`` pairs in order."""
+
+
+def _objects(node: Any, where: str, duplicate: Any) -> Any:
+    """``node`` with every :class:`_Pairs` made a dict; ``duplicate(field, key)`` is called (and
+    must raise) on the first key an object holds twice, in document order."""
+    if isinstance(node, _Pairs):
+        out: dict = {}
+        for k, v in node:
+            if k in out:
+                duplicate(Fields.at(where, k), k)
+            out[k] = _objects(v, Fields.at(where, k), duplicate)
+        return out
+    if isinstance(node, list):
+        return [_objects(v, Fields.at(where, i), duplicate) for i, v in enumerate(node)]
+    return node
+
+
+def _file_problem(exc: files.FileUnusable, path: Path, restore: str | None) -> str:
+    """The one-line message for an asset file that cannot be read, ending with its fix."""
+    if exc.reason == files.MISSING:
         fix = "restore the assets/ folder from the repository (git checkout -- assets)" if restore else "check the path"
-        raise error(f"{path}: file not found; {fix}") from None
-    except IsADirectoryError:
-        raise error(f"{path}: is a folder, not a JSON file; name the file itself") from None
-    except OSError as exc:
-        raise error(f"{path}: cannot read ({exc.strerror or exc}); check the path and its permissions") from None
+        return f"{path}: {exc.detail}; {fix}"
+    if exc.reason == files.NOT_REGULAR:
+        if exc.kind == files.DIRECTORY:
+            return f"{path}: is a folder, not a JSON file; name the file itself"
+        fix = f"put the JSON file there ({restore})" if restore else "name a JSON file"
+        return f"{path}: {exc.detail}; {fix}"
+    if exc.reason == files.PERMISSION:
+        return f"{path}: {exc.detail}; make it readable (chmod u+r {path}) or run as its owner"
+    if exc.reason == files.TOO_LARGE:
+        fix = f"restore it with {restore}" if restore else "name the right file, or make it smaller"
+        return f"{path}: {exc.detail}; {fix}"
+    return f"{path}: {exc.detail}; check the path and its permissions"
+
+
+def read_json(path: Path, error: type[ValueError] = AssetError, file_error: type[ValueError] | None = None) -> Any:
+    """The JSON document in the UTF-8 file ``path``; any problem reading or parsing it raises
+    ``error`` (each asset family's own type) with one line naming the file and the fix.
+
+    The file is read with :func:`game.files.read_bounded` (a regular file of at most
+    :data:`MAX_JSON_BYTES`): a path it cannot read raises ``file_error`` (default:
+    :class:`AssetFileError` for ``AssetError``, else ``error``) with a ``reason`` attribute.
+    A key written twice in one object is refused, naming it: JSON parsers keep the last one
+    silently, so ``"max_health": 100, "max_health": 1`` would play with 1."""
+    restore = restore_hint(path)
+    again = f", or restore it with {restore}" if restore else ""
+    try:
+        data = files.read_bounded(path, "an asset JSON file", MAX_JSON_BYTES)
+    except files.FileUnusable as exc:
+        cls = file_error or (AssetFileError if error is AssetError else error)
+        err = cls(_file_problem(exc, path, restore))
+        err.reason = exc.reason  # type: ignore[attr-defined]  # the reader's class may not declare it
+        raise err from None
+    try:
+        doc = json.loads(data.decode("utf-8"), object_pairs_hook=_Pairs)
     except json.JSONDecodeError as exc:
         raise error(f"{path}: line {exc.lineno} column {exc.colno}: invalid JSON ({exc.msg}); fix the JSON "
-                    f"syntax" + (f", or restore it with {restore}" if restore else "")) from None
+                    f"syntax" + again) from None
     except UnicodeDecodeError as exc:
         raise error(f"{path}: not a UTF-8 text file (byte {exc.start}: {exc.reason}); name the JSON file "
-                    f"(assets/{path.name})" + (f", or restore it with {restore}" if restore else "")) from None
-    except (ValueError, RecursionError) as exc:   # JSON nested too deeply
-        raise error(f"{path}: cannot read as JSON ({exc}); fix the file"
-                    + (f", or restore it with {restore}" if restore else "")) from None
+                    f"(assets/{path.name})" + again) from None
+    except (ValueError, RecursionError) as exc:   # nested too deeply, a number too long to convert
+        raise error(f"{path}: cannot read as JSON ({exc}); fix the file" + again) from None
+
+    def duplicate(field: str, key: str) -> NoReturn:
+        raise error(f"{path}: {field}: key {key!r} is written twice in one object (JSON would keep only the "
+                    f"last); keep one of the two" + again)
+
+    try:
+        return _objects(doc, "", duplicate)
+    except RecursionError as exc:
+        raise error(f"{path}: cannot read as JSON ({exc}); fix the file" + again) from None
 
 
 def fields_of(path: Path) -> Fields:
