@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from pyglet import gl
 
-from game.sim import CrateStruck, FrameInput, Match
+from game.sim import CrateStruck, FrameInput, Match, RoundStart
 from game.sim.debug import draw_rays
 
 from .camera import FightCamera
@@ -220,15 +220,12 @@ class Game:
         if hasattr(self, "occluders"):
             self.occluders.clear()
         self.over_frames = 0
-        f1, f2 = self.match.fighters
         stage = getattr(self.match, "stage", None)
         self.view_rays.clear()
         self.camera.ray = camera_ray(stage.scene, record=self.view_rays) if stage is not None else None
-        self.camera.reset(f1.position, f2.position)
         if hasattr(self, "hud"):
             self.hud.reset()
-        self._cur = self._capture()
-        self._prev = self._cur
+        self.reset_view()
 
     def _capture(self) -> BodyPose:
         rots, origins = zip(*(f.limb_frames() for f in self.match.fighters))
@@ -254,6 +251,14 @@ class Game:
         self.sparks.clear()
         self.debris.clear()
         self.occluders.clear()
+        self.reset_view()
+
+    def reset_view(self) -> None:
+        """Frame the match as it stands, at once: the camera placed afresh (no easing from
+        where it was, no swing round; P1 on the left as at the first frame) and the bodies with
+        nothing to interpolate from.  A new match, training's reset and each round's start
+        (``RoundStart``: the fighters are back at their starts, and a camera kept on the side
+        it had swung to would turn the screen's "right" into "back")."""
         f1, f2 = self.match.fighters
         self.camera.reset(f1.position, f2.position)
         self._cur = self._prev = self._capture()
@@ -287,9 +292,12 @@ class Game:
         top = max((float(f.limb_boxes()[:, 1, 1].max()) for f in (f1, f2) if f.airborne), default=None)
         fw, fh = self.window.get_framebuffer_size()
         self.camera.aspect = fw / max(fh, 1)
-        self.camera.update(f1.position, f2.position, self.match.frame, top)
+        if any(isinstance(e, RoundStart) for e in events):
+            self.reset_view()
+        else:
+            self.camera.update(f1.position, f2.position, self.match.frame, top)
+            self._prev, self._cur = self._cur, self._capture()
         self._update_occluders()
-        self._prev, self._cur = self._cur, self._capture()
         if self.training is not None:
             self.training.after_step(self.match, events)
         for listener in self.step_listeners:
