@@ -267,7 +267,11 @@ class ReplayHud:
         mono = ("DejaVu Sans Mono", "Courier New", "monospace")
         # the sizes and faces of HUD labels (their fonts are in the atlas before the first frame)
         self.tag = text(15, bold=True, shadow=True)                           # "REPLAY"
-        self.frame = text(12, shadow=True, font=mono, anchor_x="right")       # "1234 / 3334"
+        # the frame number, the one text that changes every frame: its own short label with no
+        # shadow (a new text is a new layout), between "frame" and "/ length"
+        self.frame = text(12, font=mono, anchor_x="right")
+        self.frame_head = text(12, shadow=True, anchor_x="right")
+        self.total = text(12, shadow=True, font=mono)
         self.state = text(15, bold=True, shadow=True, anchor_x="right")       # PLAYING / PAUSED / x4 / END
         self.keys = text(10, shadow=True, anchor_x="center")
         self.end = text(12, shadow=True, anchor_x="center")
@@ -290,7 +294,10 @@ class ReplayHud:
         r.add(bx + bw * view.match.frame / total - 2, by - 4, 4, 14, (1.0, 1.0, 1.0))
         top = y0 + ph - 22
         self.tag.set("REPLAY", x0 + 14, top, (255, 80, 60, 255))
-        self.frame.set(f"frame {view.match.frame:>5} / {view.replay.frames}", x0 + pw / 2 + 90, top + 1)
+        mid = x0 + pw / 2 + 20
+        self.frame_head.set("frame", mid - 52, top + 1, (200, 200, 200, 255))
+        self.frame.set(str(view.match.frame), mid, top + 1)
+        self.total.set(f"/ {view.replay.frames}", mid + 6, top + 1)
         self.state.set(view.status(), x0 + pw - 14, top, _rgba255(GOLD))
         self.keys.set(KEYS_TEXT, W / 2, y0 + 8, (215, 215, 215, 255))
         if ended:

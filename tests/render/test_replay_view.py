@@ -91,7 +91,7 @@ def test_replay_label_is_drawn_with_the_frame_the_length_and_the_state(env, repl
     assert changed[int(360 * 0.8):].sum() > 2000 and not changed[:int(360 * 0.6)].any()
     hud = view.hud
     assert hud.tag.label.text == "REPLAY"
-    assert hud.frame.label.text.split() == ["frame", "120", "/", str(FRAMES)]
+    assert (hud.frame_head.label.text, hud.frame.label.text, hud.total.label.text) == ("frame", "120", f"/ {FRAMES}")
     assert hud.state.label.text == "PLAYING"
     _press(window, "F")
     frame_pixels(game)
