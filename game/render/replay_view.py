@@ -24,6 +24,8 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from .hud import GOLD, _rgba255, _Text
 from .passes import Rects
 
@@ -48,6 +50,8 @@ MENU = ("Resume", "Restart", "Quit")
 #: the viewer's keys, as the label under its progress bar lists them
 KEYS_TEXT = ("Space/P pause  ·  , . frame back/step  ·  F fast x2 x4  ·  S slow  ·  ← → 5 s  ·  "
              "Home restart  ·  Esc menu")
+#: ticks (five seconds) the keys are listed for when the viewer opens (and whenever paused)
+KEYS_TICKS = 300
 #: the pad buttons (pyglet.input names as ``Gamepads`` reports them) and the key each acts as:
 #: A pause, d-pad left / right seek, LB / RB (or RT) a frame back / forward, Y fast forward
 PAD_KEYS = {"a": "SPACE", "left": "LEFT", "right": "RIGHT", "in": "COMMA", "guard": "PERIOD", "hp": "F"}
@@ -77,6 +81,7 @@ class ReplayView:
         #: the furthest frame played and checked (how far the progress bar is lit)
         self.furthest = 0
         self._pad_held: set[str] = set()
+        self._keys_until = game.ticks + KEYS_TICKS      # the tick until which the keys are listed
         self.hud = ReplayHud(game.pyglet)
         game.screen = "fight"                       # no title screen: the replay starts at once
         game.input_source = self.next_inputs
@@ -137,6 +142,7 @@ class ReplayView:
         self._steps = 0
         self.game.reset_view(effects=True)
         self.game.last_events = ()
+        self.game.view_rays.clear()
 
     def restart(self) -> None:
         """From frame 0, playing."""
@@ -236,6 +242,11 @@ class ReplayView:
         """The REPLAY label and its progress bar (over the HUD, under the pause menu)."""
         self.hud.draw(rects_gl, canvas, self)
 
+    def show_keys(self) -> bool:
+        """Whether the panel lists the keys: while paused, at the end, and for the first
+        KEYS_TICKS ticks of the viewer."""
+        return self.paused or self.ended or self.game.ticks < self._keys_until
+
     def status(self) -> str:
         """The playback state as the label names it."""
         if self.ended:
@@ -256,9 +267,11 @@ class ReplayView:
 
 class ReplayHud:
     """The viewer's label: a panel at the bottom of the screen with REPLAY, the frame and
-    the length, the state (playing, paused, the speed, the end), a progress bar (the part
-    played and checked lit, the frame shown marked) and the keys; at the end, the result and
-    what to do next.  Its own batch, drawn after the HUD's (``Game._draw_hud``)."""
+    the length, the state (playing, paused, the speed, the end) and a progress bar (the part
+    played and checked lit, the frame shown marked); the keys under it while paused, at the
+    end and for the first seconds; at the end, the result and what to do next.  Its own
+    batch, drawn after the HUD's (``Game._draw_hud``).  Its labels sit on the panel's dark
+    ground and have no shadows: every glyph drawn costs the software rasteriser a blended quad."""
 
     def __init__(self, pyglet) -> None:
         self.batch = pyglet.graphics.Batch()
@@ -266,46 +279,57 @@ class ReplayHud:
         text = functools.partial(_Text, pyglet, self.batch, groups)
         mono = ("DejaVu Sans Mono", "Courier New", "monospace")
         # the sizes and faces of HUD labels (their fonts are in the atlas before the first frame)
-        self.tag = text(15, bold=True, shadow=True)                           # "REPLAY"
-        # the frame number, the one text that changes every frame: its own short label with no
-        # shadow (a new text is a new layout), between "frame" and "/ length"
+        self.tag = text(15, bold=True)                           # "REPLAY"
+        # the frame number, the one text that changes every frame: a short label of its own
+        # (a new text is a new layout), between "frame" and "/ length"
         self.frame = text(12, font=mono, anchor_x="right")
-        self.frame_head = text(12, shadow=True, anchor_x="right")
-        self.total = text(12, shadow=True, font=mono)
-        self.state = text(15, bold=True, shadow=True, anchor_x="right")       # PLAYING / PAUSED / x4 / END
-        self.keys = text(10, shadow=True, anchor_x="center")
-        self.end = text(12, shadow=True, anchor_x="center")
+        self.frame_head = text(12, anchor_x="right")
+        self.total = text(12, font=mono)
+        self.state = text(15, bold=True, anchor_x="right")       # PLAYING / PAUSED / x4 / END
+        self.keys = text(10, anchor_x="center")
+        self.end = text(12, anchor_x="center")
 
     def draw(self, rects_gl, canvas: tuple[float, float], view: ReplayView) -> None:
         from pyglet import gl
 
         W, _H = canvas
         r = Rects()
-        pw, x0, y0 = 800.0, W / 2 - 400.0, 10.0
-        ended = view.ended
-        ph = 86.0 if ended else 64.0
-        r.add(x0, y0, pw, ph, (0.03, 0.03, 0.05, 0.78), (0.10, 0.10, 0.14, 0.78))
-        r.add(x0, y0 + ph - 3, pw, 3, (0.95, 0.25, 0.2))
+        pw, x0, y0 = 800.0, W / 2 - 400.0, 8.0
+        y = y0 + 8                                  # the baseline of the panel's lowest row
+        if view.show_keys():
+            self.keys.set(KEYS_TEXT, W / 2, y, (215, 215, 215, 255))
+            y += 16
+        else:
+            self.keys.hide()
         total = max(view.replay.frames, 1)
-        bx, by, bw = x0 + 14, y0 + 24, pw - 28
+        bx, by, bw = x0 + 14, y + 2, pw - 28
         r.add(bx, by, bw, 6, (0.22, 0.22, 0.26))
         r.add(bx, by, bw * view.furthest / total, 6, (0.45, 0.45, 0.52))
         r.add(bx, by, bw * view.match.frame / total, 6, (0.95, 0.30, 0.22), (1.0, 0.55, 0.35))
         r.add(bx + bw * view.match.frame / total - 2, by - 4, 4, 14, (1.0, 1.0, 1.0))
-        top = y0 + ph - 22
-        self.tag.set("REPLAY", x0 + 14, top, (255, 80, 60, 255))
-        mid = x0 + pw / 2 + 20
-        self.frame_head.set("frame", mid - 52, top + 1, (200, 200, 200, 255))
-        self.frame.set(str(view.match.frame), mid, top + 1)
-        self.total.set(f"/ {view.replay.frames}", mid + 6, top + 1)
-        self.state.set(view.status(), x0 + pw - 14, top, _rgba255(GOLD))
-        self.keys.set(KEYS_TEXT, W / 2, y0 + 8, (215, 215, 215, 255))
-        if ended:
+        y = by + 16
+        if view.ended:
             self.end.set(f"End of the replay: {view.result()}   ·   Space / Enter: watch again   ·   Esc: menu",
-                         W / 2, top - 20, (255, 255, 255, 255))
+                         W / 2, y, (255, 255, 255, 255))
+            y += 20
         else:
             self.end.hide()
-        rects_gl.draw(canvas, r.array())
+        self.tag.set("REPLAY", x0 + 14, y, (255, 80, 60, 255))
+        mid = x0 + pw / 2 + 20
+        self.frame_head.set("frame", mid - 52, y + 1, (200, 200, 200, 255))
+        self.frame.set(str(view.match.frame), mid, y + 1)
+        self.total.set(f"/ {view.replay.frames}", mid + 6, y + 1)
+        self.state.set(view.status(), x0 + pw - 14, y, _rgba255(GOLD))
+        ph = y + 20 - y0
+        rects_gl.draw(canvas, np.concatenate([_panel(x0, y0, pw, ph), r.array()]))
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         self.batch.draw()
+
+
+def _panel(x0: float, y0: float, w: float, h: float) -> np.ndarray:
+    """The panel's ground and its red top edge, as rect rows (drawn first, under the bar)."""
+    r = Rects()
+    r.add(x0, y0, w, h, (0.03, 0.03, 0.05, 0.78), (0.10, 0.10, 0.14, 0.78))
+    r.add(x0, y0 + h - 3, w, 3, (0.95, 0.25, 0.2))
+    return r.array()

@@ -93,12 +93,16 @@ def test_replay_label_is_drawn_with_the_frame_the_length_and_the_state(env, repl
     assert hud.tag.label.text == "REPLAY"
     assert (hud.frame_head.label.text, hud.frame.label.text, hud.total.label.text) == ("frame", "120", f"/ {FRAMES}")
     assert hud.state.label.text == "PLAYING"
+    assert "Space/P pause" in hud.keys.label.text          # the keys, for the viewer's first seconds
+    _ticks(game, 200)
+    game.draw(1.0)
+    assert hud.keys.label.text == ""
     _press(window, "F")
     frame_pixels(game)
     assert hud.state.label.text == "x2"
     _press(window, "SPACE")
     frame_pixels(game)
-    assert hud.state.label.text == "PAUSED"
+    assert hud.state.label.text == "PAUSED" and "Space/P pause" in hud.keys.label.text
 
 
 def test_pause_stops_the_frame_counter_and_space_resumes(env, replay):
