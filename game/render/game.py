@@ -517,8 +517,6 @@ class Game:
 
     def _on_key_press(self, symbol) -> None:
         k = self.key
-        if self.replay is not None and self.replay.on_key(symbol):
-            return
         if symbol == k.F11:
             try:
                 self.window.set_fullscreen(not self.window.fullscreen)
@@ -537,6 +535,8 @@ class Game:
         elif symbol == k.M:
             if self.audio is not None:
                 self.notice = ("sound off" if self.audio.toggle_mute() else "sound on", self.ticks + NOTICE_TICKS)
+        elif self.replay is not None and self.replay.on_key(symbol):
+            return                      # the replay viewer's key (replay_view.py), its menu's included
         elif self.screen == "title":
             if symbol in (k.ENTER, k.RETURN, k.NUM_ENTER, k.SPACE, k.U):
                 self.screen = "fight"

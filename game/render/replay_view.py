@@ -14,7 +14,7 @@ it.  The speed is a factor on the window loop's accumulator (``Game.speed``, rea
 loop's catch-up cap.  Nothing here changes what the match computes: it only chooses which
 recorded frame the match is on.
 
-Keys (and pad buttons) are in :data:`KEYS_TEXT`.  At the end the viewer holds on the last
+The keys are in :data:`KEYS_TEXT`, the pad's buttons in :data:`PAD_KEYS`.  At the end the viewer holds on the last
 frame with the result, and offers watching again or quitting; a window no one sees
 (``hold_at_end=False``: PYGLET_HEADLESS) quits there instead, as a tool run would.
 """
