@@ -485,6 +485,23 @@ class ReplayPlayer:
     def done(self) -> bool:
         return self._i >= self.replay.frames
 
+    @property
+    def position(self) -> int:
+        """The frames played and checked so far: the match frame ``next_inputs`` expects."""
+        return self._i
+
+    def resume_at(self, frame: int) -> None:
+        """Go on from ``frame`` (0 to ``replay.frames``) in a match restored to the state this
+        replay reached after that many frames, checked then (a viewer's seek: it restores a
+        snapshot it took after :meth:`check` passed).  ``checked`` then counts the hashes up
+        to that frame."""
+        r = self.replay
+        if isinstance(frame, bool) or not isinstance(frame, (int, np.integer)) or not 0 <= frame <= r.frames:
+            raise ValueError(f"ReplayPlayer.resume_at: frame {frame!r}: a whole number from 0 to {r.frames} "
+                             f"(the replay's length)")
+        self._i = int(frame)
+        self.checked = min(self._i // r.interval, len(r.checkpoints)) + (1 if self.done and r.frames else 0)
+
     def next_inputs(self, match) -> tuple[FrameInput, FrameInput]:
         if self.done:
             raise IndexError(f"{self.replay.path}: replay has ended after {self.replay.frames} frames")

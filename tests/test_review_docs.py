@@ -311,7 +311,7 @@ def test_developers_layout_table_covers_the_tree():
 README_KEYS = {"←": "LEFT", "→": "RIGHT", "↑": "UP", "↓": "DOWN", "Space": "SPACE", "PgUp": "PAGEUP",
                "PgDn": "PAGEDOWN", "[": "BRACKETLEFT", "]": "BRACKETRIGHT", ";": "SEMICOLON",
                "'": "APOSTROPHE", "\\": "BACKSLASH", "Right Ctrl": "RCTRL", "Esc": "ESCAPE", "Enter": "ENTER",
-               "keypad Enter": "NUM_ENTER", ". (period)": "PERIOD"}
+               "keypad Enter": "NUM_ENTER", ". (period)": "PERIOD", ", (comma)": "COMMA", "Home": "HOME"}
 
 
 def _key_name(label: str) -> str:
@@ -371,13 +371,18 @@ def test_readme_key_table_is_the_code_keymap():
     assert sorted(seen) == sorted(INTENTS), "the README's key table leaves out an intent"
 
 
-def _handled_keys(func_names=("_on_key_press", "_menu_key")) -> set[str]:
-    tree = ast.parse(_text(ROOT / "game" / "render" / "game.py"))
+#: the modules whose key handlers the game runs, and those handlers: the match's and the replay viewer's
+KEY_HANDLERS = {"game.py": ("_on_key_press", "_menu_key"), "replay_view.py": ("on_key", "_menu_key")}
+
+
+def _handled_keys() -> set[str]:
     keys = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name in func_names:
-            keys |= {a.attr for a in ast.walk(node) if isinstance(a, ast.Attribute)
-                     and isinstance(a.value, ast.Name) and a.value.id == "k"}
+    for module, func_names in KEY_HANDLERS.items():
+        tree = ast.parse(_text(ROOT / "game" / "render" / module))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.name in func_names:
+                keys |= {a.attr for a in ast.walk(node) if isinstance(a, ast.Attribute)
+                         and isinstance(a.value, ast.Name) and a.value.id == "k"}
     return keys
 
 

@@ -63,23 +63,11 @@ def attach_replay_io(args: argparse.Namespace, game: Game) -> Callable[[], None]
 
 
 def _attach_player(replay: Replay, game: Game) -> None:
-    """The replay drives both sides and checks every frame; the game quits at its end."""
-    from game.replay import ReplayPlayer
+    """The replay viewer (``game/render/replay_view.py``) drives both sides and checks every
+    frame; a window someone watches holds on the last frame, a headless one quits there."""
+    from game.render.replay_view import ReplayView
 
-    player = ReplayPlayer(replay)
-    game.screen = "fight"                         # no title screen: the replay starts at once
-    match = game.match
-    game.input_source = lambda: player.next_inputs(game.match)
-    game.quit = player.done                       # a 0-frame replay: nothing to play
-
-    def check(m: Match, events: Sequence[object]) -> None:
-        if m is not match:                        # a new match (Enter after the end): stop
-            game.quit = True
-            return
-        player.check(m)                           # ReplayMismatch -> one line, exit 2
-        if player.done:
-            game.quit = True
-    game.step_listeners.append(check)
+    game.replay = ReplayView(game, replay, hold_at_end=not game.pyglet.options["headless"])
 
 
 def _attach_recorder(game: Game) -> ReplayRecorder:

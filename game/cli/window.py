@@ -95,7 +95,7 @@ def run_window(args: argparse.Namespace, program: Program = MAIN_PY) -> int:
     @window.event
     def on_draw() -> None:
         now = time.perf_counter()
-        alpha = loop.advance(now - last[0])
+        alpha = loop.advance((now - last[0]) * game.speed)     # a replay's fast forward / slow motion
         last[0] = now
         game.draw(alpha)
         drawn[0] += 1

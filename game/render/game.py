@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from pyglet import gl
 
-from game.sim import CrateStruck, FrameInput, Match
+from game.sim import CrateStruck, FrameInput, Match, RoundStart
 from game.sim.debug import draw_rays
 
 from .camera import FightCamera
@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from game.audio.player import AudioPlayer
+
+    from .replay_view import ReplayView
 
 MENU_ITEMS = ("Resume", "Restart", "Training", "Quit")
 ATTRACT_RESTART = 300      # frames after the match ends before attract mode starts another
@@ -73,6 +75,8 @@ class Game:
         self.pads = Gamepads(pyglet, enabled=not pyglet.options["headless"])
         self.inputs = PlayerInputs(self.keyboard, self.pads)
         self.training = TrainingMode() if training else None
+        #: the replay viewer while the window shows a replay (``replay_view.py``), else None
+        self.replay: ReplayView | None = None
         self.screen = "title" if title and not self.attract and not training else "fight"
         self.menu_sel: int | None = None
         self.show_fps = show_fps
@@ -199,6 +203,12 @@ class Game:
             self._frame_times.extend(frame_times)
 
     @property
+    def speed(self) -> float:
+        """Simulated seconds per real second: the window loop's accumulator factor (a replay's
+        fast forward or slow motion; 1 otherwise)."""
+        return self.replay.speed if self.replay is not None else 1.0
+
+    @property
     def attract(self) -> bool:
         """CPU vs CPU: no title screen, and a new match some time after each one ends."""
         return self.p1 == "cpu" and self.p2 == "cpu"
@@ -220,15 +230,12 @@ class Game:
         if hasattr(self, "occluders"):
             self.occluders.clear()
         self.over_frames = 0
-        f1, f2 = self.match.fighters
         stage = getattr(self.match, "stage", None)
         self.view_rays.clear()
         self.camera.ray = camera_ray(stage.scene, record=self.view_rays) if stage is not None else None
-        self.camera.reset(f1.position, f2.position)
         if hasattr(self, "hud"):
             self.hud.reset()
-        self._cur = self._capture()
-        self._prev = self._cur
+        self.reset_view()
 
     def _capture(self) -> BodyPose:
         rots, origins = zip(*(f.limb_frames() for f in self.match.fighters))
@@ -251,9 +258,21 @@ class Game:
         sparks or crate debris of the abandoned exchange)."""
         assert self.training is not None, "R resets training only in training mode"
         self.training.reset(self.match)
-        self.sparks.clear()
-        self.debris.clear()
-        self.occluders.clear()
+        self.reset_view(effects=True)
+
+    def reset_view(self, *, effects: bool = False) -> None:
+        """Frame the match as it stands, at once: the camera placed afresh (no easing from
+        where it was, no swing round; P1 on the left as at the first frame) and the bodies with
+        nothing to interpolate from.  A new match, training's reset, a replay's seek and each
+        round's start (``RoundStart``: the fighters are back at their starts, and a camera kept
+        on the side it had swung to would turn the screen's "right" into "back").  ``effects``:
+        the match was put back or jumped, so also no sparks, chips, fades or damage trail of
+        the frames before."""
+        if effects:
+            self.sparks.clear()
+            self.debris.clear()
+            self.occluders.clear()
+            self.hud.reset()
         f1, f2 = self.match.fighters
         self.camera.reset(f1.position, f2.position)
         self._cur = self._prev = self._capture()
@@ -269,8 +288,11 @@ class Game:
         """One 1/60 s tick of the game: at most one ``match.step``."""
         self.ticks += 1
         self._pad_menu()
+        if self.replay is not None:
+            self.replay.on_tick()
         if self.screen == "title" or self.menu_sel is not None or \
-                (self.training is not None and not self.training.wants_step()):
+                (self.training is not None and not self.training.wants_step()) or \
+                (self.replay is not None and not self.replay.wants_step()):
             self._hold()
             return
         self._held = False
@@ -287,9 +309,12 @@ class Game:
         top = max((float(f.limb_boxes()[:, 1, 1].max()) for f in (f1, f2) if f.airborne), default=None)
         fw, fh = self.window.get_framebuffer_size()
         self.camera.aspect = fw / max(fh, 1)
-        self.camera.update(f1.position, f2.position, self.match.frame, top)
+        if any(isinstance(e, RoundStart) for e in events):
+            self.reset_view()
+        else:
+            self.camera.update(f1.position, f2.position, self.match.frame, top)
+            self._prev, self._cur = self._cur, self._capture()
         self._update_occluders()
-        self._prev, self._cur = self._cur, self._capture()
         if self.training is not None:
             self.training.after_step(self.match, events)
         for listener in self.step_listeners:
@@ -444,7 +469,9 @@ class Game:
             self.window.view = Mat4.from_scale(Vec3(s, s, 1.0))
             self._view_scale = s
         menu = None
-        if self.menu_sel is not None:
+        if self.menu_sel is not None and self.replay is not None:
+            menu = self.replay.menu(self.menu_sel)
+        elif self.menu_sel is not None:
             items = list(MENU_ITEMS)
             items[2] = "Training: " + ("on" if self.training else "off")
             menu = (items, self.menu_sel, "PAUSED")
@@ -458,7 +485,8 @@ class Game:
         rects, menu_rects = self.hud.build(
             size, self.match, screen=self.screen, fps=self.fps() if self.show_fps else None,
             training=self.training, menu=menu, overlay_texts=self.overlay.texts,
-            view_proj=vp, title_info=title_info, blink=self.ticks, attract=self.attract,
+            view_proj=vp, title_info=title_info, blink=self.ticks,
+            attract=self.attract or self.replay is not None,       # no "Enter: rematch" under a replay
             overlay_legend=self.overlay.legend() if self.overlay.enabled else None,
             overlay_frame=self.match.frame if self._held or self._frame_stepping() else None,
             notice=self.notice[0] if self.notice and self.ticks < self.notice[1] else None)
@@ -468,6 +496,8 @@ class Game:
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         self.hud.draw()
+        if self.replay is not None:
+            self.replay.draw(self.rects, (W, H))
         if len(menu_rects.rows):
             self.rects.draw((W, H), menu_rects.array())
             gl.glEnable(gl.GL_BLEND)
@@ -505,6 +535,8 @@ class Game:
         elif symbol == k.M:
             if self.audio is not None:
                 self.notice = ("sound off" if self.audio.toggle_mute() else "sound on", self.ticks + NOTICE_TICKS)
+        elif self.replay is not None and self.replay.on_key(symbol):
+            return                      # the replay viewer's key (replay_view.py), its menu's included
         elif self.screen == "title":
             if symbol in (k.ENTER, k.RETURN, k.NUM_ENTER, k.SPACE, k.U):
                 self.screen = "fight"
