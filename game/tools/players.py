@@ -16,10 +16,10 @@ The players, weakest first (:data:`PLAYERS`):
 * ``poke``: guard-and-poke: walks in, then holds a standing guard and lets go of it for a jab or
   a front kick every half second or so.
 * ``punisher``: walk in, block and punish, the best of them: walks in, guards, blocks, and
-  punishes what it sees is punishable:
-  a blocked heavy, a whiffed attack's recovery (seen :data:`REACTION` frames late, as a
-  player's eyes are), with the heaviest attack that lands in time and a jab -> straight when
-  only the jab does; pokes out of its guard as ``poke`` does (front kicks mostly: a mid hits a
+  punishes what it sees is punishable: a blocked heavy, a whiffed attack's recovery (seen
+  :data:`REACTION` frames late, as a player's eyes are), with the heaviest attack that lands in
+  time and a jab -> straight when only the jab does (too late for that, it pokes half the
+  time: its turn); pokes out of its guard as ``poke`` does (front kicks mostly: a mid hits a
   crouching guard), guards low as often as the opponent's attacks have been lows (and mostly
   low on waking), breaks half the throws, and throws a turtling opponent now and then.
 """
@@ -152,6 +152,8 @@ class Punisher:
     TURTLE = 0.04
     #: share of its pokes in jabbing range that are jabs (the rest front kicks, mids)
     JAB = 0.3
+    #: chance to poke when it sees a blocked or whiffed move too late to punish: its turn
+    TURN = 0.5
 
     def __init__(self, seed: int, side: int) -> None:
         self.rng = np.random.default_rng([seed, side, SALT])
@@ -210,6 +212,8 @@ class Punisher:
             left = mv.total - (seen.mframe + late)
             if seen.mframe >= mv.startup + mv.active or self.blocked == seen.move:
                 punish = self._punish(dist, left)
+                if not punish and left > 0 and dist <= KICK_RANGE and rng.random() < self.TURN:
+                    punish = LP if dist <= JAB_RANGE else LK     # too late to punish: take the turn
                 if punish:
                     self.blocked = ""
                     return punish
