@@ -420,8 +420,8 @@ def opening(s: Situation, plan: CpuPlan, r: float) -> int | None:
     lo, hi = s.level.hold
     if s.dist > _threat_range(s):
         plan.start(FORWARD, int(s.rng.integers(lo, hi + 1)))
-    elif r < s.level.block + 0.5 * (1.0 - s.level.block):
-        return guard_up(s, plan, 0.0)
+    elif r < s.level.block + 0.5 * (1.0 - s.level.block) and (bits := guard_up(s, plan, 0.0)) is not None:
+        return bits
     else:
         plan.start(0, int(s.rng.integers(lo, hi + 1)))
     return plan.press()
