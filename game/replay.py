@@ -62,7 +62,7 @@ FORMAT_VERSION = 2
 READ_VERSIONS = (1, 2)
 CHECK_INTERVAL = 60
 #: CPU config <-> byte code.
-CPU_CODES = {None: 0, "easy": 1, "normal": 2, "hard": 3}
+CPU_CODES = {None: 0, "easy": 1, "normal": 2, "hard": 3, "medium": 4}
 _CPU_NAMES = {v: k for k, v in CPU_CODES.items()}
 
 #: Header (version 2): magic, format version, header size, game version (ASCII, NUL padded),
@@ -389,7 +389,7 @@ class ReplayRecorder:
             raise ValueError(f"ReplayRecorder: cpu {cpu!r}: pass a pair (p1_cpu, p2_cpu)")
         for c in cpu:
             if not (c is None or isinstance(c, str)) or c not in CPU_CODES:
-                raise ValueError(f"ReplayRecorder: cpu {c!r}: choose None or one of easy, normal, hard")
+                raise ValueError(f"ReplayRecorder: cpu {c!r}: choose None or one of easy, medium, normal, hard")
         if isinstance(interval, bool) or not isinstance(interval, int) or not 1 <= interval <= 0xFFFF:
             raise ValueError(f"ReplayRecorder: interval {interval!r}: a whole number of frames from 1 to 65535")
         if not isinstance(arena, (bool, np.bool_)):

@@ -32,6 +32,8 @@ def other(v):
         return v + 0.5
     if isinstance(v, str):
         return v + "_x"
+    if isinstance(v, tuple):        # the CPU's looks at its opponent (CpuPlan.eyes)
+        return v[:-1] + (other(v[-1]),) if v else (0,)
     raise TypeError(f"no other value for {v!r}")
 
 

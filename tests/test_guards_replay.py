@@ -132,7 +132,8 @@ def test_non_ascii_game_version_is_a_field_error():
 
 @pytest.mark.parametrize("side", ["p1_cpu", "p2_cpu"])
 def test_unknown_cpu_code_on_either_side_is_named(side):
-    assert_error(forge(**{side: 4}), side, doc_offset(side), "unknown CPU code 4")
+    unknown = max(rp.CPU_CODES.values()) + 1
+    assert_error(forge(**{side: unknown}), side, doc_offset(side), f"unknown CPU code {unknown}")
 
 
 def test_zero_checkpoint_interval_is_refused():

@@ -12,8 +12,10 @@ import pytest
 
 from game.sim import FrameInput, Match, ProjectileImpact
 from game.sim import ai
+from game.sim.ai.situation import OPENING
 from game.sim.inputs import HP, LP, SIDE_L, SIDE_R
 from game.sim.stage import Projectile
+
 from simhelp import to_fight
 
 NEUTRAL = FrameInput()
@@ -78,6 +80,7 @@ def test_C8_cpu_zones_with_a_fireball_only_with_a_clear_line(across_crate, block
         place(m, (1.2, 3.5), (1.2, 6.5))
     monkeypatch.setitem(ai.LEVELS, "hard", replace(ai.LEVELS["hard"], zone=1.0, notice=0.0))
     m.ai_state[0].start(bits=0, hold=0, tap=0)
+    m.phase_frame = OPENING                 # past the round's first second, in which the CPU throws nothing
     bits = ai.decide(m, 0, "hard")
     if blocked:
         assert bits in (SIDE_L, SIDE_R)

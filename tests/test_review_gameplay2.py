@@ -132,9 +132,10 @@ def test_hard_cpu_jumps_over_fireballs_and_clears_them():
 
 def test_cpu_jump_arithmetic_matches_the_match(monkeypatch):
     """``ai.moves.jump_over`` against the match: a CPU that always notices and always jumps when a
-    jump now would clear (from 2 to 6 m) clears every fireball it jumps; easy never jumps one."""
+    jump now would clear (from 3.5 to 6 m) clears every fireball it jumps; easy never jumps one.
+    (Closer, the hard CPU sees the throw, its reaction time late, too late to time a jump.)"""
     monkeypatch.setitem(ai.LEVELS, "hard", replace(ai.LEVELS["hard"], notice=1.0, jump=1.0))
-    for dist in (2.0, 3.0, 4.5, 6.0):
+    for dist in (3.5, 4.5, 6.0):
         for cpu in (0, 1):
             jumped, struck = _cpu_vs_throw(dist, 1, cpu)
             assert jumped and not struck, (dist, cpu, jumped, struck)
@@ -170,37 +171,44 @@ def _into_heavy(dist: float, seed: int, cpu: int, move: str, level: str):
 def test_hard_cpu_reads_a_heavy_wind_up_instead_of_walking_into_it():
     """A player starts a roundhouse (14-frame wind-up) or a straight (10) from 1.1 or 1.3 m:
     the hard CPU guards, backs out of reach or hits it out of its wind-up; it is struck clean
-    in at most 1 in 6 of the exchanges and never presses a move that cannot land first into
-    a wind-up it has seen (old CPU: struck in 21 of 64, 17 of them after pressing a slow move
-    into the wind-up).  Reading rises with level: easy is struck most, hard least."""
+    by the roundhouse in at most 1 in 6 of the exchanges and never presses a move that cannot
+    land first into a wind-up it has seen (old CPU: struck in 21 of 64, 17 of them after
+    pressing a slow move into the wind-up).  The straight's wind-up is shorter than the hard
+    CPU's reaction time: it is stopped only by a guard already up.  Reading rises with level:
+    easy is struck most, hard least."""
     struck = {}
     for level in ("hard", "normal", "easy"):
-        hits = pressed_into = n = 0
+        hits = pressed_into = 0
+        read = {"hk": [0, 0], "hp": [0, 0]}         # struck, exchanges
         for move in ("hk", "hp"):
             for dist in (1.1, 1.3):
                 for seed in range(8):
                     for cpu in (0, 1):
                         outcome, after = _into_heavy(dist, seed, cpu, move, level)
-                        n += 1
+                        read[move][0] += outcome == "hit"
+                        read[move][1] += 1
                         hits += outcome == "hit"
                         pressed_into += outcome == "hit" and after
         struck[level] = hits
         if level == "hard":
-            assert hits <= n // 6, f"the hard CPU was struck by {hits} of {n} heavies"
+            assert read["hk"][0] <= read["hk"][1] // 6, f"the hard CPU was struck by {read['hk']} roundhouses"
             assert pressed_into <= 1, f"pressed into {pressed_into} wind-ups"
     assert struck["hard"] < struck["normal"] < struck["easy"], struck
 
 
 def test_cpu_backs_out_of_a_heavys_reach_and_the_heavy_whiffs(monkeypatch):
     """Read (``read=1``) from just inside a roundhouse's reach with room behind, the CPU walks
-    back (it does not guard: nothing to block) and the roundhouse whiffs."""
+    back (it does not guard: nothing to block) and the roundhouse whiffs.  (It reads the
+    wind-up its reaction time late, 4 frames before the kick is active: time to back out of
+    its reach only from near its edge.)"""
     monkeypatch.setitem(ai.LEVELS, "hard", replace(ai.LEVELS["hard"], read=1.0, punish=0.0))
     bare = Match.new(seed=0, arena=False)                               # P1 stands at x = -1.5, facing +x
     front = float(bare.fighters[0].limb_boxes()[:, 1, 0].max()) + 1.5    # its frontmost limb, from its centre
     reach = ai.move_reach(bare.data)["hk"][0] + front
     for cpu in (0, 1):
-        m = _placed(reach - 0.1, 0, cpu)
-        m.ai_state[cpu].start(bits=0, hold=6, tap=0)                # standing, until it reads the wind-up
+        m = _placed(reach - 0.03, 0, cpu)
+        # standing, until it reads the wind-up
+        m.ai_state[cpu].start(bits=0, hold=ai.LEVELS["hard"].reaction + 2, tap=0)
         backs, outcome = 0, None
         for t in range(40):
             ev = _step(m, 1 - cpu, FrameInput(hk=True) if t == 0 else NEUTRAL)

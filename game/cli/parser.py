@@ -50,7 +50,8 @@ def build_parser(prog: str = MAIN_PY.command) -> argparse.ArgumentParser:
     p = _Parser(prog=prog, description="Rangebox: a 3D fighting-game demo.")
     p.add_argument("--p1", choices=("human", "cpu"), default=None, help="who controls player 1 (default human)")
     p.add_argument("--p2", choices=("human", "cpu"), default=None, help="who controls player 2 (default cpu)")
-    p.add_argument("--level", choices=("easy", "normal", "hard"), default=None, help="CPU difficulty (default normal)")
+    p.add_argument("--level", choices=("easy", "medium", "normal", "hard"), default=None,
+                   help="CPU difficulty, easiest first (default normal; docs/cpu.md)")
     p.add_argument("--seed", type=_positive_int("--seed", SEED_LIMIT, "2**64 - 1 (a replay stores it in 8 bytes)"),
                    default=None, help="match seed, 0 to 2**64 - 1 (default 0)")
     p.add_argument("--frames", type=_positive_int("--frames"), default=None,

@@ -114,7 +114,7 @@ class Match:
     def new(cls, seed: int = 0, *, p1_cpu: str | None = None, p2_cpu: str | None = None,
             arena: bool = True, assets_dir: str | None = None) -> Match:
         """A fresh match.  ``p1_cpu``/``p2_cpu``: None for a player, or a CPU level
-        (``'easy'``, ``'normal'``, ``'hard'``); a CPU side ignores the input given
+        (``'easy'``, ``'medium'``, ``'normal'``, ``'hard'``); a CPU side ignores the input given
         to :meth:`step` and plays its own (see ``last_inputs``).  ``arena=False``
         fights on a bare bounded floor (no scene, no crates, and a fireball launches nothing).
 

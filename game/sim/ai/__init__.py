@@ -1,15 +1,18 @@
 """The CPU opponent: decides a fighter's input bits each frame, as a player would.
 
 It sees only what a player sees (positions, the opponent's pose and move phase; the names
-it reads are listed in :mod:`.view`), acts only through the input bits a player could press,
-and draws every random choice from the match's own seeded RNG.  Its small plan
-(:class:`CpuPlan`) lives in ``match.ai_state`` so snapshots include it.
+it reads are listed in :mod:`.view`), and sees the opponent's actions a reaction time late
+(:mod:`.sight`); it acts only through the input bits a player could press, lands no hit in a
+round's first second, and draws every random choice, its mistakes included, from the match's
+own seeded RNG.  Its small plan (:class:`CpuPlan`, with its last looks at the opponent) lives
+in ``match.ai_state`` so snapshots include it.  ``docs/cpu.md`` describes the levels.
 
 The package, by concept:
 
 * :mod:`.levels`: :class:`CpuLevel`, the chances of each level, and :data:`LEVELS`;
 * :mod:`.plan`: :class:`CpuPlan`, what a CPU carries from frame to frame;
 * :mod:`.view`: the protocols of what it may read of a match and a fighter;
+* :mod:`.sight`: its looks at the opponent, and the opponent as it sees it, a reaction time late;
 * :mod:`.measure`: what it knows of the fighter data (reaches, the projectile's lanes);
 * :mod:`.situation`: the frame's situation, read once, and the arena looks;
 * :mod:`.moves`: which attack or jump to press, and its bits;

@@ -11,8 +11,10 @@ import math
 
 from ..data import GameData
 from ..inputs import DOWN, FORWARD, HK, HP, LK, LP, UP
+from ..movement import SLIDE_DECAY
 from .measure import (
     JUMP_DRIFT,
+    WALK_FWD,
     body_front,
     clear_frames,
     move_reach,
@@ -21,6 +23,7 @@ from .measure import (
     projectile_move,
 )
 from .plan import CpuPlan
+from .sight import Sight
 from .situation import Situation, Threat
 from .view import FighterView
 
@@ -31,6 +34,10 @@ THROW_BUTTONS = LP | LK
 #: Of a standing fighter's front (its guarding arms, :func:`~.measure.body_front`), how much a
 #: throw's hands can count on taking: a grab touching the arms holds (the shipped grab reaches 1.15 m).
 THROW_FRONT = 0.8
+#: A punish counts on reaching this share of a standing body's front past its limb's reach.
+PUNISH_FRONT = 0.5
+#: A turn's attack reaches this much (m) past its limb's reach: the margin a swing in neutral has.
+TURN_MARGIN = 0.12
 #: A follow-up that must reach is chosen only if it reaches this much (m) past the distance
 #: plus the first hit's pushback: a reeling body leans back out of a short reach.
 CONFIRM_MARGIN = 0.30
@@ -75,42 +82,78 @@ def may_cancel(data: GameData, me: FighterView) -> bool:
     return bool(mv.cancel) and me.mframe <= mv.cancel_window[1]
 
 
-def punish(data: GameData, op: FighterView, dist: float, delay: int = 0) -> str:
+def punish(data: GameData, op: Sight, dist: float, delay: int = 0) -> str:
     """The attack that lands on ``op`` before it can guard or strike: it is in a move's
     recovery (a whiffed heavy) or slow wind-up, and the attack, pressed now and starting
     ``delay`` frames from now, reaches it in time.  The heaviest such attack, or ``""``."""
+    return punish_walk(data, op, dist, delay, walk=False)[0]
+
+
+def punish_walk(data: GameData, op: Sight, dist: float, delay: int = 0, walk: bool = True) -> tuple[str, int]:
+    """:func:`punish`, allowing (``walk``) a walk in first: ``(move, frames to walk before its
+    press)`` for the heaviest attack that still lands in time after that walk, or ``("", 0)``.
+    An attack reaches a body its limb's reach plus :data:`PUNISH_FRONT` of a standing body's
+    front away (centre to centre).  A move seen to make contact is no opening while it was last
+    seen inside its cancel window: a string may follow it."""
     mv = data.moves[op.move]
+    if mv.cancel and op.move_hit and op.seen_mframe <= mv.cancel_window[1]:
+        return "", 0
     if op.mframe < mv.startup and (mv.hit_limbs or mv.projectile is not None):
         window = mv.startup - op.mframe                      # hit it out of its wind-up
     elif op.mframe >= mv.startup + mv.active:
         window = mv.total - op.mframe                        # or in its recovery
     else:
-        return ""
+        return "", 0
     window += op.hitstop - delay
     ducking = mv.height == "low"                             # a sweep: a crouching body, highs pass over
-    best, damage = "", -1
+    front = PUNISH_FRONT * body_front(data)
+    best, damage, steps = "", -1, 0
     for name, (reach_n, _) in move_reach(data).items():
         m = data.moves[name]
-        if m.startup + 2 <= window and reach_n >= dist and m.damage > damage and \
-                not (ducking and m.height == "high"):
-            best, damage = name, m.damage
+        gap = dist - reach_n - front
+        need = max(0, math.ceil(gap / WALK_FWD)) if walk else (0 if gap <= 0.0 else window)
+        if need + m.startup + 2 <= window and m.damage > damage and not (ducking and m.height == "high"):
+            best, damage, steps = name, m.damage, need
+    return best, steps
+
+
+def turn(data: GameData, op: Sight, dist: float) -> str:
+    """The quickest attack that reaches ``op`` with :data:`TURN_MARGIN` to spare while it is
+    seen in a move's recovery, no cancel to follow: too late to punish it, but pressed now it
+    meets the opponent as it recovers, before any move of the opponent's but its guard (and
+    close enough that a light's follow-up reaches too).  ``""`` when there is none."""
+    mv = data.moves[op.move]
+    if mv.cancel and op.move_hit and op.seen_mframe <= mv.cancel_window[1]:
+        return ""
+    if not mv.startup + mv.active <= op.mframe < mv.total:
+        return ""
+    best, startup = "", 1 << 30
+    for name, (reach_n, _) in move_reach(data).items():
+        m = data.moves[name]
+        if reach_n + TURN_MARGIN >= dist and m.startup < startup and not (mv.height == "low" and m.height == "high"):
+            best, startup = name, m.startup
     return best
 
 
-def confirm(s: Situation) -> str:
+def confirm(s: Situation, late: int = 0) -> str:
     """The follow-up the CPU's current move (which has hit) cancels into that still lands: the
-    most damaging of its cancels whose reach covers the distance plus the hit's pushback (with
-    :data:`CONFIRM_MARGIN`), or its projectile move if none does and its own is not in
-    flight (else the press would come out as a heavy punch); ``""`` when there is none."""
+    most damaging of its cancels whose reach covers the distance plus what is left of the hit's
+    pushback (with :data:`CONFIRM_MARGIN`), no high at an opponent seen crouching (it would pass
+    over), or its projectile move if none does and its own is
+    not in flight (else the press would come out as a heavy punch); ``""`` when there is none.
+    ``late``: frames since the hit's freeze ended (the reeling body has slid that long, and has
+    that much less hitstun left)."""
     data = s.data
     mv = data.moves[s.me.move]
     reach = move_reach(data)
-    gap = s.dist + mv.pushback + CONFIRM_MARGIN           # where the reeling body will be
+    gap = s.dist + mv.pushback * SLIDE_DECAY ** late + CONFIRM_MARGIN   # where the reeling body will be
+    left = mv.hitstun - late
+    ducking = s.op.state in ("crouch", "block_crouch")
     best, damage = "", -1
     for name in mv.cancel:
         m = data.moves[name]
         if name in reach and name != "hk_low" and reach[name][0] >= gap - body_front(data) and \
-                m.startup + 1 < mv.hitstun and m.damage > damage:
+                m.startup + 1 < left and m.damage > damage and not (ducking and m.height == "high"):
             best, damage = name, m.damage
     stage = s.match.stage
     if best or stage is None:
@@ -121,7 +164,7 @@ def confirm(s: Situation) -> str:
         return ""
     ahead, front, _, _ = projectile_geometry(data)
     flight = math.ceil(max(0.0, gap - ahead - front) / pm.projectile.speed)
-    return pm.name if pm.startup + flight + 1 < mv.hitstun else ""
+    return pm.name if pm.startup + flight + 1 < left else ""
 
 
 def jump_over(data: GameData, threat: Threat) -> int:

@@ -1,8 +1,9 @@
 """The CPU's plan: the small mutable state one CPU carries from frame to frame.
 
 It lives in ``match.ai_state[i]`` so that a snapshot copies it and ``state_hash`` covers it.
-A plan is plain ints (picklable, as snapshots are pickled), and :meth:`CpuPlan.hash_items`
-gives the ``(name, value)`` pairs sorted by name that the match hashes.
+A plan is plain ints and one tuple of ints, the looks it has taken at the opponent
+(:mod:`.sight`): picklable, as snapshots are pickled, and immutable, so a copy may share it.
+:meth:`CpuPlan.hash_items` gives the ``(name, value)`` pairs sorted by name that the match hashes.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from dataclasses import dataclass, fields
 
 @dataclass(slots=True)
 class CpuPlan:
-    """What one CPU is doing and what it has already rolled for (every field 0 at the start)."""
+    """What one CPU is doing, what it has seen and what it has already rolled for (every field
+    0, and no looks, at the start)."""
 
     #: the input bits held while the plan lasts
     bits: int = 0
@@ -31,7 +33,8 @@ class CpuPlan:
     read: int = 0
     #: 1 once the hit of its current move has been rolled for a confirm
     combo: int = 0
-    #: while the opponent is knocked down: 0 not yet rolled, 1 no meaty (wait), 2 a meaty
+    #: while the opponent is knocked down: 0 not yet rolled, 1 no meaty (wait), 2 a meaty,
+    #: 3 no meaty (wait, then guard its waking)
     down: int = 0
     #: the meaty's move, as its index in the move table
     meaty: int = 0
@@ -40,6 +43,25 @@ class CpuPlan:
     #: while held by a throw: 0 not yet rolled, 1 no break, ``2 + k`` a break pressed ``k`` frames
     #: after the grab
     held: int = 0
+    #: the opponent's attack last noticed (its guard height rolled): the frame it started, plus 1
+    noticed: int = 0
+    #: while it reels from a hit: 0 not yet rolled, 1 no guard after, 2 a guard after
+    reel: int = 0
+    #: the frame its current move's contact was first felt (its own state: no reaction), or 0
+    contact: int = 0
+    #: 1 while its current light is to be followed blind by a cancel (a string, rolled at the press)
+    string: int = 0
+    #: the opponent's move last rolled for a punish: the frame it started, plus 1 (0: none)
+    chance: int = 0
+    #: that roll: 1 punish it, 0 let it go
+    punish: int = 0
+    #: the opponent's attack last tallied: the frame it started, plus 1 (0: none)
+    tallied: int = 0
+    #: the opponent's attacks seen this round, and how many of them were lows
+    attacks: int = 0
+    lows: int = 0
+    #: its last looks at the opponent, oldest first (:func:`~.sight.look`), at most reaction + 1
+    eyes: tuple[int, ...] = ()
 
     def copy(self) -> CpuPlan:
         """An independent copy (for a snapshot, or a restore from one)."""
@@ -50,9 +72,10 @@ class CpuPlan:
         return list(zip(_SORTED_NAMES, _GET_SORTED(self)))
 
     def clear(self) -> None:
-        """Back to the start: no plan, nothing rolled."""
-        for n in _NAMES:
+        """Back to the start: no plan, nothing rolled, nothing seen."""
+        for n in _INTS:
             setattr(self, n, 0)
+        self.eyes = ()
 
     def start(self, bits: int, hold: int, tap: int = 0) -> None:
         """A new course: ``bits`` held for ``hold`` frames after this one, ``tap`` on this one only."""
@@ -68,6 +91,7 @@ class CpuPlan:
 
 
 _NAMES = tuple(f.name for f in fields(CpuPlan))
+_INTS = tuple(n for n in _NAMES if n != "eyes")
 _SORTED_NAMES = tuple(sorted(_NAMES))
 _GET_ALL = operator.attrgetter(*_NAMES)              # every field, in order, in one C-level call
 _GET_SORTED = operator.attrgetter(*_SORTED_NAMES)    # and sorted by name

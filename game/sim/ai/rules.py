@@ -8,6 +8,10 @@ while it lasts, and :func:`new_plan` draws the next one when it runs out.
 
 The order is the behaviour: the rules run in the order of :data:`RULES`, and every random
 choice is drawn from the match's RNG in that order, so the same match decides the same bits.
+
+Three limits hold for every level.  The rules see the opponent a reaction time late
+(:mod:`.sight`); no attack of its lands in the round's first second (``Situation.may_press``); and
+each level makes its mistakes at the rates its :class:`~.levels.CpuLevel` says.
 """
 
 from __future__ import annotations
@@ -28,10 +32,13 @@ from .moves import (
     may_cancel,
     press_move,
     punish,
+    punish_walk,
     throw_name,
     throw_reaches,
+    turn,
 )
 from .plan import CpuPlan
+from .sight import look, remember
 from .situation import FREE_STATES, Situation, back_free, blocked_ahead, clear_shot, read_situation, side_free
 from .view import MatchView
 
@@ -56,6 +63,19 @@ DETOUR_FRAMES = 24
 THROW_WALK = 0.3
 #: Beyond this distance (m, past the longest reach) a new plan closes in rather than fights.
 APPROACH = 0.35
+#: A guard is raised ahead of an attack (``block``) when the opponent's longest attack would
+#: reach this fighter's front (centres its longest reach plus a body's front apart) after a
+#: step this long (m).
+GUARD_REACH = 0.15
+#: A guard raised ahead of an attack is a crouching one (which stops lows; the standing one
+#: stops highs and mids) at the rate ``(lows + a) / (attacks + b)`` for ``(a, b)`` below: a
+#: guess from the opponent's attacks seen this round, a quarter before any.
+LOW_PRIOR = (1, 4)
+#: Frames before a knocked-down opponent gets up that a CPU waiting for it raises its guard.
+WAKE_GUARD = 6
+#: Of the new plans in reach that are neither an attack nor a guard, the shares that walk back
+#: (or stand guarding) and that sidestep; the rest step in or pause.
+BACK_SHARE, SIDE_SHARE = 0.45, 0.13
 
 
 def decide(match: MatchView, i: int, level: str) -> int:
@@ -63,9 +83,11 @@ def decide(match: MatchView, i: int, level: str) -> int:
     (mutates the plan ``match.ai_state[i]``).  ``level`` is a key of :data:`~.levels.LEVELS`."""
     plan = match.ai_state[i]
     if match.phase != "fight":
-        plan.clear()                         # between rounds: no plan, nothing rolled
+        plan.clear()                         # between rounds: no plan, nothing rolled, nothing seen
         return 0
-    s = read_situation(match, i, LEVELS[level])
+    lv = LEVELS[level]
+    plan.eyes = remember(plan.eyes, look(match.data, match.fighters[1 - i]), lv.reaction)
+    s = read_situation(match, i, lv, plan)
     for rule in RULES:
         bits = rule(s, plan)
         if bits is not None:
@@ -74,6 +96,21 @@ def decide(match: MatchView, i: int, level: str) -> int:
 
 
 # ---------------------------------------------------------------- the rules, in order
+def watch(s: Situation, plan: CpuPlan) -> int | None:
+    """Tally the opponent's attacks as they are seen, and how many are lows (what a raised
+    guard's height is guessed from, :func:`guard_up`).  Never decides."""
+    op = s.op
+    if op.move:
+        started = s.match.frame - op.mframe + 1
+        if plan.tallied != started:
+            plan.tallied = started
+            mv = s.data.moves[op.move]
+            if mv.hit_limbs:
+                plan.attacks += 1
+                plan.lows += mv.height == "low"
+    return None
+
+
 def held_by_throw(s: Situation, plan: CpuPlan) -> int | None:
     """Held by a throw: break it or not (rolled once a grab, ``tech``), and press nothing else
     inside the tech window; once the throw has landed it lies as after a knockdown."""
@@ -94,11 +131,12 @@ def held_by_throw(s: Situation, plan: CpuPlan) -> int | None:
 
 def read_heavy(s: Situation, plan: CpuPlan) -> int | None:
     """A heavy attack's wind-up that will reach: read or not (one ``read`` roll per attack,
-    when it first shows), and once read answered as soon as this fighter is free, whatever
-    the plan: stand off if it only reaches a fighter who walks in, walk back if that takes it
-    out of reach in time, hit it out of its wind-up if a faster move lands first, else guard
-    it.  Read while busy, no slow move is pressed into it (:func:`attack`).  Unread, the CPU
-    may walk or press a slow move into it."""
+    once seen: a reaction time after it started, so only a wind-up longer than the reaction is
+    read at all), and once read answered as soon as this fighter is free, whatever the plan:
+    stand off if it only reaches a fighter who walks in, walk back if that takes it out of
+    reach in time, hit it out of its wind-up if a faster move lands first (not in the round's
+    first second), else guard it.  Read while busy, no slow move is pressed into it
+    (:func:`attack`).  Unread, the CPU may walk or press a slow move into it."""
     tele = s.tele
     if tele is None:
         return None
@@ -116,7 +154,7 @@ def read_heavy(s: Situation, plan: CpuPlan) -> int | None:
             plan.start(BACK, tele.over + 2)
         else:
             move = punish(s.data, s.op, s.dist)
-            if move:
+            if move and s.may_press(move):
                 bits = button(s.data, move)
                 plan.start(bits & DOWN, s.level.hold[0], bits & ~DOWN)
                 return plan.press()
@@ -125,16 +163,19 @@ def read_heavy(s: Situation, plan: CpuPlan) -> int | None:
 
 
 def notice_attack(s: Situation, plan: CpuPlan) -> int | None:
-    """An attack on its way in (not a projectile, below): once noticed (``notice``, per frame),
-    guard it until its active frames are over, at its height (``guard``) or the wrong one, as
-    players guess.  It can interrupt any plan, except a read heavy's answer held through the
-    heavy's active frames."""
+    """An attack seen on its way in (not a projectile, below) whose active frames are not over
+    by now: once noticed (``notice``, per frame), guard it until they are, at its height
+    (``guard``) or the wrong one, as players guess (one height roll per attack, whether a guard
+    was already up or not).  It can interrupt any plan, except a read heavy's answer held
+    through the heavy's active frames."""
     op, me = s.op, s.me
     reading = plan.read == 2 and plan.hold > 0
     if op.move and op.move != "jump" and me.state not in ("attack", "hitstun") and s.dist < 2.2 and \
             not reading and s.data.moves[op.move].projectile is None:
         mv = s.data.moves[op.move]
-        if op.mframe < mv.startup + mv.active and not (plan.bits & GUARD) and s.rng.random() < s.level.notice:
+        started = s.match.frame - op.mframe + 1
+        if op.mframe < mv.startup + mv.active and plan.noticed != started and s.rng.random() < s.level.notice:
+            plan.noticed = started
             if s.rng.random() < s.level.guard:
                 guard = GUARD | (DOWN if mv.height == "low" else 0)
             else:  # a wrong guess, as players make
@@ -183,34 +224,65 @@ def answer_projectile(s: Situation, plan: CpuPlan) -> int | None:
 
 
 def punish_stuck(s: Situation, plan: CpuPlan) -> int | None:
-    """No projectile on its way, and the opponent is stuck in a move (a whiffed heavy's
-    recovery, a slow wind-up) within reach: hit it (``punish``, per frame) with the heaviest
-    attack that lands in time (:func:`~.moves.punish`)."""
+    """No projectile on its way, and the opponent is seen stuck in a move (a whiffed or blocked
+    attack's recovery, a slow wind-up), past the round's first second: hit it with the
+    heaviest attack that lands in time, walking in first if there is time for that
+    (:func:`~.moves.punish_walk`); too late for that, take the turn with the quickest attack
+    that reaches (:func:`~.moves.turn`); or let it go (one ``punish`` roll per move, on the
+    first frame either is there).  A punish with a light is followed by its cancel as a
+    confirm would be (``confirm``, rolled at the press: the punish is sure to land)."""
     op = s.op
-    if s.threat is None and op.move and op.move != "jump" and s.free and s.dist <= s.longest and \
-            s.rng.random() < s.level.punish:
-        move = punish(s.data, op, s.dist)
-        if move:
-            plan.dodge = 0
-            return press_move(s, plan, move)
+    if s.threat is None and op.move and op.move != "jump" and s.free:
+        move, walk = punish_walk(s.data, op, s.dist)
+        if not move:
+            move = turn(s.data, op, s.dist)              # too late to punish: take the turn
+        if move and s.may_press(move):
+            started = s.match.frame - op.mframe + 1
+            if plan.chance != started:
+                plan.chance = started
+                plan.punish = 1 if s.rng.random() < s.level.punish else 0
+            if plan.punish:
+                plan.dodge = 0
+                if walk:
+                    plan.start(FORWARD, 0)              # a step in first; decided again next frame
+                    return plan.press()
+                bits = press_move(s, plan, move)
+                if s.data.moves[move].cancel and s.rng.random() < s.level.confirm:
+                    plan.string = 1                      # it lands: its follow-up is decided now
+                return bits
     return None
 
 
 def confirm_hit(s: Situation, plan: CpuPlan) -> int | None:
-    """A hit confirm: its attack has hit (the opponent reels), and the move cancels into a
-    follow-up that lands in time (:func:`~.moves.confirm`); pressed near the end of the hit's
-    freeze, rolled (``confirm``) once a hit."""
+    """A light's follow-up, the one cancel that lands from here (:func:`~.moves.confirm`),
+    pressed once a move: blind, as a string rolled at the light's press (``string``), near the
+    end of the contact's freeze, hit or block; or as a hit confirm: once it sees the opponent
+    reel from this move's contact (a reaction time after it) while the move can still cancel,
+    rolled (``confirm``) once a hit."""
     me = s.me
-    if me.move and me.move_hit and s.op.state == "hitstun" and me.hitstop <= CONFIRM_AT:
+    if me.move and me.move_hit:
+        if not plan.contact:
+            plan.contact = s.match.frame                 # felt at once: its own move stopped
         if not plan.combo:
-            plan.combo = 1
-            if s.rng.random() < s.level.confirm:
-                move = confirm(s)
-                if move:
-                    plan.dodge = 0
-                    return press_move(s, plan, move)
-    elif not me.move_hit:
-        plan.combo = 0
+            if plan.string:
+                if me.hitstop <= CONFIRM_AT:
+                    plan.combo, plan.string = 1, 0
+                    move = confirm(s)
+                    if move and s.may_press(move):
+                        plan.dodge = 0
+                        return press_move(s, plan, move)
+            elif s.op.state == "hitstun" and s.match.frame - s.op.age >= plan.contact and may_cancel(s.data, me):
+                plan.combo = 1
+                if s.rng.random() < s.level.confirm:
+                    late = s.match.frame - plan.contact + 1 - s.data.moves[me.move].hitstop
+                    move = confirm(s, max(0, late))
+                    if move and s.may_press(move):
+                        plan.dodge = 0
+                        return press_move(s, plan, move)
+    else:
+        plan.contact = plan.combo = 0
+    if not me.move:
+        plan.string = 0
     return None
 
 
@@ -220,9 +292,11 @@ def opponent_down(s: Situation, plan: CpuPlan) -> int | None:
     (a mid or low that reaches, picked at random) pressed so that one of its active frames, the
     second when it has more than one (a frame to spare), falls on the opponent's first free
     frame, with a walk in first when it is out of reach and there is time.  Otherwise (or when
-    that can no longer be timed) it presses nothing, walking in to its longest reach.  The
-    opponent acts on the ``op.hitstop + op.stun``-th step from this one (this one the 1st), as
-    ``Hit.advantage`` counts."""
+    that can no longer be timed) it presses nothing, walking in to its longest reach, and,
+    when rolled (``block``, instead of a meaty), raises a guard for the opponent's waking
+    (:data:`WAKE_GUARD` frames before it).  The opponent acts on the ``op.hitstop + op.stun``-th
+    step from this one (this one the 1st), as ``Hit.advantage`` counts; the CPU sees it down a
+    reaction time late, and counts on from what it saw, so from its count on it fights on."""
     op = s.op
     if op.state not in DOWN_STATES or s.threat is not None:
         plan.down = 0
@@ -237,19 +311,27 @@ def opponent_down(s: Situation, plan: CpuPlan) -> int | None:
             fits = [n for n in reach if s.data.moves[n].height != "high"]
             if fits:
                 plan.down, plan.meaty = 2, names.index(fits[int(s.rng.integers(len(fits)))])
+        elif s.rng.random() < s.level.block:
+            plan.down = 3
     free = s.free and s.me.hitstop == 0
     if plan.down == 2 and free:
         name = names[plan.meaty]
         mv = s.data.moves[name]
         lead = mv.startup + min(1, mv.active - 1)       # press -> the active frame meant to land
         walk = max(0, math.ceil((s.dist - reach[name][0]) / WALK_FWD))
-        if walk == 0 and wake == 1 + lead:
+        if walk == 0 and wake == 1 + lead and s.may_press(name):
             plan.start(0, 0)
             return button(s.data, name)                  # down + hk in one press: the sweep
         if 1 + walk + lead > wake:
             plan.down = 1                                # too late for it: wait
         else:
             return FORWARD if walk else 0
+    if wake <= 0:
+        return None                                      # up by now, as the frame data counts
+    if plan.down == 3 and wake <= WAKE_GUARD:
+        if not plan.bits & GUARD:
+            plan.start(GUARD | (DOWN if guess_low(s, plan) else 0), wake + s.level.hold[0])
+        return None                                      # follow_plan holds it
     return FORWARD if s.dist > s.longest and free else 0
 
 
@@ -265,6 +347,25 @@ def own_knockdown(s: Situation, plan: CpuPlan) -> int | None:
             plan.dodge, plan.detour = 0, 0
     else:
         plan.floor = 0
+    return None
+
+
+def reeling(s: Situation, plan: CpuPlan) -> int | None:
+    """Reeling from a hit, and so behind when it is free again: guard from its first free frame
+    and a moment after (rolled once a hitstun, ``block``, at the height it guesses,
+    :func:`guess_low`), rather than press into the attacker's next move."""
+    me = s.me
+    if me.state == "hitstun":
+        if not plan.reel:
+            plan.reel = 1
+            if s.rng.random() < s.level.block:
+                plan.reel = 2
+                plan.start(GUARD | (DOWN if guess_low(s, plan) else 0), 0)
+                plan.dodge, plan.detour = 0, 0
+        if plan.reel == 2:
+            plan.hold = max(plan.hold, me.hitstop + me.stun + s.level.hold[0])
+    else:
+        plan.reel = 0
     return None
 
 
@@ -302,10 +403,27 @@ def new_plan(s: Situation, plan: CpuPlan) -> int:
 
 # ------------------------------------------------- the choices of a new plan, in order
 def keep_blocking(s: Situation, plan: CpuPlan, r: float) -> int | None:
-    """In blockstun: keep the guard it holds, at its height."""
-    if s.me.state != "blockstun":
+    """In blockstun: keep the guard it holds, at its height, through the blockstun and the
+    level's shortest hold after (a string may follow; a punish still may, :func:`punish_stuck`)."""
+    me = s.me
+    if me.state != "blockstun":
         return None
-    plan.start(s.me.input_bits & (GUARD | DOWN), 2)
+    plan.start(me.input_bits & (GUARD | DOWN), me.hitstop + me.stun + s.level.hold[0])
+    return plan.press()
+
+
+def opening(s: Situation, plan: CpuPlan, r: float) -> int | None:
+    """The round's first second (no attack yet): walk in to fighting range, then guard (a
+    ``block`` roll, or half the rest) or hold still."""
+    if not s.calm:
+        return None
+    lo, hi = s.level.hold
+    if s.dist > _threat_range(s):
+        plan.start(FORWARD, int(s.rng.integers(lo, hi + 1)))
+    elif r < s.level.block + 0.5 * (1.0 - s.level.block) and (bits := guard_up(s, plan, 0.0)) is not None:
+        return bits
+    else:
+        plan.start(0, int(s.rng.integers(lo, hi + 1)))
     return plan.press()
 
 
@@ -385,9 +503,49 @@ def attack(s: Situation, plan: CpuPlan, r: float) -> int | None:
     elif op.guard == 2 and rng.random() < level.mix:
         mids = [n for n in in_range if data.moves[n].height == "mid"]
         move = mids[int(rng.integers(len(mids)))] if mids else in_range[int(rng.integers(len(in_range)))]
+    elif rng.random() < level.quick:
+        fits = [n for n in in_range if not (ducking and data.moves[n].height == "high")] or in_range
+        move = min(fits, key=lambda n: (data.moves[n].startup, -data.moves[n].damage))
     else:
         move = in_range[int(rng.integers(len(in_range)))]
-    return press_move(s, plan, move)
+    bits = press_move(s, plan, move)
+    # a light at an opponent seen with no guard up is likely to hit: its follow-up is decided at
+    # the press, as a confirm would be; at a guarding one it is a string pressed blind
+    open_ = not op.guard and op.state != "blockstun"
+    chance = level.confirm if open_ else level.string
+    if data.moves[move].cancel and chance > 0.0 and rng.random() < chance:
+        plan.string = 1                                  # followed once it makes contact, hit or block
+    return bits
+
+
+def guess_low(s: Situation, plan: CpuPlan) -> bool:
+    """A guard raised before the attack is seen: crouching (True) at the opponent's share of
+    lows so far (:data:`LOW_PRIOR`), one draw."""
+    return bool(s.rng.random() * (plan.attacks + LOW_PRIOR[1]) < plan.lows + LOW_PRIOR[0])
+
+
+def _threat_range(s: Situation) -> float:
+    """The distance (centres, m) within which the opponent's longest attack reaches after a
+    step in (:data:`GUARD_REACH`)."""
+    return s.longest + body_front(s.data) + GUARD_REACH
+
+
+def _rest(s: Situation, r: float) -> float:
+    """The plan roll ``r`` of a plan that is no attack, spread over 0..1 again."""
+    attack = s.level.attack
+    return (r - attack) / (1.0 - attack) if r > attack else 0.0
+
+
+def guard_up(s: Situation, plan: CpuPlan, r: float) -> int | None:
+    """In the opponent's reach: raise a guard before anything is seen (``block`` of the plans
+    that are no attack) and hold it, standing or crouching as the opponent's attacks so far
+    suggest (:data:`LOW_PRIOR`)."""
+    if not (_rest(s, r) < s.level.block and s.dist <= _threat_range(s)):
+        return None
+    lo, hi = s.level.hold
+    low = guess_low(s, plan)
+    plan.start(GUARD | (DOWN if low else 0), int(s.rng.integers(lo, hi + 1)) + lo)
+    return plan.press()
 
 
 def _in_range(s: Situation, throw: str) -> list[str]:
@@ -405,7 +563,8 @@ def _in_range(s: Situation, throw: str) -> list[str]:
 
 def back_off(s: Situation, plan: CpuPlan, r: float) -> int | None:
     """Close in, walk back; further off, stand guarding."""
-    if not r < s.level.attack + 0.25:
+    block = s.level.block
+    if not _rest(s, r) < block + (1.0 - block) * BACK_SHARE:
         return None
     lo, hi = s.level.hold
     plan.start(BACK if s.dist < 1.2 else GUARD, int(s.rng.integers(lo, hi + 1)))
@@ -414,7 +573,8 @@ def back_off(s: Situation, plan: CpuPlan, r: float) -> int | None:
 
 def sidestep(s: Situation, plan: CpuPlan, r: float) -> int | None:
     """Sidestep, to a random side."""
-    if not r < s.level.attack + 0.32:
+    block = s.level.block
+    if not _rest(s, r) < block + (1.0 - block) * (BACK_SHARE + SIDE_SHARE):
         return None
     lo, hi = s.level.hold
     plan.start(SIDE_L if s.rng.random() < 0.5 else SIDE_R, int(s.rng.integers(lo, hi + 1)))
@@ -430,6 +590,7 @@ def step_in(s: Situation, plan: CpuPlan, r: float) -> int:
 
 #: The rules, highest priority first: the first to return bits decides the frame.
 RULES: tuple[Rule, ...] = (
+    watch,                  # tally the opponent's attacks as seen (never decides)
     held_by_throw,          # held by a throw: break it (rolled once) or press nothing
     read_heavy,             # a heavy's wind-up that will reach: read it (rolled once), answer it
     notice_attack,          # an attack on its way in: guard it once noticed
@@ -438,6 +599,7 @@ RULES: tuple[Rule, ...] = (
     confirm_hit,            # its attack has hit: cancel into a follow-up (rolled once a hit)
     opponent_down,          # the opponent knocked down: a meaty (rolled once) or wait
     own_knockdown,          # knocked down itself: guard on waking (rolled once)
+    reeling,                # reeling from a hit: guard once free (rolled once)
     follow_plan,            # a plan that lasts: press it
     wait_cancel_window,     # its move could still cancel: press nothing
     new_plan,               # draw the next plan (PLAN_CHOICES)
@@ -446,9 +608,11 @@ RULES: tuple[Rule, ...] = (
 #: The choices of a new plan, in order: the first that takes the roll decides.
 PLAN_CHOICES: tuple[PlanChoice, ...] = (
     keep_blocking,          # in blockstun: hold the guard
+    opening,                # the round's first second: walk in, guard or wait (no attack)
     detour,                 # far off, blocked: walk round the obstacle
     approach,               # far off: close in, hop, sidestep or zone with a fireball
     attack,                 # in reach: press an attack (mix-ups, a throw, against a read heavy)
+    guard_up,               # in the opponent's reach: guard before anything is seen
     back_off,               # walk back, or guard
     sidestep,               # sidestep
     step_in,                # a short walk in, or a pause

@@ -1,11 +1,12 @@
 """The situation a CPU rule reads: computed once per frame, before any rule runs.
 
 :class:`Situation` gathers what several rules read (the distance, whether this fighter can
-act, the opponent's heavy wind-up that will reach, the projectile that will strike) so each
-is computed once, from what a player sees.  Nothing here draws from the RNG or changes the
-match: reading the situation first leaves the rules' draws in their order.  The arena looks
-(a wall ahead, room to sidestep or back off, a clear shot) are here too: they are questions
-a rule asks of the stage, answered by its push-out and its ray casts (C8, C9).
+act, the opponent as seen a reaction time ago (:mod:`.sight`), its heavy wind-up that will
+reach, the projectile that will strike) so each is computed once, from what a player sees.
+Nothing here draws from the RNG or changes the match: reading the situation first leaves the
+rules' draws in their order.  The arena looks (a wall ahead, room to sidestep or back off, a
+clear shot) are here too: they are questions a rule asks of the stage, answered by its
+push-out and its ray casts (C8, C9).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from .measure import (
     projectile_lanes,
     projectile_move,
 )
+from .plan import CpuPlan
+from .sight import Sight, sight
 from .view import FighterView, MatchView
 
 #: States from which a move starts on the next frame (the match's neutral states).
@@ -38,6 +41,9 @@ STEP_AHEAD = 0.045
 #: A dodge steps this much further out of a projectile's path than its bare clearance (m): a
 #: fighter that then walks at the thrower drifts back toward the path it flies along.
 DODGE_MARGIN = 0.15
+#: The round's first second, in frames from "FIGHT!": no hit of the CPU's lands in it (it
+#: presses no attack whose startup would end inside it).
+OPENING = 60
 
 
 class Telegraph(NamedTuple):
@@ -46,7 +52,7 @@ class Telegraph(NamedTuple):
     first: int        # frames until its first active frame
     over: int         # frames until its last active frame is over
     height: str       # its height: "high", "mid" or "low"
-    reach: float      # its reach (m), from move_reach
+    reach: float      # its reach (m) from where the attacker stands, from move_reach
 
 
 class Threat(NamedTuple):
@@ -71,55 +77,68 @@ class Situation(NamedTuple):
     rng: np.random.Generator         # the match's RNG: every random choice, in a fixed order
     data: GameData                   # the fighter data: move table, throw
     me: FighterView                  # this CPU's fighter
-    op: FighterView                  # the opponent
+    op: Sight                        # the opponent as seen ``level.reaction`` frames ago, where it is now
     dist: float                      # centre to centre in x-z (m)
     free: bool                       # ``me`` starts a move next frame: neutral, in no move, no stun
+    calm: int                        # frames of the round's first second (OPENING) still to go
     longest: float                   # the longest attack's reach (m)
     tele: Telegraph | None           # the opponent's heavy wind-up that will reach, or None
     threat: Threat | None            # the projectile that will strike, or None
 
+    def may_press(self, move: str) -> bool:
+        """Whether ``move`` pressed now lands after the round's first second (its startup outlasts
+        what is left of it)."""
+        return self.data.moves[move].startup >= self.calm
 
-def read_situation(match: MatchView, i: int, level: CpuLevel) -> Situation:
-    """Fighter ``i``'s situation this frame (no RNG draw, no change to the match)."""
-    me, op = match.fighters[i], match.fighters[1 - i]
+
+def read_situation(match: MatchView, i: int, level: CpuLevel, plan: CpuPlan) -> Situation:
+    """Fighter ``i``'s situation this frame, the opponent seen through ``plan.eyes`` (no RNG
+    draw, no change to the match)."""
+    me = match.fighters[i]
     data = match.data
+    op = sight(data, match.fighters[1 - i], plan.eyes)
     dist = math.hypot(op.x - me.x, op.z - me.z)
     tele = telegraph(data, op, dist) if op.move else None
     threat = None
     pm = projectile_move(data)
     if match.stage is not None and me.state not in ("attack", "hitstun", "jump") and pm is not None:
-        threat = projectile_threat(match, match.stage, i, pm)
+        threat = projectile_threat(match, match.stage, i, op, pm, level.reaction)
     free = me.state in FREE_STATES and not me.move and me.stun == 0
-    return Situation(match, i, level, match.rng, data, me, op, dist, free, longest_reach(data), tele, threat)
+    return Situation(match, i, level, match.rng, data, me, op, dist, free, max(0, OPENING - match.phase_frame),
+                     longest_reach(data), tele, threat)
 
 
-def telegraph(data: GameData, op: FighterView, dist: float) -> Telegraph | None:
+def telegraph(data: GameData, op: Sight, dist: float) -> Telegraph | None:
     """The opponent's heavy attack in its wind-up (its long startup is what a player reads),
-    when it will reach a fighter ``dist`` away that stands or walks in; else None."""
+    when it will reach a fighter ``dist`` away that stands or walks in; else None.  Its reach
+    is counted from where the attacker stands now: less the lunge it has made so far."""
     mv = data.moves[op.move]
     if not mv.heavy or not mv.hit_limbs or op.mframe >= mv.startup:
         return None
-    reach = move_reach(data)[op.move][0]
+    reach = move_reach(data)[op.move][0] - float(mv.advance[:op.mframe].sum())
     first = mv.startup - op.mframe + op.hitstop
     if dist > reach + body_front(data) + STEP_AHEAD * first:
         return None
     return Telegraph(first, first + mv.active, mv.height, reach)
 
 
-def projectile_threat(match: MatchView, stage: Stage, i: int, pm: Move) -> Threat | None:
+def projectile_threat(match: MatchView, stage: Stage, i: int, op: Sight, pm: Move,
+                      reaction: int) -> Threat | None:
     """The opponent's projectile that will strike fighter ``i`` if it stays where it is, as a
     player reads it (a fireball in flight, or the thrower's wind-up aimed at it), or None.
     The thrower faces where it aims, and a projectile flies straight.  ``frames`` counts to
     its reaching the body's front; it is past the body ``2 * front / speed`` frames later.
-    ``pm`` is the projectile move (:func:`~.measure.projectile_move`)."""
-    me, op = match.fighters[i], match.fighters[1 - i]
+    ``op`` is the thrower as seen, ``pm`` the projectile move
+    (:func:`~.measure.projectile_move`); a projectile in flight counts once the start of its
+    wind-up is ``reaction`` frames old (its age plus the move's startup)."""
+    me = match.fighters[i]
     data = match.data
     spec = pm.projectile
     assert spec is not None, "projectile_move returns a move with a projectile"
     lines = []
     half = spec.half
     for p in stage.projectiles:
-        if p.owner != i:
+        if p.owner != i and p.age + pm.startup >= reaction:
             lines.append((p.x, p.z, p.vx, p.vz, 0, p.y + half))
     if op.move and not lines:
         mv = data.moves[op.move]

@@ -58,6 +58,8 @@ class MatchView(Protocol):
     @property
     def phase(self) -> str: ...                           # "fight" while the round is on
     @property
+    def phase_frame(self) -> int: ...                     # frames into the phase (the fight: since "FIGHT!")
+    @property
     def frame(self) -> int: ...                           # frames stepped so far
     @property
     def fighters(self) -> Sequence[FighterView]: ...      # both fighters, by index
