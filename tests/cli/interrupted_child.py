@@ -6,7 +6,8 @@ with the moments it reaches written down, so the test can tell where its signal 
 MARKS gets one line per moment, ``NAME MONOTONIC_SECONDS``: ``start`` (the interpreter is up,
 before the game is imported), ``imported`` (the game's command line is imported),
 ``handlers`` (the session's signal handlers are installed), ``play`` (the first frame is
-stepped), ``save`` and ``saved`` (around each replay save).  It works on a build without the
+stepped; in the window, the 60th step of its loop), ``save`` and ``saved`` (around each
+replay save).  It works on a build without the
 session too (no ``handlers`` mark), to show the test failing there.
 ``time.monotonic`` is the system's one clock, so the parent compares it with its own.
 SAVE_DELAY seconds are spent inside each save's ``fsync``, between the temp file's write and
@@ -33,7 +34,7 @@ def main() -> int:
 
     mark("start")
     sys.path.insert(0, str(ROOT))
-    from game.cli import app, headless
+    from game.cli import app, headless, window
 
     mark("imported")
     try:
@@ -75,6 +76,20 @@ def main() -> int:
         match.step = step_marked
         return match
     headless.make_match = make_marked
+
+    class MarkedStep(window.FixedStep):
+        """The window loop's clock, marking ``play`` once it has stepped the match a second's worth."""
+
+        def __init__(self, step, *args, **kwargs):
+            count = [0]
+
+            def counted() -> None:
+                step()
+                count[0] += 1
+                if count[0] == 60:
+                    mark("play")
+            super().__init__(counted, *args, **kwargs)
+    window.FixedStep = MarkedStep
 
     fsync = os.fsync
 
