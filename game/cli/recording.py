@@ -202,7 +202,8 @@ class RecordingRun:
             else:
                 self._unreported.append(line)
         if self.notice is not None:
-            self.notice(f"replay saved to {path}" if saved.ok else "replay not saved where asked: see the terminal")
+            self.notice(f"replay saved: {os.path.basename(path)}" if saved.ok else
+                        "replay not saved where asked: see the terminal")
         return saved
 
     def save_pending(self, reason: Reason) -> list[str]:
@@ -250,7 +251,7 @@ class RecordingRun:
             saved = self.end()
             self._done = match
             if self.notice is not None:
-                where = f"replay saved to {saved.path}; " if saved is not None and saved.path else ""
-                self.notice(f"{where}training is not recorded")
+                kept = f"{os.path.basename(saved.path)} saved; " if saved is not None and saved.ok else ""
+                self.notice(f"{kept}training is not recorded")
             return
         self.begin(match)

@@ -75,6 +75,8 @@ def title_fight_rematch_quit(p: Player) -> None:
     if not matches or matches[-1] is not g.match:
         matches.append(g.match)
     if len(matches) == 1:
+        if g.match.over and "notice" not in s:
+            s["notice"] = g.notice[0] if g.notice else None     # what the corner says as the match ends
         if g.match.over and g.over_frames > 20:
             p.tap("ENTER")                          # rematch
         else:

@@ -72,6 +72,7 @@ def test_title_fight_rematch_quit_saves_one_verified_file_per_match(tmp_path):
     assert sorted(p.name for p in tmp_path.glob("*.rpl")) == ["fight-2.rpl", "fight.rpl"]
     assert f"match 1 saved to fight.rpl ({len(first['inputs'])} frames)" in err
     assert f"match 2 saved to fight-2.rpl ({len(second['inputs'])} frames)" in err
+    assert data["notice"] == "replay saved: fight.rpl"                 # on the screen as the match ends
 
 
 @pytest.mark.gl
@@ -87,7 +88,7 @@ def test_restart_and_training_from_the_menu(tmp_path):
     for path, played in zip(("m.rpl", "m-2.rpl", "m-3.rpl"), fights):
         assert_file_is_the_match(tmp_path / path, played)
     assert sorted(p.name for p in tmp_path.glob("*.rpl")) == ["m-2.rpl", "m-3.rpl", "m.rpl"]
-    assert data["notice"] == "replay saved to m-2.rpl; training is not recorded"
+    assert data["notice"] == "m-2.rpl saved; training is not recorded"
 
 
 @pytest.mark.gl
