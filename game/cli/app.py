@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None, program: Program = MAIN_PY) -> int:
             status = _main(argv, program, session)
         except Ended as exc:
             return session.finish(exc.reason)
-        except KeyboardInterrupt:        # Ctrl-C with Python's own handler (main run in a thread)
+        except KeyboardInterrupt:        # raised by other means than our handler (Python's own, a test)
             return session.finish(Reason.SIGINT)
         except Exception:                # a bug: what was played is saved first, then reported with it
             traceback.print_exc()

@@ -93,7 +93,7 @@ class Session:
         self._deferring = 0                  # depth of deferred() sections (saves in progress)
         self._signalled: Reason | None = None   # the first signal received, if any
         self._finishing = False              # finish() has started: later signals are only noted
-        self._keep: list[Any] = []           # ctypes callbacks that must live as long as the process
+        self._kept: list[Any] = []           # ctypes callbacks that must live as long as the process
 
     def add(self, pending: Pending) -> None:
         """``pending`` is saved by :meth:`finish`, however the run ends."""
@@ -167,6 +167,10 @@ class Session:
             return Reason.USAGE.status
         return reason.status
 
+    def keep_alive(self, callback: Any) -> None:
+        """Hold ``callback`` (a ctypes callback C code will call) for the session's life."""
+        self._kept.append(callback)
+
     def exit_now(self, reason: Reason) -> None:
         """Finish and leave the process at once with the status (for a handler that must not
         return, as Xlib's I/O error handler): stdout and stderr are flushed, nothing else runs."""
@@ -192,5 +196,5 @@ def catch_display_loss(session: Session) -> None:
         return 0                             # never reached: exit_now leaves the process
 
     handler = xlib.XIOErrorHandler(lost)
-    session._keep.append(handler)            # ctypes calls it for the rest of the process's life
+    session.keep_alive(handler)              # Xlib calls it for the rest of the process's life
     xlib.XSetIOErrorHandler(handler)

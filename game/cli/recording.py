@@ -251,7 +251,7 @@ class RecordingRun:
             saved = self.end()
             self._done = match
             if self.notice is not None:
-                kept = f"{os.path.basename(saved.path)} saved; " if saved is not None and saved.ok else ""
-                self.notice(f"{kept}training is not recorded")
+                name = os.path.basename(saved.path) if saved is not None and saved.ok and saved.path else None
+                self.notice(f"{name} saved; training is not recorded" if name else "training is not recorded")
             return
         self.begin(match)
