@@ -376,7 +376,13 @@ def load_replay(path) -> Replay:
 # ---------------------------------------------------------------- recording
 class ReplayRecorder:
     """Collects a match's effective inputs and hashes.  Call :meth:`record`
-    after every ``match.step``; then :meth:`to_bytes` or :meth:`save`."""
+    after every ``match.step``; then :meth:`to_bytes` or :meth:`save`.
+
+    Recording is transactional: :meth:`record` computes a frame's input bits and state hash
+    first and commits them in one ``list.append`` of a finished pair, which no signal handler
+    or exception can split (Python runs handlers between bytecodes, never inside that call).
+    So whenever a save happens (a signal, a crash, the display lost), the file holds whole
+    frames only and decodes and verifies up to its last one."""
 
     def __init__(self, seed: int, cpu: tuple[str | None, str | None], interval: int = CHECK_INTERVAL, *,
                  arena: bool = True):
@@ -396,10 +402,9 @@ class ReplayRecorder:
             raise ValueError(f"ReplayRecorder: arena {arena!r}: True (the arena) or False (a bare floor), "
                              f"as given to Match.new")
         self.seed, self.cpu, self.interval, self.arena = int(seed), tuple(cpu), interval, bool(arena)
-        self._inputs: list[int] = []
-        self._tags: list[int] = []
-        self._checkpoints: list[bytes] = []
-        self._final = b"\0" * 8
+        #: one committed pair per frame: (P1's input bits | P2's << 16, the 8-byte state-hash prefix
+        #: after the frame); tags, checkpoints and the final hash are all read from it
+        self._frames: list[tuple[int, bytes]] = []
 
     @classmethod
     def for_match(cls, match) -> ReplayRecorder:
@@ -407,35 +412,46 @@ class ReplayRecorder:
         (on the arena, or a bare floor: ``Match.new(arena=False)``)."""
         if match.frame != 0:
             raise ValueError("ReplayRecorder.for_match: start recording on frame 0")
+        return cls.of_settings(match)
+
+    @classmethod
+    def of_settings(cls, match) -> ReplayRecorder:
+        """An empty recorder with ``match``'s seed, CPU config and arena setting, whatever its
+        frame (a step listener meets a new match after its first step; :meth:`record` still
+        refuses a match that is not one frame past the recording)."""
         # (a stand-in match without a stage counts as on the arena)
         return cls(match.seed, match.cpu, arena=getattr(match, "stage", True) is not None)
 
     @property
     def frames(self) -> int:
-        return len(self._tags)
+        return len(self._frames)
 
     def record(self, match) -> None:
         """Store the inputs the match used on the frame just stepped, and its hash.  Once after
         every step from frame 0: a frame recorded twice or skipped would make a file whose
-        every later frame "diverges", so it raises ValueError here instead."""
-        if match.frame != len(self._tags) + 1:
+        every later frame "diverges", so it raises ValueError here instead.  Everything is
+        computed before the one-step commit (see the class docstring)."""
+        held = len(self._frames)
+        if match.frame != held + 1:
             raise ValueError(f"ReplayRecorder.record: the match is at frame {match.frame}, the recording holds "
-                             f"{len(self._tags)} frames; call record(match) once after every step, from "
+                             f"{held} frames; call record(match) once after every step, from "
                              f"frame 0 (a match restored to another frame cannot be recorded on)")
         p1, p2 = match.last_inputs
-        self._inputs.append(p1.bits | p2.bits << 16)
-        h = match.state_hash()
-        self._tags.append(int(h[:4], 16))
-        if match.frame % self.interval == 0:
-            self._checkpoints.append(bytes.fromhex(h[:16]))
-        self._final = bytes.fromhex(h[:16])
+        entry = (p1.bits | p2.bits << 16, bytes.fromhex(match.state_hash()[:16]))
+        self._frames.append(entry)                 # the commit: one call, all of the frame or none
 
     def to_bytes(self) -> bytes:
-        packed = np.array(self._inputs, dtype=np.uint32)
+        """The replay file of the frames committed so far."""
+        frames = self._frames[:]                   # one call: a frame committed meanwhile is left out whole
+        n = len(frames)
+        packed = np.fromiter((bits for bits, _h in frames), dtype=np.uint32, count=n)
         inputs = np.stack((packed & 0xFFFF, packed >> 16), axis=1).astype(np.uint16)
-        return encode(self.seed, self.cpu, inputs, np.array(self._tags, dtype=np.uint16),
-                      np.frombuffer(b"".join(self._checkpoints), dtype=np.uint8).reshape(-1, 8),
-                      self._final, interval=self.interval, arena=self.arena)
+        hashes = np.frombuffer(b"".join(h for _b, h in frames), dtype=np.uint8).reshape(n, 8)
+        tags = (hashes[:, 0].astype(np.uint16) << 8) | hashes[:, 1]        # the hash's first 4 hex digits
+        checkpoints = hashes[self.interval - 1::self.interval]             # after frames interval, 2 interval, ...
+        final = frames[-1][1] if frames else b"\0" * 8
+        return encode(self.seed, self.cpu, inputs, tags, checkpoints, final, interval=self.interval,
+                      arena=self.arena)
 
     def save(self, path, *, force: bool = False) -> int:
         """Write the replay atomically; return its size in bytes."""

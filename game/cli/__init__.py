@@ -7,17 +7,22 @@
     python3 main.py --screenshot out.png --frames N [--debug]   render frame N with no screen (EGL)
     python3 main.py --training                        training mode (frame meter, frame step, dummy)
     python3 main.py --mute                            start with the sound effects muted (M toggles them)
-    python3 main.py --record FILE [--force]           record the match to a replay file
+    python3 main.py --record FILE [--force]           record every match played to replay files (FILE, FILE-2.rpl, ...)
     python3 main.py --replay FILE [--headless]        play a replay back, checking every frame
 
 Bad flags or values, flags that cannot take effect together, and files that cannot be
 read or written exit with status 2 and one line that names them, before the match is played.
-A recording whose save fails at the end is saved in the temp folder instead (exit 2 says where).
+A recording whose save fails is saved in the temp folder instead (exit 2 says where).  However
+the run ends (a signal, the display lost, a crash), what was played is saved first, and the
+exit status says why (the README's table).
 
 One concept per module: ``program`` (the names the command goes by, UsageError),
 ``parser`` (the flags), ``checks`` (flag combinations and output paths), ``replay_io``
-(--record / --replay), ``headless``, ``timestep`` (the fixed-step accumulator),
-``window`` (the game loop), ``screenshot`` and ``app`` (dispatch and error reporting).
+(--record / --replay hooked into the window's game), ``recording`` (--record: every match
+of the run, one file each), ``ending`` (how a run ends: signals, the display lost, exit
+statuses, the one save of what is pending), ``headless``, ``timestep`` (the fixed-step
+accumulator), ``window`` (the game loop), ``screenshot`` and ``app`` (dispatch and error
+reporting).
 Every module imports the library (numpy, pyglet) inside the functions that need it, so
 ``--help`` and the usage errors work, and a missing package is one line naming the set-up.
 """

@@ -1,5 +1,6 @@
 """The command line's top: flags checked, then one mode run, and every known failure
-turned into one stderr line and exit status 2 (130 for Ctrl-C).
+turned into one stderr line and exit status 2; however the run ends (a signal, a crash),
+the session (``game/cli/ending.py``) saves what was played and picks the exit status.
 
 ``main`` is what ``python3 main.py`` runs and :func:`console` what the ``rangebox``
 console script runs: the same code under the name the user typed.  The modes live in
@@ -12,13 +13,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import traceback
 from pathlib import Path
 
 from game.allocator import keep_freed_memory  # standard library only
 from game.cli.checks import check_mode_flags, check_replay_flags, check_screenshot_path
+from game.cli.ending import Ended, Reason, Session
 from game.cli.headless import run_headless, run_replay_headless
 from game.cli.parser import apply_defaults, build_parser
-from game.cli.program import CONSOLE, EXIT_INTERRUPTED, MAIN_PY, Program, UsageError
+from game.cli.program import CONSOLE, MAIN_PY, Program, UsageError
+from game.cli.recording import check_series
 from game.cli.replay_io import prepare_window_replay
 from game.cli.screenshot import run_screenshot
 from game.cli.window import run_window
@@ -41,16 +45,33 @@ _INSTALL_FOLDERS = {"site-packages", "dist-packages"}
 def main(argv: list[str] | None = None, program: Program = MAIN_PY) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit status.
 
-    A usage error, a missing package, a bad asset, scene or replay file: one line on stderr
-    under ``program``'s name and :data:`~game.tools.EXIT_USAGE`; Ctrl-C: one line and 130."""
+    However the run ends, :meth:`Session.finish` saves what was played and reports why it
+    ended (``game/cli/ending.py``; the statuses are the README's table): a usage error, a
+    missing package, a bad asset, scene or replay file, one line on stderr under ``program``'s
+    name and :data:`~game.tools.EXIT_USAGE`; SIGINT (Ctrl-C), SIGTERM, SIGHUP, SIGQUIT one
+    line and 128 + the signal's number; an unexpected exception its traceback, then one line
+    and 70."""
+    session = Session(lambda line: _report(program, line))
+    with session.catching_signals():
+        try:
+            status = _main(argv, program, session)
+        except Ended as exc:
+            return session.finish(exc.reason)
+        except KeyboardInterrupt:        # raised by other means than our handler (Python's own, a test)
+            return session.finish(Reason.SIGINT)
+        except Exception:                # a bug: what was played is saved first, then reported with it
+            traceback.print_exc()
+            return session.finish(Reason.CRASH)
+        return session.finish(Reason.NORMAL if status == 0 else Reason.USAGE)
+
+
+def _main(argv: list[str] | None, program: Program, session: Session) -> int:
+    """Run the command line; every known failure a user can fix is one line and EXIT_USAGE."""
     try:
-        return _run(argv, program)
+        return _run(argv, program, session)
     except UsageError as exc:
         _report(program, str(exc))
         return EXIT_USAGE
-    except KeyboardInterrupt:        # Ctrl-C in the terminal: one line, not the frame loop's traceback
-        _report(program, "interrupted")
-        return EXIT_INTERRUPTED
     except ModuleNotFoundError as exc:
         # numpy, pyrr or pyglet: the set-up step was skipped (pyglet alone reaches here only
         # outside the renderer's own boot, which names --headless too)
@@ -75,29 +96,30 @@ def _report(program: Program, line: str) -> None:
     print(f"{program.name}: {line}", file=sys.stderr)
 
 
-def _run(argv: list[str] | None, program: Program) -> int:
+def _run(argv: list[str] | None, program: Program, session: Session) -> int:
     """Check every flag, then run the one mode they ask for."""
     args = build_parser(program.command).parse_args(argv)
     check_mode_flags(args)
     check_replay_flags(args)
+    check_series(args)
     check_screenshot_path(args)
     apply_defaults(args)
     check_source_tree()
     keep_freed_memory()          # numpy's large temporaries reuse freed pages (game/allocator.py)
     if args.headless:
-        return _run_headless(args)
+        return _run_headless(args, session)
     if args.replay is not None:
         prepare_window_replay(args)
     from game.render.boot import RenderUnavailable
     try:
         if args.screenshot is not None:
-            return run_screenshot(args)
-        return run_window(args, program)
+            return run_screenshot(args, session)
+        return run_window(args, program, session)
     except RenderUnavailable as exc:     # --headless excludes --screenshot: only the fix there
         raise UsageError(exc.fix if args.screenshot is not None else str(exc)) from None
 
 
-def _run_headless(args: argparse.Namespace) -> int:
+def _run_headless(args: argparse.Namespace, session: Session) -> int:
     """``--headless``: one JSON line on stdout (a replay that diverges prints where, then exits 2)."""
     if args.replay is not None:
         from game.replay import ReplayMismatch
@@ -107,7 +129,7 @@ def _run_headless(args: argparse.Namespace) -> int:
             print(json.dumps({"frames": exc.frame, "ok": False, "diverged_at": exc.frame}))
             raise
         return 0
-    print(json.dumps(run_headless(args)))
+    print(json.dumps(run_headless(args, session)))
     return 0
 
 

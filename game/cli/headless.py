@@ -11,10 +11,11 @@ import argparse
 import time
 from typing import TYPE_CHECKING
 
-from game.cli.replay_io import load_checked_replay, save_recording
+from game.cli.replay_io import load_checked_replay
 
 if TYPE_CHECKING:
-    from game.replay import ReplayRecorder
+    from game.cli.ending import Session
+    from game.cli.recording import RecordingRun
     from game.sim import Match
 
 #: ``--frames`` left out: run until the match is over (the longest match is far shorter).
@@ -43,37 +44,35 @@ def run_replay_headless(args: argparse.Namespace) -> dict[str, object]:
     return out
 
 
-def run_headless(args: argparse.Namespace) -> dict[str, object]:
+def run_headless(args: argparse.Namespace, session: Session | None = None) -> dict[str, object]:
     """Step a match with no window; the human sides send neutral input.
 
     Returns ``{"frames", "hits", "winner", "rounds", "state_hash", "sim_us_per_frame"}``;
-    with ``--record`` the replay is saved at the end, and also on Ctrl-C (the frames so far)."""
+    with ``--record`` the replay is saved when the match ends (or at ``--frames``), and
+    however else the run ends (a signal, a crash) through ``session``: the frames so far."""
     from game.sim import FrameInput, Hit
 
+    run: RecordingRun | None = None
+    if args.record is not None:
+        from game.cli.recording import RecordingRun
+        run = RecordingRun(args.record, args.force, session=session, keep_empty=True)
     level = args.level
     match = make_match(args.seed, level if args.p1 == "cpu" else None, level if args.p2 == "cpu" else None)
-    recorder: ReplayRecorder | None = None
-    if args.record is not None:
-        from game.replay import ReplayRecorder
-        recorder = ReplayRecorder.for_match(match)
+    if run is not None:
+        run.begin(match)
     limit = args.frames if args.frames is not None else NO_FRAME_LIMIT
     neutral = FrameInput()
     hits = 0
     t0 = time.perf_counter()
-    try:
-        while match.frame < limit and not match.over:
-            for ev in match.step(neutral, neutral):
-                if isinstance(ev, Hit):
-                    hits += 1
-            if recorder is not None:
-                recorder.record(match)
-    except KeyboardInterrupt:        # Ctrl-C: the frames recorded so far are saved all the same
-        if recorder is not None:
-            save_recording(recorder, args.record, args.force)
-        raise
+    while match.frame < limit and not match.over:
+        for ev in match.step(neutral, neutral):
+            if isinstance(ev, Hit):
+                hits += 1
+        if run is not None:
+            run.record(match)                # saves on the match's last frame
     elapsed = time.perf_counter() - t0
-    if recorder is not None:
-        save_recording(recorder, args.record, args.force)
+    if run is not None:
+        run.end()                            # --frames reached first: saved now
     return {
         "frames": match.frame,
         "hits": hits,

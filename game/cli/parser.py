@@ -65,12 +65,14 @@ def build_parser(prog: str = MAIN_PY.command) -> argparse.ArgumentParser:
                    help="run the simulation with no window and no GL (not with --screenshot, --training, "
                         "--debug, --fullscreen or --fps, which need the renderer)")
     p.add_argument("--record", metavar="FILE", default=None,
-                   help="record both players' inputs to a replay file (see docs/replay-format.md); "
-                        "the recording ends with the match")
+                   help="record every match played to replay files (see docs/replay-format.md), each saved "
+                        "when it ends or is abandoned: the first to FILE, the next to FILE-2.rpl, "
+                        "FILE-3.rpl ... (FILE without .rpl); training is not recorded")
     p.add_argument("--replay", metavar="FILE", default=None,
                    help="play a replay file back, checking it frame by frame (with --headless: one JSON line, "
                         "plus replay_frames with --frames); a regular file of at most 156292 bytes")
-    p.add_argument("--force", action="store_true", help="let --record overwrite an existing file")
+    p.add_argument("--force", action="store_true",
+                   help="let --record overwrite existing files (FILE and its FILE-N.rpl)")
     p.add_argument("--screenshot", metavar="PNG", default=None,
                    help="render frame --frames (default 1) with no screen (headless EGL) and save it as a PNG "
                         "(replaced atomically if it exists)")

@@ -23,9 +23,6 @@ MAIN_PY = Program(command="python3 main.py", name="main.py")
 #: ``rangebox``: the console script of an installed (editable) Rangebox.
 CONSOLE = Program(command="rangebox", name="rangebox")
 
-#: The shell's status for a command ended by SIGINT (Ctrl-C).
-EXIT_INTERRUPTED = 130
-
 
 class UsageError(Exception):
     """A user-facing problem (bad flag, file, display): one line, exit code 2."""

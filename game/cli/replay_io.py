@@ -3,24 +3,22 @@ window game's hooks that record or play one, and a recording's save that loses n
 
 A replay is checked (version, ``--frames`` against its length, what the window can show)
 before the match starts, so a bad file is one line and exit 2, never a broken match.
-A failed save of a played match keeps the replay in the temp folder and says where.
+Recording is ``game/cli/recording.py``'s (every match of the run, saved when it ends).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from game.cli.checks import check_replay_frames
-from game.cli.program import UsageError, why
+from game.cli.program import UsageError
 
 if TYPE_CHECKING:
+    from game.cli.ending import Session
     from game.render.game import Game
-    from game.replay import Replay, ReplayRecorder
-    from game.sim import Match
+    from game.replay import Replay
 
 
 def load_checked_replay(args: argparse.Namespace) -> Replay:
@@ -50,15 +48,27 @@ def prepare_window_replay(args: argparse.Namespace) -> None:
     args.replay_data = replay
 
 
-def attach_replay_io(args: argparse.Namespace, game: Game) -> Callable[[], None]:
+def attach_replay_io(args: argparse.Namespace, game: Game, session: Session | None = None, *,
+                     live: bool = False) -> Callable[[], None]:
     """Hook ``--record`` / ``--replay`` into the window game's input source and step
-    listeners; return ``finish()``, which saves the recording (atomically) at the end."""
+    listeners; return ``finish()``, which saves the match being recorded (atomically) at the
+    run's own end.  ``--record`` follows every match of the run (``game/cli/recording.py``);
+    ``session`` saves the match in progress however else the run ends (``game/cli/ending.py``),
+    and with ``live`` reports each save as it happens (the window) rather than at the end."""
     if getattr(args, "replay_data", None) is not None:
         _attach_player(args.replay_data, game)
         return lambda: None
     if args.record is not None:
-        recorder = _attach_recorder(game)
-        return lambda: save_recording(recorder, args.record, args.force)
+        from game.cli.recording import RecordingRun
+
+        # (not live: a screenshot's one match, saved even with --frames 0)
+        run = RecordingRun(args.record, args.force, session=session, keep_empty=not live,
+                           report=session.report if session is not None and live else None)
+        run.follow(game)
+
+        def finish() -> None:
+            run.end()
+        return finish
     return lambda: None
 
 
@@ -68,45 +78,3 @@ def _attach_player(replay: Replay, game: Game) -> None:
     from game.render.replay_view import ReplayView
 
     game.replay = ReplayView(game, replay, hold_at_end=not game.pyglet.options["headless"])
-
-
-def _attach_recorder(game: Game) -> ReplayRecorder:
-    """Record the game's first match, up to the frame it ends on (as ``--headless`` does),
-    so no replay is longer than the longest match."""
-    from game.replay import ReplayRecorder
-
-    recorder = ReplayRecorder.for_match(game.match)
-    match = game.match
-    ended = [False]
-
-    def record(m: Match, events: Sequence[object]) -> None:
-        if m is match and not ended[0]:
-            recorder.record(m)
-            ended[0] = m.over
-    game.step_listeners.append(record)
-    return recorder
-
-
-def save_recording(recorder: ReplayRecorder, path: str, force: bool) -> None:
-    """Save ``--record``'s replay.  If that fails, the match is not lost: the replay goes to
-    a new file in the temp folder and UsageError (exit 2) names the error and that file."""
-    try:
-        recorder.save(path, force=force)
-        return
-    except OSError as exc:
-        first = why(exc)
-    fallback = None
-    try:
-        fd, fallback = tempfile.mkstemp(prefix="rangebox-", suffix=".rpl")
-        os.close(fd)
-        recorder.save(fallback, force=True)
-    except OSError as exc:
-        if fallback is not None:
-            try:
-                os.unlink(fallback)
-            except OSError:
-                pass
-        raise UsageError(f"--record {path}: could not save the replay ({first}), nor a copy in "
-                         f"{tempfile.gettempdir()} ({why(exc)}); the recording is lost") from None
-    raise UsageError(f"--record {path}: could not save the replay ({first}); saved it to {fallback} "
-                     f"instead: move it where you want it")

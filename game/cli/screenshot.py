@@ -10,38 +10,38 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import sys
 from types import ModuleType
 
-from game.cli.program import UsageError, why
+from game.cli.ending import Reason, Session
+from game.cli.program import MAIN_PY, UsageError, why
 from game.cli.replay_io import attach_replay_io
 from game.cli.window import open_game
 
 
-def run_screenshot(args: argparse.Namespace) -> int:
+def run_screenshot(args: argparse.Namespace, session: Session | None = None) -> int:
     """Step ``--frames`` simulation frames (default 1; with ``--replay`` its length) with no
-    screen, stopping early at the end of the match, draw the last, save the PNG atomically."""
+    screen, stopping early at the end of the match, draw the last, save the PNG atomically.
+    A recording is saved even if the PNG is not; ``session`` saves it however else the run
+    ends, and reports a failed save."""
+    own = session is None
+    if session is None:
+        session = Session(lambda line: print(f"{MAIN_PY.name}: {line}", file=sys.stderr))
     replay = getattr(args, "replay_data", None)
     target = args.frames if args.frames is not None else (replay.frames if replay is not None else 1)
     pyglet, window, game = open_game(args, headless=True)
-    finish = attach_replay_io(args, game)
+    finish = attach_replay_io(args, game, session)
     for _ in range(target):
         if game.quit or game.match.over:
             break
         game.step()
     game.draw(1.0)
-    errors = []
     try:
         save_png(pyglet, args.screenshot)
-    except UsageError as exc:
-        errors.append(str(exc))
-    window.close()
-    try:
-        finish()                                      # a recording is saved even if the PNG was not
-    except UsageError as exc:
-        errors.append(str(exc))
-    if errors:
-        raise UsageError("; and ".join(errors))
-    return 0
+    finally:
+        window.close()
+        finish()                 # the recording, even if the PNG was not saved (a failure: the session says)
+    return session.finish(Reason.NORMAL) if own else 0
 
 
 def save_png(pyglet: ModuleType, path: str) -> None:

@@ -15,6 +15,7 @@ import time
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from game.cli.ending import Reason, Session, catch_display_loss
 from game.cli.program import MAIN_PY, Program, UsageError
 from game.cli.replay_io import attach_replay_io
 from game.cli.timestep import FixedStep
@@ -68,8 +69,15 @@ def attach_audio(args: argparse.Namespace, pyglet: ModuleType, game: Game,
     return audio
 
 
-def run_window(args: argparse.Namespace, program: Program = MAIN_PY) -> int:
-    """The game loop: fixed-step simulation, interpolated rendering, one window."""
+def run_window(args: argparse.Namespace, program: Program = MAIN_PY, session: Session | None = None) -> int:
+    """The game loop: fixed-step simulation, interpolated rendering, one window.
+
+    ``session`` (``game/cli/ending.py``) saves the recording however the run ends: ``main``
+    passes its own and finishes it (a signal, a crash, the display lost); without one the
+    loop makes one and finishes it when the window closes.  Returns the exit status."""
+    own = session is None
+    if session is None:
+        session = Session(lambda line: print(f"{program.name}: {line}", file=sys.stderr))
     pyglet, window, game = open_game(args, headless=None)
     if pyglet.options["headless"] and args.frames is None and getattr(args, "replay_data", None) is None:
         # no screen and no keys: nothing would ever end this window (only a replay ends by itself)
@@ -77,7 +85,9 @@ def run_window(args: argparse.Namespace, program: Program = MAIN_PY) -> int:
         raise UsageError("PYGLET_HEADLESS=1 gives a window no one can see or play in, and this game would "
                          "never end; add --frames N to run N frames, use --screenshot PNG or --headless, "
                          "or unset PYGLET_HEADLESS to play")
-    finish = attach_replay_io(args, game)
+    if not pyglet.options["headless"]:
+        catch_display_loss(session)     # the X server gone: save, say so, exit 69 (not Xlib's exit(1))
+    attach_replay_io(args, game, session, live=True)
     audio: list[AudioPlayer | None] = [None]      # attached after the first frame (see on_draw)
     game.prepare_for_play()     # no glyph upload or full garbage collection stalls a frame later
 
@@ -108,9 +118,8 @@ def run_window(args: argparse.Namespace, program: Program = MAIN_PY) -> int:
 
     try:
         pyglet.app.run(EVENT_LOOP_INTERVAL)
-    finally:                         # also on Ctrl-C: a recording keeps the frames played
+    finally:                         # a signal or a crash: the session saves the recording
         window.close()
         if audio[0] is not None:
             audio[0].close()
-        finish()
-    return 0
+    return session.finish(Reason.NORMAL) if own else 0
