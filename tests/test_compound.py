@@ -322,7 +322,9 @@ def test_B2_B4_repeated_strikes_every_cut_face_is_a_target_with_at_most_8_split_
     grown by the margin) can cut boxes the striker itself does not touch.  Each strike's
     target faces are exactly the boxes of its layers that the region cuts (a per-box
     reference), and each target face yields at most 8 split faces, all inside it and off
-    the region, whose areas sum to its area minus the region's part of it."""
+    the region, whose areas sum to its area minus the region's part of it.  The struck boxes
+    are the ones the striker touches (B1, A4), which need not be cut: a box it touches only
+    along an edge, with no margin, is struck and keeps its face."""
     rng = np.random.default_rng(seed)
     c = fresh()
     for _ in range(25):
@@ -347,8 +349,11 @@ def test_B2_B4_repeated_strikes_every_cut_face_is_a_target_with_at_most_8_split_
                 want.append((int(bl), b, cuts))
         got = r.target_faces
         assert len(got) == len(want) and len(r.split_target) == len(r.split_faces)
-        assert set(r.struck_boxes.tolist()) <= {i for i, (b, bl) in enumerate(zip(before, lay_before))
-                                                if any(bl == lay and np.array_equal(b, wb) for lay, wb, _ in want)}
+        # B1: the struck boxes are the boxes of the target layers the striker touches (A4, touching
+        # counts), a per-box reference; one it only touches (an edge, margin 0) is struck, not cut
+        touched = {i for i, (b, bl) in enumerate(zip(before, lay_before))
+                   if int(bl) in r.layers.tolist() and overlaps(s, b)}
+        assert set(r.struck_boxes.tolist()) == touched
         for t, (face, (lay, b, cuts)) in enumerate(zip(got, want)):
             axis, plane, rect = face_plane_rect(face)
             assert axis == lay // 2 and plane == b[lay % 2, axis]
@@ -983,22 +988,26 @@ def test_B9_merge_rectangles_tile_the_cells_exactly(impl, ny, nx, seed, fill):
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.integers(1, 60))
 def test_B9_merge_small_grid_row_walk_equals_the_batched_path(seed, n):
-    """B9: a small layer is merged by marking its grid cells in Python; forced onto the
-    batched path (cover counts, batched rectangles) every strike leaves the same bytes."""
+    """B9: a strike re-merges each cut layer by marking its grid cells in Python
+    (``rects.merge_layer``); the batched form (``cut_layer_batched``, every layer forced onto
+    cover counts and batched rectangles: ``SMALL_GRID`` -1) leaves the same bytes after every
+    strike."""
+    from unittest import mock
+
+    import game.collision.compound.resplit as C
     from game.reference import compound
+
+    def batched_cut(rows, tunnels, axis):
+        return compound.cut_layer_batched(np.array(rows, dtype=float).reshape(-1, 2, 3), tunnels, axis)
 
     rng = np.random.default_rng(seed)
     a, b = fresh(), fresh()
-    small = compound.SMALL_GRID
     for _ in range(n):
         c = rng.uniform(CRATE[0] - 0.1, CRATE[1] + 0.1)
         s = np.stack((c - rng.uniform(0.02, 0.2, 3), c + rng.uniform(0.02, 0.2, 3)))
         ra = a.strike(s, margin=0.01)
-        compound.SMALL_GRID = -1
-        try:
+        with mock.patch.object(C, "cut_layer", batched_cut), mock.patch.object(compound, "SMALL_GRID", -1):
             rb = b.strike(s, margin=0.01)
-        finally:
-            compound.SMALL_GRID = small
         assert (ra is None) == (rb is None)
         assert a.boxes.tobytes() == b.boxes.tobytes() and a.layers.tobytes() == b.layers.tobytes()
 
