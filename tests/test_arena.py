@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from game.collision import load_scene
+from game.reference.scene import brute_nearest
 from game.sim.arena import (
     DESCRIPTION_NAME,
     MODELS_NAME,
@@ -24,7 +25,6 @@ from game.sim.arena import (
     load_arena,
     read_description,
 )
-from game.reference.scene import brute_nearest
 from game.tools import bake
 
 ASSETS = default_assets_dir()

@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clihelp import copy_program
 from game.collision import Compound
 from game.sim.arena import (
     BAKE_FIX,
@@ -39,8 +40,6 @@ from game.sim.data import AssetError, in_shipped_assets, load_game_data, restore
 from game.sim.match import Match
 from game.sim.stage import Stage
 from game.tools import bake
-
-from clihelp import copy_program
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSETS = ROOT / "assets"

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from clihelp import NO_PACKAGE_SHIM, sitecustomize
 from game.collision import load_scene, scene_save
 from game.sim.arena import (
     DESCRIPTION_NAME,
@@ -19,8 +20,6 @@ from game.sim.arena import (
     default_assets_dir,
 )
 from game.tools import bake, soak
-
-from clihelp import NO_PACKAGE_SHIM, sitecustomize
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSETS = default_assets_dir()

@@ -11,6 +11,25 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from compoundhelp import (
+    CRATE,
+    T,
+    assert_inner_faces_within_the_core,
+    covered,
+    face_plane_rect,
+    fill_cover,
+    fresh,
+    fresh_hash,
+    front_punch,
+    in_shell,
+    rect_area,
+    region_reference,
+    segment_hits,
+    strictly_overlaps,
+    struck_hash,
+    tunnels_through,
+    union_area,
+)
 from game.collision import tolerances as tol
 from game.collision.compound import (
     FILL,
@@ -22,114 +41,9 @@ from game.collision.compound import (
     InvalidCompound,
 )
 from game.collision.range_box import overlaps
-
-CRATE = np.array([[0.0, 0.0, 0.0], [1.0, 0.8, 1.2]])
-T = 0.1
-
-
-def fresh() -> Compound:
-    return Compound.from_box(CRATE, T)
-
+from game.reference.compound import boundary_face_records
 
 # ---------------------------------------------------------------- references
-
-
-def covered(boxes: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """(N,) bool: point inside (closed) some box.  Per-box loop reference."""
-    out = np.zeros(len(pts), dtype=bool)
-    for b in boxes:
-        out |= ((pts >= b[0]) & (pts <= b[1])).all(axis=1)
-    return out
-
-
-def in_shell(pts: np.ndarray, crate=CRATE, t=T) -> np.ndarray:
-    inside = ((pts >= crate[0]) & (pts <= crate[1])).all(axis=1)
-    hollow = ((pts > crate[0] + t) & (pts < crate[1] - t)).all(axis=1)
-    return inside & ~hollow
-
-
-def segment_hits_box(p0, p1, box) -> bool:
-    """Slab test: does segment p0->p1 meet the open interior of box?"""
-    d = p1 - p0
-    t0, t1 = 0.0, 1.0
-    for ax in range(3):
-        if abs(d[ax]) < 1e-15:
-            if not (box[0, ax] < p0[ax] < box[1, ax]):
-                return False
-            continue
-        a = (box[0, ax] - p0[ax]) / d[ax]
-        b = (box[1, ax] - p0[ax]) / d[ax]
-        t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
-    return t1 > t0
-
-
-def segment_hits(boxes, p0, p1) -> bool:
-    return any(segment_hits_box(np.asarray(p0, float), np.asarray(p1, float), b) for b in boxes)
-
-
-def strictly_overlaps(boxes: np.ndarray, box: np.ndarray, eps: float = 1e-9) -> np.ndarray:
-    ext = np.minimum(boxes[:, 1], box[1]) - np.maximum(boxes[:, 0], box[0])
-    return (ext > eps).all(axis=1)
-
-
-def face_plane_rect(face):
-    """(axis, plane, rect (2, 3)) of an axis-aligned Face."""
-    axis = int(np.flatnonzero(face.normal)[0])
-    v = face.vertices
-    return axis, float(v[0, axis]), np.stack((v.min(axis=0), v.max(axis=0)))
-
-
-def region_reference(striker, margin, face_box, axis):
-    """B3 reference: footprint on the two tangent axes grown by margin, clipped to the face."""
-    r = face_box.copy()
-    for ax in range(3):
-        if ax == axis:
-            continue
-        r[0, ax] = max(striker[0, ax] - margin, face_box[0, ax])
-        r[1, ax] = min(striker[1, ax] + margin, face_box[1, ax])
-    return r
-
-
-def rect_area(r, axis):
-    ext = r[1] - r[0]
-    return float(np.prod([ext[a] for a in range(3) if a != axis]))
-
-
-def union_area(rects, axis):
-    """Area of the union of boxes ``rects`` on the two axes other than ``axis`` (a grid of
-    their edges, each cell counted once)."""
-    u, v = [a for a in range(3) if a != axis]
-    rects = [r for r in rects if r[1, u] > r[0, u] and r[1, v] > r[0, v]]
-    if not rects:
-        return 0.0
-    xs = np.unique(np.concatenate([r[:, u] for r in rects]))
-    ys = np.unique(np.concatenate([r[:, v] for r in rects]))
-    cx, cy = 0.5 * (xs[1:] + xs[:-1]), 0.5 * (ys[1:] + ys[:-1])
-    inside = np.zeros((len(cx), len(cy)), dtype=bool)
-    for r in rects:
-        inside |= ((cx > r[0, u]) & (cx < r[1, u]))[:, None] & ((cy > r[0, v]) & (cy < r[1, v]))[None, :]
-    return float((np.diff(xs)[:, None] * np.diff(ys)[None, :])[inside].sum())
-
-
-def tunnels_through(result, lay, before, lay_before, slab):
-    """B3: the tunnels of a strike ``result`` that cut layer ``lay`` (slab ``slab``): its own, and
-    each other tunnel that reaches into its slab (a neighbouring wall's rim), clipped to the slab
-    and with its edges snapped to the layer's edges before the strike."""
-    axis = lay // 2
-    edges = before[lay_before == lay]
-    out = []
-    for t_lay, tun in zip(result.layers.tolist(), result.tunnels):
-        if t_lay == lay:
-            out.append(tun.copy())
-        elif (np.minimum(tun[1], slab[1]) - np.maximum(tun[0], slab[0]) > tol.PLANE_EPS).all():
-            reg = slab.copy()
-            for ax in (a for a in range(3) if a != axis):
-                coords = np.concatenate((edges[:, :, ax].ravel(), slab[:, ax]))
-                for end, val in ((0, max(tun[0, ax], slab[0, ax])), (1, min(tun[1, ax], slab[1, ax]))):
-                    d = np.abs(coords - val)
-                    reg[end, ax] = coords[d.argmin()] if d.min() < tol.SNAP_EPS else val
-            out.append(reg)
-    return out
 
 
 # -------------------------------------------------------------- construction
@@ -228,11 +142,6 @@ def test_B1_bad_striker_and_margin():
 
 
 # ------------------------------------------------------------------ a strike
-
-
-def front_punch(x0=0.4, y0=0.3, w=0.1, h=0.12, depth=0.05):
-    """A striker entering the -z face (z = 0) from outside."""
-    return np.array([[x0, y0, -0.2], [x0 + w, y0 + h, depth]])
 
 
 def test_B1_miss_returns_none_and_changes_nothing():
@@ -394,19 +303,6 @@ def test_B5_fill_faces_close_the_hole():
     assert f.areas()[f.kinds == FILL].sum() == pytest.approx(2 * (wx + wy) * T)
 
 
-def _fill_cover(faces, g) -> float:
-    """Area of the compound's FILL faces lying on fill face ``g`` (same plane and normal)."""
-    axis, plane, rect = face_plane_rect(g)
-    total = 0.0
-    for v, n, k in zip(faces.vertices, faces.normals, faces.kinds):
-        if k != FILL or not np.array_equal(n, g.normal) or abs(v[0, axis] - plane) > 1e-12:
-            continue
-        lo, hi = v.min(axis=0), v.max(axis=0)
-        ext = [min(hi[a], rect[1, a]) - max(lo[a], rect[0, a]) for a in range(3) if a != axis]
-        total += max(ext[0], 0.0) * max(ext[1], 0.0)
-    return total
-
-
 @pytest.mark.parametrize("striker, walls", [
     ([[0.15, 0.3, -0.2], [0.2, 0.42, 0.05]], "-z face at its x border"),
     ([[0.4, 0.15, -0.2], [0.5, 0.2, 0.05]], "-z face at its y border"),
@@ -428,7 +324,7 @@ def test_B5_hole_at_a_face_border_is_walled_by_fill_faces(striker, walls):
     assert sum(g.area for g in r.fill_faces) == pytest.approx(perimeter * T)
     assert f.areas()[f.kinds == FILL].sum() == pytest.approx(perimeter * T)
     for g in r.fill_faces:
-        assert _fill_cover(f, g) == pytest.approx(g.area)
+        assert fill_cover(f, g) == pytest.approx(g.area)
     assert_inner_faces_within_the_core(c)
     # the shell's inside lost only what the hole opened onto it
     before = fresh().faces
@@ -460,7 +356,7 @@ def test_B5_every_strike_fill_face_is_fill_in_the_face_set(seed):
             continue
         f = c.faces
         for g in r.fill_faces:
-            assert _fill_cover(f, g) == pytest.approx(g.area, abs=1e-9)
+            assert fill_cover(f, g) == pytest.approx(g.area, abs=1e-9)
         assert_inner_faces_within_the_core(c)
 
 
@@ -1069,70 +965,6 @@ def test_B7_fast_faces_match_reference_faces():
                 assert f.areas()[mf].sum() == pytest.approx(g.areas()[mg].sum(), abs=1e-12)
 
 
-def boundary_faces_reference(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -> list[tuple]:
-    """B5/B7 reference for ``_boundary_faces``, one box side at a time in plain Python.
-
-    For every side (direction -x, +x, -y, +y, -z, +z, then box): the coverers are the
-    boxes whose opposite side lies on the side's plane (within PLANE_EPS) and whose
-    rectangle overlaps it by more than PLANE_EPS on both in-plane axes, taken in order
-    of their plane coordinate, then index.  No coverer: the whole side is a face.
-    Covered area (sum of the overlaps) within MIN_FACE_AREA of the side's: no face.
-    Otherwise the coverers are subtracted one by one (a cut piece becomes its left and
-    right full-height strips and its bottom and top middle strips) and the pieces above
-    MIN_FACE_AREA are faces.  Returns ``(axis, d, plane, (v0, v1, w0, w1), kind, box)``
-    tuples in the documented order: per direction, the free sides by box, then the
-    pieces by box, w0, v0.
-    """
-    eps = tol.PLANE_EPS
-    b = boxes.tolist()
-    lay = [int(x) for x in layers]
-    bnd = bounds.tolist()
-
-    def cut(p, c):
-        if min(p[1], c[1]) - max(p[0], c[0]) <= 0.0 or min(p[3], c[3]) - max(p[2], c[2]) <= 0.0:
-            return [p]
-        mid = (max(p[0], c[0]), min(p[1], c[1]))
-        strips = [((p[0], c[0], p[2], p[3]), p[0] < c[0]), ((c[1], p[1], p[2], p[3]), c[1] < p[1]),
-                  ((*mid, p[2], c[2]), p[2] < c[2]), ((*mid, c[3], p[3]), c[3] < p[3])]
-        return [s for s, wide in strips if wide]
-
-    out = []
-    for axis in range(3):
-        v, w = [a for a in range(3) if a != axis]
-        for d in (0, 1):
-            free, pieces = [], []
-            for i, box in enumerate(b):
-                plane = box[d][axis]
-                rect = (box[0][v], box[1][v], box[0][w], box[1][w])
-                if lay[i] // 2 == axis:
-                    kind = OUTER if lay[i] % 2 == d else INNER
-                else:
-                    kind = OUTER if abs(plane - bnd[d][axis]) <= eps else FILL
-                coverers = []
-                for j, other in enumerate(b):
-                    opp = other[1 - d][axis]
-                    ov_v = min(box[1][v], other[1][v]) - max(box[0][v], other[0][v])
-                    ov_w = min(box[1][w], other[1][w]) - max(box[0][w], other[0][w])
-                    if plane - eps <= opp <= plane + eps and ov_v > eps and ov_w > eps:
-                        coverers.append((opp, j, (other[0][v], other[1][v], other[0][w], other[1][w]), ov_v * ov_w))
-                if not coverers:
-                    free.append((axis, d, plane, rect, kind, i))
-                    continue
-                coverers.sort(key=lambda c: (c[0], c[1]))
-                covered = 0.0
-                for c in coverers:
-                    covered += c[3]
-                if (rect[1] - rect[0]) * (rect[3] - rect[2]) - covered <= tol.MIN_FACE_AREA:
-                    continue
-                left = [rect]
-                for c in coverers:
-                    left = [q for p in left for q in cut(p, c[2])]
-                left = [p for p in left if (p[1] - p[0]) * (p[3] - p[2]) > tol.MIN_FACE_AREA]
-                pieces += [(axis, d, plane, p, kind, i) for p in sorted(left, key=lambda p: (p[2], p[0]))]
-            out += free + pieces
-    return out
-
-
 def face_records(f) -> list[tuple]:
     """The FaceSet as ``(axis, d, plane, (v0, v1, w0, w1), kind, box)`` tuples, in order."""
     recs = []
@@ -1152,22 +984,11 @@ def C_boundary_faces(boxes, layers, bounds):
     return boundary_faces(boxes, layers, bounds)
 
 
-def assert_inner_faces_within_the_core(c):
-    """Every INNER face lies within the hollow core's rectangle (beyond it, it would be a
-    wall of a hole: B5, FILL)."""
-    f = c.faces
-    core = c.bounds + np.array([[c.thickness], [-c.thickness]])
-    lo, hi = f.vertices.min(axis=1), f.vertices.max(axis=1)
-    tangent = f.normals == 0
-    inner = f.kinds == INNER
-    assert not (((lo < core[0] - tol.PLANE_EPS) | (hi > core[1] + tol.PLANE_EPS)) & tangent)[inner].any()
-
-
 def assert_faces_match_reference(boxes, layers, bounds):
     from game.collision.compound.boundary import boundary_faces
 
     f = boundary_faces(boxes, layers, bounds)
-    ref = boundary_faces_reference(boxes, layers, bounds)
+    ref = boundary_face_records(boxes, layers, bounds)
     got = face_records(f)
     assert set(got) == set(ref)  # exact floats: faces are cut, never computed
     assert got == ref  # and in the documented order
@@ -1252,34 +1073,19 @@ def test_B9_a_strike_bigger_than_the_crate_removes_everything():
     assert c.strike([[-1, -1, -1], [3, 3, 3]]) is None
 
 
-def _struck_hash() -> str:
-    import hashlib
-
-    rng = np.random.default_rng(12)
-    c = Compound.from_box([[0, 0, 0], [1, 0.8, 1.2]], 0.1)
-    for _ in range(80):
-        p = rng.uniform(-0.1, 1.3, 3)
-        h = rng.uniform(0.01, 0.15, 3)
-        c.strike([p - h, p + h], margin=0.02)
-    return hashlib.sha256(c.state_bytes()).hexdigest()
-
-
 def test_B9_state_bytes_are_the_same_in_another_process():
     import subprocess
     import sys
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
-    code = "import sys; sys.path[:0] = ['tests', '.']; import test_compound as t; print(t._struck_hash())"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=str(root))
-    assert out.stdout.strip() == _struck_hash()
-    assert _struck_hash() != hashlib_of_fresh()
+    import compoundhelp
 
-
-def hashlib_of_fresh() -> str:
-    import hashlib
-
-    return hashlib.sha256(fresh().state_bytes()).hexdigest()
+    helpers = Path(compoundhelp.__file__).parent
+    code = f"import sys; sys.path.insert(0, {str(helpers)!r}); import compoundhelp; print(compoundhelp.struck_hash())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=str(helpers.parents[1]))
+    assert out.stdout.strip() == struck_hash()
+    assert struck_hash() != fresh_hash()
 
 
 # ------------------------------------------- the strike's float per-layer cut vs its numpy form

@@ -9,8 +9,7 @@ import pytest
 
 from game.sim import FrameInput, Hit, Match
 from game.training import MAX_RECORD_FRAMES, DummyController
-
-NEUTRAL = FrameInput()
+from simhelp import NEUTRAL
 
 
 def fight_match(seed=0):

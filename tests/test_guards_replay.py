@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 import struct
 import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest

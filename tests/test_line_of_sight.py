@@ -10,19 +10,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from game.sim import FrameInput, Match, ProjectileImpact
-from game.sim import ai
+from game.sim import Match, ProjectileImpact, ai
 from game.sim.inputs import HP, LP, SIDE_L, SIDE_R
 from game.sim.stage import Projectile
-from simhelp import to_fight
-
-NEUTRAL = FrameInput()
-
-
-def place(m, p1, p2):
-    for f, (x, z) in zip(m.fighters, (p1, p2)):
-        f.x, f.z = float(x), float(z)
-    m.step(NEUTRAL, NEUTRAL)
+from simhelp import NEUTRAL, place, to_fight
 
 
 @pytest.fixture

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from game.collision import (
+    PairJudge,
+    all_pairs_index,
     box_centers,
     box_diagonals,
     box_from_center_half,
@@ -18,12 +20,10 @@ from game.collision import (
     collision_point,
     endpoints_by_coordinate_sum,
     judgement_points,
-    all_pairs_index,
     overlaps,
     overlaps_pairs,
     padded_boxes,
     pair_index,
-    PairJudge,
     range_box_of,
 )
 from game.reference.range_box import collision_point as ref_point

@@ -11,7 +11,6 @@ from game.collision import collision_point_pair, overlaps
 from game.reference.stage import box_blocked as reference_box_blocked
 from game.sim import FrameInput, Match, ProjectileImpact
 from game.sim.stage import Projectile, Stage
-
 from simhelp import NEUTRAL, to_fight
 
 NORTH = "crate_north"          # bounds x [-0.5, 0.5], y [0, 1.5], z [4.5, 5.5], walls 0.08 m

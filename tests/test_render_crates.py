@@ -19,7 +19,6 @@ from game.sim import CrateStruck, FrameInput
 from simhelp import make_hit
 
 W, H = 640, 360
-NEUTRAL = FrameInput()
 SIDE = (-1.6, 2.5)          # where P1 waits, out of the close-up's way
 AT_CRATE = (0.0, 3.72)      # just south of crate_north, facing it (as in tests/test_stage.py)
 
@@ -320,7 +319,10 @@ def test_render_rollback_restores_the_drawn_crate_with_or_without_its_hole(game)
 
 
 # ---------------------------------------------------------------- debris logic (no GL)
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st
+
+from simhelp import NEUTRAL
 
 
 @settings(max_examples=40, deadline=None)

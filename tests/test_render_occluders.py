@@ -12,11 +12,11 @@ os.environ.setdefault("PYGLET_HEADLESS", "1")
 
 import numpy as np
 import pytest
-from glhelp import fresh, game_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.render.occluders import FADE_STEP, Occluders, occluding
+from glhelp import fresh, game_env
 
 
 def _segment_meets_box(o, p, lo, hi) -> bool:

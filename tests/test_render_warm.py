@@ -13,7 +13,7 @@ import ctypes
 import numpy as np
 import pytest
 
-from tests.glhelp import fresh, game_env
+from glhelp import fresh, game_env
 
 _DRAWS = ("glDrawArrays", "glDrawArraysInstanced", "glDrawElements", "glDrawElementsInstanced",
           "glMultiDrawArrays", "glMultiDrawElements")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import random
 import stat
 import struct
 import subprocess
@@ -29,29 +28,9 @@ from game.replay import (
     decode,
     encode,
 )
-from game.sim import FrameInput, Match
+from game.sim import FrameInput
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def make_match(seed, p1_cpu, p2_cpu):
-    return Match.new(seed=seed, p1_cpu=p1_cpu, p2_cpu=p2_cpu)
-
-
-def record(seed=3, cpu=(None, "hard"), frames=900, change=0.1, input_seed=1):
-    """Record a match with held random human inputs; return (bytes, match)."""
-    m = make_match(seed, *cpu)
-    rec = ReplayRecorder.for_match(m)
-    r = random.Random(input_seed)
-    b1 = b2 = 0
-    while m.frame < frames and not m.over:
-        if r.random() < change:
-            b1 = r.randrange(1 << FrameInput.BITS)
-        if r.random() < change:
-            b2 = r.randrange(1 << FrameInput.BITS)
-        m.step(FrameInput.from_bits(b1), FrameInput.from_bits(b2))
-        rec.record(m)
-    return rec.to_bytes(), m
 
 
 @pytest.mark.parametrize("cpu", [(None, None), (None, "hard"), ("easy", "normal")])
@@ -335,6 +314,8 @@ def test_window_loop_records_and_replays(tmp_path):
 # ------------------------------------------------------------------ RLE vs a per-frame reference
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from replayhelp import make_match, record
 
 
 def _reference_runs(inputs):

@@ -16,16 +16,7 @@ from game.collision import CollisionModel, Scene, box_centers, box_diagonals, co
 from game.collision.aabb_tree import LEAF_SIZE
 from game.sim import CrateStruck, FrameInput, Match, ProjectileImpact
 from game.sim.stage import GROUND_LEVEL, GROUND_RAY_DOWN, GROUND_RAY_UP, Projectile, Stage
-
-from simhelp import NEUTRAL, to_fight
-
-
-def _place(m, p1, p2):
-    """Fighters at x–z points ``p1``, ``p2``; one neutral frame settles facing and ground."""
-    for f, (x, z) in zip(m.fighters, (p1, p2)):
-        f.x, f.z = float(x), float(z)
-    m.step(NEUTRAL, NEUTRAL)
-
+from simhelp import NEUTRAL, place, to_fight
 
 # ---------------------------------------------------------------- C9: projectile ray
 # railing_north runs from (-4, 0, 13) to (4, 0, 13), 1 m high, level 0: a rail at
@@ -59,7 +50,7 @@ def test_C9_projectile_in_flight_crosses_the_railing_and_stops_at_the_wall(where
     # flight at the railing's height (as test_stage's _fly), so only the levels let it by.
     m = Match.new(seed=0)
     to_fight(m)
-    _place(m, (-6.0, -2.0), (-3.0, -2.0))                 # out of the way
+    place(m, (-6.0, -2.0), (-3.0, -2.0))                 # out of the way
     spec = m.data.moves["fireball"].projectile
     rail = m.arena.object("railing_north")
     x, y = RAILING_PATHS[where]
@@ -96,7 +87,7 @@ def test_C9_ground_ray_sees_only_high_models(x, z, prop, top):
 def test_C9_fighter_on_the_grass_stands_on_the_floor():
     m = Match.new(seed=0)
     to_fight(m)
-    _place(m, (-10.0, 3.0), (-6.0, 3.0))
+    place(m, (-10.0, 3.0), (-6.0, 3.0))
     f = m.fighters[0]
     assert (f.x, f.z) == (-10.0, 3.0)
     assert f.ground_y == 0.0
@@ -147,7 +138,7 @@ def test_C8_batched_any_hit_drops_a_finished_ray_from_deeper_nodes():
 def test_A7_crate_strike_point_splits_the_centres_by_the_diagonals():
     m = Match.new(seed=0)
     to_fight(m)
-    _place(m, (0.0, 3.72), (0.0, 8.0))                   # P1 just south of crate_north, facing it
+    place(m, (0.0, 3.72), (0.0, 8.0))                   # P1 just south of crate_north, facing it
     assert np.allclose(m.fighters[0].facing, [0, 1])
     ci = next(i for i, c in enumerate(m.stage.crates) if c.obj.name == "crate_north")
     struck = []

@@ -13,22 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from game.sim import FrameInput, Hit, Match, MoveStarted, ProjectileLaunched, Whiff
-from game.sim import ai
-
-from simhelp import NEUTRAL, to_fight
-
-FIREBALL = FrameInput(lp=True, hp=True)
-
-
-def _placed(dist: float, seed: int = 0, p1_cpu: str | None = "hard") -> Match:
-    """A match in its FIGHT phase, P1 (the CPU) at (-dist/2, 0) and P2 at (dist/2, 0)."""
-    m = Match.new(seed=seed, p1_cpu=p1_cpu)
-    to_fight(m)
-    a, b = m.fighters
-    a.x, a.z, b.x, b.z = -dist / 2, 0.0, dist / 2, 0.0
-    m.step(NEUTRAL, NEUTRAL)
-    return m
+from cpuhelp import cpu_placed
+from game.sim import FrameInput, Hit, Match, MoveStarted, ProjectileLaunched, Whiff, ai
+from simhelp import FIREBALL, NEUTRAL
 
 
 def _fireball_spam(m: Match) -> FrameInput:
@@ -55,7 +42,7 @@ def test_cpu_keeps_its_guard_up_until_the_fireball_lands(monkeypatch):
     must stay up until the fireball has landed, not drop when it leaves the hand.  (No jump:
     since the hard CPU may jump over a fireball, ``jump=0`` keeps this about the guard.)"""
     monkeypatch.setitem(ai.LEVELS, "hard", replace(ai.LEVELS["hard"], notice=1.0, guard=1.0, dodge=0.0, jump=0.0))
-    m = _placed(2.1)
+    m = cpu_placed(2.1)
     cpu = m.fighters[0]
     hits = []
     for t in range(90):
@@ -73,7 +60,7 @@ def test_hard_cpu_sidesteps_out_of_a_fireball_path(dist):
     dodged = 0
     seeds = range(6)
     for seed in seeds:
-        m = _placed(dist, seed)
+        m = cpu_placed(dist, seed)
         cpu = m.fighters[0]
         hits, launched, stunned = [], False, False
         for t in range(100):
@@ -92,7 +79,7 @@ def test_hard_cpu_punishes_a_whiffed_roundhouse():
     punished = 0
     seeds = range(6)
     for seed in seeds:
-        m = _placed(1.12, seed)
+        m = cpu_placed(1.12, seed)
         op = m.fighters[1]
         landed = False
         for t in range(60):
@@ -153,14 +140,14 @@ def test_projectile_lanes_match_what_a_sidestep_needs():
     """The CPU's dodge arithmetic (``ai.projectile_lanes``) against the match itself: a fighter
     sidestepping from when it decides the fireball strikes in the frames it needs gets out of
     its path; starting later by several frames, it is struck."""
-    m = _placed(3.0, p1_cpu=None)
+    m = cpu_placed(3.0, p1_cpu=None)
     ahead, front, clear = ai.projectile_lanes(m.data)
     spec = m.data.moves["fireball"]
     need = int(clear / 0.040) + 1
     flight = int(max(0.0, 3.0 - ahead - front) / spec.projectile.speed)
     arrive = spec.startup + flight                       # frames after the press, as the CPU counts
     for start, struck in ((arrive - need, False), (arrive - need + 4, True)):
-        m = _placed(3.0, p1_cpu=None)
+        m = cpu_placed(3.0, p1_cpu=None)
         hit = False
         for t in range(90):
             ev = m.step(FrameInput(side_l=True) if t >= start else NEUTRAL, FIREBALL if t == 0 else NEUTRAL)

@@ -12,11 +12,9 @@ import pytest
 
 from game.replay import ReplayRecorder, load_replay, play_replay
 from game.sim import FrameInput, Hit, Match, ProjectileImpact, ProjectileLaunched
-from simhelp import fight
 from game.sim.debug import RecordingDraw
 from game.training.dummy import DummyController
-
-
+from simhelp import fight
 
 
 # ---------------------------------------------------------------- Match.new arguments

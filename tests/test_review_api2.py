@@ -25,6 +25,7 @@ import pytest
 from game import replay as rp
 from game.replay import ReplayError, ReplayMismatch, ReplayPlayer, ReplayRecorder, decode, load_replay, play_replay
 from game.sim import CrateStruck, FrameInput, Hit, Match
+from replayhelp import record_script, scripted_inputs
 from simhelp import fight
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,29 +34,13 @@ POSE_ARRAYS = ("pose", "pose_from", "local", "body")
 
 
 
-def _inputs(i: int) -> tuple[FrameInput, FrameInput]:
-    """A fixed, varied input script: walking, jabs, kicks, a guard."""
-    return (FrameInput(forward=i % 50 < 30, lp=i % 17 == 0, hk=i % 41 == 0),
-            FrameInput(back=i % 70 < 20, lk=i % 23 == 0, guard=i % 90 > 80))
-
-
-def _record(m: Match, frames: int) -> tuple[ReplayRecorder, list[str]]:
-    rec = ReplayRecorder.for_match(m)
-    hashes = []
-    for i in range(frames):
-        m.step(*_inputs(i))
-        rec.record(m)
-        hashes.append(m.state_hash())
-    return rec, hashes
-
-
 # ================================================================ 1. the arena field
 @pytest.mark.parametrize("arena", [False, True])
 def test_any_match_records_and_plays_back_with_its_arena_setting(arena, tmp_path):
     """A bare-floor match used to be refused by ReplayRecorder.for_match (the file had no
     arena setting and playback always rebuilt the arena)."""
     m = Match.new(seed=6, p2_cpu="hard", arena=arena)
-    rec, hashes = _record(m, 400)
+    rec, hashes = record_script(m, 400)
     rec.save(tmp_path / "m.rpl")
     r = load_replay(tmp_path / "m.rpl")
     assert r.arena is arena and r.cpu == (None, "hard") and r.frames == 400
@@ -66,7 +51,7 @@ def test_any_match_records_and_plays_back_with_its_arena_setting(arena, tmp_path
 
 
 def test_bare_floor_and_arena_replays_differ_only_in_the_arena_field():
-    bare, arena = (_record(Match.new(seed=2, arena=a), 0)[0].to_bytes() for a in (False, True))
+    bare, arena = (record_script(Match.new(seed=2, arena=a), 0)[0].to_bytes() for a in (False, True))
     off = rp._OFFSETS["arena"]
     assert len(bare) == len(arena) and off == rp.HEADER.size - 4
     diff = [i for i in range(len(bare) - 4) if bare[i] != arena[i]]          # the trailer CRC differs too
@@ -87,7 +72,7 @@ def _as_version_1(data: bytes) -> bytes:
 def test_a_version_1_file_is_still_read_and_plays_on_the_arena(tmp_path):
     """Every version-1 replay was recorded on the arena (bare floors were refused)."""
     m = Match.new(seed=4, p1_cpu="normal")
-    rec, hashes = _record(m, 200)
+    rec, hashes = record_script(m, 200)
     (tmp_path / "old.rpl").write_bytes(_as_version_1(rec.to_bytes()))
     r = load_replay(tmp_path / "old.rpl")
     assert r.arena is True and r.frames == 200
@@ -117,7 +102,7 @@ def _run_main(*args, cwd):
 
 def test_cli_checks_a_bare_floor_replay_headless_and_the_window_names_the_fix(tmp_path):
     m = Match.new(seed=9, p1_cpu="easy", arena=False)
-    rec, hashes = _record(m, 150)
+    rec, hashes = record_script(m, 150)
     rec.save(tmp_path / "bare.rpl")
     ok = _run_main("--headless", "--replay", "bare.rpl", cwd=tmp_path)
     assert ok.returncode == 0, ok.stderr
@@ -135,7 +120,7 @@ def test_cli_checks_a_bare_floor_replay_headless_and_the_window_names_the_fix(tm
 ])
 def test_playback_into_a_match_built_otherwise_names_the_setting_not_a_damaged_file(make, words):
     """It used to report "replay diverged at frame 0 ... the file was altered", blaming the file."""
-    rec, _ = _record(Match.new(seed=3, p2_cpu="hard"), 30)
+    rec, _ = record_script(Match.new(seed=3, p2_cpu="hard"), 30)
     r = decode(rec.to_bytes(), "r.rpl")
     for frames in (None, 0):                                        # also when no frame is played
         with pytest.raises(ReplayMismatch) as ei:
@@ -152,7 +137,7 @@ def test_playback_into_a_match_built_otherwise_names_the_setting_not_a_damaged_f
 @pytest.mark.parametrize("frames", [-1, 2.5, "10", True])
 def test_play_replay_refuses_frames_it_cannot_play(frames):
     """frames=-1 used to check nothing and return ok: True."""
-    r = decode(_record(Match.new(seed=0, arena=False), 10)[0].to_bytes())
+    r = decode(record_script(Match.new(seed=0, arena=False), 10)[0].to_bytes())
     with pytest.raises(ValueError, match="play_replay: frames"):
         play_replay(r, frames=frames)
 
@@ -173,7 +158,7 @@ def test_recorder_refuses_a_frame_recorded_twice_or_skipped():
 
 
 def test_player_check_without_a_step_names_the_calling_order():
-    rec, _ = _record(Match.new(seed=0, arena=False), 20)
+    rec, _ = record_script(Match.new(seed=0, arena=False), 20)
     r = decode(rec.to_bytes(), "r.rpl")
     m, player = Match.new(seed=0, arena=False), ReplayPlayer(r)
     m.step(*player.next_inputs(m))
@@ -321,8 +306,8 @@ def test_no_public_array_of_a_match_fighter_or_stage_is_live_state_a_tool_can_wr
             arr[...] = np.ones((), dtype=arr.dtype) * 3          # a tool writing where it should not
             written.append(path)
     for i in range(90):
-        m.step(*_inputs(i))
-        twin.step(*_inputs(i))
+        m.step(*scripted_inputs(i))
+        twin.step(*scripted_inputs(i))
         assert m.state_hash() == twin.state_hash(), (i, written)
 
 
@@ -367,8 +352,8 @@ def test_deepcopy_of_a_match_is_an_independent_match_in_the_same_state(arena):
     assert c.state_hash() == m.state_hash() and c.data is m.data
     before = m.state_hash()
     for i in range(120):
-        c.step(*_inputs(i))
-        ref.step(*_inputs(i))
+        c.step(*scripted_inputs(i))
+        ref.step(*scripted_inputs(i))
     assert m.state_hash() == before and c.state_hash() == ref.state_hash()
     for f, g in zip(c.fighters, ref.fighters):
         np.testing.assert_array_equal(f.limb_boxes(), g.limb_boxes())

@@ -14,9 +14,8 @@ import numpy as np
 import pytest
 
 from game.sim import FrameInput, Match
-from simhelp import to_fight
+from simhelp import NEUTRAL, to_fight
 
-NEUTRAL = FrameInput()
 W, H = 1280, 720
 
 

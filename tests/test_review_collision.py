@@ -15,8 +15,6 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_scene_casts import rays, scenes
-from test_scene_file import _reseal, _scene
 
 from game.collision import SceneFileError
 from game.collision.compound import Compound, CompoundGroup
@@ -24,6 +22,7 @@ from game.collision.range_box import overlaps
 from game.collision.scene_file import scene_from_bytes, scene_to_bytes
 from game.reference.compound import reference_strike
 from game.reference.scene import brute_nearest
+from scenehelp import random_scene, rays, reseal, scenes
 
 # ---------------------------------------------------------------- method B: strike vs reference
 
@@ -179,7 +178,7 @@ def _fix_size(data: bytes, at: int) -> bytes:
     return bytes(data)
 
 
-_SMALL_PAIR = scene_to_bytes(_scene(seed=5, n=4))
+_SMALL_PAIR = scene_to_bytes(random_scene(seed=5, n=4))
 _SIZE_AT = (20, 28)                                     # file_size in the models / quadtree header
 
 
@@ -199,7 +198,7 @@ def test_C3_C4_C5_truncation_at_every_offset_names_the_file_and_field(which):
         if cut < 32:                                    # too short to hold a checksum to reseal
             continue
         pair[which] = _fix_size(part, _SIZE_AT[which])
-        msg = _only_scene_file_error(*_reseal(*pair))
+        msg = _only_scene_file_error(*reseal(*pair))
         assert msg is not None and msg.startswith(f"{name}: field "), (cut, msg)
 
 
@@ -214,7 +213,7 @@ def test_C3_C4_C5_resealed_byte_flips_raise_only_scene_file_error(which, data):
         orig[i] ^= data.draw(st.integers(1, 255))
     pair = [*_SMALL_PAIR]
     pair[which] = bytes(orig)
-    msg = _only_scene_file_error(*_reseal(*pair))
+    msg = _only_scene_file_error(*reseal(*pair))
     assert msg is None or msg.startswith(("M.bin: field ", "Q.bin: field ")), msg
 
 

@@ -9,21 +9,17 @@ first shows, a whiff never cancels.  Nothing here is copied from the implementat
 
 from __future__ import annotations
 
-
 import pytest
 
 from game.sim import FrameInput, Hit, Match, MoveStarted
 from game.sim.data import AssetError, load_game_data
-
-from simhelp import NEUTRAL, edited_assets, fight, first_act, gap, mashed_advantage, walk_to
+from simhelp import GUARD, NEUTRAL, edited_assets, fight, first_act, gap, mashed_advantage, walk_to
 
 PRESS = {"lp": FrameInput(lp=True), "hp": FrameInput(hp=True), "lk": FrameInput(lk=True),
          "hk": FrameInput(hk=True), "hk_low": FrameInput(hk=True, down=True),
          "fireball": FrameInput(lp=True, hp=True)}
 #: What the attacker holds after pressing the second move (a sweep wants down held).
 HOLD = {"hk_low": FrameInput(down=True)}
-GUARD = FrameInput(guard=True)
-
 #: (first, second, distance between centres): the combos the README claims.
 COMBOS = [("lp", "hp", 0.9), ("lp", "fireball", 0.9), ("lp", "fireball", 1.2),
           ("lk", "hk", 0.9), ("lk", "hk", 1.15), ("lk", "hk_low", 0.9),

@@ -16,7 +16,11 @@ import pyglet  # noqa: E402
 import pytest  # noqa: E402
 from pyglet.math import Vec2  # noqa: E402
 
-from clihelp import ROOT  # noqa: E402
+from clihelp import (
+    ROOT,  # noqa: E402
+    assert_usage_error,
+    run_main,
+)
 from game.render.controls import CONTROLS_TEXT, KEYMAP, Gamepads, intents_to_input, merge  # noqa: E402
 from game.sim import MoveStarted  # noqa: E402
 from game.sim.inputs import axes  # noqa: E402
@@ -307,33 +311,12 @@ def test_pad_button_pressed_during_the_pause_fires_no_move_on_resume(env):
     game.pads.pads = []
 
 
-# ------------------------------------------------------------------ the command line
-def run(args, env=None, timeout=90):
-    e = dict(os.environ)
-    e.pop("DISPLAY", None)
-    e["PYGLET_HEADLESS"] = "1"
-    e.update(env or {})
-    try:
-        return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], env=e, capture_output=True,
-                              text=True, timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"main.py {' '.join(args)} was still running after {timeout} s")
-
-
-def assert_usage_error(p, *words):
-    assert p.returncode == 2, f"exit {p.returncode}; stderr: {p.stderr!r}"
-    lines = p.stderr.splitlines()
-    assert len(lines) == 1 and "Traceback" not in p.stderr, p.stderr
-    for w in words:
-        assert w in lines[0], f"{w!r} not in {lines[0]!r}"
-
-
 @pytest.mark.parametrize("args", [
     ["--headless", "--frames", "5", "--p2", "human", "--level", "hard"],
     ["--headless", "--frames", "5", "--p1", "human", "--p2", "human", "--level", "easy"],
 ])
 def test_level_without_a_cpu_side_exits_2(args, tmp_path):
-    p = run(args)
+    p = run_main(args)
     assert_usage_error(p, "--level", "cpu")
 
 

@@ -23,7 +23,6 @@ from game.collision import overlaps
 from game.reference.stage import touch as reference_touch
 from game.sim import FrameInput, Match
 from game.sim.stage import STRIKE_MARGIN, Stage
-
 from simhelp import NEUTRAL, to_fight
 
 BUTTONS = {"lp": dict(lp=True), "hp": dict(hp=True), "lk": dict(lk=True), "hk": dict(hk=True),

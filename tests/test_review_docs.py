@@ -26,6 +26,7 @@ import sys
 
 import numpy as np
 import pytest
+
 from clihelp import ROOT
 
 README = ROOT / "README.md"

@@ -9,39 +9,16 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from cpuhelp import cpu_vs_throw, placed_facing, step_side
 from game.collision import overlaps
-from game.sim import FrameInput, Hit, Match, MoveStarted, ProjectileLaunched, Whiff
-from game.sim import ai
-
-from simhelp import NEUTRAL, to_fight
-
-FIREBALL = FrameInput(lp=True, hp=True)
-
-
-def _placed(dist: float, seed: int = 0, cpu: int | None = None, level: str = "hard") -> Match:
-    """A match in its FIGHT phase, P1 at (-dist/2, 0) and P2 at (dist/2, 0), facing each other;
-    ``cpu``: the side the CPU plays (``level``), stepped until it is free, or None."""
-    kw = {} if cpu is None else {("p1_cpu", "p2_cpu")[cpu]: level}
-    m = Match.new(seed=seed, **kw)
-    to_fight(m)
-    m.step(NEUTRAL, NEUTRAL)
-    while cpu is not None and (m.fighters[cpu].move or m.fighters[cpu].stun):
-        m.step(NEUTRAL, NEUTRAL)
-    a, b = m.fighters
-    a.x, a.z, b.x, b.z = -dist / 2, 0.0, dist / 2, 0.0
-    a.fx, a.fz, b.fx, b.fz = 1.0, 0.0, -1.0, 0.0
-    return m
-
-
-def _step(m: Match, who: int, inp: FrameInput) -> tuple:
-    """Step with fighter ``who`` pressing ``inp`` and the other side neutral (or its CPU)."""
-    return m.step(inp, NEUTRAL) if who == 0 else m.step(NEUTRAL, inp)
+from game.sim import FrameInput, Hit, Match, MoveStarted, ProjectileLaunched, Whiff, ai
+from simhelp import FIREBALL, NEUTRAL
 
 
 # ---------------------------------------------------------------- jumping a fireball
 def _struck_by_fireball(dist: float, press: int, forward: bool) -> bool:
     """P2 throws at frame 0; P1 jumps (``forward``: toward P2) at frame ``press``: is P1 hit?"""
-    m = _placed(dist)
+    m = placed_facing(dist)
     jump = FrameInput(up=True, forward=forward)
     launched = False
     for t in range(110):
@@ -66,7 +43,7 @@ def test_a_well_timed_jump_clears_a_fireball_and_an_early_or_late_one_is_hit(for
     assert clear == list(range(clear[0], clear[-1] + 1)), f"the clearing jumps are not one window: {clear}"
     assert struck[0] and struck[-1], f"early and late jumps must be hit: clear {clear}"
     assert 3 <= len(clear) <= 15, f"window of {len(clear)} frames"
-    m = _placed(4.5)
+    m = placed_facing(4.5)
     hits = []
     for t in range(110):
         hits += [e for e in m.step(NEUTRAL, FIREBALL if t == 0 else NEUTRAL) if isinstance(e, Hit)]
@@ -77,7 +54,7 @@ def test_jump_apex_lifts_every_limb_over_the_fireball_that_still_strikes_a_crouc
     """The data behind it (range boxes, method A): at the jump's apex the lowest limb box is
     above the fireball's range box, while the crouch's limb boxes reach up into it (the
     fireball was lowered in the first review so that a crouch does not duck it)."""
-    m = _placed(3.0)
+    m = placed_facing(3.0)
     data = m.data
     spec = data.moves["fireball"].projectile
     launch = None
@@ -99,21 +76,6 @@ def test_jump_apex_lifts_every_limb_over_the_fireball_that_still_strikes_a_crouc
     assert low[0] == 0 and low[-1] == jump.total - 1         # take-off and landing: in its path
 
 
-def _cpu_vs_throw(dist: float, seed: int, cpu: int):
-    """The hard CPU on side ``cpu``, free and standing (its plan for the next frames), ``dist``
-    from a player who throws a fireball 3 frames in: ``(jumped after the throw started, struck
-    by it)``."""
-    m = _placed(dist, seed, cpu)
-    m.ai_state[cpu].start(bits=0, hold=6, tap=0)
-    jumped = struck = False
-    for t in range(130):
-        ev = _step(m, 1 - cpu, FIREBALL if t == 3 else NEUTRAL)
-        jumped = jumped or any(isinstance(e, MoveStarted) and e.fighter == cpu and e.move == "jump" and t > 3
-                               for e in ev)
-        struck = struck or any(isinstance(e, Hit) and e.defender == cpu and not e.blocked for e in ev)
-    return jumped, struck
-
-
 def test_hard_cpu_jumps_over_fireballs_and_clears_them():
     """The hard CPU may answer a fireball with a jump (besides its sidestep and guard), timed
     by ``ai.moves.jump_over``: from several distances, both sides, it jumps in a good share of the
@@ -122,7 +84,7 @@ def test_hard_cpu_jumps_over_fireballs_and_clears_them():
     for dist in (2.5, 4.0, 5.5):
         for seed in range(4):
             for cpu in (0, 1):
-                jumped, struck = _cpu_vs_throw(dist, seed, cpu)
+                jumped, struck = cpu_vs_throw(dist, seed, cpu)
                 trials += 1
                 jumps += jumped
                 cleared += jumped and not struck
@@ -136,7 +98,7 @@ def test_cpu_jump_arithmetic_matches_the_match(monkeypatch):
     monkeypatch.setitem(ai.LEVELS, "hard", replace(ai.LEVELS["hard"], notice=1.0, jump=1.0))
     for dist in (2.0, 3.0, 4.5, 6.0):
         for cpu in (0, 1):
-            jumped, struck = _cpu_vs_throw(dist, 1, cpu)
+            jumped, struck = cpu_vs_throw(dist, 1, cpu)
             assert jumped and not struck, (dist, cpu, jumped, struck)
     assert ai.LEVELS["easy"].jump == 0.0 < ai.LEVELS["normal"].jump < ai.LEVELS["hard"].jump
 
@@ -146,11 +108,11 @@ def _into_heavy(dist: float, seed: int, cpu: int, move: str, level: str):
     """The CPU (``level``) on side ``cpu`` plays from ``dist``; 3 frames in, the player starts
     a heavy (``move``).  Returns (outcome of the heavy: 'hit' / 'blocked' / 'whiff' /
     'interrupted', whether the CPU started a move after seeing the wind-up)."""
-    m = _placed(dist, seed, cpu, level)
+    m = placed_facing(dist, seed, cpu, level)
     press = FrameInput(hk=True) if move == "hk" else FrameInput(hp=True)
     start, pressed_after = None, False
     for t in range(60):
-        ev = _step(m, 1 - cpu, press if t == 3 else NEUTRAL)
+        ev = step_side(m, 1 - cpu, press if t == 3 else NEUTRAL)
         for e in ev:
             if isinstance(e, MoveStarted) and e.fighter != cpu:
                 start = e.frame
@@ -199,11 +161,11 @@ def test_cpu_backs_out_of_a_heavys_reach_and_the_heavy_whiffs(monkeypatch):
     front = float(bare.fighters[0].limb_boxes()[:, 1, 0].max()) + 1.5    # its frontmost limb, from its centre
     reach = ai.move_reach(bare.data)["hk"][0] + front
     for cpu in (0, 1):
-        m = _placed(reach - 0.1, 0, cpu)
+        m = placed_facing(reach - 0.1, 0, cpu)
         m.ai_state[cpu].start(bits=0, hold=6, tap=0)                # standing, until it reads the wind-up
         backs, outcome = 0, None
         for t in range(40):
-            ev = _step(m, 1 - cpu, FrameInput(hk=True) if t == 0 else NEUTRAL)
+            ev = step_side(m, 1 - cpu, FrameInput(hk=True) if t == 0 else NEUTRAL)
             backs += m.fighters[cpu].state == "walk_back"
             outcome = outcome or next((type(e).__name__ for e in ev if isinstance(e, (Hit, Whiff))), None)
         assert outcome == "Whiff" and backs >= 5, (cpu, outcome, backs)
@@ -218,7 +180,7 @@ def test_point_blank_fireball_strikes_on_its_launch_frame(dist, crouch):
     boxes, so a Hit comes on that frame exactly when they overlap there.  (Spawned after the
     judge, it was first judged a frame later, one step on: thrown at 0.6 m into a crouch it
     spawned inside the body and flew out the back, no hit at all.)"""
-    m = _placed(dist)
+    m = placed_facing(dist)
     hold = FrameInput(down=True) if crouch else NEUTRAL
     for _ in range(6):
         m.step(NEUTRAL, hold)

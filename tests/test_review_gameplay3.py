@@ -9,51 +9,26 @@ computed from the move table, never copied from the implementation's output.
 
 from __future__ import annotations
 
-
 from dataclasses import replace
 
 import pytest
 
-from game.sim import FrameInput, Hit, Match, MoveStarted, Whiff
-from game.sim import ai
+from game.sim import FrameInput, Hit, Match, MoveStarted, Whiff, ai
 from game.sim.data import AssetError, load_game_data
 from game.sim.stage import Projectile
-
-from simhelp import NEUTRAL, edited_assets, first_act, gap, mashed_advantage, to_fight
-
-PRESS = {"lp": FrameInput(lp=True), "hp": FrameInput(hp=True), "lk": FrameInput(lk=True),
-         "hk": FrameInput(hk=True), "hk_low": FrameInput(hk=True, down=True)}
-GUARD = FrameInput(guard=True)
-LOW_GUARD = FrameInput(guard=True, down=True)
-
-
-def _placed(dist: float, seed: int = 0) -> Match:
-    """A match in its FIGHT phase, the fighters ``dist`` apart (``simhelp.placed`` with a seed)."""
-    m = Match.new(seed=seed)
-    to_fight(m)
-    a, b = m.fighters
-    a.x, b.x = -dist / 2, dist / 2
-    m.step(NEUTRAL, NEUTRAL)
-    return m
-
-
-def _land(m: Match, move: str, p2: FrameInput = NEUTRAL, limit: int = 60) -> Hit:
-    """P1 presses ``move`` (P2 holds ``p2``); step until it lands; return its Hit."""
-    ev = list(m.step(PRESS[move], p2))
-    for _ in range(limit):
-        hit = next((e for e in ev if isinstance(e, Hit)), None)
-        if hit is not None:
-            return hit
-        ev = list(m.step(NEUTRAL, p2))
-    raise AssertionError(f"{move} never landed")
-
-
-def _swept(seed: int = 0) -> tuple[Match, Hit]:
-    """P1's sweep has just hit P2 (point-blank: on its first active frame)."""
-    m = _placed(0.9, seed)
-    hit = _land(m, "hk_low")
-    assert hit.move == "hk_low" and not hit.blocked
-    return m, hit
+from simhelp import (
+    GUARD,
+    LOW_GUARD,
+    NEUTRAL,
+    PRESS,
+    edited_assets,
+    first_act,
+    gap,
+    land,
+    mashed_advantage,
+    placed,
+    swept,
+)
 
 
 # ------------------------------------------------------------------ frame advantage
@@ -65,17 +40,17 @@ def test_heavy_normals_are_plus_on_hit_and_punishable_on_block(move):
     jab's startup, so a jab punishes.  The truth is who can start a move first."""
     mv = load_game_data().moves[move]
     jab = load_game_data().moves["lp"]
-    m = _placed(0.9)
-    hit = _land(m, move)
+    m = placed(0.9)
+    hit = land(m, move)
     assert not hit.blocked
     truth = first_act(m, 1) - first_act(m, 0)
     assert hit.advantage == truth == mv.hitstun - (mv.total - mv.startup)
     assert 2 <= truth <= 5, truth                            # plus, by a few frames
     assert mashed_advantage(m) == truth
-    m = _placed(0.9)
+    m = placed(0.9)
     for _ in range(3):
         m.step(NEUTRAL, GUARD)
-    block = _land(m, move, GUARD)
+    block = land(m, move, GUARD)
     assert block.blocked
     truth = first_act(m, 1) - first_act(m, 0)
     assert block.advantage == truth == mv.blockstun - (mv.total - mv.startup)
@@ -84,14 +59,14 @@ def test_heavy_normals_are_plus_on_hit_and_punishable_on_block(move):
 
 def test_sweep_on_hit_leaves_the_sweeper_plus_and_on_block_punishable():
     mv = load_game_data().moves["hk_low"]
-    m, hit = _swept()
+    m, hit = swept()
     truth = first_act(m, 1) - first_act(m, 0)
     assert hit.advantage == truth == load_game_data().knockdown_frames - (mv.total - mv.startup)
     assert truth >= 20, truth                                # time to walk in and press a meaty
-    m = _placed(0.9)
+    m = placed(0.9)
     for _ in range(3):
         m.step(NEUTRAL, LOW_GUARD)
-    block = _land(m, "hk_low", LOW_GUARD)
+    block = land(m, "hk_low", LOW_GUARD)
     assert block.blocked and m.fighters[1].state == "blockstun"
     assert first_act(m, 1) - first_act(m, 0) == block.advantage <= -load_game_data().moves["lp"].startup
 
@@ -102,7 +77,7 @@ def test_sweep_knocks_down_for_its_fixed_frames_lying_on_the_ground():
     falls, lies (every limb low) and gets up, then is free exactly ``knockdown_frames`` steps
     after the hit's hitstop, whatever it presses (it mashes a jab throughout)."""
     data = load_game_data()
-    m, hit = _swept()
+    m, hit = swept()
     d = m.fighters[1]
     assert d.state == "knockdown"
     standing_top = float(m.limbs.boxes[0, :, 1, 1].max())         # the sweeper, upright again later
@@ -125,7 +100,7 @@ def test_sweep_knocks_down_for_its_fixed_frames_lying_on_the_ground():
 def test_nothing_strikes_a_knocked_down_fighter_fist_or_fireball():
     """While down, a front kick whose box overlaps the lying body whiffs, and a fireball set
     on the body passes; the same fireball strikes the same fighter once it is up."""
-    m, hit = _swept()
+    m, hit = swept()
     d = m.fighters[1]
     while m.fighters[0].state == "attack" or m.fighters[0].hitstop:
         m.step(NEUTRAL, NEUTRAL)
@@ -160,7 +135,7 @@ def test_a_meaty_timed_to_the_wake_up_lands_on_its_first_free_frame(guard):
     frames meet the first frame the defender is free: it lands then, on hit against a
     defender mashing a jab (a jab's startup cannot beat an attack already active) and
     blocked by one holding its guard through the knockdown (guarding on that first frame)."""
-    m, hit = _swept()
+    m, hit = swept()
     lk = m.data.moves["lk"]
     wake = first_act(m, 1)                                    # the defender's first free frame
     p2_hold = (GUARD, GUARD) if guard else (PRESS["lp"], NEUTRAL)
@@ -183,8 +158,8 @@ def test_a_meaty_timed_to_the_wake_up_lands_on_its_first_free_frame(guard):
 def test_front_kick_cancelled_into_the_sweep_is_a_combo_ending_in_a_knockdown():
     """The sweep as a cancel (pressed in the front kick's hitstop) lands as the combo's second
     hit (scaled) and floors the defender."""
-    m = _placed(0.9)
-    first = _land(m, "lk")
+    m = placed(0.9)
+    first = land(m, "lk")
     second = None
     ev = m.step(PRESS["hk_low"], NEUTRAL)
     for _ in range(40):
@@ -201,7 +176,7 @@ def test_front_kick_cancelled_into_the_sweep_is_a_combo_ending_in_a_knockdown():
 
 def test_knockdown_is_deterministic_through_snapshot_and_restore():
     """A snapshot taken while the defender lies replays to the same state hashes."""
-    m, _ = _swept()
+    m, _ = swept()
     for _ in range(15):
         m.step(NEUTRAL, NEUTRAL)
     assert m.fighters[1].state == "knockdown"
@@ -218,7 +193,7 @@ def _buffered_start(first: str, second: FrameInput, then: FrameInput, *, on_hit:
     """P1 does ``first`` (whiffed from afar, or landed); on the first frame of its recovery
     (whiff) or of the hit's hitstop (hit) it presses ``second``, holding ``then`` from the next
     frame on; return the move that starts next, and whether it cut ``first`` short."""
-    m = _placed(dist if on_hit else 3.0)
+    m = placed(dist if on_hit else 3.0)
     mv = m.data.moves[first]
     ev = list(m.step(PRESS[first], NEUTRAL))
     while True:
@@ -260,7 +235,7 @@ def test_a_press_still_reads_down_held_on_its_own_frame():
     up and down (cancelling) the roundhouse."""
     for inp, want in ((FrameInput(hk=True, down=True), "hk_low"), (FrameInput(hk=True), "hk"),
                       (FrameInput(hk=True, up=True, down=True), "hk")):
-        m = _placed(3.0)
+        m = placed(3.0)
         started = [e.move for e in m.step(inp, NEUTRAL) if isinstance(e, MoveStarted)]
         assert started == [want], (inp, started)
 
@@ -302,7 +277,7 @@ def test_easy_cpu_never_cancels_a_light_into_a_combo(monkeypatch):
 def _cpu_after_sweep(level: str, seed: int) -> tuple[Match, int]:
     """A match where P1, a CPU of ``level``, has just swept P2 (the scripted sweep's state
     restored into a CPU match); and the frame P2 is first free."""
-    m0, _ = _swept(seed)
+    m0, _ = swept(seed)
     m = Match.new(seed, p1_cpu=level)
     m.restore(m0.snapshot())
     return m, first_act(m, 1)

@@ -21,7 +21,6 @@ import pytest
 from game.sim import FrameInput, Hit, Match, MoveStarted, movement
 from game.sim.fighter import LYING_STATES
 from game.tools.soak import check_match
-
 from simhelp import NEUTRAL, to_fight
 
 SWEEP = FrameInput(hk=True, down=True)

@@ -17,14 +17,12 @@ os.environ.setdefault("PYGLET_HEADLESS", "1")
 
 import numpy as np
 import pytest
-from glhelp import edge_samples, fresh, game_env
 
 from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileClash
 from game.sim.debug import RecordingDraw
+from glhelp import edge_samples, fresh, game_env
+from simhelp import FIREBALL, NEUTRAL, placed, to_fight
 
-from simhelp import NEUTRAL, placed, to_fight
-
-FIREBALL = FrameInput(lp=True, hp=True)
 W, H = 640, 360
 
 

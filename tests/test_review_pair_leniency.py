@@ -11,24 +11,9 @@ from __future__ import annotations
 import pytest
 
 from game.sim import FrameInput as F
-from game.sim import Match, MoveStarted, ProjectileLaunched, ThrowGrab
+from game.sim import MoveStarted, ProjectileLaunched, ThrowGrab
 from game.sim.match import JUMP_DRIFT, PAIR_LENIENCY
-from tests.simhelp import placed
-
-NONE = F()
-
-
-def _run(m: Match, presses: list, frames: int = 24) -> list:
-    """Step P1's ``presses`` (then nothing) for ``frames`` frames; ``(frame, event)`` pairs."""
-    return _run_both(m, presses, [], frames)
-
-
-def _run_both(m: Match, p1: list, p2: list, frames: int) -> list:
-    """Both sides' scripted inputs (then nothing) for ``frames`` frames; ``(frame, event)`` pairs."""
-    out = []
-    for k in range(frames):
-        out += [(k, e) for e in m.step(p1[k] if k < len(p1) else NONE, p2[k] if k < len(p2) else NONE)]
-    return out
+from simhelp import NEUTRAL, placed, run_script, run_scripts
 
 
 def _started(events) -> list:
@@ -46,7 +31,7 @@ def test_a_pair_pressed_one_or_two_frames_apart_is_the_pair(first, second, pair,
     m = placed(1.0)
     held = F(**{first: True})
     presses = [held] * delay + [F(**{first: True, second: True})] * 3
-    events = _run(m, presses)
+    events = run_script(m, presses)
     assert _started(events) == [(0, first), (delay, pair)]
     startup = m.data.moves[pair].startup
     got = [k for k, e in events if isinstance(e, outcome)]
@@ -56,7 +41,7 @@ def test_a_pair_pressed_one_or_two_frames_apart_is_the_pair(first, second, pair,
 @pytest.mark.parametrize("pair", [("lp", "lk"), ("lp", "hp")])
 def test_a_pair_pressed_together_is_unchanged(pair):
     m = placed(1.0)
-    events = _run(m, [F(**{b: True for b in pair})])
+    events = run_script(m, [F(**{b: True for b in pair})])
     assert _started(events) == [(0, "throw" if "lk" in pair else "fireball")]
 
 
@@ -64,7 +49,7 @@ def test_a_second_button_later_than_the_window_leaves_the_first_move():
     """One frame past PAIR_LENIENCY the jab stays a jab: the second press is only buffered."""
     m = placed(1.0)
     late = PAIR_LENIENCY + 1
-    events = _run(m, [F(lp=True)] * late + [F(lp=True, lk=True)])
+    events = run_script(m, [F(lp=True)] * late + [F(lp=True, lk=True)])
     assert _started(events)[0] == (0, "lp")
     assert all(move != "throw" for _, move in _started(events))
 
@@ -72,13 +57,13 @@ def test_a_second_button_later_than_the_window_leaves_the_first_move():
 @pytest.mark.parametrize("presses, pair, at", [
     ([F(lp=True), F(lk=True)], "throw", 1),                        # lp let go as lk comes
     ([F(lp=True), F(lp=True), F(lk=True)], "throw", 2),            # a short rolled press
-    ([F(lp=True), NONE, F(lp=True, lk=True)], "throw", 2),         # lp tapped, then both
+    ([F(lp=True), NEUTRAL, F(lp=True, lk=True)], "throw", 2),         # lp tapped, then both
     ([F(hp=True), F(lp=True), F(lp=True, hp=True)], "fireball", 1)])
 def test_a_pair_is_two_presses_within_the_window_held_or_not(presses, pair, at):
     """What makes the pair is when the two buttons were pressed, not whether the first is still
     held: a quick rolled press often lets the first go as the second lands."""
     m = placed(1.0)
-    started = _started(_run(m, presses))
+    started = _started(run_script(m, presses))
     assert started[-1] == (at, pair)
 
 
@@ -89,7 +74,7 @@ def test_a_button_held_from_long_ago_makes_no_pair(held, then, wait):
     lp held through a whiffed jab and its recovery, then hp, is the straight, not the fireball."""
     m = placed(3.0)
     presses = [F(**{held: True})] * wait + [F(**{held: True, then: True})] * 3
-    started = _started(_run(m, presses, frames=wait + 30))
+    started = _started(run_script(m, presses, frames=wait + 30))
     assert started[0] == (0, held)
     assert all(move not in ("fireball", "throw") for _, move in started)
     if wait == 40:                          # the first move is over: the second button's own move
@@ -100,16 +85,16 @@ def test_jab_held_then_straight_is_the_combo_not_a_fireball():
     """The combo the README names: a jab that hits, lp still held, hp pressed at contact: the
     straight cancels it (before, a held lp made lp + hp the fireball)."""
     m = placed(1.0)
-    events = _run(m, [F(lp=True)] * 7, frames=7)
+    events = run_script(m, [F(lp=True)] * 7, frames=7)
     assert any(type(e).__name__ == "Hit" for _, e in events)
-    events = _run(m, [F(lp=True, hp=True)] * 3, frames=20)
+    events = run_script(m, [F(lp=True, hp=True)] * 3, frames=20)
     assert [move for _, move in _started(events)] == ["hp"]
 
 
 def _first_free_frame() -> int:
     """P1 guards P2's jab; the first frame P1 can act again after its blockstun."""
     m = placed(1.0)
-    events = _run_both(m, [F(guard=True)] * 8 + [F(lk=True), NONE] * 20, [F(lp=True)], 60)
+    events = run_scripts(m, [F(guard=True)] * 8 + [F(lk=True), NEUTRAL] * 20, [F(lp=True)], 60)
     return next(k for k, e in events if isinstance(e, MoveStarted) and e.fighter == 0)
 
 
@@ -121,7 +106,7 @@ def test_a_pair_straddling_the_first_free_frame(first_at, second_at):
     free = _first_free_frame()
     m = placed(1.0)
     p1 = [F(lp=free + first_at <= k, lk=free + second_at <= k, guard=k < free + first_at) for k in range(free + 8)]
-    events = _run_both(m, p1, [F(lp=True)], 60)
+    events = run_scripts(m, p1, [F(lp=True)], 60)
     started = [e.move for _, e in events if isinstance(e, MoveStarted) and e.fighter == 0]
     assert started[-1] == "throw" and any(isinstance(e, ThrowGrab) and e.attacker == 0 for _, e in events)
 
@@ -131,7 +116,7 @@ def test_a_late_pair_is_the_same_throw_as_a_pair_pressed_then():
     with the thrower where a throw pressed at once leaves it (no longer reach)."""
     def thrower_x(presses):
         m = placed(1.0)
-        events = _run(m, presses, frames=12)
+        events = run_script(m, presses, frames=12)
         grab = next(k for k, e in events if isinstance(e, ThrowGrab))
         return m.fighters[0].x, grab
 
@@ -144,13 +129,13 @@ def test_the_window_leaves_no_state_behind():
     """Once the window has passed (or the move was cut short) ``lone`` is 0 again, so two
     fighters that play alike hash alike."""
     m = placed(1.0)
-    m.step(F(lp=True), NONE)
+    m.step(F(lp=True), NEUTRAL)
     assert m.fighters[0].lone
     for _ in range(PAIR_LENIENCY):
-        m.step(F(lp=True), NONE)
+        m.step(F(lp=True), NEUTRAL)
     assert m.fighters[0].lone == 0
     for _ in range(PAIR_LENIENCY):
-        m.step(NONE, NONE)
+        m.step(NEUTRAL, NEUTRAL)
     assert m.fighters[0].presses == 0
 
 
@@ -162,7 +147,7 @@ def test_the_training_meter_shows_the_first_move_then_the_pair():
     m = placed(1.0)
     meter = FrameMeter()
     for k in range(40):
-        meter.observe(m, m.step(F(lp=True) if k < 2 else (F(lp=True, lk=True) if k == 2 else NONE), NONE))
+        meter.observe(m, m.step(F(lp=True) if k < 2 else (F(lp=True, lk=True) if k == 2 else NEUTRAL), NEUTRAL))
     runs = [(phase, n) for phase, n, _ in meter.runs[0]]
     throw = m.data.moves["throw"]
     assert runs[:3] == [("startup", 2), ("startup", throw.startup), ("active", 1)]
@@ -172,11 +157,11 @@ def test_no_fireball_from_a_late_pair_while_ones_own_fireball_flies():
     """lp + hp while one's fireball flies is the straight when pressed together; pressed a
     frame apart the jab stays a jab (the pair cannot come out, so nothing changes)."""
     m = placed(12.0)
-    _run(m, [F(lp=True, hp=True)], frames=1)
+    run_script(m, [F(lp=True, hp=True)], frames=1)
     while m.fighters[0].move:                                  # the thrower recovers
-        m.step(NONE, NONE)
+        m.step(NEUTRAL, NEUTRAL)
     assert m.stage.projectiles                                 # its fireball still flies
-    events = _run(m, [F(lp=True), F(lp=True, hp=True)], frames=4)
+    events = run_script(m, [F(lp=True), F(lp=True, hp=True)], frames=4)
     assert _started(events) == [(0, "lp")]
 
 
@@ -184,11 +169,11 @@ def test_a_cancel_is_not_turned_into_a_pair():
     """Only a move started from neutral by a lone press can become a pair: a straight that
     cancelled a jab's hit stays the straight when lp is pressed the frame after."""
     m = placed(1.0)
-    events = _run(m, [F(lp=True)], frames=7)                  # the jab hits on its 6th frame
+    events = run_script(m, [F(lp=True)], frames=7)                  # the jab hits on its 6th frame
     assert any(type(e).__name__ == "Hit" for _, e in events)
     while m.fighters[0].hitstop:                               # a press now would be buffered
-        m.step(NONE, NONE)
-    events = _run(m, [F(hp=True), F(hp=True, lp=True)], frames=4)
+        m.step(NEUTRAL, NEUTRAL)
+    events = run_script(m, [F(hp=True), F(hp=True, lp=True)], frames=4)
     assert _started(events) == [(0, "hp")]                     # cancelled at once, and stays
 
 
@@ -196,13 +181,13 @@ def test_the_pending_pair_is_match_state():
     """``Fighter.lone`` is hashed and restored: a jab started by a lone lp and one started
     from the buffer differ, and a restored snapshot completes the pair as the original does."""
     m = placed(1.0)
-    m.step(F(lp=True), NONE)
+    m.step(F(lp=True), NEUTRAL)
     assert m.fighters[0].lone
     snap, h = m.snapshot(), m.state_hash()
-    first = _started(_run(m, [F(lp=True, lk=True)], frames=3))
+    first = _started(run_script(m, [F(lp=True, lk=True)], frames=3))
     m.restore(snap)
     assert m.state_hash() == h
-    assert _started(_run(m, [F(lp=True, lk=True)], frames=3)) == first == [(0, "throw")]
+    assert _started(run_script(m, [F(lp=True, lk=True)], frames=3)) == first == [(0, "throw")]
 
 
 # ---------------------------------------------------------------- the jump: up held, direction until take-off
@@ -218,14 +203,14 @@ def test_up_held_through_blockstun_jumps_on_the_first_free_frame():
     for early in (1, 3, 5):
         m = placed(1.0)
         p1 = [F(guard=True)] * (free - early) + [F(up=True, forward=True)] * 12
-        events = _run_both(m, p1, [F(lp=True)], free + 12)
+        events = run_scripts(m, p1, [F(lp=True)], free + 12)
         assert _first_jump(events) == free, early
 
 
 def test_up_held_jumps_again_on_landing():
     m = placed(3.0)
     jump = m.data.moves["jump"]
-    events = _run(m, [F(up=True)] * (2 * jump.total + 2), frames=2 * jump.total + 2)
+    events = run_script(m, [F(up=True)] * (2 * jump.total + 2), frames=2 * jump.total + 2)
     jumps = [k for k, e in events if isinstance(e, MoveStarted) and e.fighter == 0 and e.move == "jump"]
     assert jumps == [0, jump.total, 2 * jump.total]     # each on the frame the last one lands
 
@@ -238,14 +223,14 @@ def test_the_jump_direction_counts_until_take_off(late):
     def travel(presses):
         m = placed(3.0)
         x0 = m.fighters[0].x
-        _run(m, presses, frames=m.data.moves["jump"].total)
+        run_script(m, presses, frames=m.data.moves["jump"].total)
         return m.fighters[0].x - x0
 
     total = placed(3.0).data.moves["jump"].total
     together = travel([F(up=True, forward=True)] * total)
-    straight = travel([F(up=True)] + [NONE] * total)
+    straight = travel([F(up=True)] + [NEUTRAL] * total)
     late_fwd = travel([F(up=True)] * late + [F(up=True, forward=True)] * total)
-    let_go = travel([F(up=True, forward=True)] * 2 + [NONE] * total)
+    let_go = travel([F(up=True, forward=True)] * 2 + [NEUTRAL] * total)
     assert straight == pytest.approx(0.0, abs=1e-9)
     assert together - JUMP_DRIFT * (late - 1) - 1e-9 <= late_fwd <= together + 1e-9   # the start frame moves no one
     assert let_go < JUMP_DRIFT * 2 + 1e-9

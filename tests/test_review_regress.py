@@ -5,7 +5,6 @@ guards a fix fails on the code before it."""
 import pytest
 
 from game.sim import FrameInput, Hit, Match
-
 from simhelp import NEUTRAL, fight, first_act, gap, walk_to
 
 AIR_FALL_MAX = 0.2      # m a hit jumper's lowest limb may drop in one step (the fall, plus its pose)
@@ -68,14 +67,15 @@ def test_frame_meter_shows_a_cancelled_light_cut_at_the_cancel_and_the_strings_t
     the light's startup, its one active frame before the cancel (no recovery), then the whole
     follow-up; and after the string the advantage each fighter really has (from the sim: who
     can start a move first), which is also the last Hit's.  Checked on hit and on block."""
-    from test_training_truth import PRESS, _runs, _step, _training
+    from simhelp import PRESS
+    from traininghelp import runs, training_match, window_step
 
-    m, tm = _training("stand", guard)
+    m, tm = training_match("stand", guard)
     while gap(m) > 0.9:
-        _step(m, tm, FrameInput(forward=True))
+        window_step(m, tm, FrameInput(forward=True))
     for _ in range(3):
-        _step(m, tm, NEUTRAL)
-    events, hits, truth, pressed = list(_step(m, tm, PRESS[first])), [], None, False
+        window_step(m, tm, NEUTRAL)
+    events, hits, truth, pressed = list(window_step(m, tm, PRESS[first])), [], None, False
     for _ in range(250):
         hits += [e for e in events if isinstance(e, Hit)]
         if len(hits) == 2 and truth is None:
@@ -84,10 +84,10 @@ def test_frame_meter_shows_a_cancelled_light_cut_at_the_cancel_and_the_strings_t
             break
         inp = PRESS[second] if hits and not pressed else NEUTRAL
         pressed = pressed or bool(hits)
-        events = _step(m, tm, inp)
+        events = window_step(m, tm, inp)
     assert [(h.move, h.blocked) for h in hits] == [(first, guard == "all"), (second, guard == "all")]
     a, b = m.data.moves[first], m.data.moves[second]
-    p1 = _runs(tm.meter.rows[0])
+    p1 = runs(tm.meter.rows[0])
     assert p1[:5] == [("startup", a.startup), ("active", 1), ("startup", b.startup), ("active", b.active),
                       ("recovery", b.recovery)], p1
     assert tm.meter.advantage == truth == hits[-1].advantage

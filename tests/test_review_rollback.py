@@ -10,7 +10,6 @@ then throws a fireball where it stood.  So it can be recorded and replayed.
 from __future__ import annotations
 
 import json
-import math
 import os
 import pickle
 import subprocess
@@ -22,69 +21,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cratefight import crate_fight
 from game.reference.skeleton import mat_mul as _mat_ref
 from game.replay import HEADER, TRAILER, ReplayError, ReplayRecorder, decode
-from game.sim import CrateStruck, FrameInput, Match
+from game.sim import FrameInput, Match
+from simhelp import NEUTRAL
 from simhelp import run_frames as run
 
 ROOT = Path(__file__).resolve().parents[1]
-NEUTRAL = FrameInput()
-
-
-def _steer(f, tx, tz):
-    """The input that moves fighter ``f`` toward (tx, tz) (walk or sidestep), None when there."""
-    dx, dz = tx - f.x, tz - f.z
-    if math.hypot(dx, dz) < 0.05:
-        return None
-    fwd = dx * f.fx + dz * f.fz
-    side = dx * -f.fz + dz * f.fx                       # side_r moves along (-fz, fx)
-    if abs(fwd) >= abs(side):
-        return FrameInput(forward=True) if fwd > 0 else FrameInput(back=True)
-    return FrameInput(side_r=True) if side > 0 else FrameInput(side_l=True)
-
-
-def crate_fight(limit: int = 4000):
-    """Inputs of a two-player match (seed 0) in which P1 breaks ``crate_north`` by strikes
-    and then throws a fireball through where it stood; ``(inputs, strike frames, break frame)``."""
-    m = Match.new(seed=0)
-    out, strikes, broke = [], [], None
-    plan2 = [(2.2, 3.0), (2.2, 7.0), (0.0, 8.0)]        # P2 round the crate, behind it
-    plan1 = [(0.0, 3.72)]                               # P1 south of it, facing it
-    k = wait = 0
-    while len(out) < limit and not m.over:
-        a, b = m.fighters
-        p1 = p2 = NEUTRAL
-        if m.phase == "fight":
-            if plan2:
-                s = _steer(b, *plan2[0])
-                p2 = s if s is not None else NEUTRAL
-                if s is None:
-                    plan2.pop(0)
-            elif plan1:
-                s = _steer(a, *plan1[0])
-                p1 = s if s is not None else NEUTRAL
-                if s is None:
-                    plan1.pop(0)
-            elif wait:
-                wait -= 1
-            else:
-                p1 = FrameInput(**{("hp", "lk", "lp")[k % 3]: True})
-                k, wait = k + 1, 40
-                plan1.append((0.2 * ((k % 7) - 3), 3.72))
-        if broke is not None and m.frame in (broke + 30, broke + 31):
-            p1 = FrameInput(lp=True, hp=True)
-        ev = m.step(p1, p2)
-        out.append((p1, p2))
-        for e in ev:
-            if isinstance(e, CrateStruck):
-                strikes.append(e.frame)
-                if e.broke and broke is None:
-                    broke = e.frame
-        if broke is not None and m.frame > broke + 90:
-            break
-    return out, strikes, broke
-
-
 @pytest.fixture(scope="module")
 def fight():
     inputs, strikes, broke = crate_fight()

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from simhelp import NEUTRAL, first_act, gap, placed, run_frames
 
 from game.collision import collision_point
 from game.sim import FrameInput, Hit, Match, MoveStarted, ThrowBreak, ThrowGrab, Whiff
 from game.sim.data import AssetError, load_game_data
+from simhelp import GUARD, NEUTRAL, first_act, gap, placed, run_frames
 
 THROW = FrameInput(lp=True, lk=True)
-GUARD = FrameInput(guard=True)
 SPEC = load_game_data().throw
 HOLD = load_game_data().moves[SPEC.hold]
 

@@ -14,28 +14,12 @@ import pytest
 
 from game.render.training import DamageCounter, TrainingMode
 from game.sim import FrameInput, Hit, MoveStarted
-from glhelp import game_env
-from simhelp import first_act, gap
-from test_training_truth import _step, _training
 from game.training import REVERSALS
+from glhelp import game_env
+from simhelp import HELD, NEUTRAL, PRESS, first_act, gap
+from traininghelp import to_gap, training_match, window_step
 
 os.environ.setdefault("PYGLET_HEADLESS", "1")
-
-NEUTRAL = FrameInput()
-PRESS = {"lp": FrameInput(lp=True), "hp": FrameInput(hp=True), "lk": FrameInput(lk=True),
-         "hk": FrameInput(hk=True), "hk_low": FrameInput(hk=True, down=True),
-         "fireball": FrameInput(lp=True, hp=True), "jump": FrameInput(up=True)}
-HOLD = {"hk_low": FrameInput(down=True)}
-
-
-def _to_gap(m, tm, d):
-    while gap(m) > d:
-        _step(m, tm, FrameInput(forward=True))
-    while gap(m) < d:
-        _step(m, tm, FrameInput(back=True))
-    for _ in range(3):
-        _step(m, tm, NEUTRAL)
-
 
 # ------------------------------------------------------------------ whiffs
 @pytest.mark.parametrize("move", ["lp", "hp", "lk", "hk", "hk_low", "jump"])
@@ -44,14 +28,14 @@ def test_whiff_advantage_is_counted_as_hits_are(move):
     exchange's first frame, one frame more than a hit counts a free fighter (Hit.advantage,
     the meter after a hit): a whiffed jab read -19.  The truth, as for hits: from the state
     after the exchange's first step, the frames until each side can act (the jab: -18)."""
-    m, tm = _training()
-    _to_gap(m, tm, 3.5)
-    _step(m, tm, PRESS[move])
+    m, tm = training_match()
+    to_gap(m, tm, 3.5)
+    window_step(m, tm, PRESS[move])
     assert tm.meter.active, "the exchange starts with the move"
     truth = first_act(m, 1) - first_act(m, 0)
     hits = []
     for _ in range(200):
-        hits += [e for e in _step(m, tm, HOLD.get(move, NEUTRAL)) if isinstance(e, Hit)]
+        hits += [e for e in window_step(m, tm, HELD.get(move, NEUTRAL)) if isinstance(e, Hit)]
         if not tm.meter.active:
             break
     assert not hits and not tm.meter.active, "the case under test: a whiff"
@@ -63,18 +47,18 @@ def test_the_last_advantage_is_not_shown_beside_a_new_exchange():
     """A blocked jab's advantage, then a new move: while it runs, the rows are the new
     exchange's, so the old figure goes (it used to stay next to them until the new one
     ended); the new exchange's own figure comes when it ends, and it is the truth."""
-    m, tm = _training(guard="all")
-    _to_gap(m, tm, 0.9)
-    _step(m, tm, PRESS["lp"])
+    m, tm = training_match(guard="all")
+    to_gap(m, tm, 0.9)
+    window_step(m, tm, PRESS["lp"])
     for _ in range(60):
-        _step(m, tm, NEUTRAL)
+        window_step(m, tm, NEUTRAL)
     assert tm.meter.advantage is not None and not tm.meter.active
-    _to_gap(m, tm, 3.0)
-    _step(m, tm, PRESS["hp"])
+    to_gap(m, tm, 3.0)
+    window_step(m, tm, PRESS["hp"])
     truth = first_act(m, 1) - first_act(m, 0)
     while tm.meter.active:
         assert tm.meter.advantage is None
-        _step(m, tm, NEUTRAL)
+        window_step(m, tm, NEUTRAL)
     assert tm.meter.advantage == truth
 
 
@@ -93,9 +77,9 @@ def test_reversal_comes_out_on_the_first_frame_the_dummy_can_act(reversal, stanc
     after a hit or a block (the frame found by mashing from the state after the hit), and
     the dummy still guards meanwhile: a crouching guard against the sweep does not turn
     a reversal HK into a sweep, and the jump (which the match does not buffer) comes out."""
-    m, tm = _training(stance, guard, reversal)
-    _to_gap(m, tm, 0.9)
-    events = list(_step(m, tm, PRESS[attack]))
+    m, tm = training_match(stance, guard, reversal)
+    to_gap(m, tm, 0.9)
+    events = list(window_step(m, tm, PRESS[attack]))
     hit = truth = start = None
     for _ in range(120):
         for e in events:
@@ -106,7 +90,7 @@ def test_reversal_comes_out_on_the_first_frame_the_dummy_can_act(reversal, stanc
                 start = e
         if start is not None:
             break
-        events = _step(m, tm, HOLD.get(attack, NEUTRAL))
+        events = window_step(m, tm, HELD.get(attack, NEUTRAL))
     assert hit is not None and hit.defender == 1 and hit.blocked == (guard == "all")
     assert start is not None, "no reversal"
     assert (start.move, start.frame) == (reversal, truth)
@@ -116,29 +100,29 @@ def test_refill_waits_for_a_knocked_down_dummy_to_get_up():
     """Endless health comes back once neither side is stunned: a swept dummy lies its whole
     knockdown with the sweep's damage taken (it was refilled on the ground, the next hit
     of a combo then read against full health), and is full again once up."""
-    m, tm = _training()
-    _to_gap(m, tm, 1.2)
-    events = list(_step(m, tm, PRESS["hk_low"]))
+    m, tm = training_match()
+    to_gap(m, tm, 1.2)
+    events = list(window_step(m, tm, PRESS["hk_low"]))
     while not any(isinstance(e, Hit) for e in events):
-        events = _step(m, tm, HOLD["hk_low"])
+        events = window_step(m, tm, HELD["hk_low"])
     dummy = m.fighters[1]
     assert dummy.state == "knockdown"
     hurt = dummy.health
     assert hurt < dummy.max_health
     while dummy.state == "knockdown":
         assert dummy.health == hurt
-        _step(m, tm, NEUTRAL)
+        window_step(m, tm, NEUTRAL)
     assert dummy.health == dummy.max_health
 
 
 def test_reversal_off_and_bad_names():
     """Off by default: the dummy stays still after a hit; a wrong name is refused by name."""
-    m, tm = _training()
+    m, tm = training_match()
     assert tm.dummy.reversal == "off"
-    _to_gap(m, tm, 0.9)
+    to_gap(m, tm, 0.9)
     log = []
     for p in [PRESS["hp"]] + [NEUTRAL] * 80:
-        log += _step(m, tm, p)
+        log += window_step(m, tm, p)
     assert any(isinstance(e, Hit) for e in log)
     assert not any(isinstance(e, MoveStarted) and e.fighter == 1 for e in log)
     with pytest.raises(ValueError, match="reversal.*lp"):
@@ -163,10 +147,10 @@ def test_f9_cycles_the_reversal_and_the_status_names_it():
 # ------------------------------------------------------------------ damage
 @pytest.mark.parametrize("move", ["lp", "hp", "lk", "hk", "hk_low", "fireball"])
 def test_damage_read_out_is_the_health_the_match_took(move):
-    m, tm = _training()
-    _to_gap(m, tm, 0.9)
+    m, tm = training_match()
+    to_gap(m, tm, 0.9)
     took = 0
-    for p in [PRESS[move]] + [HOLD.get(move, NEUTRAL)] * 60:
+    for p in [PRESS[move]] + [HELD.get(move, NEUTRAL)] * 60:
         before = m.fighters[1].health
         events = m.step(p, tm.p2_input(m, NEUTRAL))
         took += before - m.fighters[1].health
@@ -184,8 +168,8 @@ def test_damage_read_out_follows_the_sims_combo_count():
     tests/test_review_combos.py).  The read-out's hits
     are the sim's count and its damage the health the combo took; a hit after the dummy
     recovered starts a new combo."""
-    m, tm = _training()
-    _to_gap(m, tm, 0.9)
+    m, tm = training_match()
+    to_gap(m, tm, 0.9)
     start_health = m.fighters[1].health
     script = [PRESS["lp"]] + [FrameInput(forward=True)] * 34 + [PRESS["lp"]] + [NEUTRAL] * 40
     combos = []
@@ -202,7 +186,7 @@ def test_damage_read_out_follows_the_sims_combo_count():
     assert (d.hits[1], d.damage[1]) == combos[-1] and d.best[1] == combos[-1][1]
     assert "combo 2 hits" in d.describe()
     # recovered (and refilled): the next hit is a new combo of one
-    _to_gap(m, tm, 0.9)
+    to_gap(m, tm, 0.9)
     before = m.fighters[1].health
     for p in [PRESS["hp"]] + [NEUTRAL] * 40:
         events = m.step(p, tm.p2_input(m, NEUTRAL))

@@ -9,59 +9,9 @@ from hypothesis import strategies as st
 
 from game.collision import CollisionModel, RayHit, Scene
 from game.reference.scene import brute_nearest
+from scenehelp import rays, scenes
 
 REL = 1e-9
-
-# coordinates on a half-unit grid make shared edges, axis-parallel rays, rays in a
-# face's plane and rays through edges/vertices common; floats make generic cases.
-grid = st.integers(-8, 8).map(lambda k: k * 0.5)
-fine = st.floats(-4.0, 4.0, allow_nan=False, allow_infinity=False)
-coord = st.one_of(grid, fine)
-point = st.tuples(coord, coord, coord)
-triangle = st.tuples(point, point, point)
-
-
-@st.composite
-def scenes(draw):
-    n = draw(st.integers(1, 6))
-    models = []
-    for _ in range(n):
-        tris = draw(st.lists(triangle, min_size=1, max_size=24))
-        level = draw(st.integers(0, 2))
-        shift = draw(st.tuples(grid, grid, grid))
-        m = np.eye(4)
-        m[3, :3] = shift
-        models.append(CollisionModel(np.array(tris, dtype=float), level, m))
-    cap = draw(st.integers(1, 4))
-    depth = draw(st.integers(0, 5))
-    return Scene.build(models, leaf_capacity=cap, max_depth=depth)
-
-
-@st.composite
-def rays(draw, scene):
-    n = draw(st.integers(1, 24))
-    out_o, out_d = [], []
-    verts = np.concatenate([m.world_triangles.reshape(-1, 3) for m in scene.models])
-    for _ in range(n):
-        kind = draw(st.sampled_from(["free", "at_vertex", "at_edge", "axis"]))
-        o = np.array(draw(point))
-        if kind == "free":
-            d = np.array(draw(point))
-        elif kind == "axis":
-            d = np.zeros(3)
-            d[draw(st.integers(0, 2))] = draw(st.sampled_from([-1.0, 1.0, 3.5]))
-        else:
-            tri = draw(st.integers(0, len(verts) // 3 - 1))
-            a = verts[3 * tri + draw(st.integers(0, 2))]
-            b = verts[3 * tri + draw(st.integers(0, 2))]
-            target = a if kind == "at_vertex" else 0.5 * (a + b)
-            d = target - o
-        if not np.any(d):
-            d = np.array([0.0, -1.0, 0.0])
-        out_o.append(o)
-        out_d.append(d)
-    return np.array(out_o), np.array(out_d)
-
 
 def _check_batch(scene, o, d, md, level):
     ref_d, ref_m, ref_t = brute_nearest(scene.models, o, d, md, level)

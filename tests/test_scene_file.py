@@ -6,12 +6,9 @@ import errno
 import os
 import struct
 import warnings
-import zlib
-from pathlib import Path
 
 import numpy as np
 import pytest
-from test_scene_quadtree import _random_models, assert_c1_invariants
 
 from game.collision import (
     CollisionModel,
@@ -23,43 +20,18 @@ from game.collision import (
 )
 from game.collision.quadtree import quadrants
 from game.collision.scene_file import scene_from_bytes, scene_to_bytes
-
-ASSETS = Path(__file__).resolve().parents[1] / "assets"
-SHIPPED = (ASSETS / "arena.models.bin", ASSETS / "arena.quadtree.bin")
-MODELS_CRC_AT, QUAD_CRC_AT, QUAD_PAIR_AT = 28, 36, 40     # from docs/scene-format.md
-MODELS_HDR, QUAD_HDR = 32, 44
-
-
-def _crc(data: bytes, at: int) -> int:
-    """The format's checksum, computed here independently: CRC-32 of the file without its crc32 field."""
-    return zlib.crc32(bytes(data[:at]) + bytes(data[at + 4:]))
-
-
-def _seal(data, at: int) -> bytes:
-    data = bytearray(data)
-    struct.pack_into("<I", data, at, _crc(data, at))
-    return bytes(data)
-
-
-def _reseal(mb, qb) -> tuple[bytes, bytes]:
-    """Make a hand-edited pair self-consistent again: both checksums and the pairing field."""
-    mb = _seal(mb, MODELS_CRC_AT)
-    qb = bytearray(qb)
-    if len(qb) >= QUAD_PAIR_AT + 4:
-        struct.pack_into("<I", qb, QUAD_PAIR_AT, _crc(mb, MODELS_CRC_AT))
-    if len(qb) >= QUAD_CRC_AT + 4:
-        qb = _seal(qb, QUAD_CRC_AT)
-    return mb, bytes(qb)
-
-
-def _scene(seed=3, n=30):
-    rng = np.random.default_rng(seed)
-    models = _random_models(rng, n)
-    m = np.eye(4)
-    m[:3, :3] = [[0, 0, 1], [0, 1, 0], [-1, 0, 0]]  # a rotation, row-vector convention
-    m[3, :3] = [1, 2, 3]
-    models.append(CollisionModel(rng.normal(0, 1, (10, 3, 3)), 1, m))
-    return Scene.build(models, leaf_capacity=3, max_depth=5)
+from scenehelp import (
+    MODELS_CRC_AT,
+    MODELS_HDR,
+    QUAD_CRC_AT,
+    QUAD_HDR,
+    SHIPPED,
+    assert_c1_invariants,
+    format_crc,
+    random_scene,
+    reseal,
+    seal,
+)
 
 
 def _rays(n=400, seed=9):
@@ -68,7 +40,7 @@ def _rays(n=400, seed=9):
 
 
 def test_C3_C4_C5_save_load_round_trip_gives_equal_results(tmp_path):
-    sc = _scene()
+    sc = random_scene()
     save_scene(sc, tmp_path / "a.models.bin", tmp_path / "a.quadtree.bin")
     back = load_scene(tmp_path / "a.models.bin", tmp_path / "a.quadtree.bin")
     assert len(back) == len(sc)
@@ -91,14 +63,14 @@ def test_C3_C4_C5_save_load_round_trip_gives_equal_results(tmp_path):
 
 
 def test_C3_C4_file_layout_headers():
-    mb, qb = scene_to_bytes(_scene(n=4))
+    mb, qb = scene_to_bytes(random_scene(n=4))
     magic, version, reserved, meshes, models, size, crc = struct.unpack_from("<8sHHIIQI", mb)
     assert magic == b"RBXMODL\x00" and version == 2 and reserved == 0 and meshes == models == 5
-    assert size == len(mb) and crc == _crc(mb, MODELS_CRC_AT)
+    assert size == len(mb) and crc == format_crc(mb, MODELS_CRC_AT)
     magic, version, reserved, models, nodes, cap, depth, size, qcrc, pair = struct.unpack_from("<8sHHIIIIQII", qb)
     assert magic == b"RBXQUAD\x00" and version == 2 and reserved == 0 and models == 5 and size == len(qb)
     assert cap == 3 and depth == 5 and nodes >= 1
-    assert qcrc == _crc(qb, QUAD_CRC_AT) and pair == crc  # the quadtree file records its models file's checksum
+    assert qcrc == format_crc(qb, QUAD_CRC_AT) and pair == crc  # the quadtree file records its models file's checksum
     # first mesh starts right after the header; first node record is the root: rect, depth 0, id 0
     assert struct.unpack_from("<I", mb, MODELS_HDR)[0] >= 1
     x0, z0, x1, z1, dep, nid = struct.unpack_from("<4dII", qb, QUAD_HDR)
@@ -111,7 +83,7 @@ def _bad(mb, qb, match):
 
 
 def test_C3_C4_specific_errors_name_file_field_and_offset():
-    mb, qb = scene_to_bytes(_scene(n=6))
+    mb, qb = scene_to_bytes(random_scene(n=6))
     _bad(b"XXXXXXXX" + mb[8:], qb, r"M\.bin: field magic at byte 0")
     _bad(mb[:8] + struct.pack("<H", 7) + mb[10:], qb, r"M\.bin: field version at byte 8")
     _bad(mb[:-3], qb, r"M\.bin: field file_size at byte 20: .*python3 -m game\.tools\.bake")
@@ -120,19 +92,19 @@ def test_C3_C4_specific_errors_name_file_field_and_offset():
     _bad(mb[:20], qb, r"M\.bin: field header at byte 0: file truncated")
     # NaN coordinate in the first mesh's first triangle (after the 32-byte header and its count)
     nan = mb[:36] + struct.pack("<d", float("nan")) + mb[44:]
-    _bad(*_reseal(nan, qb), r"M\.bin: field meshes\[0\]\.triangles at byte 36: NaN")
+    _bad(*reseal(nan, qb), r"M\.bin: field meshes\[0\]\.triangles at byte 36: NaN")
     # mesh count larger than the data: header size still right, counts do not match
     big = bytearray(mb)
     struct.pack_into("<I", big, 12, 100)
-    _bad(*_reseal(big, qb), r"M\.bin: field (meshes|model_count)")
+    _bad(*reseal(big, qb), r"M\.bin: field (meshes|model_count)")
     # model count larger than the records: reported at model_count's own offset (16), not file_size's (20)
     more = bytearray(mb)
     struct.pack_into("<I", more, 16, 99)
-    _bad(*_reseal(more, qb), r"M\.bin: field model_count at byte 16: 99 model records")
+    _bad(*reseal(more, qb), r"M\.bin: field model_count at byte 16: 99 model records")
     # model count in the quadtree file does not match the model file
     q2 = bytearray(qb)
     struct.pack_into("<I", q2, 12, 99)
-    _bad(*_reseal(mb, q2), r"Q\.bin: field model_count at byte 12")
+    _bad(*reseal(mb, q2), r"Q\.bin: field model_count at byte 12")
 
 
 def _tiny_quadtree_bytes(mb, children_of_root, depth_of=None, models_of=None):
@@ -153,8 +125,8 @@ def _tiny_quadtree_bytes(mb, children_of_root, depth_of=None, models_of=None):
         else:
             body += struct.pack("<IBB", i, 1, len(kids)) + struct.pack(f"<{len(kids)}I", *kids)
     size = QUAD_HDR + len(body)
-    head = struct.pack("<8sHHIIIIQII", b"RBXQUAD\x00", 2, 0, 1, 5, 4, 3, size, 0, _crc(mb, MODELS_CRC_AT))
-    return _seal(head + body, QUAD_CRC_AT)
+    head = struct.pack("<8sHHIIIIQII", b"RBXQUAD\x00", 2, 0, 1, 5, 4, 3, size, 0, format_crc(mb, MODELS_CRC_AT))
+    return seal(head + body, QUAD_CRC_AT)
 
 
 def test_C4_bad_relations_cycle_double_child_bad_depth_index_range():
@@ -167,7 +139,7 @@ def test_C4_bad_relations_cycle_double_child_bad_depth_index_range():
          r"node_models\[4\] .*leaf 4 misses model 0 whose AABB overlaps it")
     far = CollisionModel([[[50, 0, 50], [51, 0, 50], [50, 0, 51]]], 0)
     mb_far, _ = scene_to_bytes(Scene.build([far]))
-    _bad(*_reseal(mb_far, ok), r"nodes\[0\]\.rect .*does not cover model 0")
+    _bad(*reseal(mb_far, ok), r"nodes\[0\]\.rect .*does not cover model 0")
     _bad(mb, _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 3]}), r"Q\.bin: field relations\[0\]\.children\[3\] .*cycle")
     _bad(mb, _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 0]}), r"children\[3\] .*cycle")
     _bad(mb, _tiny_quadtree_bytes(mb, {0: [1, 2, 3, 9]}), r"children\[3\] .*out of range")
@@ -192,8 +164,8 @@ def _quadtree_file(mb, rects, depths, node_models, relations, leaf_capacity=4, m
         kids = kids or []
         body += struct.pack(f"<IBB{len(kids)}I", i, relations[i] is not None, len(kids), *kids)
     head = struct.pack("<8sHHIIIIQII", b"RBXQUAD\x00", 2, 0, struct.unpack_from("<I", mb, 16)[0], q,
-                       leaf_capacity, max_depth, QUAD_HDR + len(body), 0, _crc(mb, MODELS_CRC_AT))
-    return _seal(head + body, QUAD_CRC_AT)
+                       leaf_capacity, max_depth, QUAD_HDR + len(body), 0, format_crc(mb, MODELS_CRC_AT))
+    return seal(head + body, QUAD_CRC_AT)
 
 
 def _quadtree_file_of(scene, mb, omit_empty_leaves: bool) -> bytes:
@@ -249,7 +221,7 @@ def _arena_rays(n=300, seed=21):
 
 def _c4_scene(name):
     if name == "random":
-        return _scene(), _rays(300), 30.0
+        return random_scene(), _rays(300), 30.0
     if name == "random, sparse":                        # small scattered models, one per leaf: many empty leaves
         rng = np.random.default_rng(17)
         models = [CollisionModel(rng.uniform(-20, 20, 3) + rng.normal(0, 0.6, (int(rng.integers(1, 12)), 3, 3)),
@@ -367,7 +339,7 @@ def test_C4_bad_partial_relations_name_the_field():
     leaf_kids = bytearray(_quadtree_file(mb, [_ROOT, _Q[0]], [0, 1], [[], [0]], [[1], [1]]))
     _bad(mb, leaf_kids, r"relations\[1\]\.children\[0\] .*cycle")
     struct.pack_into("<B", leaf_kids, len(leaf_kids) - 6, 0)                # has_children=0, child_count 1
-    _bad(mb, _seal(leaf_kids, QUAD_CRC_AT), r"relations\[1\]\.child_count .*must be 0 when has_children=0, got 1")
+    _bad(mb, seal(leaf_kids, QUAD_CRC_AT), r"relations\[1\]\.child_count .*must be 0 when has_children=0, got 1")
     # the existing checks still apply to partial lists: depth, range, cycles, reachability
     _bad(mb, _quadtree_file(mb, [_ROOT, _Q[0]], [0, 2], [[], [0]], [[1], None]), r"children\[0\] .*bad depth")
     _bad(mb, _quadtree_file(mb, [_ROOT, _Q[0]], [0, 1], [[], [0]], [[7], None]), r"children\[0\] .*out of range")
@@ -415,7 +387,7 @@ def test_C3_C4_fuzzed_files_raise_only_scene_file_error():
     """Every damaged file is caught (checksum); damaged-then-resealed ones (a writer bug, not damage)
     still raise only SceneFileError, never another exception or a numpy warning."""
     rng = np.random.default_rng(1234)
-    mb, qb = scene_to_bytes(_scene(seed=5, n=8))
+    mb, qb = scene_to_bytes(random_scene(seed=5, n=8))
     outcomes = {"ok": 0, "error": 0}
     for k in range(2500):
         which = k % 2
@@ -444,7 +416,7 @@ def test_C3_C4_fuzzed_files_raise_only_scene_file_error():
             continue                                        # a no-op mutation (e.g. zeroing zeros)
         raw = (bytes(data), qb) if which == 0 else (mb, bytes(data))
         assert _only_scene_file_error(*raw) is not None, f"damage {op} at mutation {k} loaded"
-        if _only_scene_file_error(*_reseal(*raw)) is None:
+        if _only_scene_file_error(*reseal(*raw)) is None:
             outcomes["ok"] += 1
         else:
             outcomes["error"] += 1
@@ -487,7 +459,7 @@ def test_C3_checksum_mismatch_names_file_field_values_and_fix():
     data = bytearray(mb)
     struct.pack_into("<d", data, at, -7.0)
     stored = struct.unpack_from("<I", mb, MODELS_CRC_AT)[0]
-    computed = _crc(data, MODELS_CRC_AT)
+    computed = format_crc(data, MODELS_CRC_AT)
     with pytest.raises(SceneFileError) as info:
         scene_from_bytes(bytes(data), qb, models_name="arena.models.bin")
     msg = str(info.value)
@@ -501,7 +473,7 @@ def test_C3_checksum_mismatch_names_file_field_values_and_fix():
 
 
 def test_C3_C4_old_version_1_files_say_to_rebake():
-    mb, qb = scene_to_bytes(_scene(n=3))
+    mb, qb = scene_to_bytes(random_scene(n=3))
     # a version-1 file: the old 28/36-byte headers (no checksum) in front of the same payload
     v1m = struct.pack("<8sHHIIQ", b"RBXMODL\x00", 1, 0, 4, 4, 28 + len(mb) - MODELS_HDR) + mb[MODELS_HDR:]
     v1q = struct.pack("<8sHHIIIIQ", b"RBXQUAD\x00", 1, 0, 4, 1, 3, 5, 36 + len(qb) - QUAD_HDR) + qb[QUAD_HDR:]
@@ -513,14 +485,14 @@ def test_C3_C4_old_version_1_files_say_to_rebake():
 
 
 def test_C3_C4_files_from_different_bakes_are_refused_with_the_fix(tmp_path):
-    a, b = _scene(seed=3, n=6), _scene(seed=4, n=6)              # same model count, different scenes
+    a, b = random_scene(seed=3, n=6), random_scene(seed=4, n=6)              # same model count, different scenes
     (ma, _), (mb_, qb_) = scene_to_bytes(a), scene_to_bytes(b)
     with pytest.raises(SceneFileError) as info:
         scene_from_bytes(ma, qb_, models_name="M.bin", quadtree_name="Q.bin")
     msg = str(info.value)
     assert msg.startswith("Q.bin: field models_crc32 at byte 40:") and "M.bin" in msg
     assert "different bakes" in msg and "python3 -m game.tools.bake" in msg
-    assert f"0x{_crc(ma, MODELS_CRC_AT):08x}" in msg and f"0x{_crc(mb_, MODELS_CRC_AT):08x}" in msg
+    assert f"0x{format_crc(ma, MODELS_CRC_AT):08x}" in msg and f"0x{format_crc(mb_, MODELS_CRC_AT):08x}" in msg
     # the same through load_scene, with the paths named
     save_scene(a, tmp_path / "m.bin", tmp_path / "q.bin")
     (tmp_path / "q.bin").write_bytes(qb_)
@@ -535,21 +507,21 @@ def _model_record_at(mb: bytes, j: int) -> int:
 
 
 def test_C5_huge_values_raise_scene_file_error_without_numpy_warnings():
-    mb, qb = scene_to_bytes(_scene(seed=2, n=5))
+    mb, qb = scene_to_bytes(random_scene(seed=2, n=5))
     # a transform entry of 1e308 (file resealed, as a buggy writer would make it): the product overflows,
     # or (a translation) the stored AABB no longer matches; either way the model's field is named
     for j, k in ((0, 0), (5, 2), (5, 9), (5, 13)):
         for big in (1e308, -1e308):
             data = bytearray(mb)
             struct.pack_into("<d", data, _model_record_at(mb, j) + 57 + 8 * k, big)
-            msg = _only_scene_file_error(*_reseal(data, qb))
+            msg = _only_scene_file_error(*reseal(data, qb))
             assert msg is not None and f"M.bin: field models[{j}]." in msg, msg
             if k == 0:
                 assert f"models[{j}].transform" in msg and "overflow" in msg, msg
     # a vertex of 1e308: the stored AABB no longer matches
     data = bytearray(mb)
     struct.pack_into("<d", data, MODELS_HDR + 4, 1e308)
-    msg = _only_scene_file_error(*_reseal(data, qb))
+    msg = _only_scene_file_error(*reseal(data, qb))
     assert msg is not None and "models[0].aabb" in msg, msg
     # a model spanning -1e308..1e308 with a matching stored AABB: its padded box overflows
     hm, hq = scene_to_bytes(Scene.build([CollisionModel([[[-1, 0, 0], [1, 0, 0], [0, 0, 1]]], 0)]))
@@ -557,14 +529,14 @@ def test_C5_huge_values_raise_scene_file_error_without_numpy_warnings():
     struct.pack_into("<3d", data, MODELS_HDR + 4, -1e308, 0, 0)
     struct.pack_into("<3d", data, MODELS_HDR + 4 + 24, 1e308, 0, 0)
     struct.pack_into("<6d", data, _model_record_at(hm, 0), -1e308, 0, 0, 1e308, 0, 1)
-    msg = _only_scene_file_error(*_reseal(data, hq))
+    msg = _only_scene_file_error(*reseal(data, hq))
     assert msg is not None and f"field meshes[0].triangles at byte {MODELS_HDR + 4}" in msg and "too large" in msg
 
 
 def test_C5_extreme_values_in_any_float_field_never_warn():
     """Random f64 slots of both files (vertices, AABBs, transforms, node rects) set to extreme values,
     then resealed: SceneFileError or a clean load, never a numpy warning or another exception."""
-    mb, qb = scene_to_bytes(_scene(seed=6, n=6))
+    mb, qb = scene_to_bytes(random_scene(seed=6, n=6))
     rng = np.random.default_rng(11)
     n_models = struct.unpack_from("<I", mb, 16)[0]
     slots = [(0, MODELS_HDR + 4 + 8 * int(i)) for i in rng.integers(0, 200, 40)]
@@ -575,7 +547,7 @@ def test_C5_extreme_values_in_any_float_field_never_warn():
         for v in (1e308, -1e308, 1.7e308, 1e300, 1e-320, float("inf"), float("nan")):
             pair = [bytearray(mb), bytearray(qb)]
             struct.pack_into("<d", pair[which], at, v)
-            _only_scene_file_error(*_reseal(*pair))
+            _only_scene_file_error(*reseal(*pair))
 
 
 # ---- writing the pair (save_scene) ---------------------------------------------------------------
@@ -587,7 +559,7 @@ def _pair_state(tmp_path):
 def old_pair(tmp_path):
     """A saved scene in tmp_path: (models path, quadtree path, the directory's state)."""
     m, q = tmp_path / "s.models.bin", tmp_path / "s.quadtree.bin"
-    save_scene(_scene(seed=1, n=4), m, q)
+    save_scene(random_scene(seed=1, n=4), m, q)
     return m, q, _pair_state(tmp_path)
 
 
@@ -608,7 +580,7 @@ def test_C3_C4_save_scene_failed_second_write_leaves_old_pair_and_no_tmp(old_pai
     monkeypatch.setattr(scene_save, "_write_synced",
                         _fail_second_call(scene_save._write_synced, errno.ENOSPC, "No space left on device", calls))
     with pytest.raises(OSError, match="No space left"):
-        save_scene(_scene(seed=2, n=5), m, q)
+        save_scene(random_scene(seed=2, n=5), m, q)
     assert [p.name for p in calls] == ["s.models.bin.tmp", "s.quadtree.bin.tmp"]
     assert _pair_state(tmp_path) == before                     # old pair as it was, no .tmp left
     load_scene(m, q)
@@ -636,7 +608,7 @@ def test_C3_C4_save_scene_partial_tmp_write_is_removed(old_pair, tmp_path, monke
             self.f.flush()
     monkeypatch.setattr(scene_save, "open", Full, raising=False)
     with pytest.raises(OSError):
-        save_scene(_scene(seed=2, n=5), m, q)
+        save_scene(random_scene(seed=2, n=5), m, q)
     assert _pair_state(tmp_path) == before
 
 
@@ -646,12 +618,12 @@ def test_C3_C4_save_scene_refuses_a_directory_target_before_writing(old_pair, tm
     q.mkdir()
     before = _pair_state(tmp_path)
     with pytest.raises(OSError) as info:
-        save_scene(_scene(seed=2, n=5), m, q)
+        save_scene(random_scene(seed=2, n=5), m, q)
     assert info.value.filename == str(q) and "directory" in str(info.value)
     assert _pair_state(tmp_path) == before                     # models file untouched, no .tmp
     (tmp_path / "d.tmp").mkdir()
     with pytest.raises(OSError, match="directory"):            # a folder where a temp file would go
-        save_scene(_scene(seed=2, n=5), tmp_path / "d", tmp_path / "e")
+        save_scene(random_scene(seed=2, n=5), tmp_path / "d", tmp_path / "e")
 
 
 def test_C3_C4_save_scene_failed_second_rename_is_reported_and_detected_at_load(old_pair, tmp_path,
@@ -660,7 +632,7 @@ def test_C3_C4_save_scene_failed_second_rename_is_reported_and_detected_at_load(
     calls = []                 # (the temp files renamed: the second rename fails)
     monkeypatch.setattr(scene_save.os, "replace", _fail_second_call(os.replace, errno.EIO, "Input/output error", calls))
     with pytest.raises(OSError) as info:
-        save_scene(_scene(seed=2, n=5), m, q)
+        save_scene(random_scene(seed=2, n=5), m, q)
     monkeypatch.undo()
     assert getattr(info.value, "partial", False) and "already replaced" in info.value.strerror
     assert sorted(p.name for p in tmp_path.iterdir()) == [m.name, q.name]     # no .tmp left
@@ -671,7 +643,7 @@ def test_C3_C4_save_scene_failed_second_rename_is_reported_and_detected_at_load(
 def test_C3_C4_save_scene_replaces_a_leftover_tmp_and_leaves_none(old_pair, tmp_path):
     m, q, _ = old_pair
     (tmp_path / (m.name + ".tmp")).write_bytes(b"half a file from a crash")
-    sc = _scene(seed=2, n=5)
+    sc = random_scene(seed=2, n=5)
     save_scene(sc, m, q)
     assert sorted(p.name for p in tmp_path.iterdir()) == [m.name, q.name]
     assert (m.read_bytes(), q.read_bytes()) == scene_to_bytes(sc)

@@ -11,49 +11,13 @@ from game.collision import CollisionModel, Scene
 from game.collision.aabb_tree import LEAF_SIZE, build_aabb_tree
 from game.collision.quadtree import QuadTree
 from game.reference.scene import brute_nearest
-
-
-def _random_models(rng, n, spread=20.0):
-    models = []
-    for _ in range(n):
-        c = rng.uniform(-spread, spread, 3)
-        size = rng.uniform(0.05, 6.0)
-        tris = c + rng.normal(0, size, (int(rng.integers(1, 40)), 3, 3))
-        models.append(CollisionModel(tris, int(rng.integers(0, 3))))
-    return models
-
-
-def _overlap(a, b):
-    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
-
-
-def assert_c1_invariants(scene: Scene):
-    qt = scene.quadtree
-    rects = {i: m.rect_xz() for i, m in enumerate(scene.models)}
-    for n in range(qt.node_count):
-        kids = qt.children[n]
-        if kids is not None:
-            assert qt.models[n] == []  # splitting pushed the node's models down
-            assert len(kids) == 4
-            x0, z0, x1, z1 = qt.rect[n]
-            xm, zm = (x0 + x1) / 2, (z0 + z1) / 2
-            assert sorted(qt.rect[k] for k in kids) == sorted(
-                [(x0, z0, xm, zm), (xm, z0, x1, zm), (x0, zm, xm, z1), (xm, zm, x1, z1)])
-            assert all(qt.depth[k] == qt.depth[n] + 1 for k in kids)
-            continue
-        held = set(qt.models[n])
-        assert len(held) == len(qt.models[n])
-        want = {i for i, r in rects.items() if _overlap(r, qt.rect[n])}
-        assert held == want, f"leaf {n}"  # every overlapping leaf holds the model, no other leaf does
-        assert qt.depth[n] <= qt.max_depth
-        if qt.depth[n] < qt.max_depth:
-            assert len(held) <= qt.leaf_capacity
+from scenehelp import assert_c1_invariants, random_models
 
 
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 60), cap=st.integers(1, 8), depth=st.integers(0, 6))
 def test_C1_quadtree_insertion_invariants(seed, n, cap, depth):
-    scene = Scene.build(_random_models(np.random.default_rng(seed), n), leaf_capacity=cap, max_depth=depth)
+    scene = Scene.build(random_models(np.random.default_rng(seed), n), leaf_capacity=cap, max_depth=depth)
     assert_c1_invariants(scene)
     cells, depths = scene.quadtree_cells()
     assert cells.shape == (scene.quadtree.node_count, 2, 2) and depths.shape == (scene.quadtree.node_count,)
@@ -106,7 +70,7 @@ def test_C5_aabb_tree_covers_triangles_sorted_on_longest_axis(seed, t):
 @given(seed=st.integers(0, 2**32 - 1))
 def test_C1_C5_update_model_matches_fresh_build(seed):
     rng = np.random.default_rng(seed)
-    models = _random_models(rng, int(rng.integers(2, 25)))
+    models = random_models(rng, int(rng.integers(2, 25)))
     scene = Scene.build(models, leaf_capacity=3, max_depth=4)
     o = rng.uniform(-30, 30, (200, 3))
     d = rng.normal(size=(200, 3))
@@ -139,7 +103,7 @@ def test_C1_C5_update_model_matches_fresh_build(seed):
 def test_C1_C5_scene_copy_is_independent_of_update_model():
     import copy
     rng = np.random.default_rng(4)
-    models = _random_models(rng, 12)
+    models = random_models(rng, 12)
     scene = Scene.build(models, leaf_capacity=2, max_depth=4)
     o = rng.uniform(-30, 30, (300, 3))
     d = rng.normal(size=(300, 3))
@@ -172,7 +136,7 @@ def test_C1_C5_bad_rects_and_empty_meshes_raise_value_error_naming_the_argument(
         QuadTree((0.0, 0.0, 1.0, 1.0), leaf_capacity="a")   # not int()'s "invalid literal"
     with pytest.raises(ValueError, match="max_depth"):
         QuadTree((0.0, 0.0, 1.0, 1.0), max_depth=None)
-    scene = Scene.build(_random_models(np.random.default_rng(0), 2))
+    scene = Scene.build(random_models(np.random.default_rng(0), 2))
     with pytest.raises(TypeError, match="index"):
         scene.update_model("a")                             # not a str/int comparison error
 
@@ -208,7 +172,7 @@ def test_C5_model_tree_is_built_on_first_use_and_its_root_is_the_padded_aabb():
     """A replaced model (a struck crate) gets its AABB tree only when a ray reaches its root box;
     the root box the walkers test before that is exactly the tree's root."""
     rng = np.random.default_rng(11)
-    models = _random_models(rng, 6)
+    models = random_models(rng, 6)
     for m in models:
         assert np.array_equal(m.root_box, m.tree.box[0])
     scene = Scene.build(models, leaf_capacity=2, max_depth=4)
@@ -233,7 +197,7 @@ def test_C1_update_model_with_the_same_box_keeps_the_quadtree():
     """A struck crate keeps its outer box: its model is replaced without touching the quadtree
     (same cells, same node y ranges), and casts still agree with a fresh build."""
     rng = np.random.default_rng(12)
-    models = _random_models(rng, 10)
+    models = random_models(rng, 10)
     scene = Scene.build(models, leaf_capacity=2, max_depth=4)
     o = rng.uniform(-30, 30, (300, 3))
     d = rng.normal(size=(300, 3))

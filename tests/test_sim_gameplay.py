@@ -9,11 +9,7 @@ import pytest
 
 from game.sim import KO, FrameInput, Hit, Match, MoveStarted, ProjectileClash, ProjectileLaunched, rounds
 from game.sim.stage import Projectile
-
-from simhelp import NEUTRAL, gap, placed, to_fight
-
-GUARD = FrameInput(guard=True)
-FIREBALL = FrameInput(lp=True, hp=True)
+from simhelp import FIREBALL, GUARD, NEUTRAL, gap, placed, to_fight
 
 
 # ---------------------------------------------------------------- guarding

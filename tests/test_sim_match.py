@@ -11,8 +11,7 @@ import pytest
 
 from game.collision import collision_point, judgement_points, overlaps
 from game.sim import BUTTONS, FrameInput, Hit, Match, MatchOver, Whiff
-from game.sim.match import INTRO_FRAMES, MAX_ROUNDS, ROUND_FRAMES, KO_FRAMES
-
+from game.sim.match import INTRO_FRAMES, KO_FRAMES, MAX_ROUNDS, ROUND_FRAMES
 from simhelp import NEUTRAL, gap, mashed_advantage, press_and_wait, run, to_fight, walk_to
 
 ROOT = Path(__file__).resolve().parents[1]

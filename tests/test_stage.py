@@ -8,15 +8,7 @@ from game.collision import overlaps
 from game.reference.stage import touch as reference_touch
 from game.sim import CrateStruck, FrameInput, Hit, Match, ProjectileImpact, ProjectileLaunched
 from game.sim.stage import Projectile
-
-from simhelp import NEUTRAL, run, to_fight
-
-
-def place(m, p1, p2):
-    """Put the fighters at x–z points ``p1``, ``p2`` and let one frame settle facing and ground."""
-    for f, (x, z) in zip(m.fighters, (p1, p2)):
-        f.x, f.z = float(x), float(z)
-    m.step(NEUTRAL, NEUTRAL)
+from simhelp import NEUTRAL, place, run, to_fight
 
 
 def punch_crate(m, button="hp", frames=40):

@@ -1,10 +1,22 @@
-"""Scripting helpers for match tests."""
+"""Scripting helpers for match tests: inputs, placing the fighters, stepping scripts, and the
+truth behind the read-outs (who can act first)."""
+
+from __future__ import annotations
 
 import math
 
 from game.sim import FrameInput, Hit, Match
 
 NEUTRAL = FrameInput()
+GUARD = FrameInput(guard=True)
+LOW_GUARD = FrameInput(guard=True, down=True)
+FIREBALL = FrameInput(lp=True, hp=True)
+#: one press of each move (the fireball is the pair lp + hp)
+PRESS = {"lp": FrameInput(lp=True), "hp": FrameInput(hp=True), "lk": FrameInput(lk=True),
+         "hk": FrameInput(hk=True), "hk_low": FrameInput(hk=True, down=True), "fireball": FIREBALL,
+         "jump": FrameInput(up=True)}
+#: what to hold after the press so that the move runs as pressed (the sweep is a crouching kick)
+HELD = {"hk_low": FrameInput(down=True)}
 
 
 def to_fight(m: Match) -> None:
@@ -107,9 +119,9 @@ def first_act(m: Match, who: int, limit: int = 300) -> int:
         m.restore(snap)
 
 
-def placed(dist: float) -> Match:
+def placed(dist: float, seed: int = 0) -> Match:
     """A match in its FIGHT phase with the fighters ``dist`` apart, mirrored about x = 0."""
-    m = Match.new(seed=0)
+    m = Match.new(seed=seed)
     to_fight(m)
     a, b = m.fighters
     a.x, b.x = -dist / 2, dist / 2
@@ -148,3 +160,43 @@ def edited_assets(tmp_path, edit) -> str:
     edit(doc)
     (tmp_path / "moves.json").write_text(json.dumps(doc))
     return str(tmp_path)
+
+
+def place(m: Match, p1, p2) -> None:
+    """Put the fighters at x–z points ``p1``, ``p2`` and let one frame settle facing and ground."""
+    for f, (x, z) in zip(m.fighters, (p1, p2)):
+        f.x, f.z = float(x), float(z)
+    m.step(NEUTRAL, NEUTRAL)
+
+
+def land(m: Match, move: str, p2: FrameInput = NEUTRAL, limit: int = 60) -> Hit:
+    """P1 presses ``move`` (P2 holds ``p2``); step until it lands; return its Hit."""
+    ev = list(m.step(PRESS[move], p2))
+    for _ in range(limit):
+        hit = next((e for e in ev if isinstance(e, Hit)), None)
+        if hit is not None:
+            return hit
+        ev = list(m.step(NEUTRAL, p2))
+    raise AssertionError(f"{move} never landed")
+
+
+def swept(seed: int = 0) -> tuple[Match, Hit]:
+    """P1's sweep has just hit P2 (point-blank: on its first active frame)."""
+    m = placed(0.9, seed)
+    hit = land(m, "hk_low")
+    assert hit.move == "hk_low" and not hit.blocked
+    return m, hit
+
+
+def run_scripts(m: Match, p1: list, p2: list, frames: int) -> list:
+    """Both sides' scripted inputs (then nothing) for ``frames`` frames; ``(frame, event)`` pairs,
+    frames counted from 0."""
+    out = []
+    for k in range(frames):
+        out += [(k, e) for e in m.step(p1[k] if k < len(p1) else NEUTRAL, p2[k] if k < len(p2) else NEUTRAL)]
+    return out
+
+
+def run_script(m: Match, presses: list, frames: int = 24) -> list:
+    """Step P1's ``presses`` (then nothing) for ``frames`` frames; ``(frame, event)`` pairs."""
+    return run_scripts(m, presses, [], frames)
