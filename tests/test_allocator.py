@@ -1,6 +1,6 @@
 """The game process keeps freed memory for numpy's next large temporary (game/allocator.py):
-a batched C7 / C8 cast over 10,000 rays no longer page-faults its temporaries in, and
-main.py and the benchmark harness set it.  Counted in page faults (``ru_minflt``), not time."""
+a batched C7 / C8 cast over 10,000 rays does not page-fault its temporaries in, and main.py
+and the benchmark harness set it.  Counted in page faults (``ru_minflt``), not time."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
 
 _CHILD = """
 import json, resource, sys

@@ -150,7 +150,7 @@ def sounds_for(match, events) -> tuple[list[tuple[str, float, object]], list[tup
     The volumes are set on each sound's A-weighted level (:func:`~game.audio.synth.loudness`):
     the K.O. loudest; a heavy hit 3-10 dB over a light one; a whiff under any landed hit;
     the fireball's launch and the round cues no louder than a heavy hit (the time-over horn
-    at 0.8 was 4 dB over it); ``tests/test_audio.py`` holds the mix to that."""
+    at 0.8 was 4 dB over it); ``tests/audio/test_player.py`` holds the mix to that."""
     now: list = []
     later: list = []
     ko = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from game.sim import FrameInput, Hit, Match
+from game.sim import CrateStruck, FrameInput, Hit, Match
 
 NEUTRAL = FrameInput()
 GUARD = FrameInput(guard=True)
@@ -200,3 +200,19 @@ def run_scripts(m: Match, p1: list, p2: list, frames: int) -> list:
 def run_script(m: Match, presses: list, frames: int = 24) -> list:
     """Step P1's ``presses`` (then nothing) for ``frames`` frames; ``(frame, event)`` pairs."""
     return run_scripts(m, presses, [], frames)
+
+
+def crate(m: Match, name: str):
+    """The stage's crate called ``name``."""
+    return next(c for c in m.stage.crates if c.obj.name == name)
+
+
+def punch_crate(m: Match, button: str = "hp", frames: int = 40):
+    """P1 presses ``button`` and waits; return (CrateStruck events, P1's hit-limb boxes on active frames)."""
+    events, active = list(m.step(FrameInput(**{button: True}), NEUTRAL)), []
+    for _ in range(frames):
+        events += m.step(NEUTRAL, NEUTRAL)
+        f = m.fighters[0]
+        if f.move and m.data.moves[f.move].is_active(f.mframe):
+            active.append(f.limb_boxes()[list(m.data.moves[f.move].hit_limbs)])
+    return [e for e in events if isinstance(e, CrateStruck)], active
