@@ -41,6 +41,7 @@ def _child(mode: str):
     return json.loads(out.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(platform.system() != "Linux" or platform.libc_ver()[0] != "glibc", reason="glibc's mallopt")
 def test_C7_batched_cast_reuses_freed_memory_instead_of_page_faulting():
     """A repeat cast of 10,000 rays over the benchmark's 200-model scene: with glibc's
@@ -65,6 +66,7 @@ def test_keep_freed_memory_rejects_a_bad_limit():
             keep_freed_memory(bad)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(platform.system() != "Linux" or platform.libc_ver()[0] != "glibc", reason="glibc's mallopt")
 def test_main_and_the_benchmark_harness_set_the_allocator():
     """``main.py`` (any mode, here a headless match) and ``python -m game.bench`` set it

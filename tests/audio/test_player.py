@@ -92,6 +92,7 @@ def test_a_heavy_hit_is_louder_than_a_light_one_and_blocks_clack():
     assert vol["blocked_light"] < vol["blocked"]
 
 
+@pytest.mark.slow
 def test_the_mix_is_balanced_on_heard_loudness(sounds):
     """Each event's level as heard: the sound's A-weighted loudest 100 ms (``synth.loudness``)
     plus ``20 log10`` of the volume ``sounds_for`` gives it, for typical events.  The K.O. is
@@ -243,6 +244,7 @@ def test_a_training_rewind_plays_nothing_of_the_abandoned_exchange():
     assert b.names() == ["heavy_hit", "heavy_hit"]
 
 
+@pytest.mark.slow
 def test_listening_never_changes_the_match():
     def run(listen: bool):
         m = Match.new(seed=3, p1_cpu="hard", p2_cpu="hard")
@@ -409,6 +411,7 @@ def test_a_failing_driver_turns_the_sound_off_with_one_line():
     assert ap.backend is None and len(lines) == 1 and "without sound" in lines[0]
 
 
+@pytest.mark.gl  # pyglet.window's key codes load the GL libraries
 def test_the_m_key_toggles_mute():
     from game.render.game import NOTICE_TICKS, Game
 
@@ -435,6 +438,7 @@ def gl_game():
     yield from game_env(1280, 720)
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 def test_the_m_key_says_sound_off_in_the_hud_corner_for_a_second_and_a_half(gl_game):
     """M gives a visible answer: "sound off" (then "sound on") drawn in the bottom-right
@@ -493,6 +497,8 @@ def test_the_window_attaches_a_silent_player_and_a_headless_gl_window_none():
     assert game.step_listeners == [] and game.audio is None
 
 
+@pytest.mark.slow
+@pytest.mark.gl  # the --screenshot run renders
 def test_sim_headless_and_screenshot_never_import_pyglet_media(tmp_path):
     code = f"""
 import sys
@@ -527,6 +533,8 @@ def test_mute_parses_and_bad_uses_exit_2(capsys):
         assert len(err) == 1 and "--mute" in err[0], (argv, err)
 
 
+@pytest.mark.slow
+@pytest.mark.gl  # pyglet.media loads pyglet's GL parts
 def test_pyglet_voices_play_and_replace_sounds_on_pyglets_own_players():
     """The real backend's use of pyglet.media (a WAV in memory loaded as a StaticSource, a
     voice's next sound replacing the last on the same player) through pyglet's silent

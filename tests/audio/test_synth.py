@@ -30,6 +30,7 @@ def _digest(sounds: dict) -> str:
 
 
 # ----------------------------------------------------------------------------- synthesis
+@pytest.mark.slow
 def test_every_sound_is_finite_bounded_audible_and_short(sounds):
     assert list(sounds) == list(synth.NAMES) and len(synth.SOUNDS) >= 13
     assert len(sounds) == len(synth.SOUNDS) + 2 * len(synth.VARIED)       # 3 takes of each varied sound
@@ -51,6 +52,7 @@ def test_every_sound_starts_and_ends_on_silence(sounds):
         assert float(np.max(np.abs(x[-SR // 1000:]))) < 0.05 * peak, f"{name} ends with a click"
 
 
+@pytest.mark.slow
 def test_synthesis_is_deterministic_and_leaves_global_random_state_alone(sounds):
     np.random.seed(1234)
     state = np.random.get_state()[1].copy()
@@ -61,6 +63,7 @@ def test_synthesis_is_deterministic_and_leaves_global_random_state_alone(sounds)
         assert np.array_equal(sounds[name], again[name]), name
 
 
+@pytest.mark.slow
 def test_synthesis_gives_the_same_bytes_in_another_process(sounds):
     code = ("import sys, hashlib; sys.path.insert(0, sys.argv[1]); from game.audio import synth\n"
             "h = hashlib.sha256()\n"
@@ -112,6 +115,7 @@ def test_every_sound_is_distinct(sounds):
             assert abs(la - lb) > 0.1 * max(la, lb) or spread > 0.15, (a, b, spread)
 
 
+@pytest.mark.slow
 def test_takes_are_deterministic_distinct_and_as_loud_as_the_base(sounds):
     """Each varied sound's three takes: the same call gives the same array; no two are alike
     sample by sample (their own noise, a pitch 6 % apart: correlation under 0.5) yet each

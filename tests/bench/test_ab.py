@@ -9,6 +9,9 @@ import pytest
 
 from clihelp import ROOT
 
+#: every test here runs for more than about half a second
+pytestmark = pytest.mark.slow
+
 
 def _has_git_head() -> bool:
     try:

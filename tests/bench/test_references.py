@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
+
+#: every test here runs for more than about half a second
+pytestmark = pytest.mark.slow
+
 
 def _callee_names(fn) -> set:
     """The global names a timed callable (or the function it wraps in a lambda) refers to."""

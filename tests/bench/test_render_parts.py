@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from game.bench.render import _over_budget, _PartTimers
 
 
@@ -44,6 +46,7 @@ def test_part_timers_restore_the_methods_when_the_block_raises():
     assert _Work.__dict__["outer"] is outer
 
 
+@pytest.mark.slow
 def test_cold_medians_time_one_call_after_each_wait_round_robin():
     """``cold_medians``: every call follows a sleep of at least ``gap`` (the wait is not timed),
     the functions take turns, and each gets the median of its own single calls."""

@@ -12,6 +12,9 @@ import pytest
 
 from clihelp import assert_usage_error, copy_program, run_main
 
+#: every test here runs for more than about half a second
+pytestmark = pytest.mark.slow
+
 
 # ------------------------------------------------------------------ assets and scene files
 @pytest.fixture
@@ -55,6 +58,7 @@ def test_asset_field_missing(tree):
     assert_usage_error(run_main(["--headless", "--frames", "5"], main=main), "max_health")
 
 
+@pytest.mark.gl  # the --screenshot runs load GL
 @pytest.mark.parametrize("damage, words", [
     (lambda p: p.write_bytes(p.read_bytes()[:40]), ["arena.models.bin"]),
     (lambda p: p.write_bytes(b"JUNK" + p.read_bytes()[4:]), ["arena.models.bin"]),

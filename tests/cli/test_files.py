@@ -17,6 +17,7 @@ import pytest
 from clihelp import ROOT, assert_usage_error, run_main, sitecustomize
 
 
+@pytest.mark.slow
 def test_record_never_overwrites_without_force(tmp_path):
     (tmp_path / "mine.rpl").write_bytes(b"precious")
     p = run_main(["--headless", "--frames", "30", "--record", "mine.rpl"], cwd=tmp_path)
@@ -75,6 +76,7 @@ def full_disk_env(tmp_path, full_dir, err="ENOSPC", tmpdir=None):
 
 
 # ------------------------------------------------------------------ --record (points 2, 3)
+@pytest.mark.slow
 def test_record_refuses_a_fifo_even_with_force(tmp_path):
     os.mkfifo(tmp_path / "pipe")
     p = run_main(["--headless", "--frames", "5", "--record", "pipe", "--force"], cwd=tmp_path, timeout=30)
@@ -82,6 +84,7 @@ def test_record_refuses_a_fifo_even_with_force(tmp_path):
     assert stat.S_ISFIFO(os.stat(tmp_path / "pipe").st_mode)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path, words", [
     ("", ["--record", "empty path"]),
     ("a" * 250 + ".rpl", ["--record", "too long", "shorter name"]),
@@ -94,6 +97,7 @@ def test_record_unwritable_path_exits_2_before_the_match(tmp_path, path, words):
     assert p.stdout == ""                                            # the match was not played
 
 
+@pytest.mark.slow
 def test_record_failed_save_keeps_the_match_in_the_temp_folder(tmp_path):
     out, spare = tmp_path / "out", tmp_path / "spare"
     out.mkdir()
@@ -111,6 +115,7 @@ def test_record_failed_save_keeps_the_match_in_the_temp_folder(tmp_path):
     assert json.loads(check.stdout)["frames"] == 30 and json.loads(check.stdout)["ok"]
 
 
+@pytest.mark.slow
 def test_record_failed_save_and_failed_copy_say_the_recording_is_lost(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
@@ -121,6 +126,7 @@ def test_record_failed_save_and_failed_copy_say_the_recording_is_lost(tmp_path):
 
 
 # ------------------------------------------------------------------ --replay (points 3, 5, 7)
+@pytest.mark.slow
 @pytest.mark.parametrize("extra", [["--headless"], []])
 def test_replay_fifo_exits_2_without_opening_it(tmp_path, extra):
     os.mkfifo(tmp_path / "pipe.rpl")
@@ -128,6 +134,7 @@ def test_replay_fifo_exits_2_without_opening_it(tmp_path, extra):
     assert_usage_error(p, "pipe.rpl", "FIFO", "--replay")
 
 
+@pytest.mark.slow
 def test_replay_larger_than_any_match_exits_2_naming_the_bound(tmp_path):
     sys.path.insert(0, str(ROOT))
     from game.replay import MAX_FILE_SIZE
@@ -138,6 +145,7 @@ def test_replay_larger_than_any_match_exits_2_naming_the_bound(tmp_path):
     assert_usage_error(p, "huge.rpl", f"{MAX_FILE_SIZE + 1:,} bytes", f"at most {MAX_FILE_SIZE:,}", "--record")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra", [["--headless"], []])
 def test_replay_empty_path_names_the_flag(tmp_path, extra):
     assert_usage_error(run_main([*extra, "--replay", ""], cwd=tmp_path), "--replay", "empty path")

@@ -13,6 +13,7 @@ from clihelp import ROOT, assert_usage_error, run_main
 
 
 # ------------------------------------------------------------------ flags and values
+@pytest.mark.slow
 @pytest.mark.parametrize("args, words", [
     (["--bogus"], ["--bogus"]),
     (["--headless", "extra"], ["extra"]),
@@ -36,6 +37,7 @@ def test_bad_flag_or_value(args, words, tmp_path):
     assert_usage_error(run_main(args, cwd=tmp_path), *words)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra", [["--seed", "0"], ["--p1", "cpu"], ["--level", "hard", "--p2", "human"]])
 def test_replay_refuses_match_settings_it_would_ignore(tmp_path, extra):
     rec = tmp_path / "r.rpl"
@@ -55,6 +57,7 @@ def good_replay(tmp_path_factory):
 
 
 # ------------------------------------------------------------------ --seed (point 4)
+@pytest.mark.slow
 def test_seed_of_2_to_the_64_exits_2_naming_the_range(tmp_path):
     p = run_main(["--headless", "--frames", "5", "--seed", str(2**64), "--record", "s.rpl"], cwd=tmp_path)
     assert_usage_error(p, "--seed", "2**64 - 1", str(2**64))
@@ -62,6 +65,7 @@ def test_seed_of_2_to_the_64_exits_2_naming_the_range(tmp_path):
 
 
 # ------------------------------------------------------------------ flags that cannot take effect (point 8)
+@pytest.mark.slow
 @pytest.mark.parametrize("args, words", [
     (["--headless", "--screenshot", "x.png"], ["--screenshot", "--headless", "drop --headless"]),
     (["--headless", "--training"], ["--training", "--headless"]),
@@ -76,11 +80,13 @@ def test_flag_that_cannot_take_effect_exits_2_naming_both(tmp_path, args, words)
     assert not (tmp_path / "x.png").exists()
 
 
+@pytest.mark.slow
 def test_headless_replay_with_screenshot_exits_2(good_replay, tmp_path):
     p = run_main(["--headless", "--replay", str(good_replay), "--screenshot", "x.png"], cwd=tmp_path)
     assert_usage_error(p, "--screenshot", "--headless")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     ["--headless", "--frames", "5", "--p2", "human", "--level", "hard"],
     ["--headless", "--frames", "5", "--p1", "human", "--p2", "human", "--level", "easy"],
@@ -90,6 +96,7 @@ def test_level_without_a_cpu_side_exits_2(args, tmp_path):
     assert_usage_error(p, "--level", "cpu")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("force", [[], ["--force"]])
 def test_screenshot_and_record_to_the_same_file_exits_2(force, tmp_path):
     """--screenshot shot.png --record shot.png: the replay would overwrite the PNG (with
@@ -101,6 +108,8 @@ def test_screenshot_and_record_to_the_same_file_exits_2(force, tmp_path):
     assert not (tmp_path / "shot.png").exists()
 
 
+@pytest.mark.slow
+@pytest.mark.gl  # main.py loads GL before it refuses
 @pytest.mark.parametrize("args", [[], ["--p1", "cpu", "--p2", "cpu"], ["--record", "x.rpl"]])
 def test_invisible_window_that_would_never_end_exits_2(args, tmp_path):
     """PYGLET_HEADLESS=1 (which the no-display message suggests) gives a window no one can

@@ -15,6 +15,7 @@ from clihelp import NO_PACKAGE_SHIM, ROOT, assert_usage_error, run_main, sitecus
 
 
 # ------------------------------------------------------------------ no display, no GL
+@pytest.mark.slow
 def test_no_display_names_the_headless_option(tmp_path):
     p = run_main([], cwd=tmp_path, env={"DISPLAY": None, "PYGLET_HEADLESS": None, "WAYLAND_DISPLAY": None})
     assert_usage_error(p, "no display", "--screenshot", "PYGLET_HEADLESS=1", "--headless")
@@ -36,6 +37,7 @@ GL_SHIM = textwrap.dedent(r'''
 ''')
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, env", [
     ([], {"PYGLET_HEADLESS": None, "DISPLAY": ":99"}),     # a display but no GL
     ([], {"PYGLET_HEADLESS": "1"}),                         # headless EGL, no EGL
@@ -58,6 +60,7 @@ def test_no_gl_libraries_names_the_headless_option(args, env, tmp_path):
 NO_PYGLET_SHIM = NO_PACKAGE_SHIM.format(package="pyglet")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [[], ["--screenshot", "x.png"]])
 def test_no_pyglet_package_names_the_setup_command(args, tmp_path):
     shim = sitecustomize(tmp_path, NO_PYGLET_SHIM)
@@ -73,6 +76,7 @@ def test_no_pyglet_package_names_the_setup_command(args, tmp_path):
     assert q.returncode == 0, q.stderr
 
 
+@pytest.mark.slow
 def test_render_benchmark_without_pyglet_exits_2_with_one_line(tmp_path):
     shim = sitecustomize(tmp_path, NO_PYGLET_SHIM)
     p = subprocess.run([sys.executable, "-m", "game.bench", "render", "--quick"], cwd=ROOT, capture_output=True,
@@ -84,6 +88,7 @@ def test_render_benchmark_without_pyglet_exits_2_with_one_line(tmp_path):
     assert "--headless" not in p.stderr      # main.py's alternative: the benchmark has no such flag
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("package", ["numpy", "pyrr"])
 @pytest.mark.parametrize("args", [["--headless", "--frames", "5"], ["--screenshot", "x.png"]])
 def test_no_numpy_or_pyrr_package_names_the_setup_command(package, args, tmp_path):

@@ -52,6 +52,7 @@ def _without_timing(stdout: str) -> dict:
     return out
 
 
+@pytest.mark.slow
 def test_console_script_prints_the_same_headless_result_as_main_py():
     args = ("--headless", "--frames", "120", "--p1", "cpu", "--p2", "cpu", "--seed", "7")
     want = _main_py(*args)
@@ -67,6 +68,7 @@ def test_console_script_prints_the_same_headless_result_as_main_py():
         assert _without_timing(want.stdout)["frames"] == 120
 
 
+@pytest.mark.slow
 def test_console_script_speaks_under_its_own_name():
     """``rangebox --help`` says ``usage: rangebox``, its errors say ``rangebox: ...`` and
     ``(see: rangebox --help)``; the options are main.py's, word for word."""
@@ -93,6 +95,7 @@ def _installed_copy(tmp_path: Path, folder: str) -> Path:
     return target
 
 
+@pytest.mark.slow
 def test_a_non_editable_install_says_to_install_editable(tmp_path):
     site = _installed_copy(tmp_path, "lib/python3.11/site-packages")
     p = _console("--headless", "--frames", "5", cwd=tmp_path, env=_env(PYTHONPATH=str(site)))
@@ -106,6 +109,7 @@ def test_a_non_editable_install_says_to_install_editable(tmp_path):
     assert _console("--help", cwd=tmp_path, env=_env(PYTHONPATH=str(site))).returncode == 0
 
 
+@pytest.mark.slow
 def test_a_copy_outside_site_packages_gets_the_asset_files_own_message(tmp_path):
     """Only an install into site-packages is told to install editable; a checkout that lost
     its assets/ is told which file is missing and how to restore it (tests/cli/test_asset_errors.py)."""
@@ -114,6 +118,7 @@ def test_a_copy_outside_site_packages_gets_the_asset_files_own_message(tmp_path)
     assert p.returncode == 2 and "editable" not in p.stderr and "restore" in p.stderr, p.stderr
 
 
+@pytest.mark.slow
 def test_importing_the_command_line_loads_neither_numpy_nor_pyglet():
     """--help and the usage errors run before numpy is known to be there (a missing package
     is then one line naming the set-up, tests/cli/test_missing_dependencies.py)."""

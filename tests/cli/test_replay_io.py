@@ -36,6 +36,7 @@ def _with_crc(body: bytes) -> bytes:
     return body + struct.pack("<I", zlib.crc32(body))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make, words", [
     (None, ["nope.rpl", "not found", "--replay"]),
     ("dir", ["is a directory"]),
@@ -92,6 +93,7 @@ def test_window_recording_ends_with_its_match(tmp_path):
     assert load_replay(tmp_path / "w.rpl").frames == 10
 
 
+@pytest.mark.slow
 def test_largest_seed_records_and_replays(tmp_path):
     p = run_main(["--headless", "--frames", "5", "--seed", str(2**64 - 1), "--record", "s.rpl"], cwd=tmp_path)
     assert p.returncode == 0, p.stderr
@@ -99,6 +101,8 @@ def test_largest_seed_records_and_replays(tmp_path):
     assert q.returncode == 0 and json.loads(q.stdout)["final_hash"] == json.loads(p.stdout)["state_hash"]
 
 
+@pytest.mark.slow
+@pytest.mark.gl  # the window and the --screenshot run render
 def test_zero_frame_replay_plays_back_in_the_window(tmp_path):
     rec = run_main(["--headless", "--frames", "0", "--record", "z.rpl"], cwd=tmp_path)
     assert rec.returncode == 0, rec.stderr
@@ -111,6 +115,7 @@ def test_zero_frame_replay_plays_back_in_the_window(tmp_path):
                        "--frames 1", "0 frames", "drop --frames")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra", [["--screenshot", "x.png"], ["--headless"], []])
 def test_replay_frames_beyond_its_length_exits_2(good_replay, tmp_path, extra):
     p = run_main([*extra, "--replay", str(good_replay), "--frames", "400"], cwd=tmp_path)
@@ -118,6 +123,7 @@ def test_replay_frames_beyond_its_length_exits_2(good_replay, tmp_path, extra):
     assert not (tmp_path / "x.png").exists()
 
 
+@pytest.mark.slow
 def test_headless_replay_with_frames_checks_only_the_first_frames(good_replay, tmp_path):
     p = run_main(["--headless", "--replay", str(good_replay), "--frames", "90"], cwd=tmp_path)
     assert p.returncode == 0, p.stderr
@@ -129,6 +135,7 @@ def test_headless_replay_with_frames_checks_only_the_first_frames(good_replay, t
 
 
 
+@pytest.mark.slow
 def test_cli_record_then_replay(tmp_path):
     p = run_main(["--headless", "--p1", "cpu", "--p2", "cpu", "--seed", "7", "--frames", "700",
                  "--record", "m.rpl"], cwd=tmp_path)
@@ -140,6 +147,7 @@ def test_cli_record_then_replay(tmp_path):
     assert out == {"frames": 700, "hashes_checked": 12, "final_hash": rec["state_hash"], "ok": True}
 
 
+@pytest.mark.slow
 def test_cli_replay_mismatch_exits_2_naming_frame(tmp_path):
     data, _ = record(cpu=(None, None), frames=300, change=0.3)
     r = decode(data)
@@ -151,6 +159,8 @@ def test_cli_replay_mismatch_exits_2_naming_frame(tmp_path):
     assert json.loads(q.stdout)["ok"] is False
 
 
+@pytest.mark.slow
+@pytest.mark.gl  # the window renders
 def test_window_loop_records_and_replays(tmp_path):
     """The window loop (headless EGL) records through Game.step_listeners and plays
     back through Game.input_source; a tampered frame stops it with exit 2."""
@@ -169,6 +179,7 @@ def test_window_loop_records_and_replays(tmp_path):
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "frame 120" in bad.stderr
 
 
+@pytest.mark.slow
 def test_cli_checks_a_bare_floor_replay_headless_and_the_window_names_the_fix(tmp_path):
     m = Match.new(seed=9, p1_cpu="easy", arena=False)
     rec, hashes = record_script(m, 150)

@@ -62,6 +62,7 @@ def full_disk_env(tmp_path, full_dir, err="ENOSPC", tmpdir=None):
 
 
 # ------------------------------------------------------------------ --screenshot (points 1, 6, 9)
+@pytest.mark.slow
 @pytest.mark.parametrize("err, words", [("ENOSPC", "No space left"), ("EIO", "Input/output error")])
 def test_screenshot_failed_write_keeps_the_old_png_and_exits_2(tmp_path, err, words):
     out = tmp_path / "out"
@@ -74,6 +75,8 @@ def test_screenshot_failed_write_keeps_the_old_png_and_exits_2(tmp_path, err, wo
     assert [x.name for x in out.iterdir()] == ["shot.png"]           # no temp file left behind
 
 
+@pytest.mark.slow
+@pytest.mark.gl  # the --screenshot run renders
 def test_screenshot_replaces_an_existing_png_whole(tmp_path):
     png = tmp_path / "shot.png"
     png.write_bytes(b"the old screenshot")
@@ -106,6 +109,7 @@ def _long_name(tmp_path):
     return "a" * 250 + ".png", ["too long", "shorter name"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make", [_not_a_folder, _missing_folder, _directory, _fifo, _long_name,
                                   lambda d: ("", ["empty path"])])
 def test_screenshot_unwritable_path_exits_2_before_the_match(tmp_path, make):
@@ -116,12 +120,15 @@ def test_screenshot_unwritable_path_exits_2_before_the_match(tmp_path, make):
         assert stat.S_ISFIFO(os.stat(tmp_path / path).st_mode)
 
 
+@pytest.mark.slow
 def test_screenshot_frames_beyond_the_longest_match_exits_2(tmp_path):
     p = run_main(["--screenshot", "x.png", "--frames", "999999999"], cwd=tmp_path, timeout=30)
     assert_usage_error(p, "--frames", "999999999", "19200", "--screenshot")
     assert not (tmp_path / "x.png").exists()
 
 
+@pytest.mark.slow
+@pytest.mark.gl  # the --screenshot run renders
 def test_screenshot_stops_stepping_at_the_end_of_the_match(tmp_path):
     """Attract mode would start a new match after the end: the screenshot shows the last frame
     of the first one (the recording made alongside ends on the headless run's last frame)."""
@@ -141,6 +148,7 @@ def test_screenshot_stops_stepping_at_the_end_of_the_match(tmp_path):
 
 
 
+@pytest.mark.gl  # the --screenshot run renders
 def test_render_cli_screenshot_writes_the_png(tmp_path):
     path = tmp_path / "shot.png"
     out = run_main(["--screenshot", str(path), "--frames", "40", "--debug", "--p1", "cpu", "--p2", "cpu"], cwd=ROOT)

@@ -34,6 +34,7 @@ def test_fixed_step_clock_going_back_counts_as_no_time():
     assert n[0] == 1
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.floats(-0.05, 0.3, allow_nan=False), min_size=1, max_size=120))
 def test_fixed_step_keeps_the_fraction_of_a_step_after_the_cap(elapsed):
@@ -64,6 +65,7 @@ def test_fixed_step_keeps_the_fraction_of_a_step_after_the_cap(elapsed):
 
 
 # ---------------------------------------------------------------- the loop (game/cli/timestep.py)
+@pytest.mark.slow
 @pytest.mark.parametrize("pattern", ["steady", "jittery", "stalls"])
 def test_render_fixed_step_slow_frames_do_not_change_the_simulation(pattern):
     from game.cli.timestep import SIM_STEP, FixedStep

@@ -15,6 +15,7 @@ from clihelp import (
 )
 
 
+@pytest.mark.gl  # the window renders
 def test_render_game_loop_warms_the_glyphs_and_freezes_the_start_up_heap(tmp_path):
     """The window loop (game/cli/window.py) calls Game.prepare_for_play before its first frame:
     every HUD glyph is in the font atlas, every draw state has been drawn once (Game.warm_draws),

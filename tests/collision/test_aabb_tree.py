@@ -4,10 +4,14 @@ and split at the median, and the padded root box on floats equal to the batched 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.collision.aabb_tree import LEAF_SIZE, build_aabb_tree
+
+#: every test here runs for more than about half a second
+pytestmark = pytest.mark.slow
 
 
 @settings(max_examples=300, deadline=None)

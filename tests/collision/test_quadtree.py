@@ -14,6 +14,7 @@ from game.collision.quadtree import QuadTree
 from scenehelp import assert_c1_invariants, random_models
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 60), cap=st.integers(1, 8), depth=st.integers(0, 6))
 def test_C1_quadtree_insertion_invariants(seed, n, cap, depth):

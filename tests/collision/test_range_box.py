@@ -46,6 +46,7 @@ def box_strategy(d):
     return st.lists(coord, min_size=2 * d, max_size=2 * d).map(make)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("d", [2, 3])
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
@@ -59,6 +60,7 @@ def test_A2_A3_A4_A5_pairs_match_reference(d, data):
     assert bool(overlaps(np.array(b), np.array(a))) == ref_overlap(a, b)  # symmetric
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("d", [2, 3])
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
@@ -81,6 +83,7 @@ def raw_box_strategy(d):
     return st.lists(coord, min_size=2 * d, max_size=2 * d).map(lambda v: [v[:d], v[d:]])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("d", [2, 3])
 @settings(max_examples=80, deadline=None)
 @given(data=st.data())
@@ -100,6 +103,7 @@ def test_A1_A4_pairs_all_n_by_m_matches_reference(d, data):
     assert j2[:, :d].tolist() == [w[1] for w in want]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("d", [2, 3])
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
@@ -151,6 +155,7 @@ def test_A1_A4_pair_judge_buffers_copies_and_errors():
         PairJudge(pair_index([0], [1]), -1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("d", [2, 3])
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
@@ -237,6 +242,7 @@ def test_A4_degenerate_boxes():
     assert not overlaps(flat + [0, 1e-9, 0], unit)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("d", [2, 3])
 @settings(max_examples=200, deadline=None)
 @given(data=st.data())
@@ -248,6 +254,7 @@ def test_A7_collision_point_matches_reference(d, data):
     assert np.all(np.isfinite(p))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_A7_collision_point_pair_on_floats_equals_the_batched_point(data):
@@ -275,6 +282,7 @@ def test_A7_ratio_of_diagonals_and_degenerate_midpoint():
         assert np.allclose(collision_point(pa, pb), [2.0, 3.0])
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(
     pts=hnp.arrays(np.float64, st.tuples(st.integers(1, 12), st.sampled_from([2, 3])),
@@ -287,6 +295,7 @@ def test_A6_range_box_of_any_point_set(pts):
         assert box[1, k] == max(p[k] for p in pts)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     pts=hnp.arrays(np.float64,
@@ -354,6 +363,7 @@ def test_A1_A5_A6_bad_input_is_a_value_error_naming_the_argument(call, word):
     assert "operands could not be broadcast" not in str(info.value)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("d", [2, 3])
 @settings(max_examples=100, deadline=None)
 @given(data=st.data())

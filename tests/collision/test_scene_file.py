@@ -37,6 +37,7 @@ def _rays(n=400, seed=9):
     return rng.uniform(-25, 25, (n, 3)), rng.normal(size=(n, 3))
 
 
+@pytest.mark.slow
 def test_C3_C4_C5_save_load_round_trip_gives_equal_results(tmp_path):
     sc = random_scene()
     save_scene(sc, tmp_path / "a.models.bin", tmp_path / "a.quadtree.bin")
@@ -232,6 +233,7 @@ def _c4_scene(name):
     return shipped, _arena_rays(), 50.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["shipped", "shipped, floor shrunk", "random", "random, sparse"])
 def test_C4_omitted_empty_quadrants_load_as_empty_leaves_and_answer_alike(name):
     full, (o, d), md = _c4_scene(name)

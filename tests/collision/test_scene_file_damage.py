@@ -41,6 +41,7 @@ _SMALL_PAIR = scene_to_bytes(random_scene(seed=5, n=4))
 _SIZE_AT = (20, 28)                                     # file_size in the models / quadtree header
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("which", [0, 1], ids=["models", "quadtree"])
 def test_C3_C4_C5_truncation_at_every_offset_names_the_file_and_field(which):
     """Every prefix of either file, as is and with its size and checksums made consistent again
@@ -61,6 +62,7 @@ def test_C3_C4_C5_truncation_at_every_offset_names_the_file_and_field(which):
         assert msg is not None and msg.startswith(f"{name}: field "), (cut, msg)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 1), st.data())
 def test_C3_C4_C5_resealed_byte_flips_raise_only_scene_file_error(which, data):
@@ -88,6 +90,7 @@ def _only_scene_file_error(mb, qb) -> str | None:
     return None
 
 
+@pytest.mark.slow
 def test_C3_C4_fuzzed_files_raise_only_scene_file_error():
     """Every damaged file is caught (checksum); damaged-then-resealed ones (a writer bug, not damage)
     still raise only SceneFileError, never another exception or a numpy warning."""
@@ -129,6 +132,7 @@ def test_C3_C4_fuzzed_files_raise_only_scene_file_error():
 
 
 # ---- checksum and version (C3, C4) ---------------------------------------------------------------
+@pytest.mark.slow
 def test_C3_C4_shipped_files_every_byte_flip_raises_scene_file_error():
     """Every byte of the shipped quadtree file and of the models file's header, and a large random
     sample of the models file's bytes, XORed with a random non-zero mask: always SceneFileError,
@@ -189,6 +193,7 @@ def test_C5_huge_values_raise_scene_file_error_without_numpy_warnings():
     assert msg is not None and f"field meshes[0].triangles at byte {MODELS_HDR + 4}" in msg and "too large" in msg
 
 
+@pytest.mark.slow
 def test_C5_extreme_values_in_any_float_field_never_warn():
     """Random f64 slots of both files (vertices, AABBs, transforms, node rects) set to extreme values,
     then resealed: SceneFileError or a clean load, never a numpy warning or another exception."""

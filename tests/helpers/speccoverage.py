@@ -11,6 +11,7 @@ whichever tests a run selects.  ``tests/project/test_requirements_coverage.py`` 
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -28,8 +29,9 @@ def spec_ids(text: str | None = None) -> list[str]:
     return re.findall(r"^\*\*([ABC][0-9]+)\b", text, flags=re.M)
 
 
-def collected_tests(root: Path = TESTS) -> list[str]:
-    """``path::name`` of every test function in the test files under ``root``."""
+@functools.cache
+def collected_tests(root: Path = TESTS) -> tuple[str, ...]:
+    """``path::name`` of every test function in the test files under ``root`` (read once)."""
     out = []
     for path in sorted(root.rglob("test_*.py")):
         tree = ast.parse(path.read_text())
@@ -40,7 +42,7 @@ def collected_tests(root: Path = TESTS) -> list[str]:
                         if isinstance(f, ast.FunctionDef) and f.name.startswith("test")]
             elif isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
                 out.append(f"{rel}::{node.name}")
-    return out
+    return tuple(out)
 
 
 def ids_of(test: str) -> list[str]:
@@ -48,7 +50,7 @@ def ids_of(test: str) -> list[str]:
     return [w for w in test.rsplit("::", 1)[-1].split("_") if ID_WORD.match(w)]
 
 
-def coverage(tests: list[str] | None = None) -> dict[str, list[str]]:
+def coverage(tests: tuple[str, ...] | None = None) -> dict[str, list[str]]:
     """For every ID the spec defines, the tests whose names carry it (maybe none); IDs that
     tests carry but the spec does not define are keys too, after the spec's."""
     tests = collected_tests() if tests is None else tests

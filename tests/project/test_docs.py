@@ -136,6 +136,7 @@ def test_every_module_the_docs_run_with_python3_m_exists_and_runs():
             assert importlib.util.find_spec(f"{mod}.__main__") is not None, f"{where}: {mod} has no __main__"
 
 
+@pytest.mark.slow
 def test_our_programs_help_names_them_as_the_docs_run_them():
     """``usage: python3 main.py ...``: the name argparse prints (and repeats in every
     error) is the command the README gives."""
@@ -144,6 +145,7 @@ def test_our_programs_help_names_them_as_the_docs_run_them():
         assert usage.startswith(f"usage: python3 {prog} "), (prog, usage)
 
 
+@pytest.mark.slow
 def test_every_flag_in_a_documented_command_is_an_option_of_that_program():
     for where, c in _all_commands():
         prog, args = _program(c)
@@ -224,6 +226,7 @@ def _string_constants(tree) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_every_command_a_message_names_runs_with_flags_the_program_has():
     """The commands inside the code's strings (usage errors, replay and scene-file fixes,
     soak's reproduce line): python3, a program that exists, flags it has."""

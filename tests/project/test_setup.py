@@ -85,6 +85,7 @@ def _third_party_imports() -> dict[str, set[str]]:
     return found
 
 
+@pytest.mark.slow
 def test_every_third_party_import_is_in_requirements():
     reqs = _requirements()
     imports = _third_party_imports()
@@ -323,6 +324,7 @@ def test_setup_with_everything_installed_skips_apt_and_installs_the_project_into
     assert (stubs.venv / ".rangebox-setup").read_text().startswith(f"checkout: {stubs.repo.resolve()}\n")
 
 
+@pytest.mark.slow
 def test_setup_run_again_keeps_an_up_to_date_venv_without_pip(stubs):
     assert stubs.run()[0].returncode == 0
     p, log = stubs.run()
@@ -331,6 +333,7 @@ def test_setup_run_again_keeps_an_up_to_date_venv_without_pip(stubs):
     assert "up to date" in p.stdout
 
 
+@pytest.mark.slow
 def test_setup_after_pyproject_changes_installs_again_into_the_same_venv(stubs):
     assert stubs.run()[0].returncode == 0
     (stubs.repo / "pyproject.toml").write_text('[project]\nname = "rangebox"\ndependencies = ["numpy"]\n')
@@ -339,6 +342,7 @@ def test_setup_after_pyproject_changes_installs_again_into_the_same_venv(stubs):
     assert not _made_venv(log) and len(_pip_installs(log)) == 1, log
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", ["another python", "another folder", "no pip", "no python", "no pyvenv.cfg"])
 def test_setup_makes_a_broken_or_foreign_venv_anew(stubs, damage):
     assert stubs.run()[0].returncode == 0
@@ -360,6 +364,7 @@ def test_setup_makes_a_broken_or_foreign_venv_anew(stubs, damage):
     assert not (stubs.venv / "nopip").exists() and (stubs.venv / "identity").read_text() == "/usr 3.99\n"
 
 
+@pytest.mark.slow
 def test_setup_makes_the_venv_anew_when_an_install_into_the_kept_one_does_not_run(stubs):
     """A venv the script did not finish (no stamp): pip runs in it; if the commands it
     should have written still do not run, the venv is made anew and installed once more."""
@@ -386,6 +391,7 @@ def test_setup_with_python_set_makes_the_venv_with_that_interpreter(stubs):
     assert not any(ln.startswith("python3 ") for ln in log), log
 
 
+@pytest.mark.slow
 def test_setup_as_root_installs_only_the_missing_packages_after_an_update(stubs):
     p, log = stubs.run(MISSING="libegl1 fonts-dejavu-core")
     assert p.returncode == 0, p.stderr
@@ -397,6 +403,7 @@ def test_setup_as_root_installs_only_the_missing_packages_after_an_update(stubs)
     assert not any(ln.startswith("sudo") for ln in log)
 
 
+@pytest.mark.slow
 def test_setup_not_root_goes_through_sudo_and_keeps_apt_noninteractive(stubs):
     p, log = stubs.run(MISSING="git", FAKE_UID="1000")
     assert p.returncode == 0, p.stderr
@@ -419,6 +426,7 @@ def test_setup_stops_when_apt_fails(stubs):
     assert not _made_venv(log) and not _pip_installs(log), "the set-up went on after apt failed"
 
 
+@pytest.mark.slow
 def test_setup_takes_python3_venv_from_apt_where_python_cannot_make_a_venv(stubs):
     p, log = stubs.run(NO_VENV_MODULE="1", MISSING="python3-venv")
     assert p.returncode == 0, p.stderr

@@ -31,6 +31,7 @@ def _boxes(draw):
     return np.array(out, dtype=float).reshape(-1, 2, 3)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(_point, _point, st.tuples(st.booleans(), st.booleans(), st.booleans()), _boxes())
 def test_camera_first_blocker_matches_sampled_segment(origin, end, flat, boxes):
@@ -236,6 +237,7 @@ def test_camera_project_puts_up_at_the_top_of_the_image_and_right_at_the_right()
 
 
 # ---------------------------------------------------------------- camera
+@pytest.mark.slow
 def test_render_camera_frames_both_fighters_and_follows_a_sidestep():
     from game.render.camera import FightCamera, project
 
@@ -262,6 +264,7 @@ def test_render_camera_frames_both_fighters_and_follows_a_sidestep():
     assert ((px > [0, 0]) & (px < [1280, 720])).all(), "a fighter is off screen"
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.floats(-50, 50), min_size=9, max_size=9))
 def test_render_look_at_equals_pyrr_create_look_at_transposed(coords):
@@ -289,6 +292,7 @@ def test_render_look_at_without_a_view_direction_says_so():
             look_at(eye, target, up)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.floats(-20, 20), min_size=6, max_size=6), st.floats(20, 90), st.floats(0.5, 3.0))
 def test_render_camera_matrices_follow_opengl_conventions(coords, fovy, aspect):

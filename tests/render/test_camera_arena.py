@@ -80,6 +80,7 @@ def _view_problems(eye, tgt, fighters, arena) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where, p1, p2", [
     ("beside a pillar", (5.2, 6.9), (6.03, 5.3)),        # the pillar 0.8 m from their midpoint
     ("a pillar between them", (7.0, 5.6), (7.0, 8.4)),   # their midpoint inside the pillar
@@ -103,6 +104,7 @@ def test_render_camera_keeps_its_view_where_nothing_is_in_the_way():
     assert np.allclose(eye, free_eye) and np.allclose(tgt, free_tgt)
 
 
+@pytest.mark.slow
 def test_render_camera_swing_round_a_pillar_pans_smoothly():
     """Walking up to a pillar: the swing that keeps the fighters in view turns the view at
     most MAX_TURN a frame (a pan, not a whip), and the eye never enters the pillar meanwhile."""
@@ -145,6 +147,7 @@ def _arena_camera(p1, p2, rays: list | None = None):
                        obstacles=camera_obstacles(arena), ray=cast)
 
 
+@pytest.mark.slow
 def test_render_C7_camera_swing_search_casts_a_bounded_number_of_rays_per_frame():
     """A swing search spreads its turns over frames: one update scores the goal view, the
     kept turn and SEARCH_STEP turns (each at most 5 rays: 2 to look out of a pillar, 1 along
@@ -166,6 +169,7 @@ def test_render_C7_camera_swing_search_casts_a_bounded_number_of_rays_per_frame(
     assert searched > 0, "the walk made the camera search for a clear view"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("p1, p2, came_from", [((5.2, 6.9), (6.03, 5.3), (-2.0, -2.0)),
                                                ((6.0, 5.2), (8.0, 5.2), (0.0, -3.0)),
                                                ((-1.0, 14.3), (1.0, 14.3), (0.0, -4.0))])
@@ -191,6 +195,7 @@ def test_render_C7_camera_search_spread_over_frames_settles_where_one_full_searc
     assert _view_problems(e0, t0, (p1, p2), load_arena()) == []
 
 
+@pytest.mark.slow
 def test_render_C7_camera_swing_pruned_scores_pick_the_turn_every_ray_would():
     """The swing's scores stop casting once a turn cannot win; the reference scores every
     turn with all its rays (view along the turn, then each fighter to where the eye stops and
@@ -259,6 +264,7 @@ def test_render_camera_looks_over_a_crate_between_it_and_the_fighters():
     assert EYE_HEIGHT < eye[1] < OVER_MAX
 
 
+@pytest.mark.slow
 def test_render_camera_eye_height_matches_a_sampled_reference():
     """``_wanted_eye_y`` (Python floats, slab entry of the target -> eye segment) against a
     reference that walks the segment in 1e-4 steps to find where it first enters each low
@@ -443,6 +449,7 @@ def _corner_cases():
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, cornered, front, came", _corner_cases(), ids=[c[0] for c in _corner_cases()])
 def test_review_C7_camera_keeps_both_fighters_on_screen_walking_into_a_corner(name, cornered, front, came):
     """The pair walks 6.3 m into a corner in 2.5 s (one pressed into it, the other in front)
@@ -469,6 +476,7 @@ def test_review_C7_camera_keeps_both_fighters_on_screen_walking_into_a_corner(na
     assert not swapped, f"{name}: the fighters swapped screen sides on {len(swapped)} frames, first {swapped[0]}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sep_end, diagonal, size", [
     (sep, False, size) for sep in (6.0, 12.0, 28.6) for size in ((1280, 720), (1024, 768), (720, 720))
 ] + [(37.0, True, size) for size in ((1280, 720), (1024, 768), (720, 720))]
@@ -511,6 +519,7 @@ def test_review_C7_camera_frames_fighters_far_apart(sep_end, diagonal, size):
     assert np.degrees(np.abs(np.diff(fov))).max() < 2.5, np.degrees(np.abs(np.diff(fov))).max()
 
 
+@pytest.mark.slow
 def test_review_C7_camera_does_not_flicker_in_and_out_behind_a_pillar():
     """The pair walks up beside pillar_en with the camera's side behind it (fighters 4 m apart
     along x at z = 5.2, the pillar 1.1 m behind their middle).  The view ray grazing the
@@ -526,6 +535,7 @@ def test_review_C7_camera_does_not_flicker_in_and_out_behind_a_pillar():
     assert all(r[0] < math.inf for r in rows), "a limb behind the eye"
 
 
+@pytest.mark.slow
 def test_review_C7_camera_circling_beside_a_pillar_pans_without_a_cut():
     """P1 sidesteps round P2, 1.5 m apart, with pillar_en beside them, for 700 frames (about
     three turns).  When the fighters' middle came into the corner of the pillar's box beside the

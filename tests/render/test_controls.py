@@ -41,6 +41,7 @@ def test_stick_dpad_buttons_and_triggers_map_to_intents():
 
 
 # ---------------------------------------------------------------- input mapping
+@pytest.mark.slow
 @pytest.mark.parametrize("fighter", [0, 1])
 def test_render_screen_directions_map_to_fighter_relative_input(fighter):
     """'right' walks toward screen-right and 'in' sidesteps away from the camera, for either side."""
@@ -167,6 +168,7 @@ def test_pad_hot_plug_keeps_each_players_slot():
     assert merge(g.intents(0))["hp"] and merge(g.intents(1))["hk"]
 
 
+@pytest.mark.gl  # pyglet.input loads the GL libraries
 def test_pads_come_from_a_controller_manager_so_hot_plug_is_seen(monkeypatch):
     """The window's Gamepads listens to a ControllerManager (not a one-off get_controllers)."""
     try:
@@ -198,6 +200,7 @@ def test_player_key_maps_do_not_overlap():
     assert not one & two
 
 
+@pytest.mark.gl  # pyglet.window's key codes load the GL libraries
 @pytest.mark.parametrize("intent, numlock_off", [
     ("in", "NUM_HOME"), ("out", "NUM_PAGE_UP"), ("lp", "NUM_LEFT"), ("hp", "NUM_BEGIN"),
     ("lk", "NUM_END"), ("hk", "NUM_DOWN"), ("guard", "NUM_INSERT"),

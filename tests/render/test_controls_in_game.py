@@ -16,8 +16,8 @@ from game.sim import (
 )
 from glhelp import fresh, game_env
 
-#: every test here draws in a headless GL window
-pytestmark = pytest.mark.gl
+#: every test here draws in a headless GL window, for more than about half a second
+pytestmark = [pytest.mark.gl, pytest.mark.slow]
 
 W, H = 640, 360
 

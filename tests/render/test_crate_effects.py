@@ -92,6 +92,7 @@ def _instances_reference(d, alpha):
     return np.array(out, dtype=np.float32).reshape(-1, 19)
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None)
 @given(st.integers(0, 5), st.integers(0, 10_000), st.booleans(), st.sampled_from([0.0, 0.25, -0.1]),
        st.sampled_from([0.0, 0.3, 0.77, 1.0]))
@@ -218,6 +219,7 @@ def test_render_debris_rotations_match_pyrr_per_element(rows):
         assert np.allclose(r, ref, atol=1e-9)
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10_000), st.booleans())
 def test_render_debris_pieces_never_sink_into_the_floor_and_all_expire(seed, broke):
@@ -345,6 +347,7 @@ def _chunks_per_column(rng, crate, normal, cols):
     return rows
 
 
+@pytest.mark.slow
 def test_render_break_chunks_have_the_per_column_distributions():
     """Debris._chunks (one noise-table window per break): over many breaks every column of
     the chunks (position, velocity, spin axis and rate, size, colour, life) is distributed as
@@ -439,6 +442,7 @@ def _crate_vertices_reference(faces, kind, scale=None, offset=None):
     return out[np.lexsort((kinds, mats))].reshape(-1, 10)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.integers(0, 40), st.sampled_from(["crate", "barrel"]))
 def test_render_B5_crate_mesh_equals_the_row_sorted_reference_and_its_ranges(seed, strikes, kind):
@@ -462,6 +466,7 @@ def test_render_B5_crate_mesh_equals_the_row_sorted_reference_and_its_ranges(see
     assert runs == material_ranges(verts)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.lists(st.sampled_from([0, 3, 8]), max_size=12), max_size=6))
 def test_render_crate_meshes_grouped_by_material_equal_a_stable_sort(mats):

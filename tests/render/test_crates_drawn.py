@@ -13,8 +13,8 @@ from game.collision.compound import FILL, INNER, OUTER
 from game.sim import CrateStruck, FrameInput
 from simhelp import NEUTRAL
 
-#: every test here draws in a headless GL window
-pytestmark = pytest.mark.gl
+#: every test here draws in a headless GL window, for more than about half a second
+pytestmark = [pytest.mark.gl, pytest.mark.slow]
 
 W, H = 640, 360
 

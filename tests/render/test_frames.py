@@ -36,6 +36,7 @@ def _limb_centre(game, fighter: int, limb: str) -> np.ndarray:
     return origin[li] + rot[li] @ m.data.skeleton.center[li]
 
 
+@pytest.mark.slow
 def test_render_frame_not_blank_and_shows_both_fighters_colours(env):
     from game.render.offscreen import frame_pixels
 
@@ -80,6 +81,7 @@ def _script_punch(game):
     raise AssertionError("the scripted punch never connected")
 
 
+@pytest.mark.slow
 def test_render_A8_hit_spark_appears_at_the_A7_collision_point(env):
     from game.render.offscreen import frame_pixels
 
@@ -104,6 +106,7 @@ def test_render_A8_hit_spark_appears_at_the_A7_collision_point(env):
     assert gain[:, 0].mean() > gain[:, 2].mean()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pattern", ["jittery", "stalls"])
 def test_render_game_loop_at_irregular_frame_times_matches_fixed_stepping(env, pattern):
     """main.py's loop with the real Game: FixedStep turns irregular frame times into
@@ -138,6 +141,7 @@ def test_render_game_loop_at_irregular_frame_times_matches_fixed_stepping(env, p
     game.overlay.enabled = False
 
 
+@pytest.mark.slow
 def test_render_shadow_pass_culls_back_faces_and_casts_the_same_shadow(env):
     """Culling the shadow triangles that face away from the sun keeps every shadow pixel:
     against the reference (all triangles drawn) nothing differs by more than the height
@@ -281,6 +285,7 @@ def test_render_uniform_setters_store_what_they_are_given(env):
         gl.glUseProgram(0)
 
 
+@pytest.mark.slow
 def test_render_floor_tiles_each_carry_their_own_tint_and_grout_between(env):
     """The floor's 1 m tiles (drawn per pixel by lit.frag's integer tile hash) each have one
     flat tint, the tints differ from tile to tile, and grout lines darken their borders.
@@ -332,6 +337,7 @@ def test_render_floor_tiles_each_carry_their_own_tint_and_grout_between(env):
         f"no tint steps between tiles: median step {across:.1f} across borders, {inside:.1f} inside"
 
 
+@pytest.mark.slow
 def test_render_fighters_thin_limbs_in_one_rim_segment_look_as_in_two(env):
     """The fighters' level of detail (``geometry.FINE_RIM``): the arms' and legs' rounded
     edges in one segment, the hips', torso's and head's in two, costs under 60 % of the

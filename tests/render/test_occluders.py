@@ -44,6 +44,7 @@ point = st.lists(coord, min_size=3, max_size=3)
 size = st.lists(st.floats(0.1, 3), min_size=3, max_size=3)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(point, st.lists(point, min_size=1, max_size=5), st.lists(st.tuples(point, size), min_size=1, max_size=6))
 def test_render_occluding_equals_a_per_pair_segment_box_reference(eye, points, boxes):
@@ -81,6 +82,7 @@ def env():
     yield from game_env(W, H)
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 def test_render_fighters_behind_a_pillar_show_through_it_while_it_fades(env):
     """Both fighters just behind pillar_en as seen from the arena's centre: with the pillar

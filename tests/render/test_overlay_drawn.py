@@ -28,6 +28,7 @@ def _project(game, pts):
     return project(np.asarray(pts, dtype=float), game.view_proj, W, H)
 
 
+@pytest.mark.slow
 def test_render_A6_overlay_draws_along_a_limb_range_box_edge(env):
     from game.render.offscreen import frame_pixels
 
@@ -72,6 +73,7 @@ def _script_punch(game):
     raise AssertionError("the scripted punch never connected")
 
 
+@pytest.mark.slow
 def test_render_A7_overlay_marks_the_collision_point_of_a_contact(env):
     """On the contact frame the overlay draws the A7 collision point (white diamond) where it projects."""
     from game.render.offscreen import frame_pixels
@@ -97,6 +99,7 @@ def _pixels(game, alpha=1.0):
     return frame_pixels(game, alpha).astype(int)
 
 
+@pytest.mark.slow
 def test_render_A8_overlay_frame_shows_the_simulated_state_not_an_interpolated_one(env):
     """The overlay draws the range boxes of the last step; the bodies under it were drawn
     interpolated between the last two steps (alpha), so in the window they lagged up to a
@@ -114,6 +117,7 @@ def test_render_A8_overlay_frame_shows_the_simulated_state_not_an_interpolated_o
         game.overlay.enabled = False
 
 
+@pytest.mark.slow
 def test_render_overlay_draws_the_judged_projectile_box_on_its_hit_frame(env):
     """On a fireball's hit frame the projectile is gone from the stage: its range box, the one
     A2-A4 judged, is drawn along all its edges (it was missing, the A7 point drawn alone)."""
@@ -152,6 +156,7 @@ def test_render_overlay_draws_the_judged_projectile_box_on_its_hit_frame(env):
     assert hits / total > 0.9, f"the projectile's box: {hits}/{total} edge samples drawn"
 
 
+@pytest.mark.slow
 def test_render_C1_quadtree_cells_are_hidden_behind_a_fighter_and_drawn_beside_it(env):
     """The overlay's lines have no depth test, so the whole arena's quadtree grid crossed
     the fighters.  The cells lie on the floor and are now depth-tested: a cell edge on the
@@ -194,6 +199,7 @@ def test_render_C1_quadtree_cells_are_hidden_behind_a_fighter_and_drawn_beside_i
     assert len(shown) >= 3 and sum(shown) >= len(shown) - 1, f"the cell edge beside the fighter: {shown}"
 
 
+@pytest.mark.slow
 def test_render_overlay_key_shows_every_colour_and_dims_a_hidden_kind(env):
     """F1 shows a key of the overlay's colours in the HUD (there was none: 16 colours to
     guess); a kind hidden by F2-F4 is dimmed and marked off; F1 off hides the key."""
@@ -237,6 +243,7 @@ def test_render_overlay_key_shows_every_colour_and_dims_a_hidden_kind(env):
     assert all(lbl.label.text == "" for lbl in game.hud.ov_legend_lbl)
 
 
+@pytest.mark.slow
 def test_render_overlay_key_names_the_frame_while_training_is_frozen(env):
     """Frame by frame (training's P / .), the key names the match frame the overlay shows."""
     from game.render.training import TrainingMode
@@ -321,6 +328,7 @@ def _drawn_rays(game) -> tuple[set, list]:
     return segs, [t for _p, t, _c in game.overlay.texts if "rays" in t or "nodes" in t]
 
 
+@pytest.mark.slow
 def test_C6_C8_render_overlay_draws_every_ray_cast_in_a_tick_the_cameras_and_sparks_too(env):
     """Every cast on the scene in a tick is drawn, the simulation's (ground probes, fireball
     paths, the CPU's line of sight) and presentation's: the camera's nearest-hit casts

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 
+@pytest.mark.gl  # game.render.passes loads pyglet.gl
 def test_render_overlay_culling_keeps_every_visible_segment():
     """The line pass's frustum cull against a per-segment reference (sampled points on screen)."""
     from game.render.camera import FightCamera

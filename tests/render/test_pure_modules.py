@@ -5,6 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
+#: every test here runs for more than about half a second
+pytestmark = pytest.mark.slow
+
 
 def test_render_pure_modules_do_not_import_pyglet():
     code = ("import sys; import game.render.camera, game.render.sparks, game.render.overlay, "

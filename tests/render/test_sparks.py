@@ -4,6 +4,7 @@ hitstop, and their batched rows and steps equal their masked, per-column referen
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 # ---------------------------------------------------------------- debris logic (no GL)
 from hypothesis import given, settings  # noqa: E402
@@ -25,6 +26,7 @@ def _same_distribution(got: np.ndarray, want: np.ndarray, what: str) -> None:
             assert abs(np.percentile(g, q) - np.percentile(w, q)) < 2 * tol, f"{what}: column {j} {q}th percentile"
 
 
+@pytest.mark.slow
 def test_render_spark_bursts_batched_draw_has_the_per_column_distributions():
     """Sparks.spawn / Sparks.burst read their randoms from the effects' noise table; over many
     frames (each its own window) every particle column matches the per-column reference."""
@@ -94,6 +96,7 @@ def _spark_instances_reference(s, alpha):
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["hit", "heavy", "block", "crate", "impact", "wait"]),
                           st.integers(0, 12)), min_size=1, max_size=12),

@@ -14,8 +14,8 @@ import pytest
 
 from glhelp import fresh, game_env
 
-#: every test here draws in a headless GL window
-pytestmark = pytest.mark.gl
+#: every test here draws in a headless GL window, for more than about half a second
+pytestmark = [pytest.mark.gl, pytest.mark.slow]
 
 _DRAWS = ("glDrawArrays", "glDrawArraysInstanced", "glDrawElements", "glDrawElementsInstanced",
           "glMultiDrawArrays", "glMultiDrawElements")

@@ -234,6 +234,7 @@ def _refit(buf: bytearray) -> bytes:
     return body + struct.pack("<I", zlib.crc32(body))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mutate, field", [
     (lambda d: d[:3], "magic"),
     (lambda d: b"XXXX" + d[4:], "magic"),
@@ -288,6 +289,7 @@ def _reference_runs(inputs):
     return [tuple(r) for r in out]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 2047), st.integers(0, 2047), st.integers(1, 40)), max_size=60))
 def test_run_length_encoding_matches_reference(spans):
@@ -320,6 +322,7 @@ def _as_version_1(data: bytes) -> bytes:
     return body + struct.pack("<I", zlib.crc32(body))
 
 
+@pytest.mark.slow
 def test_a_version_1_file_is_still_read_and_plays_on_the_arena(tmp_path):
     """Every version-1 replay was recorded on the arena (bare floors were refused)."""
     m = Match.new(seed=4, p1_cpu="normal")
@@ -354,6 +357,7 @@ def _file(payload: bytes, frames: int, runs: int) -> bytes:
     return header + payload + TRAILER.pack(zlib.crc32(header + payload))
 
 
+@pytest.mark.slow
 def test_payload_that_inflates_far_past_its_header_is_refused_without_inflating_it():
     """A file under the size limit whose zlib payload (valid CRCs) inflates to ~100 MB: one
     ReplayError naming the payload, without the 100 MB ever being made."""

@@ -49,6 +49,7 @@ def _with(r, **kw):
     return rp.Replay(**d)
 
 
+@pytest.mark.slow
 def test_tampered_checkpoint_alone_is_caught_on_its_frame(recorded):
     """Tags intact, one 8-byte checkpoint changed: playback stops on that checkpoint's frame."""
     r = decode(recorded[0])
@@ -61,6 +62,7 @@ def test_tampered_checkpoint_alone_is_caught_on_its_frame(recorded):
         assert ei.value.frame == 60 * (k + 1) - 1
 
 
+@pytest.mark.slow
 def test_tampered_final_hash_alone_is_caught_on_the_last_frame(recorded):
     r = decode(recorded[0])
     final = bytes([r.final[0] ^ 0x80]) + r.final[1:]
@@ -96,6 +98,7 @@ def test_play_replay_with_more_frames_than_recorded_stops_at_the_end(recorded):
     assert out == {"frames": 150, "hashes_checked": 3, "final_hash": m.state_hash(), "ok": True}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cpu", [(None, None), (None, "hard"), ("easy", "normal")])
 def test_round_trip_plays_back_to_the_same_hash(cpu):
     data, m = record(cpu=cpu)
@@ -106,6 +109,7 @@ def test_round_trip_plays_back_to_the_same_hash(cpu):
     assert out["hashes_checked"] == m.frame // 60 + 1
 
 
+@pytest.mark.slow
 def test_recorded_inputs_are_the_effective_ones():
     """A CPU side ignores the given input: the file holds what the CPU pressed."""
     m = make_match(4, None, "hard")
@@ -120,6 +124,7 @@ def test_recorded_inputs_are_the_effective_ones():
     assert any(b != FrameInput(hk=True).bits for b in cpu_bits)
 
 
+@pytest.mark.slow
 def test_cpu_inputs_fed_to_a_no_cpu_match_give_other_hashes():
     """Documents the design choice: CPU sides are re-run, not replaced by their inputs."""
     data, m = record(cpu=("hard", "hard"), frames=600)
@@ -131,6 +136,7 @@ def test_cpu_inputs_fed_to_a_no_cpu_match_give_other_hashes():
     assert plain.state_hash() != m.state_hash()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("frame", [90, 250, 431])
 def test_divergence_names_the_exact_frame(frame):
     """A human input changed on one fight frame (the intro ignores inputs, 90 frames):
@@ -149,6 +155,7 @@ def test_divergence_names_the_exact_frame(frame):
     assert f"frame {ei.value.frame}" in str(ei.value)
 
 
+@pytest.mark.slow
 def test_cpu_input_divergence_is_named():
     data, _ = record(cpu=(None, "hard"), frames=600)
     r = decode(data)
@@ -160,6 +167,7 @@ def test_cpu_input_divergence_is_named():
         rp.play_replay(bad, make_match)
 
 
+@pytest.mark.slow
 def test_different_seed_diverges_at_the_first_live_frame():
     data, _ = record(cpu=(None, "hard"), frames=300)
     r = decode(data)
@@ -168,6 +176,7 @@ def test_different_seed_diverges_at_the_first_live_frame():
     assert ei.value.frame == 0          # the RNG state is in the hash from frame 0
 
 
+@pytest.mark.slow
 def test_player_is_a_clean_input_source():
     data, m = record(frames=300)
     r = decode(data)
@@ -184,6 +193,7 @@ def test_player_is_a_clean_input_source():
 
 
 # ------------------------------------------------------------------ size bound
+@pytest.mark.slow
 def test_longest_match_is_five_full_rounds():
     """Two neutral humans draw every round on time: the match lasts MAX_MATCH_FRAMES."""
     m = make_match(0, None, None)
@@ -192,6 +202,7 @@ def test_longest_match_is_five_full_rounds():
     assert m.over and m.frame == MAX_MATCH_FRAMES
 
 
+@pytest.mark.slow
 def test_play_replay_checks_only_the_first_frames():
     data, _ = record(cpu=(None, "hard"), frames=300)
     r = decode(data)
@@ -217,6 +228,7 @@ def test_recorder_refuses_a_cpu_config_that_is_no_pair_of_levels(cpu):
 
 
 # ================================================================ 1. the arena field
+@pytest.mark.slow
 @pytest.mark.parametrize("arena", [False, True])
 def test_any_match_records_and_plays_back_with_its_arena_setting(arena, tmp_path):
     """A bare-floor match used to be refused by ReplayRecorder.for_match (the file had no
@@ -232,6 +244,7 @@ def test_any_match_records_and_plays_back_with_its_arena_setting(arena, tmp_path
     assert own["final_hash"] == hashes[199]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make, words", [
     (lambda s, a, b: Match.new(seed=s, p1_cpu=a, p2_cpu=b, arena=False), ["on a bare floor (arena=False)",
                                                                           "recorded on the arena"]),
@@ -318,6 +331,7 @@ print(m.state_hash())
 """
 
 
+@pytest.mark.slow
 def test_B9_replay_with_crate_strikes_recorded_in_one_process_plays_in_another(crate_fight_run, tmp_path):
     inputs, strikes, broke, straight = crate_fight_run
     path = tmp_path / "crates.rpl"
@@ -334,6 +348,7 @@ def test_B9_replay_with_crate_strikes_recorded_in_one_process_plays_in_another(c
     assert out["final_hash"] == rec.stdout.strip() == straight[-1][1]
 
 
+@pytest.mark.slow
 def test_B9_replay_of_a_crate_fight_round_trips_through_bytes(crate_fight_run):
     """The recorder's bytes decode to the fight's own inputs and per-frame tags."""
     inputs, _, _, straight = crate_fight_run

@@ -63,6 +63,7 @@ def test_C2_C9_arena_layout_kinds_levels_and_clear_start_area():
             assert math.hypot(q[0] - s[0], q[2] - s[2]) >= 3.0, o.name
 
 
+@pytest.mark.slow
 def test_C6_C9_arena_rays_from_the_fighters():
     arena = load_arena()
     sc = arena.scene

@@ -113,6 +113,7 @@ def write_bad(assets_dir: Path, name: str, path: tuple, value) -> None:
     (assets_dir / name).write_text(json.dumps(put(shipped(name), path, value)))
 
 
+@pytest.mark.slow
 def test_shipped_assets_load(assets_copy):
     for name in FILES:
         write_bad(assets_copy, name, (), shipped(name))
@@ -229,6 +230,7 @@ def test_obj_mesh_that_is_not_text_names_the_field(assets_copy):
 
 
 # ------------------------------------------------------------------ (b) fuzz: one field replaced
+@pytest.mark.slow
 @pytest.mark.parametrize("name", FILES)
 def test_any_field_replaced_by_a_bad_value_loads_or_raises_the_family_error(assets_copy, name):
     tree_paths = paths(shipped(name))
@@ -266,6 +268,7 @@ def object_paths(name: str) -> list[tuple]:
             and not any(isinstance(k, str) and k.startswith("_") for k in p)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", FILES)
 def test_an_unknown_key_in_any_object_is_named(assets_copy, name):
     """Coverage: every object of every shipped file rejects a key its loader does not read
@@ -338,6 +341,7 @@ def program(tmp_path) -> tuple[Path, Path]:
     return copy_program(tmp_path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, path, value", [REVIEWER_CASES[0], REVIEWER_CASES[8], REVIEWER_CASES[-1]])
 def test_cli_exits_2_with_one_line_naming_file_and_field(program, name, path, value):
     main, assets = program

@@ -54,6 +54,7 @@ def test_heavy_normals_are_plus_on_hit_and_punishable_on_block(move):
     assert truth <= -jab.startup, truth                      # punishable by a jab
 
 
+@pytest.mark.slow
 def test_sweep_on_hit_leaves_the_sweeper_plus_and_on_block_punishable():
     mv = load_game_data().moves["hk_low"]
     m, hit = swept()
@@ -184,6 +185,7 @@ def test_guard_with_up_and_down_is_a_standing_guard_that_stops_a_mid():
     assert len(hits) == 1 and hits[0].height == "mid" and hits[0].blocked
 
 
+@pytest.mark.slow
 def test_A2_A4_match_pair_check_equals_per_pair_reference_every_frame():
     """The match judges all limb pairs in one PairJudge call and reads both fighters'
     attacks from it; on every active frame of a CPU match its contacts are exactly the pairs

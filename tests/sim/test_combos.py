@@ -87,6 +87,7 @@ def _string(first: str, second: str, dist: float, defence: str = "none", guard_f
 
 
 # ------------------------------------------------------------------ combos exist
+@pytest.mark.slow
 @pytest.mark.parametrize("defence", ["none", "guard", "mash"])
 @pytest.mark.parametrize("first,second,dist", COMBOS)
 def test_light_cancels_combo_defender_cannot_guard_or_act_between(first, second, dist, defence):
@@ -108,6 +109,7 @@ def test_light_cancels_combo_defender_cannot_guard_or_act_between(first, second,
     assert m.data.max_health - m.fighters[1].health == h1.damage + h2.damage
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first,second,dist", COMBOS)
 def test_without_the_cancel_the_same_two_moves_do_not_combo(first, second, dist):
     """Hit advantage alone links nothing: the second move pressed so that it comes out as soon
@@ -133,6 +135,7 @@ def test_jab_does_not_link_into_itself():
 
 
 # ------------------------------------------------------------------ whiffs and blocks
+@pytest.mark.slow
 @pytest.mark.parametrize("first,second", [("lp", "hp"), ("lp", "fireball"), ("lk", "hk"), ("lk", "fireball")])
 def test_a_whiffed_light_never_cancels(first, second):
     """Out of reach, the second press at any frame of the first move comes out only once the
@@ -196,6 +199,7 @@ def _set(path, value):
     return edit
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edit,field,words", [
     (_set(("moves", "lp", "cancel", "into"), ["hpp"]), "moves.lp.cancel.into[0]", "the name of an attack"),
     (_set(("moves", "lp", "cancel", "into"), ["jump"]), "moves.lp.cancel.into[0]", "the name of an attack"),

@@ -159,6 +159,7 @@ def _first_free_frame() -> int:
     return next(k for k, e in events if isinstance(e, MoveStarted) and e.fighter == 0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first_at, second_at", [(-1, 1), (0, 2), (-2, 0), (1, 3)])
 def test_a_pair_straddling_the_first_free_frame(first_at, second_at):
     """Out of blockstun (a reversal throw): lp on the frame before P1 can act, buffered, then
@@ -242,6 +243,7 @@ def _first_jump(events, who=0):
     return next((k for k, e in events if isinstance(e, MoveStarted) and e.fighter == who and e.move == "jump"), None)
 
 
+@pytest.mark.slow
 def test_up_held_through_blockstun_jumps_on_the_first_free_frame():
     """Up (+ forward) held before the first free frame after a blocked jab jumps on that
     frame, as a held direction does in the genre (it used to need a fresh press, and an early
@@ -262,6 +264,7 @@ def test_up_held_jumps_again_on_landing():
     assert jumps == [0, jump.total, 2 * jump.total]     # each on the frame the last one lands
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("late", range(1, 4))
 def test_the_jump_direction_counts_until_take_off(late):
     """Forward held from ``late`` frames after up (still in the 4 pre-jump frames) lands the

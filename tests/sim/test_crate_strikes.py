@@ -185,6 +185,7 @@ def test_B2_struck_normal_is_the_face_toward_the_attacker():
     assert st.struck_normal(i, result, origin) == (0.0, 0.0, -1.0)
 
 
+@pytest.mark.slow
 def test_B9_break_rule_is_reached_through_the_struck_face():
     """A player mixing the five moves at the south face from 0.3-0.9 m, shuffling sideways:
     the crate breaks within a handful of strikes, by its south wall (the one struck, B9's
@@ -216,6 +217,7 @@ def test_B9_break_rule_is_reached_through_the_struck_face():
     assert max(strikes_needed) <= 15, strikes_needed
 
 
+@pytest.mark.slow
 def test_A4_B1_B7_stage_touch_equals_brute_force_with_and_without_origin_and_on_ties():
     """The limb, crate and small box that ``Stage.touch`` returns (its quick x-z rejection and
     the reach boxes) equal testing every limb against every small box in a plain loop
@@ -322,6 +324,7 @@ def test_B7_C_struck_crate_updates_its_scene_model(at_crate):
     assert beside is not None and beside.point[2] == pytest.approx(c.obj.aabb[0, 2])
 
 
+@pytest.mark.slow
 def test_B9_crates_break_after_enough_strikes_and_stop_blocking(at_crate):
     m = at_crate
     c = crate(m, "crate_north")
@@ -374,6 +377,7 @@ def _touch_at_one_crate_two_at_once_and_on_ties():
     assert checked > 20
 
 
+@pytest.mark.slow
 def test_B9_break_test_reads_one_volume_pass_like_its_two_parts():
     """``Crate.too_little_left`` computes the boxes' volumes once; it agrees, strike after
     strike, with its two parts as written: the thinnest wall's share against BREAK_WALL,

@@ -15,6 +15,9 @@ from cratefight import crate_fight
 from game.sim import Match
 from simhelp import run_frames as run
 
+#: every test here runs for more than about half a second
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def crate_fight_run():

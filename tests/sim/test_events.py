@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from game.sim import FrameInput, Hit, Match
+
+#: every test here runs for more than about half a second
+pytestmark = pytest.mark.slow
 
 
 def test_every_event_carries_the_frame_of_the_step_that_returned_it():

@@ -56,6 +56,7 @@ VALUES = st.one_of(
     st.text(max_size=3), st.lists(st.integers(0, 3), max_size=4))
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None)
 @given(VALUES, BOUNDS, BOUNDS, BOUNDS)
 @example(True, None, None, None)               # JSON true is not the number 1
@@ -75,6 +76,7 @@ def test_fields_num_accepts_exactly_the_finite_numbers_in_range(v, lo, hi, above
         assert f"got {v!r}"[:40] in got[1] or "..." in got[1]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(VALUES, st.integers(-3, 3), st.integers(-3, 3))
 @example(True, 0, 3)
@@ -93,6 +95,7 @@ def test_fields_whole_accepts_exactly_the_json_integers_in_range(v, lo, hi):
 LENGTHS = st.sampled_from([None, 0, 1, 2, 3])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(st.lists(st.integers(), max_size=5), VALUES), LENGTHS, st.integers(0, 3), LENGTHS)
 def test_fields_items_accepts_exactly_lists_of_the_allowed_length(v, n, lo, hi):
@@ -105,6 +108,7 @@ def test_fields_items_accepts_exactly_lists_of_the_allowed_length(v, n, lo, hi):
         assert got[1] is v
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(VALUES, st.booleans())
 def test_fields_text_flag_and_choice_against_their_definitions(v, nullable):

@@ -286,6 +286,7 @@ CASES = [("wall_east", (-1, 0)), ("wall_north", (0, -1)), ("wall_south", (0, 1))
          ("crate_north", (0, -1)), ("crate_southeast", (1, 0)), ("crate_southwest", (0, 1))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("back", [0.3, 0.9])
 @pytest.mark.parametrize("name, normal", CASES)
 def test_a_body_swept_against_a_solid_lies_outside_it(name, normal, back):
@@ -315,6 +316,7 @@ def test_a_body_swept_against_a_solid_lies_outside_it(name, normal, back):
     assert off_face >= reach - TOL, (off_face, reach)        # slid out to where it fits
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("turn", [0.6, math.pi / 2, -math.pi / 2])
 @pytest.mark.parametrize("name, normal", [("wall_west", (1, 0)), ("pillar_wn", (0, -1)), ("crate_north", (0, 1))])
 def test_a_body_swept_beside_or_across_a_solid_lies_outside_it(name, normal, turn):
@@ -346,6 +348,7 @@ def test_the_sweeper_in_the_way_gives_way_and_nothing_overlaps(name, normal):
     assert pushed >= slid - TOL, (pushed, slid)           # ... and the sweeper, touching it, gave way
 
 
+@pytest.mark.slow
 def test_invariants_hold_every_frame_of_a_knockdown_at_every_solid():
     """The soak's invariants (bounds, obstacles, pushboxes) checked on every step of sweeps at
     every pillar and crate side and every wall."""
@@ -372,6 +375,7 @@ def test_invariants_hold_every_frame_of_a_knockdown_at_every_solid():
             assert down >= m.data.knockdown_frames, (name, normal, down)
 
 
+@pytest.mark.slow
 def test_knockdown_at_a_wall_keeps_its_timing_and_the_sweepers_plus_22():
     """Against a wall the knockdown lasts what it lasts in the open: the defender (mashing a
     jab) starts its first move ``hitstop + knockdown_frames`` steps after the hit, and the hit
@@ -396,6 +400,7 @@ def test_knockdown_at_a_wall_keeps_its_timing_and_the_sweepers_plus_22():
     assert started is not None and started.frame == hit.frame + hit.hitstop + data.knockdown_frames
 
 
+@pytest.mark.slow
 def test_a_knockdown_at_a_wall_is_deterministic_through_snapshot_and_restore():
     """The slide is state: the same sweep gives the same hashes, and a snapshot taken while the
     body slides out replays to the same hashes."""
@@ -417,6 +422,7 @@ def test_a_knockdown_at_a_wall_is_deterministic_through_snapshot_and_restore():
     assert first == again
 
 
+@pytest.mark.slow
 def test_only_a_knocked_down_fighter_pays_for_the_body_fit(monkeypatch):
     """Ordinary frames never measure a body: the fit runs once per step a knocked-down (or
     knocked-out, or thrown) fighter moves (not frozen by hitstop) and is still down at the end

@@ -58,6 +58,7 @@ def test_C8_line_of_sight_is_recorded_for_the_overlay(across_crate):
     assert ray.kind == "ray_any" and ray.hit and np.allclose(ray.end, (0.0, 1.0, 6.5))
 
 
+@pytest.mark.gl  # game.render.game loads pyglet.gl
 def test_C7_C9_impact_spark_lands_where_the_projectile_was_stopped():
     """Presentation places the spark with a nearest hit at the projectile's level: on the wall
     behind the north banner (level 0) the fireball flew through, not on the banner."""

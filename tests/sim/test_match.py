@@ -67,6 +67,7 @@ def _mirrored_state(m: Match, swap: bool) -> list:
              round(s * f.fx, 9), round(s * f.fz, 9)) for f in fs]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1])
 def test_swapping_sides_mirrors_the_whole_fight(seed):
     """The same random input streams given to P1 and P2, then swapped: every frame of the
@@ -107,6 +108,7 @@ def test_A8_step_runs_the_stages_in_method_order(monkeypatch):
 
 
 # ---------------------------------------------------------------- match flow
+@pytest.mark.slow
 def test_cpu_vs_cpu_match_ends_with_a_winner_within_the_round_timers():
     m = Match.new(seed=5, p1_cpu="hard", p2_cpu="easy")
     limit = MAX_ROUNDS * (INTRO_FRAMES + ROUND_FRAMES + KO_FRAMES) + 10
@@ -121,6 +123,7 @@ def test_cpu_vs_cpu_match_ends_with_a_winner_within_the_round_timers():
     assert sum(isinstance(e, Whiff) for e in events) > 0                # and whiffs
 
 
+@pytest.mark.slow
 def test_importing_game_sim_does_not_import_pyglet():
     code = "import sys, game.sim, game.collision; m = game.sim.Match.new(); m.step(); print('pyglet' in sys.modules)"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)

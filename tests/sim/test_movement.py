@@ -121,6 +121,7 @@ def test_pushboxes_stop_walking_through():
     assert m.fighters[0].x < m.fighters[1].x
 
 
+@pytest.mark.slow
 def test_arena_bounds_keep_fighters_inside():
     m = Match.new(seed=0)
     to_fight(m)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import game.sim
 
 SIM = Path(game.sim.__file__).parent
@@ -52,6 +54,7 @@ def _calls(tree: ast.AST):
     return out
 
 
+@pytest.mark.slow
 def test_no_blas_products_in_the_per_frame_simulation_code():
     assert all((SIM / name).is_file() for name in LOAD_TIME), "a loader named here is gone: update LOAD_TIME"
     assert {"match.py", "stage.py", "skeleton.py", "combat.py", "movement.py", "ai/rules.py"} <= set(PER_FRAME)

@@ -141,6 +141,7 @@ def struck_stage() -> Stage:
 STAGE = struck_stage()
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(x=st.floats(-0.8, 0.8), y=st.floats(-0.2, 1.7), z=st.floats(4.2, 5.8),
        half=st.sampled_from([0.02, 0.06, 0.14, 0.3]), level=st.sampled_from([None, 0, 1, 2]),
@@ -199,6 +200,7 @@ def scripted(m: Match):
         yield m.step(inp, NEUTRAL)
 
 
+@pytest.mark.slow
 def test_B7_fireball_into_a_struck_crate_is_deterministic_and_rolls_back():
     a, b = Match.new(seed=3), Match.new(seed=3)
     impacts, snap, hashes, events = [], None, [], []

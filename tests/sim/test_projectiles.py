@@ -102,6 +102,7 @@ def _struck_by_fireball(dist: float, press: int, forward: bool) -> bool:
     return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("forward", [False, True], ids=["neutral", "toward"])
 def test_a_well_timed_jump_clears_a_fireball_and_an_early_or_late_one_is_hit(forward):
     """Jumping over a projectile is the basic answer to one.  From 4.5 m, P1 jumps on each
@@ -149,6 +150,7 @@ def test_jump_apex_lifts_every_limb_over_the_fireball_that_still_strikes_a_crouc
 
 
 # ---------------------------------------------------------------- the fireball's first frame
+@pytest.mark.slow
 @pytest.mark.parametrize("dist", [0.6, 0.8, 1.0, 1.2])
 @pytest.mark.parametrize("crouch", [False, True], ids=["standing", "crouching"])
 def test_point_blank_fireball_strikes_on_its_launch_frame(dist, crouch):
@@ -188,6 +190,7 @@ def _fast_projectile_verdict(m: Match) -> tuple[list, list]:
             [(i, j, a.tolist(), b.tolist()) for i, j, a, b in clash])
 
 
+@pytest.mark.slow
 def test_A2_A4_projectile_verdict_on_floats_matches_overlaps_touching_faces_included():
     m = Match.new(seed=2)
     half = m.projectile_spec.half

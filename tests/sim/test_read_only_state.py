@@ -131,6 +131,7 @@ def _crate_strike(m: Match) -> Match:
     pytest.fail("the straight never struck crate_north")
 
 
+@pytest.mark.slow
 def test_no_public_array_of_a_match_fighter_or_stage_is_live_state_a_tool_can_write():
     """Every array reachable from a match's public attributes (fighters, stage, scene, crates,
     compounds, contacts, the shared data and arena) is written in place: the match must

@@ -4,6 +4,7 @@ knocked-out fighter is hit no more, and no move starts after the K.O."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from game.sim import KO, FrameInput, Hit, Match, MoveStarted, rounds
 from game.sim.stage import Projectile
@@ -66,6 +67,7 @@ def test_knocked_out_fighter_is_not_hit_again_and_stays_down():
     assert b.state == "ko" and m.phase == "ko"
 
 
+@pytest.mark.slow
 def test_fireball_in_flight_after_the_ko_does_not_hit_the_winner():
     """P1's fireball knocks P2 out while P2's, thrown earlier from P1's side, is still on
     its way to P1.  It must not then hit P1: with 10 health left P1 would fall to 0 after

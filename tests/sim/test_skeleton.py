@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -102,6 +103,7 @@ def test_euler_matrices_match_reference():
         assert np.allclose(got[i], rot_ref(*a[i]), atol=1e-13)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2 ** 32 - 1), lift=st.floats(0, 2))
 def test_A6_batched_fk_range_boxes_match_per_limb_reference(seed, lift):
@@ -123,6 +125,7 @@ def test_A6_batched_fk_range_boxes_match_per_limb_reference(seed, lift):
     assert np.array_equal(rows[..., :3], boxes) and not rows[..., 3].any()
 
 
+@pytest.mark.slow
 def test_A6_match_places_tabled_body_rows_like_posing_its_joint_rotations():
     """The match poses fighters from precomputed body-frame rows (or a fresh row on a blend
     frame); every frame its range boxes equal posing the fighters' joint rotations directly."""

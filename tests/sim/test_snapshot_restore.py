@@ -78,6 +78,7 @@ def perturbations(m):
     return out
 
 
+@pytest.mark.slow
 def test_every_piece_of_snapshot_state_changes_the_hash_and_restore_puts_it_back(mid_fight):
     m = mid_fight
     snap = m.snapshot()
@@ -199,6 +200,7 @@ def test_restoring_an_unpickled_snapshot_hands_out_no_writable_pose():
     assert m.state_hash() == h
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("arena", [True, False])
 def test_deepcopy_of_a_match_is_an_independent_match_in_the_same_state(arena):
     """The copy's fighters used to stay linked to the original: their limb_boxes() were the
@@ -241,6 +243,7 @@ def _frame_with_buffered_rng(m, limit=600):
     pytest.fail("the CPU never left half a 64-bit draw in the RNG")
 
 
+@pytest.mark.slow
 def test_state_hash_covers_the_rngs_buffered_32_bit_half():
     """PCG64 keeps the unused half of a 64-bit output for the next 32-bit draw (the CPU's
     ``rng.integers``): two matches equal but for it play on differently, so the hash must tell
@@ -283,6 +286,7 @@ def test_state_hash_reads_values_not_the_arrays_byte_order():
 
 
 # ---------------------------------------------------------------- rollback over crates
+@pytest.mark.slow
 def test_B7_B9_rollback_over_crate_strikes_and_the_break_resimulates_identically(crate_fight_run):
     """Around every strike and the break: snapshot, run ahead (and mispredict), restore,
     re-run: every frame's hash, events and inputs as in the straight run; the same after a
@@ -317,6 +321,7 @@ def test_B7_B9_rollback_over_crate_strikes_and_the_break_resimulates_identically
     assert run(m, inputs[broke - 2:]) == straight[broke - 2:]
 
 
+@pytest.mark.slow
 def test_snapshots_stay_unchanged_by_play_after_a_restore(crate_fight_run):
     inputs, _, broke, _ = crate_fight_run
     m = Match.new(seed=0)
@@ -343,6 +348,7 @@ def held_inputs(rng, n):
     return [(_DECODE[a], _DECODE[b]) for a, b in bits.tolist()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cpu", [(None, None), (None, "hard"), ("normal", "easy")])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_restore_and_resimulate_gives_identical_frames(seed, cpu):
@@ -373,6 +379,7 @@ def test_restore_and_resimulate_gives_identical_frames(seed, cpu):
     assert checks > 20
 
 
+@pytest.mark.slow
 def test_rollback_matches_a_straight_run():
     """A run with rollbacks (and mispredictions) ends where a straight run with the final inputs ends."""
     rng = np.random.default_rng(7)
@@ -393,6 +400,7 @@ def test_rollback_matches_a_straight_run():
     assert got == expect
 
 
+@pytest.mark.slow
 def test_snapshot_is_independent_of_later_play():
     m = Match.new(seed=3)
     rng = np.random.default_rng(3)
@@ -408,6 +416,7 @@ def test_snapshot_is_independent_of_later_play():
     assert m.state_hash() == h
 
 
+@pytest.mark.slow
 def test_range_boxes_follow_the_round_restart():
     """On the frame a new round starts, limb boxes are at the fighters' start positions
     (they were left at the previous frame's poses, which also broke restore's hash)."""

@@ -90,6 +90,7 @@ def test_A2_A4_throw_whiffs_over_a_crouch_and_under_a_jump():
     assert grab is None, _kinds(out)
 
 
+@pytest.mark.slow
 def test_throw_reaches_shorter_than_a_jab():
     """The grab's reach (the clinch at the collar) is shorter than the jab's."""
     def reaches(press, dist):
@@ -103,6 +104,7 @@ def test_throw_reaches_shorter_than_a_jab():
     assert 0.9 <= grab < jab
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("late", range(SPEC.tech + 2))
 def test_throw_break_needs_lp_lk_pressed_within_the_tech_window(late):
     """lp + lk by the thrown fighter ``late`` frames after the grab breaks the throw iff
@@ -221,6 +223,7 @@ def test_a_throw_re_simulates_identically_from_a_snapshot_mid_hold():
     assert any("ThrowBreak" in str(ev) for _, _, ev, _ in first)
 
 
+@pytest.mark.slow
 def test_throw_section_errors_name_the_field_and_the_fix(tmp_path):
     from simhelp import edited_assets
 
@@ -249,6 +252,7 @@ def test_throw_section_errors_name_the_field_and_the_fix(tmp_path):
     assert any(isinstance(e, MoveStarted) and e.move == "lk" for e in m.step(THROW, NEUTRAL))
 
 
+@pytest.mark.slow
 def test_throw_sounds_and_training_read_out():
     from game.audio.player import sounds_for
     from game.render.training import FrameMeter

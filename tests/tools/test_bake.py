@@ -77,6 +77,7 @@ def test_C3_C4_bake_bad_input_exits_2_with_one_line_naming_file_and_field(tmp_pa
         read_description(path)
 
 
+@pytest.mark.slow
 def test_bake_cli_and_arena_module_do_not_import_pyglet(tmp_path):
     code = ("import sys; from game.sim.arena import load_arena; load_arena(); "
             "assert 'pyglet' not in sys.modules, 'pyglet imported'")

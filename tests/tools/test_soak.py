@@ -39,6 +39,7 @@ BLOCK_BOUND = 2_000
 TRACE_BOUND = 256 * 1024
 
 
+@pytest.mark.slow
 def test_soak_100k_frames_invariants_and_bounded_memory():
     """100k checked frames, and memory that does not keep growing.
 
@@ -87,6 +88,7 @@ def test_soak_100k_frames_invariants_and_bounded_memory():
         f"soak seed {SEED}: memory grew {grown} B from frame {probes['from']} to {probes['to']}: {top}"
 
 
+@pytest.mark.slow
 def test_leak_detectors_see_a_leak():
     """The two memory probes of the soak test do notice a small per-frame leak."""
     keep = []

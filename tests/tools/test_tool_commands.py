@@ -56,6 +56,7 @@ def test_soak_bad_flags_one_line_exit_2(args, words, capsys):
     assert one_line(capsys, *words).startswith("soak: ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("package", ["numpy", "pyrr"])
 @pytest.mark.parametrize("tool", ["bake", "soak"])
 def test_tool_without_a_required_package_names_the_setup_command(tool, package, tmp_path):

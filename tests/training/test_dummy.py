@@ -256,6 +256,7 @@ CASES = [("stand", "none", "hp"), ("stand", "all", "hp"), ("crouch", "all", "hk_
          ("crouch", "all", "lp"), ("crouch", "all", "lk"), ("crouch", "all", "hp"), ("stand", "none", "hk_low")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stance, guard, attack", CASES)
 @pytest.mark.parametrize("reversal", [r for r in REVERSALS if r != "off"])
 def test_reversal_comes_out_on_the_first_frame_the_dummy_can_act(reversal, stance, guard, attack):
@@ -330,6 +331,7 @@ def test_f9_cycles_the_reversal_and_the_status_names_it():
     assert "reversal" not in tm.status()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stance", ["stand", "crouch"])
 @pytest.mark.parametrize("delay", [0, 2, 6, 12])
 def test_guard_all_blocks_a_fireball_arriving_while_its_thrower_sweeps(stance, delay):

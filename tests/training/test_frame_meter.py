@@ -34,6 +34,7 @@ def test_the_training_meter_shows_the_first_move_then_the_pair():
     assert runs[:3] == [("startup", 2), ("startup", throw.startup), ("active", 1)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("guard", ["none", "all"])
 @pytest.mark.parametrize("first,second", [("lp", "hp"), ("lp", "fireball"), ("lk", "hk"), ("lk", "fireball")])
 def test_frame_meter_shows_a_cancelled_light_cut_at_the_cancel_and_the_strings_true_advantage(first, second, guard):
@@ -157,6 +158,7 @@ def _point_blank(move, guard):
     return m, tm, start, hit, truth
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("guard", ["none", "all"])
 @pytest.mark.parametrize("move", ["lp", "hp", "lk", "hk", "hk_low", "fireball"])
 def test_frame_meter_segments_are_the_move_table_and_the_sims_frames(move, guard):

@@ -22,6 +22,7 @@ def env():
     yield from game_env(W, H)
 
 
+@pytest.mark.slow
 def test_render_training_freeze_and_frame_step(env):
     """Training: P freezes the match (frames identical whatever the loop's alpha), '.' steps one frame."""
     from pyglet.window import key
@@ -56,6 +57,7 @@ def test_render_training_freeze_and_frame_step(env):
     game.input_source = None
 
 
+@pytest.mark.slow
 def test_render_training_input_history_shows_every_row_and_lays_out_one_label_per_new_input(env):
     """Training's input history: every row of both players' histories is shown with its text,
     place (newest on top, 18 units apart) and fade, as the rows say; and a new input lays out
@@ -170,6 +172,7 @@ def _hud_segments(game, i):
     return [(t.label.text, t.label.x) for t in game.hud.seg_lbl[i] if t.label.text and t.label.x > -500]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("guard", ["none", "all"])
 def test_hud_writes_each_segments_length_and_each_rows_advantage(training_env, guard):
     """The meter's segments carry their lengths (the jab's 6 / 3 / 10 against its hitstun or

@@ -83,6 +83,7 @@ def test_meter_shows_the_knockdown_as_its_own_segment_with_the_true_advantage():
     assert tm.meter.last_hit == "P1 HK_LOW hit (low), knockdown"
 
 
+@pytest.mark.slow
 def test_a_blocked_sweep_is_blockstun_not_a_knockdown():
     """Against a crouching guard the sweep is blocked: no knockdown, so the meter shows
     blockstun and the read-out names no knockdown; the same sweep on hit is a knockdown."""
@@ -99,6 +100,7 @@ def test_a_blocked_sweep_is_blockstun_not_a_knockdown():
     assert rows == {"all": ["neutral", "blockstun", "neutral"], "none": ["neutral", "knockdown", "neutral"]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("guard", ["none", "all"])
 @pytest.mark.parametrize("move", ["lp", "hp"])
 def test_a_meaty_on_the_wake_up_frame_meets_the_end_of_the_knockdown_segment(move, guard):

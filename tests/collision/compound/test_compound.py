@@ -150,6 +150,7 @@ def test_B9_pickle_round_trip_keeps_state_and_read_only_arrays():
     assert d.state_bytes() != c.state_bytes()
 
 
+@pytest.mark.slow
 def test_B9_state_bytes_are_the_same_in_another_process():
     import subprocess
     import sys

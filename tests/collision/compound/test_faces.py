@@ -39,6 +39,7 @@ def test_B6_faces_of_fresh_crate_outer_and_inner_surfaces():
     assert not (f.kinds == FILL).any()
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**31 - 1))
 def test_B5_every_strike_fill_face_is_fill_in_the_face_set(seed):
@@ -174,6 +175,7 @@ def assert_faces_match_reference(boxes, layers, bounds):
     assert f.kinds.dtype == np.int8 and f.box_index.dtype == np.int64
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.booleans(),
        st.lists(st.tuples(st.floats(-0.1, 1.3), st.floats(-0.1, 0.9), st.floats(-0.1, 1.3),
@@ -191,6 +193,7 @@ def test_B5_B7_boundary_faces_match_a_per_side_reference_on_strikes(sphere, stri
     assert_inner_faces_within_the_core(c)
 
 
+@pytest.mark.slow
 def test_B5_B7_boundary_faces_match_a_per_side_reference_after_many_strikes():
     """Limb-sized strikes driven into the faces of a crate and a barrel (as in the
     game), checked along the way up to a few hundred small boxes."""
@@ -208,6 +211,7 @@ def test_B5_B7_boundary_faces_match_a_per_side_reference_after_many_strikes():
         assert len(c) > 60
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1), st.sampled_from([0.0, 3e-8, 1e-7, 2e-7]))
 def test_B5_B7_boundary_faces_match_a_per_side_reference_on_near_coplanar_grids(seed, jitter):

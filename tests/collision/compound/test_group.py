@@ -92,6 +92,7 @@ def _struck_arena(seed: int) -> CompoundGroup:
 _PAIRS_ARENA = _struck_arena(12)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.integers(0, 24), st.floats(0.0, 1.0), st.booleans())
 def test_B7_group_pairs_equal_nonzero_of_method_A(seed, n_limbs, spread, snap):
@@ -161,6 +162,7 @@ def _group() -> CompoundGroup:
 _GROUP = _group()
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.integers(1, 24), st.integers(0, 3))
 def test_A4_B7_group_touching_refuses_non_finite_limbs_as_method_A_does(seed, n_limbs, n_bad):

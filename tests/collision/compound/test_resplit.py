@@ -15,6 +15,7 @@ from compoundhelp import (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("impl", ["grid_rects_rows", "grid_rects_batched"])
 @settings(max_examples=80, deadline=None)
 @given(st.integers(1, 20), st.integers(1, 20), st.integers(0, 2**31 - 1), st.floats(0.1, 0.95))
@@ -39,6 +40,7 @@ def test_B9_merge_rectangles_tile_the_cells_exactly(impl, ny, nx, seed, fill):
         assert x1 == nx or not occ[y0:y1, x1].any()
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.integers(1, 60))
 def test_B9_merge_small_grid_row_walk_equals_the_batched_path(seed, n):
@@ -67,6 +69,7 @@ def test_B9_merge_small_grid_row_walk_equals_the_batched_path(seed, n):
 
 
 # ------------------------------------------- the strike's float per-layer cut vs its numpy form
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.sampled_from([0.0, 0.01, 0.03]), st.sampled_from([0.01, 0.05, 0.15]))
 def test_B3_B4_B9_float_layer_cut_equals_the_batched_cut(seed, margin, size):

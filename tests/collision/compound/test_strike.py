@@ -63,6 +63,7 @@ def test_B2_B3_region_is_footprint_grown_and_clipped():
     assert r.removed_volume == pytest.approx(rect_area(ref, 2) * T)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     x=st.floats(-0.2, 1.1), y=st.floats(-0.2, 0.9), w=st.floats(0.001, 0.5), h=st.floats(0.001, 0.5),

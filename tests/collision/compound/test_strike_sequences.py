@@ -32,6 +32,7 @@ from game.collision.range_box import overlaps
 from game.reference.compound import reference_strike
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.sampled_from([0.0, 0.02, 0.05]))
 def test_B2_B4_repeated_strikes_every_cut_face_is_a_target_with_at_most_8_split_faces(seed, margin):
@@ -110,6 +111,7 @@ def test_B9_overlapping_strikes_grow_the_hole():
     c.validate()
 
 
+@pytest.mark.slow
 def test_B9_200_random_strikes_stay_valid_against_point_sampling():
     rng = np.random.default_rng(2024)
     c = fresh()
@@ -168,6 +170,7 @@ def test_B9_200_random_strikes_stay_valid_against_point_sampling():
     assert c.solid_fraction() == pytest.approx(cov.mean(), abs=0.03)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.floats(-0.1, 1.3), st.floats(-0.1, 0.9), st.floats(-0.1, 1.3),
                           st.floats(0.0, 0.2), st.floats(0.0, 0.2), st.floats(0.0, 0.2),
@@ -204,6 +207,7 @@ def test_B9_validate_catches_duplicates_zero_size_and_unmerged():
         um.validate()
 
 
+@pytest.mark.slow
 def test_B4_B9_fast_strike_matches_per_box_reference():
     """Each fast strike gives the same union as the per-box-loop reference
     (same volume, same points covered), the same miss/hit verdict, and a merged
@@ -270,6 +274,7 @@ def _struck_crates(draw):
     return crate, strikes
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_struck_crates())
 def test_B1_B4_B9_strike_equals_reference_strike_on_edges_corners_whole_faces_and_thin_walls(case):

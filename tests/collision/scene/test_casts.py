@@ -123,6 +123,7 @@ def _check_batch(scene, o, d, md, level):
     return ref_d, ref_m, ref_t
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_C7_C8_C9_batch_casts_match_brute_force(data):
@@ -133,6 +134,7 @@ def test_C7_C8_C9_batch_casts_match_brute_force(data):
     _check_batch(scene, o, d, md, level)
 
 
+@pytest.mark.slow
 @settings(max_examples=210, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_C6_C7_C8_C9_single_casts_and_distance_only_match_brute_force(data):

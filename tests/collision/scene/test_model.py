@@ -26,6 +26,7 @@ def _boxes(draw):
     return np.stack([lo, lo + ext], axis=1)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(_boxes(), st.integers(0, 2))
 def test_C2_B7_model_from_boxes_equals_the_model_of_their_triangles(boxes, level):
@@ -53,6 +54,7 @@ def test_C2_model_from_boxes_refuses_bad_boxes_and_levels():
             CollisionModel.from_boxes(good, level)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), t=st.integers(1, 400), identity=st.booleans())
 def test_C2_C5_model_world_box_and_padding_equal_their_plain_forms(seed, t, identity):

@@ -71,6 +71,7 @@ def test_C1_C5_replace_model_answers_as_a_scene_built_afresh():
         scene.replace_model(3, post)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_C1_C5_update_model_matches_fresh_build(seed):

@@ -17,6 +17,9 @@ from game.sim import (
 )
 from simhelp import NEUTRAL, to_fight
 
+#: every test here runs for more than about half a second
+pytestmark = pytest.mark.slow
+
 
 def test_cpu_reads_neither_global_random_state_nor_the_clock(monkeypatch):
     """Determinism: the same seed gives the same CPU-vs-CPU match whatever the global RNGs

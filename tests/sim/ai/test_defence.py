@@ -19,6 +19,7 @@ def _fireball_spam(m: Match) -> FrameInput:
     return FIREBALL if m.frame % 20 == 0 else NEUTRAL
 
 
+@pytest.mark.slow
 def test_hard_cpu_is_not_beaten_by_standing_fireball_spam():
     """Old code: this loop beat the hard CPU in 40 of 40 matches (seeds 1000-1039): it raised a
     guard against the wind-up, dropped it on the launch frame (before the fireball arrived),
@@ -48,6 +49,7 @@ def test_cpu_keeps_its_guard_up_until_the_fireball_lands(monkeypatch):
     assert [(e.move, e.blocked) for e in hits] == [("fireball", True)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dist", [2.5, 4.0])
 def test_hard_cpu_sidesteps_out_of_a_fireball_path(dist):
     """A fireball thrown from afar: the hard CPU steps out of its path (it flies past, no
@@ -68,6 +70,7 @@ def test_hard_cpu_sidesteps_out_of_a_fireball_path(dist):
     assert dodged >= 4, f"dodged {dodged} of {len(seeds)}"
 
 
+@pytest.mark.slow
 def test_hard_cpu_jumps_over_fireballs_and_clears_them():
     """The hard CPU may answer a fireball with a jump (besides its sidestep and guard), timed
     by ``ai.moves.jump_over``: from several distances, both sides, it jumps in a good share of the
@@ -110,6 +113,7 @@ def _into_heavy(dist: float, seed: int, cpu: int, move: str, level: str):
     return "none", pressed_after
 
 
+@pytest.mark.slow
 def test_hard_cpu_reads_a_heavy_wind_up_instead_of_walking_into_it():
     """A player starts a roundhouse (14-frame wind-up) or a straight (10) from 1.1 or 1.3 m:
     the hard CPU guards, backs out of reach or hits it out of its wind-up; it is struck clean
@@ -158,6 +162,7 @@ THROW = FrameInput(lp=True, lk=True)
 SPEC = load_game_data().throw
 
 
+@pytest.mark.slow
 def test_cpu_breaks_throws_by_level():
     """Grabbed at the start of a round, 30 times a level: the easy CPU never breaks, the normal
     and hard ones break some throws and not all (``tech``: one roll a grab, after a reaction)."""
@@ -180,6 +185,7 @@ def test_cpu_breaks_throws_by_level():
         assert (0 < breaks < grabs) if some else breaks == 0, (level, grabs, breaks)
 
 
+@pytest.mark.slow
 def test_cpu_rolls_its_break_again_for_a_grab_on_the_step_it_woke():
     """Re-grabbed on the very step it gets up from a throw, the CPU decided that step while
     still thrown, so a roll kept from the last grab ("no break") carried over: the re-grab was

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import pytest
+
 from cpuhelp import cpu_placed, cpu_vs_throw
 from game.sim import FrameInput, Hit, ai
 from simhelp import FIREBALL, NEUTRAL
@@ -31,6 +33,7 @@ def test_projectile_lanes_match_what_a_sidestep_needs():
     assert 0.0 < front < ahead and 0.0 < clear < 1.0 and math.isfinite(ahead)
 
 
+@pytest.mark.slow
 def test_cpu_jump_arithmetic_matches_the_match(monkeypatch):
     """``ai.moves.jump_over`` against the match: a CPU that always notices and always jumps when a
     jump now would clear (from 2 to 6 m) clears every fireball it jumps; easy never jumps one."""

@@ -57,6 +57,7 @@ def test_C8_cpu_zones_with_a_fireball_only_with_a_clear_line(across_crate, block
         assert bits == LP | HP
 
 
+@pytest.mark.slow
 def test_hard_cpu_punishes_a_whiffed_roundhouse():
     """P2 whiffs a roundhouse (14 / 3 / 22) just out of reach: the hard CPU hits it in its
     recovery, before it can guard again, in most seeds."""
@@ -81,6 +82,7 @@ def test_hard_cpu_punishes_a_whiffed_roundhouse():
     assert punished >= 4, f"punished {punished} of {len(seeds)}"
 
 
+@pytest.mark.slow
 def test_hard_cpu_does_not_throw_highs_over_a_crouching_opponent():
     """Highs (jab, roundhouse) pass over a crouch by geometry: against an opponent who only
     crouches, the hard CPU picks mids and lows (old code: a high in 40 % of its attacks, and
@@ -118,6 +120,7 @@ def _cpu_confirms(level: str, seeds=(0, 1, 2, 3), frames: int = 3000):
     return lights, combos
 
 
+@pytest.mark.slow
 def test_cpu_confirms_more_often_by_level():
     counts = {lv: _cpu_confirms(lv) for lv in ("easy", "normal", "hard")}
     rate = {lv: c / max(1, n) for lv, (n, c) in counts.items()}
@@ -148,6 +151,7 @@ def _cancels(level: str, seeds, frames: int) -> tuple[int, int]:
     return cancels, contacts
 
 
+@pytest.mark.slow
 def test_easy_cpu_never_cancels_a_light_into_a_combo(monkeypatch):
     """The easy CPU does not confirm (``confirm`` 0), yet it used to cancel its lights into
     heavies: an attack it pressed blindly when its plan ran out, with the light's cancel
@@ -169,6 +173,7 @@ def _cpu_after_sweep(level: str, seed: int) -> tuple[Match, int]:
     return m, first_act(m, 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_cpu_attacks_nothing_on_the_ground_and_times_its_meaty(monkeypatch, seed):
     """Without a meaty (easy's 0), the CPU presses no attack while its opponent lies (it would
@@ -204,6 +209,7 @@ def _cpu_grabs(level: str, p1, frames: int, seed: int = 3) -> int:
     return grabs
 
 
+@pytest.mark.slow
 def test_cpu_throws_a_standing_guard():
     """Against a player who only holds a standing guard, the normal and hard CPUs open it with
     throws as well as sweeps (stepping in to throw when just out of reach), rather than only
@@ -212,6 +218,7 @@ def test_cpu_throws_a_standing_guard():
         assert sum(_cpu_grabs(level, GUARD, 2000, seed) for seed in (1, 2, 3)) >= 4, level
 
 
+@pytest.mark.slow
 def test_cpu_never_throws_from_out_of_reach():
     """The CPU's 'swing anyway' whiffs are strikes: a grab pressed from 1.2-1.4 m whiffed (27 of
     40 throws of a hard CPU match did) and paid 24 frames of recovery.  Every throw the CPUs
