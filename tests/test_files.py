@@ -43,8 +43,8 @@ def test_special_kind_names_each_file_type(mode, kind):
 
 def test_save_through_a_symbolic_link_replaces_its_target_and_keeps_the_link(tmp_path):
     """``--record link --force`` with ``link`` a symlink: the file it points to gets the new
-    bytes and the link stays a link (it used to be replaced by a regular file, the target left
-    stale); a dangling link creates its target."""
+    bytes and the link stays a link (not replaced by a regular file, the target left stale); a
+    dangling link creates its target."""
     from game.replay import check_writable, write_atomic
 
     target = tmp_path / "real" / "match.rpl"

@@ -376,7 +376,7 @@ def test_C5_load_scene_missing_file_is_a_scene_file_error(tmp_path):
 
 def test_C3_checksum_mismatch_names_file_field_values_and_fix():
     mb, qb = (p.read_bytes() for p in SHIPPED)
-    # the reviewer's case: a vertex x from 1.0 to -7.0 (byte 36032 in version 1, 4 more now), inside the AABB
+    # a vertex x from 1.0 to -7.0 (byte 36032 in version 1's layout, 4 more in version 2), inside the AABB
     at = 36032 + MODELS_HDR - 28
     assert struct.unpack_from("<d", mb, at)[0] == 1.0
     data = bytearray(mb)

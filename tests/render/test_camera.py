@@ -175,7 +175,7 @@ def test_camera_rises_over_a_low_obstacle_near_the_eye_only():
 
 
 def test_camera_without_a_ray_stops_in_front_of_a_tall_obstacle():
-    """Without a scene ray the grown boxes block: the eye leaves the blocked spot (now by
+    """Without a scene ray the grown boxes block: the eye leaves the blocked spot (by
     swinging round, since the pulled-in eye would not frame the fighters) and the pillar is
     not between target and eye."""
     from game.render.camera import FightCamera, first_blocker

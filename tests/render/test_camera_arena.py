@@ -87,10 +87,10 @@ def _view_problems(eye, tgt, fighters, arena) -> list[str]:
     ("along the north wall", (-1.0, 14.3), (1.0, 14.3)),  # the eye's side is the wall
 ])
 def test_render_C7_camera_never_sits_in_a_pillar_and_keeps_both_fighters_in_view(where, p1, p2):
-    """Fighters next to a pillar or a wall: the eye pulled toward the target used to stop at
-    30 % of its distance even when the obstacle was nearer, inside the pillar (a screen of
-    stone), looking at the pillar from 1.6 m, or at the floor from the wall; the camera now
-    swings round to a clear side, so both fighters stay visible."""
+    """Fighters next to a pillar or a wall: an eye pulled toward the target stops short of the
+    obstacle, not inside the pillar (a screen of stone) or looking at the floor from the wall;
+    where pulling in would not frame them, the camera swings round to a clear side, so both
+    fighters stay visible."""
     eye, tgt, arena = _settled_camera(p1, p2)
     assert _view_problems(eye, tgt, (p1, p2), arena) == [], where
 
@@ -251,7 +251,7 @@ def test_render_C7_camera_swing_pruned_scores_pick_the_turn_every_ray_would():
 
 def test_render_camera_looks_over_a_crate_between_it_and_the_fighters():
     """Fighters 5 m apart across the arena's centre put crate_north 2 m in front of the eye:
-    the eye used to stay at 1.55 m with the crate hiding the middle of the fight.  It rises
+    at 1.55 m the crate would hide the middle of the fight.  The eye rises
     until its line to the fighters' middle (0.95 m) clears the crate, and no higher."""
     from game.render.camera import EYE_HEIGHT, OVER_CLEAR, OVER_MAX, TARGET_HEIGHT, first_blocker
 
@@ -453,11 +453,9 @@ def _corner_cases():
 @pytest.mark.parametrize("name, cornered, front, came", _corner_cases(), ids=[c[0] for c in _corner_cases()])
 def test_review_C7_camera_keeps_both_fighters_on_screen_walking_into_a_corner(name, cornered, front, came):
     """The pair walks 6.3 m into a corner in 2.5 s (one pressed into it, the other in front)
-    and stands there 2.5 s.  The eye used to be clamped to the wall behind it, 2 m from the
-    fighters, and the swing never noticed (the clamped eye's view counted as clear): a fighter
-    off the side of the screen by up to 3,537 px for 94 frames; in the corner itself a clamped
-    close-up put the heads 44 px into the HUD band for good (174-225 frames of the 300).  Every
-    limb-box corner now stays on
+    and stands there 2.5 s.  An eye clamped to the wall behind it, 2 m from the fighters, with
+    its view counted as clear, would put a fighter off the side of the screen, and in the corner
+    itself the heads into the HUD band.  Every limb-box corner stays on
     the screen below the HUD band, the eye out of the walls, and the camera pans (no cut) without
     swapping the fighters' screen sides."""
     came = np.asarray(came)
@@ -483,21 +481,17 @@ def test_review_C7_camera_keeps_both_fighters_on_screen_walking_into_a_corner(na
   + [(sep, "mirrored", (1280, 720)) for sep in (20.0, 28.6)] + [(37.0, "mirrored", (1024, 768))])
 def test_review_C7_camera_frames_fighters_far_apart(sep_end, diagonal, size):
     """The fighters back away from each other across the arena's middle to ``sep_end`` m
-    apart (up to corner to corner).  The eye distance stopped at MAX_DIST (10 m): from 12 m
-    apart a fighter left the screen (31 px at 12 m, 926 px at 28.6 m, 4,960 px corner to
-    corner).  It now backs off as far as framing needs and, where a wall stops it, rises and
+    apart (up to corner to corner).  Stopped at MAX_DIST (10 m), the eye would lose a fighter
+    from 12 m apart: it backs off as far as framing needs and, where a wall stops it, rises and
     looks down: every limb-box corner stays on screen below the HUD, the eye inside the
     walls, with no jump.  The window is resizable: one narrower than 16:9 is framed for its
-    shape (the framing planned for 16:9 only lost a fighter at 12 m and 28.6 m apart on 4:3,
-    and from 6 m on 1:1).  Corner to corner on 4:3 and 1:1 the eye, held by the walls short of
-    the distance its own field of view needs, rose and swung round, and a fighter was lost (4:3:
-    up to 737 px on 66 frames, the eye jumping 10 m in a frame; 1:1: 55 px on 5): the view now
-    widens, eased, up to the 16:9 window's width, and rises only for the rest.  Along the other
-    diagonal ("mirrored", pillar_en behind the eye) a pillar hid the fighters from view after view,
-    the camera swung round to the far side, and half-way, looking along their line, it lost one
-    (from 20 m apart: up to 308-336 px on 38-40 frames, on every window shape); fighters that
-    far apart are now never swung round (a pillar between is faded instead), and a far eye's
-    pan is capped in metres as well as degrees."""
+    shape.  Corner to corner on 4:3 and 1:1 the eye, held by the walls short of the distance its
+    own field of view needs, would rise and swing round and lose a fighter: the view widens,
+    eased, up to the 16:9 window's width, and rises only for the rest.  Along the other diagonal
+    ("mirrored", pillar_en behind the eye) a pillar hides the fighters from view after view, and
+    a swing round, looking along their line half-way, would lose one: fighters that far apart
+    are never swung round (a pillar between is faded instead), and a far eye's pan is capped in
+    metres as well as degrees."""
     sz = -1.0 if diagonal == "mirrored" else 1.0
     h = sep_end / 2 / (math.sqrt(2) if diagonal else 1.0)
     end1, end2 = ((-h, -h * sz), (h, h * sz)) if diagonal else ((-h, 0.3), (h, -0.3))
@@ -522,10 +516,10 @@ def test_review_C7_camera_frames_fighters_far_apart(sep_end, diagonal, size):
 @pytest.mark.slow
 def test_review_C7_camera_does_not_flicker_in_and_out_behind_a_pillar():
     """The pair walks up beside pillar_en with the camera's side behind it (fighters 4 m apart
-    along x at z = 5.2, the pillar 1.1 m behind their middle).  The view ray grazing the
-    pillar's edge pulled the eye in onto the pillar and let it out again on alternate frames:
-    4.4-4.8 m jumps, a limb behind the eye.  A pull-in is now let out gradually, and a pillar
-    this near the fighters' middle is looked past: no frame moves the eye more than 0.5 m or
+    along x at z = 5.2, the pillar 1.1 m behind their middle).  The view ray grazes the
+    pillar's edge: pulled in onto the pillar and let out again on alternate frames, the eye
+    would jump 4 m and more.  A pull-in is let out gradually, and a pillar this near the
+    fighters' middle is looked past: no frame moves the eye more than 0.5 m or
     turns the view more than 5 degrees, and the eye never enters the pillar."""
     rows = _drive(((5.0, 2.0), (9.0, 2.0)), _walk((5.0, 2.0), (5.0, 5.2), (9.0, 2.0), (9.0, 5.2), 120), 240)
     move, turn = _steps(rows)

@@ -163,7 +163,7 @@ def _to_fight(game):
 
 def test_controls_screen_lines_stay_inside_their_panel(small_env):
     """The title screen's controls panel spans the canvas less 40 units each side: every
-    line (now with the pad's) must lie inside it, not run over its edges."""
+    line (the pad's too) must lie inside it, not run over its edges."""
     _, _, game = small_env
     _fresh(game)
     game.screen = "title"
@@ -242,7 +242,7 @@ def _tap(game, pad, name, value=True):
 
 def test_two_players_on_pads_start_pause_choose_and_resume_without_the_keyboard(small_env):
     """Start leaves the title, pauses a fight and confirms; the d-pad moves in the menu; B
-    closes it; A confirms.  Before, a pad could not leave the title or pause at all."""
+    closes it; A confirms: two pads play with no keyboard at all."""
     _, _, game = small_env
     _fresh(game)
     pad = FakePad()

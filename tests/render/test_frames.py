@@ -172,10 +172,10 @@ def test_render_shadow_pass_culls_back_faces_and_casts_the_same_shadow(env):
 
 
 def test_render_saved_frame_is_opaque_where_the_fighters_shadows_fall(env):
-    """The shadow pass blends its colour but keeps the framebuffer's alpha at 1: it used to
-    write alpha 0.75 under every shadow, so a saved frame (``--screenshot``, the colour
-    buffer's PNG) showed the shadows washed out over whatever a viewer puts behind it, and a
-    crate chunk drawn later over a shadow kept that alpha (a pale fighter-shaped streak)."""
+    """The shadow pass blends its colour but keeps the framebuffer's alpha at 1: an alpha of
+    0.75 under every shadow would show a saved frame (``--screenshot``, the colour buffer's
+    PNG) with the shadows washed out over whatever a viewer puts behind it, and a crate chunk
+    drawn later over a shadow would keep that alpha (a pale fighter-shaped streak)."""
     import ctypes
 
     from pyglet import gl

@@ -22,9 +22,9 @@ def env():
 @pytest.mark.parametrize("size", [(1280, 720), (1280, 800), (1024, 768), (1280, 1024), (2560, 1080)])
 def test_render_hud_rows_fit_windows_of_any_aspect(env, size):
     """The HUD is laid out on a canvas scaled to the window.  Its widest rows, the title's
-    control lines (about 1,200 units) and the training frame meter (972), used to run off
-    the sides of a window narrower than 16:9 (16:10, 4:3, 5:4: a canvas only 900-1150 units
-    wide): every label and rectangle of the title and training screens must lie on the canvas."""
+    control lines (about 1,200 units) and the training frame meter (972), are wider than the
+    canvas of a window narrower than 16:9 (16:10, 4:3, 5:4: only 900-1150 units wide) unless
+    laid out for it: every label and rectangle of the title and training screens must lie on the canvas."""
     from game.render.controls import CONTROLS_TEXT
     from game.render.training import TrainingMode
 

@@ -65,8 +65,8 @@ def test_render_A4_A7_overlay_draws_what_the_match_describes():
 
 def test_render_B2_B5_overlay_tells_the_last_strike_apart_from_the_crate_slabs():
     """F1/F2 show a crate's slabs with its last strike's target face, interaction region and
-    fill faces (README).  All four kinds share the 'crate' prefix and used to get its one
-    orange, so the strike vanished among the slab edges: each now has its own colour."""
+    fill faces (README).  All four kinds share the 'crate' prefix; in one colour the strike
+    would vanish among the slab edges, so each has its own."""
     from game.render.overlay import DebugOverlay, color_of
     from game.sim import CrateStruck, FrameInput
 
@@ -221,8 +221,8 @@ def test_A2_A4_A7_overlay_projectile_clash_draws_both_boxes_and_the_clash_point(
 def test_C6_C8_overlay_shows_exactly_the_rays_cast_this_frame_each_up_to_its_nearest_hit():
     """The rays drawn are the simulation's casts of this very frame (ground probes as P2 walks,
     the fireball's any-hit path).  A nearest-hit ray (C7) is drawn up to its hit and the rest
-    of its reach apart ('ray_beyond'): it used to run on 4 m under the floor in the ray's
-    colour, and the line down to the screen's edge read as part of the ray."""
+    of its reach apart ('ray_beyond'), not on under the floor in the ray's colour, where the
+    line down to the screen's edge would read as part of the ray."""
     m = placed(6.0)
     scene = m.stage.scene
     casts: list = []
@@ -265,10 +265,9 @@ def test_C6_C8_overlay_shows_exactly_the_rays_cast_this_frame_each_up_to_its_nea
 
 # ---------------------------------------------------------------- overlay (render side, no GL)
 def test_render_overlay_draws_method_A_marks_last_and_only_the_floor_grid_depth_tested():
-    """No depth test for the lines: what comes last is on top.  The quadtree cells and crate
-    slabs came after the fighters' boxes and contact marks (the arena's grid crossed the
-    collision point); now the order is by layer, the A7 point last, and the quadtree cells
-    (first) are the part the line pass depth-tests."""
+    """No depth test for the lines: what comes last is on top, so the order is by layer, the
+    A7 point last (the arena's grid must not cross the collision point), and the quadtree
+    cells (first) are the part the line pass depth-tests."""
     from game.render.overlay import DebugOverlay, color_of
 
     m = placed(2.0)

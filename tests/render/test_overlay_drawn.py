@@ -120,7 +120,7 @@ def test_render_A8_overlay_frame_shows_the_simulated_state_not_an_interpolated_o
 @pytest.mark.slow
 def test_render_overlay_draws_the_judged_projectile_box_on_its_hit_frame(env):
     """On a fireball's hit frame the projectile is gone from the stage: its range box, the one
-    A2-A4 judged, is drawn along all its edges (it was missing, the A7 point drawn alone)."""
+    A2-A4 judged, is drawn along all its edges (not the A7 point alone)."""
 
     _, _, game = env
     fresh(game, p2="human")
@@ -158,8 +158,8 @@ def test_render_overlay_draws_the_judged_projectile_box_on_its_hit_frame(env):
 
 @pytest.mark.slow
 def test_render_C1_quadtree_cells_are_hidden_behind_a_fighter_and_drawn_beside_it(env):
-    """The overlay's lines have no depth test, so the whole arena's quadtree grid crossed
-    the fighters.  The cells lie on the floor and are now depth-tested: a cell edge on the
+    """The overlay's lines have no depth test, so the arena's quadtree grid would cross the
+    fighters.  The cells lie on the floor and are depth-tested: a cell edge on the
     floor behind a fighter's thigh is hidden there and still drawn beside the fighter."""
     _, _, game = env
     fresh(game, p2="human")
@@ -272,7 +272,7 @@ def test_render_overlay_key_names_the_frame_while_training_is_frozen(env):
 
 def test_render_overlay_label_behind_the_eye_is_not_drawn_mirrored(env):
     """A text anchor behind the camera projects through w < 0 onto a mirrored spot on screen;
-    it gets no label (a ray's visit counts used to float at the wrong place)."""
+    it gets no label (a ray's visit counts would float at the wrong place)."""
     _, _, game = env
     fresh(game)
     for _ in range(5):
@@ -333,7 +333,7 @@ def test_C6_C8_render_overlay_draws_every_ray_cast_in_a_tick_the_cameras_and_spa
     """Every cast on the scene in a tick is drawn, the simulation's (ground probes, fireball
     paths, the CPU's line of sight) and presentation's: the camera's nearest-hit casts
     (clear view, obstacles either side) and the impact spark's cast where a fireball met a
-    wall.  Before, only the simulation's rays were drawn.  Counted by wrapping the scene's
+    wall.  Counted by wrapping the scene's
     casts: a ray cast anywhere and not drawn fails this."""
     _, _, game = env
     fresh(game, p1="cpu", p2="cpu", seed=3)

@@ -216,7 +216,7 @@ def test_play_replay_checks_only_the_first_frames():
 # ---------------------------------------------------------------- replays and the dummy
 @pytest.mark.parametrize("seed", [-1, 2**64, 1.5])
 def test_recorder_refuses_a_seed_no_replay_can_hold_up_front(seed):
-    """It used to fail with struct.error in save(), after the whole match was played."""
+    """Refused when the recorder is made, not by a struct.error in save() after the whole match."""
     with pytest.raises(ValueError, match="ReplayRecorder: seed"):
         ReplayRecorder(seed, (None, None))
 
@@ -231,8 +231,8 @@ def test_recorder_refuses_a_cpu_config_that_is_no_pair_of_levels(cpu):
 @pytest.mark.slow
 @pytest.mark.parametrize("arena", [False, True])
 def test_any_match_records_and_plays_back_with_its_arena_setting(arena, tmp_path):
-    """A bare-floor match used to be refused by ReplayRecorder.for_match (the file had no
-    arena setting and playback always rebuilt the arena)."""
+    """A bare-floor match and an arena match both record (the file's arena field) and play
+    back on their own setting."""
     m = Match.new(seed=6, p2_cpu="hard", arena=arena)
     rec, hashes = record_script(m, 400)
     rec.save(tmp_path / "m.rpl")
@@ -252,7 +252,8 @@ def test_any_match_records_and_plays_back_with_its_arena_setting(arena, tmp_path
     (lambda s, a, b: Match.new(seed=s + 1, p1_cpu=a, p2_cpu=b), ["seed 4", "recorded with seed 3"]),
 ])
 def test_playback_into_a_match_built_otherwise_names_the_setting_not_a_damaged_file(make, words):
-    """It used to report "replay diverged at frame 0 ... the file was altered", blaming the file."""
+    """The message names the setting that differs, not "replay diverged at frame 0 ... the file
+    was altered", which would blame the file."""
     rec, _ = record_script(Match.new(seed=3, p2_cpu="hard"), 30)
     r = decode(rec.to_bytes(), "r.rpl")
     for frames in (None, 0):                                        # also when no frame is played
@@ -269,14 +270,14 @@ def test_playback_into_a_match_built_otherwise_names_the_setting_not_a_damaged_f
 
 @pytest.mark.parametrize("frames", [-1, 2.5, "10", True])
 def test_play_replay_refuses_frames_it_cannot_play(frames):
-    """frames=-1 used to check nothing and return ok: True."""
+    """frames=-1 must not check nothing and return ok: True."""
     r = decode(record_script(Match.new(seed=0, arena=False), 10)[0].to_bytes())
     with pytest.raises(ValueError, match="play_replay: frames"):
         play_replay(r, frames=frames)
 
 
 def test_recorder_refuses_a_frame_recorded_twice_or_skipped():
-    """Either used to write a file whose every later frame "diverged"."""
+    """Either would write a file whose every later frame "diverged"."""
     m = Match.new(seed=0, arena=False)
     rec = ReplayRecorder.for_match(m)
     m.step()

@@ -120,7 +120,7 @@ def test_shipped_assets_load(assets_copy):
         load(name, assets_copy)
 
 
-# ------------------------------------------------------------------ (a) the reviewer's cases
+# ------------------------------------------------------------------ (a) one bad field of each kind
 REVIEWER_CASES = [
     ("fighters.json", ("limbs", 1, "parent"), None),
     ("fighters.json", ("limbs", 4, "joint", 2), "x"),

@@ -32,7 +32,7 @@ from simhelp import (
 @pytest.mark.parametrize("move", ["hp", "hk"])
 def test_heavy_normals_are_plus_on_hit_and_punishable_on_block(move):
     """The straight and the roundhouse, landing on their first active frame: on hit the
-    attacker acts first (they were 0 and -1: a heavy that hit left nobody ahead), by their
+    attacker acts first (a heavy that hits leaves its attacker ahead), by their
     hitstun less what is left of the move; on block the defender acts first by more than a
     jab's startup, so a jab punishes.  The truth is who can start a move first."""
     mv = load_game_data().moves[move]
@@ -73,8 +73,8 @@ def test_a_jab_trading_with_a_point_blank_fireball_freezes_both_alike():
     """P2 throws a fireball at 0.9 m and P1's jab lands on its launch frame: each strikes the
     other on the same step, a trade.  As in a trade of two limbs, both freeze for the longer
     hitstop, whatever order the hits are applied in; the advantage is then the stuns'
-    difference alone.  (The jabber used to freeze 7 frames and the thrower 5: the thrower was
-    +4 where the stuns give +2.)"""
+    difference alone (with the jab's 7 frames and the fireball's 5, the thrower would be +4
+    where the stuns give +2)."""
     from simhelp import mashed_advantage
 
     m = fight(Match.new(seed=0))
@@ -139,9 +139,9 @@ def _steps_until_free(m: Match, who: int, hold: tuple[FrameInput, FrameInput]) -
 def test_punish_timed_for_the_first_free_frame_is_blocked_by_a_held_guard():
     """A blocked roundhouse leaves the kicker at a disadvantage of more than a front kick's
     startup: a front kick timed to become active on the kicker's first free frame must meet
-    its held guard (old code: the guard came up a frame late, the kick hit).  (This was a jab
-    after a sweep that hit, until a sweep that hits knocked down, leaving the sweeper plus:
-    tests/sim/test_combat.py; the roundhouse pushes back too far for a jab.)"""
+    its held guard (a guard that came up a frame late would let the kick hit).  (A roundhouse:
+    a sweep that hits knocks down and leaves the sweeper plus, and a jab is too short after a
+    roundhouse's pushback.)"""
     m = placed(1.0)
     m.step(FrameInput(hk=True, guard=True), GUARD)
     kick = None

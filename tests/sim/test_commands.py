@@ -53,8 +53,8 @@ def _buffered_start(first: str, second: FrameInput, then: FrameInput, *, on_hit:
 @pytest.mark.parametrize("on_hit", [False, True])
 def test_a_buffered_sweep_stays_a_sweep_when_down_is_released_before_it_starts(on_hit):
     """Down + HK pressed in a front kick's recovery (whiffed) or in its hit's hitstop (a
-    cancel), down let go on the next frame: the sweep comes out, as pressed.  The old code
-    read down when the move started, and gave the roundhouse."""
+    cancel), down let go on the next frame: the sweep comes out, as pressed (down read when
+    the move starts would give the roundhouse)."""
     move, _ = _buffered_start("lk", PRESS["hk_low"], NEUTRAL, on_hit=on_hit)
     assert move == "hk_low"
 
@@ -246,8 +246,8 @@ def _first_jump(events, who=0):
 @pytest.mark.slow
 def test_up_held_through_blockstun_jumps_on_the_first_free_frame():
     """Up (+ forward) held before the first free frame after a blocked jab jumps on that
-    frame, as a held direction does in the genre (it used to need a fresh press, and an early
-    one was dropped: the fighter stood there)."""
+    frame, as a held direction does in the genre (no fresh press needed, and an early one is
+    not dropped)."""
     free = _first_free_frame()
     for early in (1, 3, 5):
         m = placed(1.0)

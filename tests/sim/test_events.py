@@ -46,8 +46,8 @@ def test_projectile_hit_names_the_projectile_as_its_attacking_limb():
 
 # ================================================================ 3. what a tool writer meets next
 def test_events_of_a_rerun_compare_equal_and_hash():
-    """Hit and the other events holding arrays used to raise ValueError on ==
-    (array truth value) and TypeError on hash(): a rollback check could not compare runs."""
+    """Hit and the other events holding arrays compare with == and hash (not ValueError on ==
+    for an array's truth value, nor TypeError on hash()), so a rollback check can compare runs."""
     m = Match.new(seed=0, p1_cpu="hard", p2_cpu="hard")
     snap = m.snapshot()
     first = [e for _ in range(1200) for e in m.step()]

@@ -24,8 +24,8 @@ def _blending(m: Match) -> Match:
 
 
 def test_fighter_pose_arrays_are_read_only_on_table_and_blend_frames():
-    """``f.pose[...] = x`` used to write the match's live array: state_hash() and the next
-    poses changed."""
+    """``f.pose[...] = x`` must not write the match's live array (state_hash() and the next
+    poses would change)."""
     m = _blending(Match.new(seed=1, arena=False))
     for frame in range(2):                       # a blend frame, then (BLEND_FRAMES later) table rows
         h = m.state_hash()

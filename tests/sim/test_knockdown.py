@@ -29,7 +29,7 @@ from simhelp import (
 
 # ------------------------------------------------------------------ the knockdown
 def test_sweep_knocks_down_for_its_fixed_frames_lying_on_the_ground():
-    """A sweep that hits floors the defender (it used to stand in hitstun, 22 frames): it
+    """A sweep that hits floors the defender (it does not stand in hitstun): it
     falls, lies (every limb low) and gets up, then is free exactly ``knockdown_frames`` steps
     after the hit's hitstop, whatever it presses (it mashes a jab throughout)."""
     data = load_game_data()
@@ -293,8 +293,7 @@ def test_a_body_swept_against_a_solid_lies_outside_it(name, normal, back):
     """Back 0.3 m (the pushbox against it) or 0.9 m from a wall, a pillar or a crate: no limb
     range box of the knocked-down fighter enters any solid on any frame it moves, falling,
     lying or getting up.  The body does reach that far behind its centre (so, left where it was
-    swept, it would be inside), and the fighter has slid out to where that reach fits.
-    (Old code: 0.563 m deep at 0.3 m, 0.31 m at 0.9 m.)"""
+    swept, it would be inside), and the fighter has slid out to where that reach fits."""
     m, _hit, frames = _sweep_at(name, normal, back)
     solids = _solids(m)
     rect = solids[name]

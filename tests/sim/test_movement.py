@@ -48,10 +48,9 @@ def _jumper_hit_at_apex():
 
 def test_a_jumper_hit_in_the_air_falls_instead_of_dropping_to_the_floor_in_one_frame():
     """With the jump's apex at 1.25 m, a fighter hit out of it (a roundhouse, a fireball met
-    with the legs; the CPU's jumps were hit so 4-18 times in 30 matches a level) used to be on
-    the floor on the next step: its lift was the jump's only while the move lasted, and a hit
-    clears the move.  Now it falls from where it was struck, and is down before its hitstun
-    ends."""
+    with the legs; the CPU's jumps are hit so) falls from where it was struck, not to the
+    floor on the next step (a hit clears the jump's move, whose lift it was), and is down before
+    its hitstun ends."""
     m, hit, lows = _jumper_hit_at_apex()
     assert lows[0] > 1.0, lows[:3]
     drops = [a - b for a, b in zip(lows, lows[1:])]

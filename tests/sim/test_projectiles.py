@@ -106,8 +106,8 @@ def _struck_by_fireball(dist: float, press: int, forward: bool) -> bool:
 @pytest.mark.parametrize("forward", [False, True], ids=["neutral", "toward"])
 def test_a_well_timed_jump_clears_a_fireball_and_an_early_or_late_one_is_hit(forward):
     """Jumping over a projectile is the basic answer to one.  From 4.5 m, P1 jumps on each
-    frame after P2's throw: some stretch of consecutive frames clears the fireball (old jump,
-    0.55 m high: none did), jumps before it and after it are hit (the legs still or already
+    frame after P2's throw: some stretch of consecutive frames clears the fireball (a jump
+    0.55 m high would clear none), jumps before it and after it are hit (the legs still or already
     in its path: a timing, not a free pass), and so is standing still."""
     press_frames = range(0, 40)
     struck = [_struck_by_fireball(4.5, t, forward) for t in press_frames]
@@ -229,7 +229,7 @@ def test_A2_A4_projectile_verdict_on_floats_matches_overlaps_touching_faces_incl
 @pytest.mark.parametrize("dist", [1.0, 2.0, 4.0])
 def test_fireball_is_a_mid_that_a_crouch_does_not_duck(dist):
     """The fireball is a mid (moves.json, README): a crouch guard does not block it and a
-    crouch does not make it fly overhead (old pose: it flew at 1.35 m, over any crouch)."""
+    crouch does not make it fly overhead (thrown at 1.35 m, it would pass over any crouch)."""
     spec = None
     for guard in (False, True):
         crouch = FrameInput(down=True, guard=guard)

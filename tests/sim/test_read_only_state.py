@@ -15,8 +15,8 @@ from simhelp import fight
 
 # ---------------------------------------------------------------- nothing a tool holds changes a match
 def test_debug_draw_hands_out_no_live_range_boxes():
-    """An overlay that moves the boxes it is given into its own space in place used to move
-    the match's range boxes: state_hash() and the next frame's collisions changed."""
+    """An overlay that moves the boxes it is given into its own space, in place, must not move
+    the match's range boxes (state_hash() and the next frame's collisions would change)."""
 
     class ToScreen(RecordingDraw):
         def box(self, box, kind):
@@ -135,8 +135,8 @@ def _crate_strike(m: Match) -> Match:
 def test_no_public_array_of_a_match_fighter_or_stage_is_live_state_a_tool_can_write():
     """Every array reachable from a match's public attributes (fighters, stage, scene, crates,
     compounds, contacts, the shared data and arena) is written in place: the match must
-    play on exactly as an untouched twin.  (The fighters' pose arrays and the AABB trees,
-    shared by every match's scene, used to be live and writable.)"""
+    play on exactly as an untouched twin (the fighters' pose arrays and the AABB trees,
+    shared by every match's scene, included)."""
     m, twin = _crate_strike(Match.new(seed=0)), _crate_strike(Match.new(seed=0))
     assert m.crate_contacts and m.state_hash() == twin.state_hash()
     found = []

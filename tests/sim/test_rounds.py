@@ -13,9 +13,9 @@ from simhelp import FIREBALL, NEUTRAL, fight, placed, walk_to
 
 def test_no_cancel_starts_a_move_after_the_knock_out():
     """A straight pressed just before the jab that knocks P2 out stays buffered through the hit's
-    freeze (the buffer does not run down in hitstop).  It used to come out as a cancel after the
-    K.O., a punch thrown at the fallen fighter (a buffered move out of neutral never did); now,
-    as any buffered move, it starts only while the round is fought."""
+    freeze (the buffer does not run down in hitstop).  As any buffered move it starts only
+    while the round is fought, not as a cancel after the K.O., a punch thrown at the fallen
+    fighter."""
     from game.sim import KO
 
     m = fight(Match.new(seed=0))
@@ -88,8 +88,8 @@ def test_fireball_in_flight_after_the_ko_does_not_hit_the_winner():
 
 
 def test_rounds_start_at_the_arenas_fighter_starts_facing_each_other():
-    """arena.scene.json's fighter_starts are where rounds start (they were only checked for a
-    clear area while every round started at x = -1.5 / 1.5); a bare floor keeps those."""
+    """arena.scene.json's fighter_starts are where rounds start (not only checked for a clear
+    area); a bare floor starts them at x = -1.5 / 1.5."""
     import dataclasses
 
     m = Match.new(seed=0)

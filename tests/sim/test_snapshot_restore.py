@@ -130,7 +130,7 @@ def test_restore_of_an_arena_snapshot_into_a_bare_floor_match_is_a_clear_error()
 
 
 def test_restore_of_a_bare_floor_snapshot_into_an_arena_match_is_refused_not_half_done():
-    """It used to restore the fighters and leave the arena's crates and projectiles as they were."""
+    """Refused whole: not the fighters restored with the arena's crates and projectiles left as they were."""
     arena, bare = fight(Match.new(seed=0)), Match.new(seed=0, arena=False)
     before = arena.state_hash()
     with pytest.raises(ValueError, match="Match.restore: .*bare floor"):
@@ -157,8 +157,8 @@ def test_restore_of_a_snapshot_from_another_match_on_the_same_arena_still_works(
 
 def test_a_numpy_scalar_set_by_a_tool_hashes_as_the_number_it_equals():
     """A tool that places a fighter with ``f.x = np.float64(0.5)`` (read from an array) sets the
-    same state as ``f.x = 0.5``; state_hash() used to differ (repr 'np.float64(0.5)') on every
-    frame after, so a rollback or replay check of that state failed."""
+    same state as ``f.x = 0.5``: the same state_hash() (not one of repr 'np.float64(0.5)') on
+    every frame after, so a rollback or replay check of that state passes."""
     a, b = fight(Match.new(seed=0, arena=False)), fight(Match.new(seed=0, arena=False))
     a.fighters[0].x, a.fighters[1].health, a.timer = 0.5, 90, 1000
     b.fighters[0].x, b.fighters[1].health, b.timer = np.float64(0.5), np.int64(90), np.int32(1000)
@@ -203,8 +203,8 @@ def test_restoring_an_unpickled_snapshot_hands_out_no_writable_pose():
 @pytest.mark.slow
 @pytest.mark.parametrize("arena", [True, False])
 def test_deepcopy_of_a_match_is_an_independent_match_in_the_same_state(arena):
-    """The copy's fighters used to stay linked to the original: their limb_boxes() were the
-    original's, and the copy's shared tables became writable private copies."""
+    """The copy's fighters are not linked to the original (their limb_boxes() are their own),
+    and the copy shares the read-only tables rather than making writable private copies."""
     m, ref = fight(Match.new(seed=5, p2_cpu="hard", arena=arena), 30), fight(
         Match.new(seed=5, p2_cpu="hard", arena=arena), 30)
     c = copy.deepcopy(m)
@@ -419,7 +419,7 @@ def test_snapshot_is_independent_of_later_play():
 @pytest.mark.slow
 def test_range_boxes_follow_the_round_restart():
     """On the frame a new round starts, limb boxes are at the fighters' start positions
-    (they were left at the previous frame's poses, which also broke restore's hash)."""
+    (not at the previous frame's poses, which would also break restore's hash)."""
     rng = np.random.default_rng(2)
     m = Match.new(seed=2)
     for p1, p2 in held_inputs(rng, 6000):

@@ -285,8 +285,8 @@ def test_reversal_comes_out_on_the_first_frame_the_dummy_can_act(reversal, stanc
 
 def test_refill_waits_for_a_knocked_down_dummy_to_get_up():
     """Endless health comes back once neither side is stunned: a swept dummy lies its whole
-    knockdown with the sweep's damage taken (it was refilled on the ground, the next hit
-    of a combo then read against full health), and is full again once up."""
+    knockdown with the sweep's damage taken (refilled on the ground, the next hit of a combo
+    would read against full health), and is full again once up."""
     m, tm = training_match()
     to_gap(m, tm, 1.2)
     events = list(window_step(m, tm, PRESS["hk_low"]))
@@ -336,8 +336,8 @@ def test_f9_cycles_the_reversal_and_the_status_names_it():
 @pytest.mark.parametrize("delay", [0, 2, 6, 12])
 def test_guard_all_blocks_a_fireball_arriving_while_its_thrower_sweeps(stance, delay):
     """Guard all: a fireball (mid) still flying when its thrower starts a sweep (low) arrives
-    first, so it must be blocked standing; the dummy used to crouch for the sweep at once
-    and take the fireball."""
+    first, so it must be blocked standing (crouching for the sweep at once, the dummy would
+    take the fireball)."""
     m, tm = training_match(stance, "all")
     while gap(m) < 8.0:
         window_step(m, tm, FrameInput(back=True))

@@ -116,8 +116,8 @@ def test_whiff_advantage_is_counted_as_hits_are(move):
 
 def test_the_last_advantage_is_not_shown_beside_a_new_exchange():
     """A blocked jab's advantage, then a new move: while it runs, the rows are the new
-    exchange's, so the old figure goes (it used to stay next to them until the new one
-    ended); the new exchange's own figure comes when it ends, and it is the truth."""
+    exchange's, so the old figure goes (not kept next to them until the new one ends); the
+    new exchange's own figure comes when it ends, and it is the truth."""
     m, tm = training_match(guard="all")
     to_gap(m, tm, 0.9)
     window_step(m, tm, PRESS["lp"])
@@ -166,7 +166,7 @@ def test_frame_meter_segments_are_the_move_table_and_the_sims_frames(move, guard
     recovery; the defender's hitstun or blockstun), and as the sim runs it: the move lands
     on the first active frame, and each fighter's last busy cell is the frame before it can
     act again, less the hitstop frames on which both were frozen (a meter does not count
-    those; it used to, showing a jab 8 frames active on hit and hitstun 20)."""
+    those: counted, a jab would show 8 frames active on hit and hitstun 20)."""
     m, tm, start, hit, (p1_free, p2_free, frozen) = _point_blank(move, guard)
     mv = m.data.moves[move]
     p1, p2 = (runs(r) for r in tm.meter.rows)
@@ -189,11 +189,9 @@ def test_frame_meter_segments_are_the_move_table_and_the_sims_frames(move, guard
 
 @pytest.mark.parametrize("guard", ["none", "all"])
 def test_fireball_landing_after_its_thrower_recovered_is_one_exchange_with_the_true_advantage(guard):
-    """A fireball thrown from 6 m lands after the throw's recovery.  The meter used to close
-    the exchange when the thrower recovered (showing -41 as for a whiff), then start a new
-    one at the hit with the thrower free on that very frame (+27 on hit, +19 on block where
-    the thrower can act from the next frame on: +26, +18).  Now the throw and the hit are one
-    exchange and its advantage is who really acts first."""
+    """A fireball thrown from 6 m lands after the throw's recovery.  The throw and the hit are
+    one exchange (not one closed when the thrower recovers, showing -41 as for a whiff, and a
+    new one at the hit), and its advantage is who really acts first."""
     m, tm = training_match("stand", guard)
     while gap(m) < 6.0:
         window_step(m, tm, FrameInput(back=True))
@@ -223,8 +221,8 @@ def test_fireball_landing_after_its_thrower_recovered_is_one_exchange_with_the_t
 
 def test_the_read_out_names_the_exchange_its_advantage_belongs_to():
     """A blocked HP, then a jab whiffed from afar: the advantage shown is the whiff's, and the
-    label next to it must say so (it used to keep saying "P1 HP blocked (mid)" beside the
-    whiffed jab's figure).  What each exchange was is read from the sim's events."""
+    label next to it must say so (not "P1 HP blocked (mid)" beside the whiffed jab's
+    figure).  What each exchange was is read from the sim's events."""
 
     m, tm = training_match("stand", "all")
     while gap(m) > 0.9:

@@ -118,9 +118,9 @@ def test_render_training_input_history_shows_every_row_and_lays_out_one_label_pe
 # ---------------------------------------------------------------- training mode
 def test_render_training_reset_frames_the_start_positions_at_once_with_no_fight_banner(env):
     """R puts the fighters back at their start and the view with them: the camera frames the
-    start positions as it did when training began (it used to stay where a sidestep had
-    swung it and drift back over a second or more, so a frozen reset showed P1 filling the
-    screen), and no FIGHT! banner covers the fighters (R rewinds to the first FIGHT frame)."""
+    start positions as it did when training began (not left where a sidestep swung it to
+    drift back over a second or more, a frozen reset showing P1 filling the screen), and no
+    FIGHT! banner covers the fighters (R rewinds to the first FIGHT frame)."""
     from pyglet.window import key
 
 

@@ -44,7 +44,7 @@ def _segment_cells(runs):
 # ------------------------------------------------------------------ the phase itself
 def test_frame_phase_is_knockdown_exactly_while_the_fighter_is_floored():
     """``Fighter.frame_phase()`` is "knockdown" on every frame of the state, and on no other
-    (it used to say "hitstun"), for the knockdown animation's length less nothing: the
+    (not "hitstun"), for the knockdown animation's length less nothing: the
     frames the knockdown state lasts outside hitstop are the animation's frames."""
     m, tm = training_match()
     _sweep(m, tm)

@@ -52,7 +52,7 @@ def test_cpu_reads_neither_global_random_state_nor_the_clock(monkeypatch):
 ])
 def test_cpu_walks_round_an_obstacle_between_it_and_the_opponent(level, seed, obstacle, player, cpu):
     """A player standing still behind a crate or a pillar: the CPU must get round it and
-    attack, not keep walking into it (old code: easy, seed 2 pushed at the crate for 12 s)."""
+    attack, not keep walking into it (60 frames pushing at it at most)."""
     m = Match.new(seed=seed, p2_cpu=level)
     to_fight(m)
     a, b = m.fighters

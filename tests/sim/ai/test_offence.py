@@ -85,8 +85,7 @@ def test_hard_cpu_punishes_a_whiffed_roundhouse():
 @pytest.mark.slow
 def test_hard_cpu_does_not_throw_highs_over_a_crouching_opponent():
     """Highs (jab, roundhouse) pass over a crouch by geometry: against an opponent who only
-    crouches, the hard CPU picks mids and lows (old code: a high in 40 % of its attacks, and
-    9 whiffs a match over the crouch)."""
+    crouches, the hard CPU picks mids and lows: under a fifth of its attacks are highs."""
     highs = total = 0
     for seed in (1, 2):
         m = Match.new(seed=seed, p1_cpu="hard")
@@ -153,9 +152,9 @@ def _cancels(level: str, seeds, frames: int) -> tuple[int, int]:
 
 @pytest.mark.slow
 def test_easy_cpu_never_cancels_a_light_into_a_combo(monkeypatch):
-    """The easy CPU does not confirm (``confirm`` 0), yet it used to cancel its lights into
-    heavies: an attack it pressed blindly when its plan ran out, with the light's cancel
-    window still open, came out as a cancel (lk -> hk or sweep, some of them combos).  Made
+    """The easy CPU does not confirm (``confirm`` 0), so it cancels none of its lights into
+    heavies, not even by an attack pressed blindly when its plan runs out while the light's
+    cancel window is still open (which would come out as a cancel, lk -> hk or sweep).  Made
     eager to attack (every decision an attack, so each light is followed by presses), it
     cancels nothing, over lights that made contact."""
     monkeypatch.setitem(ai.LEVELS, "easy", replace(ai.LEVELS["easy"], attack=1.0, whiff=0.0))
