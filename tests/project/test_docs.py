@@ -174,13 +174,16 @@ def test_documented_main_py_commands_parse_and_their_flags_go_together():
 
 def test_every_flag_the_docs_mention_is_an_option_of_one_of_our_programs():
     """Flags in the prose too (`--p2 human`, `--fps`, bake's `--out-dir DIR`); a flag of
-    pip's that setup.sh passes may be named as well."""
+    pip's that setup.sh passes may be named as well, and one of pytest's (with its plugins,
+    as the tests run) for running the tests."""
     ours = set().union(*(_options(p) for p in ("main.py", "-m game.tools.bake", "-m game.tools.soak",
                                                  "-m game.bench", "-m game.bench.ab")))
     setup = _text(ROOT / "scripts" / "setup.sh")
+    pytest_flags = _options("-m pytest")
     for where, text in _doc_texts().items():
         for flag in set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", text)):
-            assert flag in ours or flag in setup, f"{where} names {flag}, which no program here has"
+            assert flag in ours or flag in setup or flag in pytest_flags, \
+                f"{where} names {flag}, which no program here has"
 
 
 def test_the_readme_names_every_option_of_main_py():
