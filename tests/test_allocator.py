@@ -1,6 +1,6 @@
 """The game process keeps freed memory for numpy's next large temporary (game/allocator.py):
-a batched C7 / C8 cast over 10,000 rays no longer page-faults its temporaries in, and
-main.py and the benchmark harness set it.  Counted in page faults (``ru_minflt``), not time."""
+a batched C7 / C8 cast over 10,000 rays does not page-fault its temporaries in, and main.py
+and the benchmark harness set it.  Counted in page faults (``ru_minflt``), not time."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
 
 _CHILD = """
 import json, resource, sys
@@ -40,6 +41,7 @@ def _child(mode: str):
     return json.loads(out.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(platform.system() != "Linux" or platform.libc_ver()[0] != "glibc", reason="glibc's mallopt")
 def test_C7_batched_cast_reuses_freed_memory_instead_of_page_faulting():
     """A repeat cast of 10,000 rays over the benchmark's 200-model scene: with glibc's
@@ -64,6 +66,7 @@ def test_keep_freed_memory_rejects_a_bad_limit():
             keep_freed_memory(bad)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(platform.system() != "Linux" or platform.libc_ver()[0] != "glibc", reason="glibc's mallopt")
 def test_main_and_the_benchmark_harness_set_the_allocator():
     """``main.py`` (any mode, here a headless match) and ``python -m game.bench`` set it

@@ -161,7 +161,7 @@ def sounds_for(match, events) -> tuple[list[tuple[str, float, object]], list[tup
     The volumes are set on each sound's A-weighted level (:func:`~game.audio.synth.loudness`):
     the K.O. loudest; a heavy hit 3-10 dB over a light one; a whiff under any landed hit;
     the fireball's launch and the round cues, the time-over horn among them, no louder than
-    a heavy hit; ``tests/test_audio.py`` holds the mix to that."""
+    a heavy hit; ``tests/audio/test_player.py`` holds the mix to that."""
     now: list = []
     later: list = []
     ko = None

@@ -1,7 +1,7 @@
 """Rendering: ms per frame at 1280x720 headless (llvmpipe), CPU vs CPU, with and
 without the debug overlay; and the time from start to the first frame.
 
-Crate strikes: P1 is placed in front of crate_north (as tests/test_stage.py does) and
+Crate strikes: P1 is placed in front of crate_north (as tests/sim/test_crate_strikes.py does) and
 punches it, moving along the face between punches, until it breaks; every frame is
 timed and the frames with a ``CrateStruck`` (the compound's strike in the sim, the
 crate's mesh rebuilt from its faces, the chips or the break's chunks spawned) are

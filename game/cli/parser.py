@@ -3,7 +3,7 @@
 Standard library only, like every module the command line imports before it runs a
 match: ``--help`` and every usage error work with numpy missing, so the figures in the
 help text (the longest match, the largest replay file) are written out here;
-``tests/test_review_docs.py`` checks them against ``game.replay``'s limits.
+``tests/project/test_docs.py`` checks them against ``game.replay``'s limits.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@
   merging (the benchmark's reference for ``Compound.strike``);
 * :func:`reference_faces`: the face set the simple way, dense side matching and a per-side
   grid subtraction (the benchmark's reference for ``Compound.faces``);
+* :func:`boundary_face_records`: the exposed sides one box side at a time, in plain Python, in
+  the order ``boundary_faces`` gives them (its exact reference, floats compared bit for bit);
 * :func:`face_region_batched` and :func:`cut_layer_batched`: a struck layer's tunnel (B3) and
   the cut of one layer by tunnels (B4, B9) as numpy array operations, the forms
   :mod:`game.collision.compound.resplit` (plain floats) is tested against, with their parts
@@ -30,6 +32,8 @@ __all__ = [
     "SMALL_GRID",
     "reference_strike",
     "reference_faces",
+    "FaceRecord",
+    "boundary_face_records",
     "face_region_batched",
     "cut_layer_batched",
     "nine_patch",
@@ -238,6 +242,80 @@ def reference_faces(compound: Compound) -> FaceSet:
                     _add_faces(parts, ax, sign, np.full(n, plane[i]), rr, np.full(n, kind[i], dtype=np.int8),
                                np.full(n, i))
     return hole_walls_beside_the_core(face_set(*parts), compound.core)
+
+
+#: A rectangle on a side's two in-plane axes: ``(v0, v1, w0, w1)``.
+Rect = tuple[float, float, float, float]
+#: A face as :func:`boundary_face_records` gives it: ``(axis, d, plane, rect, kind, box)``, the axis
+#: of its normal, 0 for a box's min side and 1 for its max, the plane's coordinate, its rectangle,
+#: its :class:`FaceKind` and the index of the box it is a side of.
+FaceRecord = tuple[int, int, float, Rect, int, int]
+
+
+def boundary_face_records(boxes: np.ndarray, layers: np.ndarray, bounds: np.ndarray) -> list[FaceRecord]:
+    """B5/B7: :func:`game.collision.compound.boundary.boundary_faces` one box side at a time in
+    plain Python, as :data:`FaceRecord` tuples.
+
+    For every side (direction -x, +x, -y, +y, -z, +z, then box): the coverers are the
+    boxes whose opposite side lies on the side's plane (within PLANE_EPS) and whose
+    rectangle overlaps it by more than PLANE_EPS on both in-plane axes, taken in order
+    of their plane coordinate, then index.  No coverer: the whole side is a face.
+    Covered area (sum of the overlaps) within MIN_FACE_AREA of the side's: no face.
+    Otherwise the coverers are subtracted one by one (a cut piece becomes its left and
+    right full-height strips and its bottom and top middle strips) and the pieces above
+    MIN_FACE_AREA are faces.  Returns ``(axis, d, plane, (v0, v1, w0, w1), kind, box)``
+    tuples in the documented order: per direction, the free sides by box, then the
+    pieces by box, w0, v0.
+    """
+    eps = tol.PLANE_EPS
+    b = boxes.tolist()
+    lay = [int(x) for x in layers]
+    bnd = bounds.tolist()
+
+    def cut(p: Rect, c: Rect) -> list[Rect]:
+        if min(p[1], c[1]) - max(p[0], c[0]) <= 0.0 or min(p[3], c[3]) - max(p[2], c[2]) <= 0.0:
+            return [p]
+        mid = (max(p[0], c[0]), min(p[1], c[1]))
+        strips = [((p[0], c[0], p[2], p[3]), p[0] < c[0]), ((c[1], p[1], p[2], p[3]), c[1] < p[1]),
+                  ((*mid, p[2], c[2]), p[2] < c[2]), ((*mid, c[3], p[3]), c[3] < p[3])]
+        return [s for s, wide in strips if wide]
+
+    out: list[FaceRecord] = []
+    for axis in range(3):
+        v, w = [a for a in range(3) if a != axis]
+        for d in (0, 1):
+            free: list[FaceRecord] = []
+            pieces: list[FaceRecord] = []
+            for i, box in enumerate(b):
+                plane = box[d][axis]
+                rect = (box[0][v], box[1][v], box[0][w], box[1][w])
+                if lay[i] // 2 == axis:
+                    kind = OUTER if lay[i] % 2 == d else INNER
+                else:
+                    kind = OUTER if abs(plane - bnd[d][axis]) <= eps else FILL
+                coverers: list[tuple[float, int, Rect, float]] = []
+                for j, other in enumerate(b):
+                    opp = other[1 - d][axis]
+                    ov_v = min(box[1][v], other[1][v]) - max(box[0][v], other[0][v])
+                    ov_w = min(box[1][w], other[1][w]) - max(box[0][w], other[0][w])
+                    if plane - eps <= opp <= plane + eps and ov_v > eps and ov_w > eps:
+                        coverers.append((opp, j, (other[0][v], other[1][v], other[0][w], other[1][w]), ov_v * ov_w))
+                if not coverers:
+                    free.append((axis, d, plane, rect, kind, i))
+                    continue
+                coverers.sort(key=lambda c: (c[0], c[1]))
+                covered = 0.0
+                for c in coverers:
+                    covered += c[3]
+                if (rect[1] - rect[0]) * (rect[3] - rect[2]) - covered <= tol.MIN_FACE_AREA:
+                    continue
+                left: list[Rect] = [rect]
+                for c in coverers:
+                    left = [q for p in left for q in cut(p, c[2])]
+                left = [p for p in left if (p[1] - p[0]) * (p[3] - p[2]) > tol.MIN_FACE_AREA]
+                pieces += [(axis, d, plane, p, kind, i) for p in sorted(left, key=lambda p: (p[2], p[0]))]
+            out += free + pieces
+    return out
 
 
 def _add_faces(parts: list[list[np.ndarray]], ax: int, sign: float, planes: np.ndarray, rects: np.ndarray,

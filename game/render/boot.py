@@ -99,7 +99,7 @@ def expand_to_rgba(data, src_format: str, dst_format: str) -> bytes:
     Each source pixel's first byte goes to the destination's ``A`` channel unless ``A`` is
     a source channel; every other destination channel is 255.  pyglet does this in a
     per-pixel Python loop, slow for a large glyph, and every new glyph of a HUD label
-    would pay it mid-frame.  ``tests/test_render_frames.py`` holds the two equal.
+    would pay it mid-frame.  ``tests/render/test_hud.py`` holds the two equal.
     """
     src_len, dst_len = len(src_format), len(dst_format)
     if src_len >= dst_len:

@@ -153,7 +153,7 @@ class Game:
         overlay with every layer, first with nothing faded, then with each kind of obstacle
         faded; again at half resolution where the game may use it (``adaptive`` or a lower
         ``render_scale``).  Everything is put back, and the next frame draws every pixel
-        again.  ``tests/test_render_warm.py`` checks that a fight, a crate strike, fades,
+        again.  ``tests/render/test_warm_up.py`` checks that a fight, a crate strike, fades,
         the menus and training meet no draw state after this that it did not draw.
         """
         saved = (self.match, self.sparks, self.debris, self.overlay.enabled, dict(self.overlay.show),

@@ -46,7 +46,7 @@ def _euler_one(angles: np.ndarray) -> np.ndarray:
     """:func:`euler_matrices` of one pose ``(L, 3)``: numpy's cosines and sines, then each
     entry's products and sums in the same order on Python floats (IEEE double, each rounded
     on its own as numpy's elementwise ufuncs round it: the same bits, signed zeros included;
-    ``tests/test_sim_fast_paths.py`` holds the two paths equal)."""
+    ``tests/sim/test_skeleton.py`` holds the two paths equal)."""
     out: list[float] = []
     for (cx, cy, cz), (sx, sy, sz) in zip(np.cos(angles).tolist(), np.sin(angles).tolist()):
         cysz = cy * sz

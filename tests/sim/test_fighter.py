@@ -1,0 +1,84 @@
+"""The fighter's state as values: its scalars are plain attributes (a restore writes them in one
+call), and its pose arrays are read-only, kept by a holder and copied when assigned."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from game.sim import FrameInput, Match
+from simhelp import fight
+
+POSE_ARRAYS = ("pose", "pose_from", "local", "body")
+
+
+# ================================================================ 2. no writable view of live state
+def _blending(m: Match) -> Match:
+    """Step ``m`` until P1 is inside a pose blend (its pose arrays are a blend's fresh arrays)."""
+    fight(m)
+    for i in range(200):
+        m.step(FrameInput(lp=i % 25 == 0, forward=i % 25 > 12), FrameInput())
+        if m.fighters[0].blend_left > 0:
+            return m
+    pytest.fail("no pose blend in 200 frames")
+
+
+def test_fighter_pose_arrays_are_read_only_on_table_and_blend_frames():
+    """``f.pose[...] = x`` must not write the match's live array (state_hash() and the next
+    poses would change)."""
+    m = _blending(Match.new(seed=1, arena=False))
+    for frame in range(2):                       # a blend frame, then (BLEND_FRAMES later) table rows
+        h = m.state_hash()
+        for f in m.fighters:
+            for name in POSE_ARRAYS:
+                a = getattr(f, name)
+                assert isinstance(a, np.ndarray) and not a.flags.writeable, (frame, f.index, name)
+                with pytest.raises(ValueError, match="read-only"):
+                    a[...] += 0.25
+        assert m.state_hash() == h
+        for _ in range(6):
+            m.step()
+
+
+def test_a_pose_held_by_a_renderer_keeps_its_frames_value():
+    """A live array changed under its holder: interpolating between the last two steps'
+    poses got the same array twice."""
+    m = _blending(Match.new(seed=1, arena=False))
+    f = m.fighters[0]
+    held = f.pose
+    value = np.array(held)
+    for _ in range(3):
+        m.step(FrameInput(hp=True), FrameInput())
+    assert not np.array_equal(f.pose, value)
+    np.testing.assert_array_equal(held, value)
+
+
+def test_assigning_a_pose_stores_a_read_only_copy_of_the_right_shape():
+    a, b = fight(Match.new(seed=0, arena=False)), fight(Match.new(seed=0, arena=False))
+    mine = a.fighters[0].pose + 0.1
+    a.fighters[0].pose = mine
+    b.fighters[0].pose = mine.copy()
+    mine[...] = 0.0                              # the tool's own array: no longer the match's
+    assert a.state_hash() == b.state_hash()
+    assert not a.fighters[0].pose.flags.writeable
+    with pytest.raises(ValueError, match=r"Fighter.pose: expected shape \(11, 3\)"):
+        a.fighters[0].pose = np.zeros((3, 11))
+    with pytest.raises(ValueError, match="Fighter.body: expected shape"):
+        a.fighters[1].body = np.zeros(4)
+
+
+def test_fighter_scalars_are_plain_attributes_so_set_scalars_may_write_the_dict():
+    """``Fighter.set_scalars`` (every restore) writes the instance dict in one call: right
+    only while no name of ``SCALARS`` is a property or a slot with its own setter; and a
+    round trip through ``scalars`` / ``set_scalars`` gives the values back."""
+    from game.sim.fighter import SCALARS, Fighter
+
+    assert not [n for n in SCALARS if hasattr(Fighter, n)], "a class attribute would shadow or bypass set_scalars"
+    m = Match.new(seed=2)
+    for _ in range(90):
+        m.step()
+    f, g = m.fighters
+    vals = f.scalars()
+    assert len(vals) == len(SCALARS) and vals == tuple(vars(f)[n] for n in SCALARS)
+    g.set_scalars(vals)
+    assert g.scalars() == vals
