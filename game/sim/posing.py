@@ -62,6 +62,22 @@ def target_pose(d: GameData, f: Fighter) -> tuple[str, np.ndarray, np.ndarray, n
     return key, d.poses[key], d.pose_rot[key], d.pose_body[key]
 
 
+def source_bodies(d: GameData, key: str) -> np.ndarray | None:
+    """Every body-frame FK ``(..., 12, L, 4)`` the animation source ``key`` (as
+    :func:`target_pose` names it, ``Fighter.pose_key``) can pose: a table's rows, or a still
+    pose's one; None for a key that names none."""
+    kind, _, name = key.partition(":")
+    if kind == "m" and name in d.moves:
+        return d.moves[name].body
+    if kind == "l" and name in d.loop_body:
+        return d.loop_body[name]
+    if key == "d:knockdown":
+        return d.knockdown_body
+    if key == "d:thrown":
+        return d.thrown_body
+    return d.pose_body.get(key)
+
+
 def pose(d: GameData, f: Fighter) -> None:
     """Set the fighter's joint angles and rotations for this frame, blending
     for a few frames when the animation source changes.
