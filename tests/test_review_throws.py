@@ -491,13 +491,14 @@ def test_cpu_never_throws_from_out_of_reach():
     """The CPU's 'swing anyway' whiffs are strikes: a grab pressed from 1.2-1.4 m whiffed (27 of
     40 throws of a hard CPU match did) and paid 24 frames of recovery.  Every throw the CPUs
     press starts within the grab's reach."""
-    m = Match.new(seed=5, p1_cpu="hard", p2_cpu="hard")
     gaps = []
-    while m.frame < 4000 and not m.over:
-        before = gap(m)
-        for e in m.step():
-            if isinstance(e, MoveStarted) and e.move == SPEC.move:
-                gaps.append(before)
+    for seed in (5, 8):
+        m = Match.new(seed=seed, p1_cpu="hard", p2_cpu="hard")
+        while m.frame < 4000 and not m.over:
+            before = gap(m)
+            for e in m.step():
+                if isinstance(e, MoveStarted) and e.move == SPEC.move:
+                    gaps.append(before)
     assert gaps and max(gaps) <= 1.15, gaps
 
 
