@@ -32,6 +32,10 @@ _SEGMENT_TEXT = {ph: (255, 255, 255, 255) if ph in ("active", "recovery") else (
 CANVAS_MIN_W = 1280.0     # narrower windows get a taller canvas (see the module docstring)
 FONT = ("DejaVu Sans", "Arial", "Helvetica")
 GOLD = (1.0, 0.80, 0.25)
+FPS_SIZE = 16            # the fps counter's font size (points)
+FPS_COLOR = (140, 255, 120, 255)   # its colour: a bright green on its dark panel
+#: the fps counter's panel: (x, distance below the canvas top, width, height), top left
+FPS_PANEL = (6, 6, 104, 30)
 TRAIL_HOLD = 36          # frames the damage trail waits before draining
 TRAIL_RATE = 0.9         # health points per frame it then drains
 #: every character a HUD label can show: printable ASCII and the arrows and dots of the
@@ -54,6 +58,14 @@ def _rgba255(c, a=1.0):
     return tuple(int(max(0, min(1, v)) * 255) for v in c[:3]) + (int(a * 255),)
 
 
+def shadow_offset(size: float) -> int:
+    """How far (canvas units, right and down) a label of ``size`` points casts its drop shadow:
+    about a stroke's width (1 for body text, 5 for the 76-point banner), so the
+    shadow touches the letters it darkens.  An offset wider than the strokes leaves a gap of
+    background between letter and shadow, and the shadow reads as a second copy of the text."""
+    return max(1, round(size / 16))
+
+
 class _Text:
     """A label that only relayouts when its text/colour/position really change."""
 
@@ -63,6 +75,7 @@ class _Text:
                   anchor_y=anchor_y, batch=batch)
         self.shadow = pyglet.text.Label("", color=(0, 0, 0, 170), group=group[0], **kw) if shadow else None
         self.label = pyglet.text.Label("", color=color, group=group[1], **kw)
+        self.offset = shadow_offset(size)      # the shadow's offset (canvas units)
         self._state = None
 
     def set(self, text: str, x: float, y: float, color=None) -> None:
@@ -77,7 +90,7 @@ class _Text:
                 self.shadow.text = text
         lab.position = (round(x), round(y), 0)
         if self.shadow:
-            self.shadow.position = (round(x) + 3, round(y) - 3, 0)
+            self.shadow.position = (round(x) + self.offset, round(y) - self.offset, 0)
         if color is not None and tuple(lab.color) != tuple(color):
             lab.color = color
             if self.shadow:
@@ -103,7 +116,7 @@ class Hud:
         self.timer_lbl = T(34, bold=True, anchor_x="center", anchor_y="center", shadow=True)
         self.banner = T(76, bold=True, anchor_x="center", anchor_y="center", shadow=True)
         self.sub_banner = T(22, bold=True, anchor_x="center", anchor_y="center", shadow=True)
-        self.fps_lbl = T(11, color=(220, 255, 220, 255), shadow=True)
+        self.fps_lbl = T(FPS_SIZE, bold=True, anchor_y="center", color=FPS_COLOR)     # on its own dark panel
         self.hint_lbl = T(12, anchor_x="center", shadow=True)
         self.notice_lbl = T(12, anchor_x="right", shadow=True)     # "sound off" after M, bottom right
         # training
@@ -247,7 +260,9 @@ class Hud:
         for lbl in self.texts[used_texts:]:
             lbl.hide()
         if fps is not None:
-            self.fps_lbl.set(f"{fps:5.0f} fps", 10, H - 18)
+            x, y, w, h = FPS_PANEL
+            r.add(x, H - y - h, w, h, (0.0, 0.0, 0.0, 0.72))
+            self.fps_lbl.set(f"{fps:3.0f} fps", x + 8, H - y - h / 2)
         else:
             self.fps_lbl.hide()
         if notice:
@@ -326,12 +341,11 @@ class Hud:
                 a, b = match.fighters
                 if ph == "over":
                     w = match.winner
-                    text = "DRAW" if w is None else f"P{w + 1} WINS"
                     sub = "" if attract else "Enter: rematch   ·   Esc: menu"
                 else:
                     w = None if (a.health <= 0) == (b.health <= 0) and a.health == b.health else \
                         (0 if a.health > b.health else 1)
-                    text = "DRAW" if w is None else f"P{w + 1} WINS"
+                text = "DRAW" if w is None else f"{self.winner_name(w)} WINS"
                 color = gold
         if text:
             self.banner.set(text, W / 2, H * 0.58, color)
@@ -341,6 +355,12 @@ class Hud:
             self.sub_banner.set(sub, W / 2, H * 0.58 - 70, (255, 255, 255, 255))
         else:
             self.sub_banner.hide()
+
+    def winner_name(self, side: int) -> str:
+        """How the banner names the winner of a round or match: its fighter's name
+        (``fighters.json``), with its side added when both fighters share a name."""
+        name = self.names[side].upper()
+        return f"{name} (P{side + 1})" if self.names.count(self.names[side]) > 1 else name
 
     def _training_texts(self) -> tuple:
         """Every label the training read-outs use (hidden off training and on the title)."""
