@@ -54,6 +54,18 @@ def _bar_span(x0: float, width: float, fraction: float, right: bool) -> tuple[fl
     return (x0 + width - w if right else x0), w
 
 
+def clear_of(placed, x: float, y: float, w: float, h: float) -> float:
+    """The bottom ``y`` for a ``w`` x ``h`` label at ``(x, y)`` that overlaps none of the
+    rectangles ``placed`` (``(x0, y0, x1, y1)``): ``y`` itself if it is free, else moved
+    down, below each rectangle it meets in turn."""
+    for _ in range(len(placed) + 1):
+        hit = [r for r in placed if x < r[2] and r[0] < x + w and y < r[3] and r[1] < y + h]
+        if not hit:
+            break
+        y = min(r[1] for r in hit) - h - 1
+    return y
+
+
 def _rgba255(c, a=1.0):
     return tuple(int(max(0, min(1, v)) * 255) for v in c[:3]) + (int(a * 255),)
 
@@ -140,7 +152,9 @@ class Hud:
         self.title_sub = T(18, anchor_x="center", anchor_y="center", shadow=True)
         self.lines = [T(12, anchor_x="center", shadow=True) for _ in range(6)]
         self.menu_lbl = [TM(22, bold=True, anchor_x="center", anchor_y="center", shadow=True) for _ in range(6)]
-        self.texts = [T(10, shadow=True) for _ in range(24)]      # overlay text() labels
+        self.texts = [T(10, anchor_y="bottom", shadow=True) for _ in range(24)]      # overlay text() labels
+        #: the canvas rectangles ``(x0, y0, x1, y1)`` of the overlay labels shown this frame
+        self.text_rects: list[tuple[float, float, float, float]] = []
         self.ov_head_lbl = T(10)               # the overlay's key (F1), on its own dark panel: no shadows
         self.ov_legend_lbl = [T(10) for _ in OVERLAY_LEGEND]
         # pyglet keeps only the last 4 fonts it loaded alive (the rest are weak references)
@@ -450,15 +464,26 @@ class Hud:
 
     def _overlay_texts(self, W, H, texts, view_proj) -> int:
         """The overlay's ``text()`` labels at their anchors' projections; an anchor behind the
-        eye (whose projection would land mirrored on screen) or off screen gets none."""
+        eye (whose projection would land mirrored on screen) or off screen gets none.  A label
+        that would cover one already placed (rays cast from nearly one point of the screen:
+        a fireball's path and the camera's casts, both fighters' ground probes) goes below it instead
+        (:func:`clear_of`); ``text_rects`` keeps where each went."""
         pts = np.array([t[0] for t in texts[: len(self.texts)]])
         px = project(pts, view_proj, W, H)
         w = pts @ view_proj[3, :3] + view_proj[3, 3]          # clip w: > 0 in front of the eye
         k = 0
+        self.text_rects = []
         for (_p, s, c), (x, y), wk in zip(texts, px, w):
             if not (wk > 0.05 and 0.0 <= x < W and 0.0 <= y < H):
                 continue
-            self.texts[k].set(s, x + 4, H - y + 4, _rgba255(c))
+            lbl = self.texts[k]
+            x0, y0 = round(x + 4), round(H - y + 4)
+            lbl.set(s, x0, y0, _rgba255(c))
+            tw, th = lbl.label.content_width, lbl.label.content_height
+            y1 = clear_of(self.text_rects, x0, y0, tw, th)
+            if y1 != y0:
+                lbl.set(s, x0, y1, _rgba255(c))
+            self.text_rects.append((x0, y1, x0 + tw, y1 + th))
             k += 1
         return k
 
@@ -476,7 +501,7 @@ class Hud:
         for k, ((label, color, shown), lbl) in enumerate(zip(rows, self.ov_legend_lbl)):
             x = x0 + (k // half) * col_w
             y = top - (k % half + 1) * row_h
-            r.add(x, y, 10, 10, color[:3] if shown else tuple(0.25 + 0.25 * v for v in color[:3]))
+            r.add(x, y, 10, 10, color[:3] if shown else tuple(0.1 + 0.25 * v for v in color[:3]))
             if shown:
                 lbl.set(label, x + 15, y, (235, 235, 235, 255))
             else:

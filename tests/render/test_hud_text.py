@@ -10,6 +10,7 @@ os.environ.setdefault("PYGLET_HEADLESS", "1")
 
 import numpy as np
 import pytest
+
 from glhelp import fresh, game_env
 
 W, H = 1280, 720
