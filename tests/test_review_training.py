@@ -38,7 +38,7 @@ def _to_gap(m, tm, d):
 
 
 # ------------------------------------------------------------------ whiffs
-@pytest.mark.parametrize("move", ["lp", "hp", "lk", "hk", "hk_low", "jump"])
+@pytest.mark.parametrize("move", ["lp", "hp", "lk", "hk", "hk_low"])
 def test_whiff_advantage_is_counted_as_hits_are(move):
     """A move whiffed at a dummy 3.5 m away: the meter counted the dummy free from the
     exchange's first frame, one frame more than a hit counts a free fighter (Hit.advantage,
