@@ -138,15 +138,37 @@ def trunk_limbs(skeleton: Skeleton) -> tuple[int, ...]:
     return tuple(skeleton.names.index(n) for n in TRUNK)
 
 
+#: id of a body-frame FK array -> (the array, its trunk's rect): see :func:`trunk_rect`
+_TRUNK_RECTS: dict[int, tuple[np.ndarray, tuple[float, float, float, float]]] = {}
+#: entries :data:`_TRUNK_RECTS` holds at most (a table row's stays; a blend's is met once)
+TRUNK_RECTS_KEPT = 4096
+
+
+def trunk_rect(m: Match, body: np.ndarray) -> tuple[float, float, float, float]:
+    """``(x0, x1, z0, z1)``: the body-frame extents of the trunk's solids (hips, torso, head)
+    in the pose ``body`` (``Fighter.body``, ``(12, L, 4)``).  Bodies are read-only values,
+    and a table row is the same array object every frame it is posed (``posing.rows``): the
+    extents are kept by array (the entry holds it, so no other array takes its id)."""
+    hit = _TRUNK_RECTS.get(id(body))
+    if hit is not None and hit[0] is body:
+        return hit[1]
+    c = np.take(body[4:], trunk_limbs(m.data.skeleton), axis=1)       # (8, 3, 4): the trunk solids' corners
+    rect = (float(c[..., 0].min()), float(c[..., 0].max()), float(c[..., 2].min()), float(c[..., 2].max()))
+    if len(_TRUNK_RECTS) >= TRUNK_RECTS_KEPT:
+        _TRUNK_RECTS.clear()
+    _TRUNK_RECTS[id(body)] = (body, rect)
+    return rect
+
+
 def trunk_reach(m: Match, f: Fighter, ux: float, uz: float) -> float:
     """How far ``f``'s trunk reaches from its centre along the floor direction ``(ux, uz)``
-    (a unit vector) in this frame's pose (m): the farthest corner of its hips', torso's and
-    head's solids, as stage 3 will place them."""
-    c = f.body[4:, trunk_limbs(m.data.skeleton)]      # (8, 3, 4): the trunk solids' corners, body frame
+    (a unit vector) in this frame's pose (m), from its body-frame rect (:func:`trunk_rect`):
+    exact along the facing, and never short of the solids' corners in any other direction."""
+    x0, x1, z0, z1 = trunk_rect(m, f.body)
     fx, fz = float(f.fx), float(f.fz)
-    # a corner (x, z) of the body frame lies at (x fx - z fz, x fz + z fx) from the centre
-    along = c[..., 0] * (fx * ux + fz * uz) + c[..., 2] * (fx * uz - fz * ux)
-    return float(along.max())
+    # a body-frame point (x, z) lies at (x fx - z fz, x fz + z fx) from the centre
+    cx, cz = fx * ux + fz * uz, fx * uz - fz * ux
+    return max(x0 * cx, x1 * cx) + max(z0 * cz, z1 * cz)
 
 
 @functools.lru_cache(maxsize=256)
