@@ -33,12 +33,13 @@ def open_game(args: argparse.Namespace, *, headless: bool | None) -> tuple[Modul
 
     ``headless`` True forces EGL (no screen), None keeps ``PYGLET_HEADLESS`` (see
     ``game.render.boot.load_pyglet``).  The window is pyglet's (``pyglet.window.Window``)."""
-    from game.render.boot import check_fonts, load_pyglet, make_window
+    from game.render.boot import check_fonts, load_pyglet, make_window, show_loading
 
     pyglet = load_pyglet(headless)
     window = make_window(pyglet, visible=not pyglet.options["headless"],
                          fullscreen=bool(args.fullscreen) and not pyglet.options["headless"])
     check_fonts(pyglet)
+    show_loading(pyglet, window)      # at once: the game's modules, arena and warm-up take seconds
     from game.render.game import Game
 
     game = Game(pyglet, window, p1=args.p1, p2=args.p2, level=args.level, seed=args.seed,

@@ -175,6 +175,50 @@ def make_window(pyglet, *, width: int = WIDTH, height: int = HEIGHT, visible: bo
     return win
 
 
+#: the loading frame's background and its title's colour (the title screen's gold)
+LOADING_BACKGROUND = (0.06, 0.06, 0.09)
+LOADING_GOLD = (255, 204, 64, 255)
+
+
+def draw_loading(pyglet, window, line: str = "loading…") -> None:
+    """Draw the loading frame into the window's back buffer: the game's title where the
+    title screen will show it, over a dark background, and ``line`` under it.  Needs nothing
+    of the game but pyglet and a font."""
+    from pyglet import gl
+
+    w, h = window.get_size()
+    gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+    fw, fh = window.get_framebuffer_size()
+    gl.glViewport(0, 0, fw, fh)
+    gl.glClearColor(*LOADING_BACKGROUND, 1.0)
+    gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT)
+    gl.glEnable(gl.GL_BLEND)
+    gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+    batch = pyglet.graphics.Batch()
+    scale = min(h / HEIGHT, w / WIDTH)
+    font = ["DejaVu Sans", "Arial", "Helvetica"]
+    labels = [pyglet.text.Label("RANGEBOX", font_name=font, font_size=64 * scale, weight="bold",
+                                color=LOADING_GOLD, x=w / 2, y=h * 0.78, anchor_x="center", anchor_y="center",
+                                batch=batch),
+              pyglet.text.Label(line, font_name=font, font_size=18 * scale, color=(220, 220, 230, 255),
+                                x=w / 2, y=h * 0.68, anchor_x="center", anchor_y="center", batch=batch)]
+    batch.draw()
+    del labels
+
+
+def show_loading(pyglet, window) -> None:
+    """Put the loading frame on the screen at once, before the game is built.
+
+    A new window shows nothing (black, under a virtual X screen) until its first frame, and
+    the first frame waits for the game's modules, its arena and renderers, the glyph atlas
+    and the warm-up draws (``Game.prepare_for_play``): seconds on a software rasteriser.
+    The game window draws this frame as soon as it is open; the warm-up draws into the back
+    buffer only, so the loading frame stays up until the title's first frame replaces it."""
+    window.dispatch_events()          # the window's map and first expose, so the frame lands
+    draw_loading(pyglet, window)
+    window.flip()
+
+
 def check_fonts(pyglet) -> None:
     """Create one label so a missing freetype/fontconfig fails here with one clear line."""
     try:

@@ -32,6 +32,10 @@ _SEGMENT_TEXT = {ph: (255, 255, 255, 255) if ph in ("active", "recovery") else (
 CANVAS_MIN_W = 1280.0     # narrower windows get a taller canvas (see the module docstring)
 FONT = ("DejaVu Sans", "Arial", "Helvetica")
 GOLD = (1.0, 0.80, 0.25)
+FPS_SIZE = 16            # the fps counter's font size (points)
+FPS_COLOR = (140, 255, 120, 255)   # its colour: a bright green on its dark panel
+#: the fps counter's panel: (x, distance below the canvas top, width, height), top left
+FPS_PANEL = (6, 6, 104, 30)
 TRAIL_HOLD = 36          # frames the damage trail waits before draining
 TRAIL_RATE = 0.9         # health points per frame it then drains
 #: every character a HUD label can show: printable ASCII and the arrows and dots of the
@@ -50,8 +54,28 @@ def _bar_span(x0: float, width: float, fraction: float, right: bool) -> tuple[fl
     return (x0 + width - w if right else x0), w
 
 
+def clear_of(placed, x: float, y: float, w: float, h: float) -> float:
+    """The bottom ``y`` for a ``w`` x ``h`` label at ``(x, y)`` that overlaps none of the
+    rectangles ``placed`` (``(x0, y0, x1, y1)``): ``y`` itself if it is free, else moved
+    down, below each rectangle it meets in turn."""
+    for _ in range(len(placed) + 1):
+        hit = [r for r in placed if x < r[2] and r[0] < x + w and y < r[3] and r[1] < y + h]
+        if not hit:
+            break
+        y = min(r[1] for r in hit) - h - 1
+    return y
+
+
 def _rgba255(c, a=1.0):
     return tuple(int(max(0, min(1, v)) * 255) for v in c[:3]) + (int(a * 255),)
+
+
+def shadow_offset(size: float) -> int:
+    """How far (canvas units, right and down) a label of ``size`` points casts its drop shadow:
+    about a stroke's width (1 for body text, 5 for the 76-point banner), so the
+    shadow touches the letters it darkens.  An offset wider than the strokes leaves a gap of
+    background between letter and shadow, and the shadow reads as a second copy of the text."""
+    return max(1, round(size / 16))
 
 
 class _Text:
@@ -63,6 +87,7 @@ class _Text:
                   anchor_y=anchor_y, batch=batch)
         self.shadow = pyglet.text.Label("", color=(0, 0, 0, 170), group=group[0], **kw) if shadow else None
         self.label = pyglet.text.Label("", color=color, group=group[1], **kw)
+        self.offset = shadow_offset(size)      # the shadow's offset (canvas units)
         self._state = None
 
     def set(self, text: str, x: float, y: float, color=None) -> None:
@@ -77,7 +102,7 @@ class _Text:
                 self.shadow.text = text
         lab.position = (round(x), round(y), 0)
         if self.shadow:
-            self.shadow.position = (round(x) + 3, round(y) - 3, 0)
+            self.shadow.position = (round(x) + self.offset, round(y) - self.offset, 0)
         if color is not None and tuple(lab.color) != tuple(color):
             lab.color = color
             if self.shadow:
@@ -103,7 +128,7 @@ class Hud:
         self.timer_lbl = T(34, bold=True, anchor_x="center", anchor_y="center", shadow=True)
         self.banner = T(76, bold=True, anchor_x="center", anchor_y="center", shadow=True)
         self.sub_banner = T(22, bold=True, anchor_x="center", anchor_y="center", shadow=True)
-        self.fps_lbl = T(11, color=(220, 255, 220, 255), shadow=True)
+        self.fps_lbl = T(FPS_SIZE, bold=True, anchor_y="center", color=FPS_COLOR)     # on its own dark panel
         self.hint_lbl = T(12, anchor_x="center", shadow=True)
         self.notice_lbl = T(12, anchor_x="right", shadow=True)     # "sound off" after M, bottom right
         # training
@@ -127,7 +152,9 @@ class Hud:
         self.title_sub = T(18, anchor_x="center", anchor_y="center", shadow=True)
         self.lines = [T(12, anchor_x="center", shadow=True) for _ in range(6)]
         self.menu_lbl = [TM(22, bold=True, anchor_x="center", anchor_y="center", shadow=True) for _ in range(6)]
-        self.texts = [T(10, shadow=True) for _ in range(24)]      # overlay text() labels
+        self.texts = [T(10, anchor_y="bottom", shadow=True) for _ in range(24)]      # overlay text() labels
+        #: the canvas rectangles ``(x0, y0, x1, y1)`` of the overlay labels shown this frame
+        self.text_rects: list[tuple[float, float, float, float]] = []
         self.ov_head_lbl = T(10)               # the overlay's key (F1), on its own dark panel: no shadows
         self.ov_legend_lbl = [T(10) for _ in OVERLAY_LEGEND]
         # pyglet keeps only the last 4 fonts it loaded alive (the rest are weak references)
@@ -247,7 +274,9 @@ class Hud:
         for lbl in self.texts[used_texts:]:
             lbl.hide()
         if fps is not None:
-            self.fps_lbl.set(f"{fps:5.0f} fps", 10, H - 18)
+            x, y, w, h = FPS_PANEL
+            r.add(x, H - y - h, w, h, (0.0, 0.0, 0.0, 0.72))
+            self.fps_lbl.set(f"{fps:3.0f} fps", x + 8, H - y - h / 2)
         else:
             self.fps_lbl.hide()
         if notice:
@@ -326,12 +355,11 @@ class Hud:
                 a, b = match.fighters
                 if ph == "over":
                     w = match.winner
-                    text = "DRAW" if w is None else f"P{w + 1} WINS"
                     sub = "" if attract else "Enter: rematch   ·   Esc: menu"
                 else:
                     w = None if (a.health <= 0) == (b.health <= 0) and a.health == b.health else \
                         (0 if a.health > b.health else 1)
-                    text = "DRAW" if w is None else f"P{w + 1} WINS"
+                text = "DRAW" if w is None else f"{self.winner_name(w)} WINS"
                 color = gold
         if text:
             self.banner.set(text, W / 2, H * 0.58, color)
@@ -341,6 +369,12 @@ class Hud:
             self.sub_banner.set(sub, W / 2, H * 0.58 - 70, (255, 255, 255, 255))
         else:
             self.sub_banner.hide()
+
+    def winner_name(self, side: int) -> str:
+        """How the banner names the winner of a round or match: its fighter's name
+        (``fighters.json``), with its side added when both fighters share a name."""
+        name = self.names[side].upper()
+        return f"{name} (P{side + 1})" if self.names.count(self.names[side]) > 1 else name
 
     def _training_texts(self) -> tuple:
         """Every label the training read-outs use (hidden off training and on the title)."""
@@ -430,15 +464,26 @@ class Hud:
 
     def _overlay_texts(self, W, H, texts, view_proj) -> int:
         """The overlay's ``text()`` labels at their anchors' projections; an anchor behind the
-        eye (whose projection would land mirrored on screen) or off screen gets none."""
+        eye (whose projection would land mirrored on screen) or off screen gets none.  A label
+        that would cover one already placed (rays cast from nearly one point of the screen:
+        a fireball's path and the camera's casts, both fighters' ground probes) goes below it instead
+        (:func:`clear_of`); ``text_rects`` keeps where each went."""
         pts = np.array([t[0] for t in texts[: len(self.texts)]])
         px = project(pts, view_proj, W, H)
         w = pts @ view_proj[3, :3] + view_proj[3, 3]          # clip w: > 0 in front of the eye
         k = 0
+        self.text_rects = []
         for (_p, s, c), (x, y), wk in zip(texts, px, w):
             if not (wk > 0.05 and 0.0 <= x < W and 0.0 <= y < H):
                 continue
-            self.texts[k].set(s, x + 4, H - y + 4, _rgba255(c))
+            lbl = self.texts[k]
+            x0, y0 = round(x + 4), round(H - y + 4)
+            lbl.set(s, x0, y0, _rgba255(c))
+            tw, th = lbl.label.content_width, lbl.label.content_height
+            y1 = clear_of(self.text_rects, x0, y0, tw, th)
+            if y1 != y0:
+                lbl.set(s, x0, y1, _rgba255(c))
+            self.text_rects.append((x0, y1, x0 + tw, y1 + th))
             k += 1
         return k
 
@@ -456,7 +501,7 @@ class Hud:
         for k, ((label, color, shown), lbl) in enumerate(zip(rows, self.ov_legend_lbl)):
             x = x0 + (k // half) * col_w
             y = top - (k % half + 1) * row_h
-            r.add(x, y, 10, 10, color[:3] if shown else tuple(0.25 + 0.25 * v for v in color[:3]))
+            r.add(x, y, 10, 10, color[:3] if shown else tuple(0.1 + 0.25 * v for v in color[:3]))
             if shown:
                 lbl.set(label, x + 15, y, (235, 235, 235, 255))
             else:

@@ -30,28 +30,33 @@ from typing import NamedTuple
 
 import numpy as np
 
+#: Every kind's colour.  The sixteen the HUD's key names (:data:`LEGEND`) are all told apart:
+#: each pair is at least :data:`LEGEND_MIN_DELTA_E` apart in CIEDE2000, so no two of them read
+#: as one colour on a thin line or a small swatch (``tests/render/test_overlay_readability.py``).
 COLORS = {
-    "hurt": (0.30, 1.00, 0.45, 0.95),
-    "hit": (1.00, 0.18, 0.15, 1.00),
-    "guard": (0.35, 0.65, 1.00, 1.00),
-    "overlap": (1.00, 0.92, 0.10, 1.00),
-    "j1": (1.00, 0.30, 1.00, 1.00),
-    "j2": (0.60, 1.00, 0.00, 1.00),                  # lime: orange would read as a crate slab
-    "collision": (1.00, 1.00, 1.00, 1.00),
-    "centres": (0.60, 0.60, 0.65, 0.90),             # A7's construction line, grey under its white point
-    "crate": (1.00, 0.62, 0.20, 0.95),
-    "crate_target_face": (1.00, 0.20, 0.55, 1.00),   # the last strike (B2-B5), apart from the slabs
-    "crate_region": (1.00, 1.00, 0.45, 1.00),
-    "crate_fill_face": (0.75, 0.90, 1.00, 1.00),
-    "crate_struck": (1.00, 0.45, 0.45, 1.00),        # the small box a strike judged (re-split since)
-    "quadtree": (0.42, 0.30, 1.00, 0.80),            # indigo: a light grey would read as floor lines
-    "ray_nearest": (0.20, 1.00, 1.00, 1.00),
+    "hurt": (0.30, 1.00, 0.45, 0.95),                # green
+    "hit": (1.00, 0.18, 0.15, 1.00),                 # red
+    "guard": (0.20, 0.50, 1.00, 1.00),               # blue
+    "overlap": (1.00, 0.92, 0.10, 1.00),             # yellow
+    "j1": (1.00, 0.30, 1.00, 1.00),                  # magenta
+    "j2": (0.60, 0.55, 0.00, 1.00),                  # olive
+    "collision": (1.00, 1.00, 1.00, 1.00),           # white
+    "centres": (0.50, 0.50, 0.50, 0.90),             # A7's construction line, grey under its white point
+    "crate": (1.00, 0.62, 0.20, 0.95),               # orange
+    "crate_target_face": (0.00, 0.60, 0.20, 1.00),   # deep green: the last strike (B2-B5), apart from the slabs
+    "crate_region": (1.00, 0.62, 0.62, 1.00),        # coral
+    "crate_fill_face": (0.70, 0.75, 0.60, 1.00),     # sage
+    "crate_struck": (0.00, 0.60, 0.65, 1.00),        # teal: the small box a strike judged (re-split since)
+    "quadtree": (0.30, 0.20, 0.85, 0.80),            # indigo: a light grey would read as floor lines
+    "ray_nearest": (0.20, 1.00, 1.00, 1.00),         # cyan
     "ray_beyond": (0.20, 1.00, 1.00, 0.30),          # a nearest ray's reach past its hit (C6 max distance)
-    "ray_any": (0.70, 0.50, 1.00, 1.00),
+    "ray_any": (0.75, 0.70, 1.00, 1.00),             # lavender
     "ray_hit_nearest": (0.20, 1.00, 1.00, 1.00),     # a hit mark in its ray's colour (not j1's
-    "ray_hit_any": (0.70, 0.50, 1.00, 1.00),         # magenta: it would read as a judgement point)
+    "ray_hit_any": (0.75, 0.70, 1.00, 1.00),         # magenta: it would read as a judgement point)
     "ray": (0.50, 0.90, 1.00, 1.00),
 }
+#: the least CIEDE2000 colour difference between any two colours of :data:`LEGEND`
+LEGEND_MIN_DELTA_E = 20.0
 DEFAULT_COLOR = (1.00, 0.55, 0.90, 0.90)
 POINT_SIZE = {"collision": 0.07, "j1": 0.05, "j2": 0.05}
 

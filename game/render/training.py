@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from collections import deque
 
-from game.sim import FrameInput, Hit, MoveStarted, ThrowBreak, Whiff
+from game.sim import CrateStruck, FrameInput, Hit, MoveStarted, ThrowBreak, Whiff
+from game.sim.data import load_game_data
 from game.sim.inputs import BUTTONS
 
 METER_LEN = 80          # cells shown per fighter
-#: how the status line names the dummy's reversal (game.training.REVERSALS)
-REVERSAL_NAMES = {"off": "off", "lp": "LP", "hp": "HP", "lk": "LK", "hk": "HK", "hk_low": "sweep (↓HK)",
-                  "fireball": "fireball (LP+HP)", "throw": "throw (LP+LK)", "jump": "jump"}
+#: the input of each of the dummy's reversals (game.training.REVERSALS), which the status
+#: line writes after the move's name (its ``label`` in moves.json): "sweep (↓HK)"
+REVERSAL_INPUTS = {"lp": "LP", "hp": "HP", "lk": "LK", "hk": "HK", "hk_low": "↓HK", "fireball": "LP+HP",
+                   "throw": "LP+LK", "jump": "↑"}
 #: the training keys, as the HUD lists them
 KEYS_TEXT = "P freeze  ·  . step  ·  R reset  ·  F6 stance/guard  ·  F9 reversal  ·  F7 record  ·  F8 playback"
 HISTORY_LEN = 14        # input history rows per player
@@ -32,8 +34,12 @@ PHASE_COLORS = {
     "knockdown": (0.72, 0.45, 0.95),     # floored by a sweep: cannot act, and nothing strikes it
     "blockstun": (0.95, 0.60, 0.15),
     "jump": (0.55, 0.80, 0.95),
+    "hitstop": (0.90, 0.90, 0.92),       # frozen alone by a hitstop (a fist in a crate, a fireball's victim)
     "neutral": (0.22, 0.22, 0.25),
 }
+#: phases that make an exchange one of attack and defence: an exchange with none of them (a
+#: plain jump) has no frame advantage to read
+CONTEST_PHASES = frozenset(("startup", "active", "recovery", "hitstun", "knockdown", "blockstun"))
 
 
 class FrameMeter:
@@ -49,8 +55,12 @@ class FrameMeter:
     ``Hit.advantage`` for comparison).  A hit resets the count: a fighter
     already free on the frame of a hit can act again from the next frame on,
     as :attr:`game.sim.Hit.advantage` counts it.  ``last_hit`` names what the
-    exchange was about, its last hit, block or whiff (cleared when an exchange
-    starts, so an old hit's label never stands next to a new exchange's figure).
+    exchange was about, its last hit, block, crate strike or whiff, a move by its name
+    (its ``label`` in moves.json: "P1 sweep hit (low)"; cleared when an exchange
+    starts, so an old hit's label never stands next to a new exchange's figure).  An
+    exchange that holds no attack at all (a plain jump, no move and no stun on either
+    side: nothing of :data:`CONTEST_PHASES`) has no advantage (None: the HUD shows
+    none), and ``last_hit`` says only who jumped.
 
     The count starts on the exchange's first frame: a fighter neutral on it (the one
     a whiffed move is thrown at) acts from the next frame on at the earliest, as a
@@ -64,8 +74,10 @@ class FrameMeter:
     training modes' frame meters do): no one's frame advances on them, so the
     rows read as the move table (a jab on hit: 6 startup, 3 active, 10
     recovery against 18 hitstun) and the advantage is unchanged.  A freeze of
-    one fighter only (a projectile's victim, a fist in a crate) is shown: the
-    other one's frames go on meanwhile.
+    one fighter only (a projectile's victim, a fist in a crate) is shown, as a
+    ``"hitstop"`` segment of the frozen fighter's row: the other one's frames go on
+    meanwhile, and the frozen one's other segments still read as the move table (a jab
+    into a crate: 6 startup, an active frame, the freeze, 2 active, 10 recovery).
 
     A knockdown (the sweep on hit) is its own phase, ``"knockdown"``
     (:meth:`Fighter.frame_phase <game.sim.fighter.Fighter.frame_phase>`), not hitstun: the
@@ -87,6 +99,10 @@ class FrameMeter:
         #: per row, its segments ``[phase, frames, first cell]`` (those still on the meter)
         self.runs: tuple[list, list] = ([], [])
         self._stopped = (False, False)     # hitstop left after the last observed step
+        self._contest = False              # this exchange has held an attack (CONTEST_PHASES)
+        self._struck: set[int] = set()     # fighters whose move of this exchange struck a crate
+        #: each move's name for people (``label`` in moves.json), once a match is observed
+        self.names: dict[str, str] = {}
 
     @property
     def frames(self) -> int:
@@ -96,15 +112,24 @@ class FrameMeter:
     def observe(self, match, events=()) -> None:
         """Record the step just taken from the match itself: phases, the fighters its
         hitstop froze, and whether a projectile is still in flight."""
+        if not self.names:
+            self.names = {key: mv.label for key, mv in match.data.moves.items()}
         frozen = self._stopped
         self._stopped = tuple(f.hitstop > 0 for f in match.fighters)
         stage = getattr(match, "stage", None)
         flying = bool(getattr(stage, "projectiles", ())) if stage is not None else False
-        self.record(tuple(f.frame_phase() for f in match.fighters), events, frozen=frozen, in_flight=flying)
+        self.record(tuple(f.frame_phase() for f in match.fighters), events, frozen=frozen, in_flight=flying,
+                    moves=tuple(f.move for f in match.fighters))
 
-    def record(self, phases: tuple[str, str], events=(), frozen=(False, False), in_flight: bool = False) -> None:
+    def name(self, move: str) -> str:
+        """``move``'s name for people (its ``label``), or the key itself before any match."""
+        return self.names.get(move, move)
+
+    def record(self, phases: tuple[str, str], events=(), frozen=(False, False), in_flight: bool = False,
+               moves: tuple[str, str] = ("", "")) -> None:
         """One step: each fighter's phase after it, its events, which fighters its hitstop
-        froze (``frozen``) and whether a projectile is in flight after it."""
+        froze (``frozen``), whether a projectile is in flight after it, and each fighter's
+        move after it (``moves``: what a crate strike names)."""
         busy = [p != "neutral" for p in phases]
         if any(busy) and not self.active:
             for r in self.rows:
@@ -116,28 +141,18 @@ class FrameMeter:
             self.advantage = None         # the last exchange's figure goes with its rows
             self.hit_advantage = None
             self.last_hit = ""
-        hit = False
-        for e in events:
-            if isinstance(e, Hit):
-                hit = True
-                self.hit_advantage = e.advantage if e.attacker == 0 else -e.advantage   # the sim's own figure
-                who = 'P1' if e.attacker == 0 else 'P2'
-                if e.height == "throw":     # unblockable: no guard, no height to name
-                    self.last_hit = f"{who} {e.move.upper()} landed"
-                else:
-                    self.last_hit = f"{who} {e.move.upper()} {'blocked' if e.blocked else 'hit'} ({e.height})"
-                if phases[e.defender] == "knockdown":
-                    self.last_hit += ", knockdown"
-            elif isinstance(e, ThrowBreak):
-                self.last_hit = f"{'P1' if e.defender == 0 else 'P2'} broke the THROW"
-            elif isinstance(e, Whiff) and self.active:
-                self.last_hit = f"{'P1' if e.fighter == 0 else 'P2'} {e.move.upper()} whiff"
+            self._contest = False
+            self._struck = set()
+        hit = self._label(phases, events, moves)
         if not self.active:
             return
         if all(frozen):           # a hitstop freeze: nobody's frame advanced
             return
+        # a fighter frozen alone (its fist in a crate, struck by a fireball): a hitstop cell
+        shown = ["hitstop" if stop and p != "neutral" else p for p, stop in zip(phases, frozen)]
+        self._contest = self._contest or any(p in CONTEST_PHASES for p in shown)
         started = {e.fighter for e in events if isinstance(e, MoveStarted)}
-        for i, p in enumerate(phases):
+        for i, p in enumerate(shown):
             self.rows[i].append(p)
             runs = self.runs[i]
             # a move started in the startup of another (a two-button pair completed a frame or
@@ -160,8 +175,40 @@ class FrameMeter:
         self._frame += 1
         if not any(busy) and not in_flight:
             self.active = False
+            if not self._contest:         # a plain jump: no attack, no advantage to read
+                jumped = [f"P{i + 1}" for i, runs in enumerate(self.runs) if any(r[0] == "jump" for r in runs)]
+                self.last_hit = " and ".join(jumped) + " jump" if jumped else ""
+                return
             a, b = self._free_at
             self.advantage = (b if b is not None else 0) - (a if a is not None else 0)
+
+    def _label(self, phases: tuple[str, str], events, moves: tuple[str, str]) -> bool:
+        """Name this step's hits, blocks, throw breaks, crate strikes and whiffs in
+        ``last_hit``; True if a hit or block landed."""
+        hit = False
+        for e in events:
+            if isinstance(e, Hit):
+                hit = True
+                self.hit_advantage = e.advantage if e.attacker == 0 else -e.advantage   # the sim's own figure
+                who = 'P1' if e.attacker == 0 else 'P2'
+                if e.height == "throw":     # unblockable: no guard, no height to name
+                    self.last_hit = f"{who} {self.name(e.move)} landed"
+                else:
+                    self.last_hit = f"{who} {self.name(e.move)} {'blocked' if e.blocked else 'hit'} ({e.height})"
+                if phases[e.defender] == "knockdown":
+                    self.last_hit += ", knockdown"
+            elif isinstance(e, ThrowBreak):
+                self.last_hit = f"{'P1' if e.defender == 0 else 'P2'} broke the throw"
+            elif isinstance(e, CrateStruck) and self.active:
+                what = self.name(moves[e.fighter]) if moves[e.fighter] else "strike"
+                self.last_hit = f"P{e.fighter + 1} {what} {'broke' if e.broke else 'struck'} a crate"
+                self._struck.add(e.fighter)
+            elif isinstance(e, MoveStarted):
+                self._struck.discard(e.fighter)      # a new move: its own outcome
+            elif isinstance(e, Whiff) and self.active and e.fighter not in self._struck:
+                # (a move that struck a crate keeps that label: it missed the opponent, not everything)
+                self.last_hit = f"{'P1' if e.fighter == 0 else 'P2'} {self.name(e.move)} whiff"
+        return hit
 
 
 class DamageCounter:
@@ -252,6 +299,10 @@ class TrainingMode:
         self.meter = FrameMeter()
         self.damage = DamageCounter()
         self.history = (InputHistory(), InputHistory())
+        #: each move's name for people (``label`` in moves.json): the shipped move data's
+        #: until a match is attached, then that match's
+        self.names = {key: mv.label for key, mv in load_game_data().moves.items()}
+        self.meter.names = self.names
 
     # ---- stepping ------------------------------------------------------------
     def toggle_freeze(self) -> None:
@@ -278,13 +329,16 @@ class TrainingMode:
         while match.phase == "intro":
             match.step(FrameInput(), FrameInput())
         self.dummy.attach(match)
+        self.names = {key: mv.label for key, mv in match.data.moves.items()}
         self.meter = FrameMeter()
+        self.meter.names = self.names
         self.damage = DamageCounter()
         self.history = (InputHistory(), InputHistory())
 
     def reset(self, match) -> None:
         self.dummy.reset(match)
         self.meter = FrameMeter()
+        self.meter.names = self.names
 
     def p2_input(self, match, live: FrameInput) -> FrameInput:
         return self.p2_source(match, live)
@@ -336,5 +390,6 @@ class TrainingMode:
     def status(self) -> str:
         d = self.dummy
         rec = {"idle": "", "recording": f"  REC {len(d.recorded)}", "playback": "  PLAYBACK"}[d.phase]
-        rev = "" if d.reversal == "off" else f", reversal {REVERSAL_NAMES[d.reversal]}"
+        rev = "" if d.reversal == "off" else \
+            f", reversal {self.names.get(d.reversal, d.reversal)} ({REVERSAL_INPUTS[d.reversal]})"
         return f"dummy: {d.stance}, guard {d.guard}{rev}{rec}" + ("   FROZEN (. step, P run)" if self.frozen else "")

@@ -4,8 +4,9 @@ A frozen fighter (hitstop) keeps its place and pose.  Otherwise, in order: its k
 slide and fall, a throw holding it, its stun counting down, the frames of its move (a
 two-button command completing, a cancel, the lunge or a jump's drift, its whiff), and in
 neutral the command it asks for: a buffered attack, guard, jump, crouch, sidestep or walk.
-Then the pushboxes are resolved, free fighters face each other, everyone is posed, lying
-bodies are fitted in the arena, projectiles fly, and the ground is re-cast under a fighter
+Then the pushboxes are resolved, free fighters face each other, everyone is posed, the two
+trunks are kept apart (a leaning pose reaches past its pushbox), lying bodies are fitted in
+the arena, projectiles fly, and the ground is re-cast under a fighter
 that moved.
 """
 
@@ -58,6 +59,7 @@ def advance(m: Match, bits: tuple[int, int], events: list[Event]) -> None:
     for f in m.fighters:
         if not frozen[f.index]:
             posing.pose(m.data, f)
+    movement.keep_trunks_apart(m)     # the poses' trunks, which may lean out past the pushboxes
     for f in m.fighters:          # a body on the ground is kept out of walls, pillars and crates
         if f.state in LYING_STATES and not frozen[f.index]:
             movement.fit_lying(m, f)

@@ -2,17 +2,26 @@
 
 Positions are Python floats (x, z on the floor plane).  A fighter's pushbox is a circle of
 ``GameData.pushbox_radius``: the two never overlap, and both stay inside the arena bounds
-and out of its obstacles (pillars, walls, standing crates: ``Stage.push_out``).  A body on
-the ground (knocked down, knocked out, thrown) reaches much further than its pushbox, so its
-limbs' x-z rect is kept out of the obstacles too (:func:`fit_lying`).
+and out of its obstacles (pillars, walls, standing crates: ``Stage.push_out``).  A pose that
+leans its trunk out past that circle (a crouch, the sweep, a lunging straight: the head and
+torso up to 0.56 m ahead of the centre) pushes the pair further apart, so that neither
+trunk enters the other (:func:`keep_trunks_apart`).  A body on the ground (knocked down,
+knocked out, thrown) reaches much further than its pushbox, so its limbs' x-z rect is kept
+out of the obstacles too (:func:`fit_lying`).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from .data import GameData
 from .fighter import LYING_STATES, Fighter
+from .posing import source_bodies
+from .skeleton import Skeleton
 from .stage import GROUND_RECAST
 
 if TYPE_CHECKING:
@@ -26,6 +35,9 @@ JUMP_DRIFT = 0.035
 AIR_FALL = 0.1             # m / frame: a fighter hit out of a jump falls to the ground (about the jump's own descent)
 SLIDE_DECAY = 0.8          # knockback velocity kept each frame (total travel = v0 / (1 - decay))
 LYING_PASSES = 4           # passes of bounds and obstacles that fit a knocked-down body (place_lying)
+#: The limbs that make a fighter's trunk: kept out of the other's trunk (keep_trunks_apart).
+#: Arms and legs are not: they strike, and a fist or foot meets a body to hit it.
+TRUNK = ("hips", "torso", "head")
 
 #: An x-z rect ``(x0, z0, x1, z1)`` of plain floats.
 Rect = tuple[float, float, float, float]
@@ -85,17 +97,20 @@ def is_free(m: Match, x: float, z: float) -> bool:
     return abs(cx - x) + abs(cz - z) < 1e-9
 
 
-def resolve_pushboxes(m: Match) -> None:
-    """Keep the two pushbox circles apart, and both inside the arena and out of obstacles."""
+def resolve_pushboxes(m: Match, gap: float | None = None) -> None:
+    """Keep the two pushbox circles apart, and both inside the arena and out of obstacles;
+    ``gap``: the least distance between the two centres (m; twice the pushbox radius when
+    None)."""
     a, b = m.fighters
     r = m.data.pushbox_radius
+    g = 2 * r if gap is None else gap
     for _ in range(2):
         dx, dz = b.x - a.x, b.z - a.z
         d = math.hypot(dx, dz)
-        if d < 2 * r:
+        if d < g:
             if d < 1e-9:
                 dx, dz, d = a.fx, a.fz, 1.0
-            push = 0.5 * (2 * r - d) / d
+            push = 0.5 * (g - d) / d
             a.x -= dx * push
             a.z -= dz * push
             b.x += dx * push
@@ -106,8 +121,8 @@ def resolve_pushboxes(m: Match) -> None:
     # that can give way does, by the whole of it (both: half each, as above).
     dx, dz = b.x - a.x, b.z - a.z
     d = math.hypot(dx, dz)
-    if 1e-9 < d < 2 * r:
-        over = (2 * r - d) / d
+    if 1e-9 < d < g:
+        over = (g - d) / d
         a_free = is_free(m, a.x - dx * over, a.z - dz * over)
         b_free = is_free(m, b.x + dx * over, b.z + dz * over)
         share = 0.5 if a_free and b_free else 1.0
@@ -115,6 +130,80 @@ def resolve_pushboxes(m: Match) -> None:
             a.x, a.z = a.x - dx * over * share, a.z - dz * over * share
         if b_free:
             b.x, b.z = b.x + dx * over * share, b.z + dz * over * share
+
+
+@functools.lru_cache(maxsize=4)
+def trunk_limbs(skeleton: Skeleton) -> tuple[int, ...]:
+    """The limb indices of :data:`TRUNK` in ``skeleton``."""
+    return tuple(skeleton.names.index(n) for n in TRUNK)
+
+
+#: id of a body-frame FK array -> (the array, its trunk's rect): see :func:`trunk_rect`
+_TRUNK_RECTS: dict[int, tuple[np.ndarray, tuple[float, float, float, float]]] = {}
+#: entries :data:`_TRUNK_RECTS` holds at most (a table row's stays; a blend's is met once)
+TRUNK_RECTS_KEPT = 4096
+
+
+def trunk_rect(m: Match, body: np.ndarray) -> tuple[float, float, float, float]:
+    """``(x0, x1, z0, z1)``: the body-frame extents of the trunk's solids (hips, torso, head)
+    in the pose ``body`` (``Fighter.body``, ``(12, L, 4)``).  Bodies are read-only values,
+    and a table row is the same array object every frame it is posed (``posing.rows``): the
+    extents are kept by array (the entry holds it, so no other array takes its id)."""
+    hit = _TRUNK_RECTS.get(id(body))
+    if hit is not None and hit[0] is body:
+        return hit[1]
+    c = np.take(body[4:], trunk_limbs(m.data.skeleton), axis=1)       # (8, 3, 4): the trunk solids' corners
+    rect = (float(c[..., 0].min()), float(c[..., 0].max()), float(c[..., 2].min()), float(c[..., 2].max()))
+    if len(_TRUNK_RECTS) >= TRUNK_RECTS_KEPT:
+        _TRUNK_RECTS.clear()
+    _TRUNK_RECTS[id(body)] = (body, rect)
+    return rect
+
+
+def trunk_reach(m: Match, f: Fighter, ux: float, uz: float) -> float:
+    """How far ``f``'s trunk reaches from its centre along the floor direction ``(ux, uz)``
+    (a unit vector) in this frame's pose (m), from its body-frame rect (:func:`trunk_rect`):
+    exact along the facing, and never short of the solids' corners in any other direction."""
+    x0, x1, z0, z1 = trunk_rect(m, f.body)
+    fx, fz = float(f.fx), float(f.fz)
+    # a body-frame point (x, z) lies at (x fx - z fz, x fz + z fx) from the centre
+    cx, cz = fx * ux + fz * uz, fx * uz - fz * ux
+    return max(x0 * cx, x1 * cx) + max(z0 * cz, z1 * cz)
+
+
+@functools.lru_cache(maxsize=256)
+def trunk_radius(d: GameData, key: str) -> float:
+    """The farthest the trunk reaches from the centre on the floor plane, in any direction and
+    any pose of the animation source ``key`` (``Fighter.pose_key``; m): the test that lets
+    :func:`keep_trunks_apart` skip two bodies whose trunks cannot meet at their distance
+    (infinite for a key that names no source)."""
+    bodies = source_bodies(d, key)
+    if bodies is None:
+        return math.inf
+    c = np.take(bodies[..., 4:, :, :], trunk_limbs(d.skeleton), axis=-2)    # (..., 8, 3, 4) trunk corners
+    return float(np.hypot(c[..., 0], c[..., 2]).max())
+
+
+def keep_trunks_apart(m: Match) -> None:
+    """After posing: if either trunk reaches into the other (a crouching or sweeping body
+    leans its head and torso ahead of its pushbox circle), push the pair apart along the
+    line between them until the two trunks just meet, within the pushboxes' own constraints
+    (:func:`resolve_pushboxes`).  Not for a body on the ground or in the air: a lying body
+    has its own fit (:func:`fit_lying`), and a jump passes over.  Two bodies whose animation
+    sources cannot reach each other at this distance (:func:`trunk_radius`: most frames of a
+    fight) cost two table look-ups; a pose blending between two sources is judged by the
+    source it blends into."""
+    a, b = m.fighters
+    dx, dz = b.x - a.x, b.z - a.z
+    d = math.hypot(dx, dz)
+    if d < 1e-9 or trunk_radius(m.data, a.pose_key) + trunk_radius(m.data, b.pose_key) <= d:
+        return
+    if a.state in LYING_STATES or b.state in LYING_STATES or a.airborne or b.airborne:
+        return
+    ux, uz = dx / d, dz / d
+    need = trunk_reach(m, a, ux, uz) + trunk_reach(m, b, -ux, -uz)
+    if need > d:
+        resolve_pushboxes(m, need)
 
 
 def follow_ground(stage: Stage, f: Fighter) -> None:

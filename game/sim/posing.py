@@ -35,24 +35,38 @@ STATE_POSE = {IDLE: "stance", CROUCH: "crouch", BLOCK_STAND: "block_stand",
               BLOCK_CROUCH: "block_crouch", KO: "ko", WIN: "win"}
 
 
+#: id of an animation table -> (the table, its rows as views): see :func:`rows`
+_ROWS: dict[int, tuple[np.ndarray, tuple[np.ndarray, ...]]] = {}
+
+
+def rows(table: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The rows of a read-only animation table as views made once, so a row is the same
+    array object every frame it is posed: what the trunk test caches its extents by
+    (``movement.trunk_rect``).  The entry keeps its table alive, so no other table takes its id."""
+    entry = _ROWS.get(id(table))
+    if entry is None or entry[0] is not table:
+        entry = _ROWS[id(table)] = (table, tuple(table))
+    return entry[1]
+
+
 def target_pose(d: GameData, f: Fighter) -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
     """The animation source of this frame: (key, angles (L, 3), rotations (L, 3, 3),
     body-frame FK (12, L, 4))."""
     if f.move:
         mv = d.moves[f.move]
-        return "m:" + f.move, mv.angles[f.mframe], mv.rot[f.mframe], mv.body[f.mframe]
+        return "m:" + f.move, mv.angles[f.mframe], mv.rot[f.mframe], rows(mv.body)[f.mframe]
     if f.state in LOOP_STATES:
         i = f.loop_t % d.loops[f.state].shape[0]
-        return "l:" + f.state, d.loops[f.state][i], d.loop_rot[f.state][i], d.loop_body[f.state][i]
+        return "l:" + f.state, d.loops[f.state][i], d.loop_rot[f.state][i], rows(d.loop_body[f.state])[i]
     if f.state == KNOCKDOWN:
         # frame 0 on the hit's (and its hitstop's) frames, the last one on the frame before
         # the fighter is free: the stun counts down the animation's own length
         i = min(max(d.knockdown_frames - f.stun, 0), d.knockdown_frames - 1)
-        return "d:knockdown", d.knockdown[i], d.knockdown_rot[i], d.knockdown_body[i]
+        return "d:knockdown", d.knockdown[i], d.knockdown_rot[i], rows(d.knockdown_body)[i]
     if f.state == THROWN:                # the same, from the grab
         n = d.thrown.shape[0]
         i = min(max(n - f.stun, 0), n - 1)
-        return "d:thrown", d.thrown[i], d.thrown_rot[i], d.thrown_body[i]
+        return "d:thrown", d.thrown[i], d.thrown_rot[i], rows(d.thrown_body)[i]
     if f.state == HITSTUN:
         key = "hit_" + f.stun_height
     elif f.state == BLOCKSTUN:
@@ -60,6 +74,22 @@ def target_pose(d: GameData, f: Fighter) -> tuple[str, np.ndarray, np.ndarray, n
     else:
         key = STATE_POSE.get(f.state, "stance")
     return key, d.poses[key], d.pose_rot[key], d.pose_body[key]
+
+
+def source_bodies(d: GameData, key: str) -> np.ndarray | None:
+    """Every body-frame FK ``(..., 12, L, 4)`` the animation source ``key`` (as
+    :func:`target_pose` names it, ``Fighter.pose_key``) can pose: a table's rows, or a still
+    pose's one; None for a key that names none."""
+    kind, _, name = key.partition(":")
+    if kind == "m" and name in d.moves:
+        return d.moves[name].body
+    if kind == "l" and name in d.loop_body:
+        return d.loop_body[name]
+    if key == "d:knockdown":
+        return d.knockdown_body
+    if key == "d:thrown":
+        return d.thrown_body
+    return d.pose_body.get(key)
 
 
 def pose(d: GameData, f: Fighter) -> None:

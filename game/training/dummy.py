@@ -29,12 +29,10 @@ Settings (plain attributes, change any time):
   ``"lk"``, ``"hk"``, ``"hk_low"``, ``"fireball"``, ``"throw"``) or ``"jump"``, started on
   the first frame the dummy can act (the way a player tests whether a blocked
   move is punishable or a string leaves a gap).  Until then it keeps its guard
-  and stance and presses the move's buttons on every other frame, so the
-  match's input buffer holds it; it lets go of them on the step before the
-  first free frame and on that frame gives the move's own input, a fresh press
-  (down for the sweep, a fresh up for the jump, which is not buffered, and no
-  down for the others: the match reads an attack as pressed, and a crouching
-  guard must not turn a reversal HK into a sweep).  A fireball reversal with the dummy's own
+  and stance, and on that frame it gives the move's own input, one fresh press
+  (down for the sweep, up for the jump, and no down for the others: the match
+  reads an attack as pressed, and a crouching guard must not turn a reversal HK
+  into a sweep), so the input history shows the guard held and one press.  A fireball reversal with the dummy's own
   fireball still in flight comes out as HP, as the match rules; recording and
   playback drive the dummy without it.
 
@@ -193,24 +191,20 @@ class DummyController:
         return base
 
     def _reversal_input(self, me, base: FrameInput) -> FrameInput:
-        """In hitstun, blockstun or a knockdown (hitstop included), with a reversal set: on the step that
-        ends the stun (no hitstop left, one stun frame) the move's own input; before it, the
-        guard and stance of ``base`` with the move's buttons pressed on every other frame
-        (a press only counts on a frame after one without it; the buffer keeps it)."""
+        """In hitstun, blockstun, a knockdown or a throw (hitstop included), with a reversal set:
+        on the step that ends the stun (no hitstop left, one stun frame) the move's own input,
+        a fresh press (its buttons were not held the step before); before it, the guard and
+        stance of ``base`` alone.  A player holds the guard and presses the reversal once, on
+        time: the input history shows one row for the guard and one for the press, not a row
+        for every frame of a mashed button.  The press carries the move's own direction (the
+        match reads an attack as pressed: HK pressed under a crouching guard would be the
+        sweep's, and down + HK under a standing one a roundhouse's).  A dummy breaks no throw:
+        with the throw reversal it presses lp + lk only as it gets up (the player practises
+        landing throws)."""
         buttons, direction = _REVERSAL_INPUT[self._reversal]
         if me.hitstop == 0 and me.stun == 1:                # the match lets it act on this step
-            return FrameInput.from_bits(buttons | direction)  # a fresh press (see below)
-        bits = base.bits
-        # The step before that one releases the buttons, so the last press is a fresh one with
-        # the move's own direction: the match reads an attack as pressed, and a buffered HK
-        # pressed under a crouching guard would be the sweep's (and down + HK a roundhouse's
-        # under a standing one).
-        # Held by a throw, lp + lk would break it: a throw reversal is then only the last press
-        # (a dummy breaks no throw; the player practises landing them).
-        held = me.state == "thrown" and buttons & (LP | LK) == (LP | LK)
-        if buttons and not held and not me.prev_bits & buttons and not (me.hitstop == 0 and me.stun == 2):
-            bits |= buttons
-        return FrameInput.from_bits(bits)
+            return FrameInput.from_bits(buttons | direction)
+        return base
 
     def _guard_for(self, match) -> FrameInput:
         """The guard for the opponent's threat that can connect first: its move (a threat

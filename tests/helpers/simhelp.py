@@ -81,22 +81,12 @@ def make_hit(**kw) -> Hit:
 
 
 def mashed_advantage(m: Match, frames: int = 120) -> int:
-    """The truth behind ``Hit.advantage``: both players mash a buffered move (the front kick:
-    no move cancels into it, so it starts only once the move that hit is over, and its 9-frame
-    startup cannot interrupt the other side, within 9 frames; the fireball did until light
-    normals could cancel into it) from now on; return P1's lead,
-    the frame P2's next move starts minus the frame P1's does."""
-    from game.sim import MoveStarted
-    starts = {}
-    mash = (FrameInput(lk=True), FrameInput())
-    for i in range(frames):
-        both = mash[i % 2]
-        for e in m.step(both, both):
-            if isinstance(e, MoveStarted) and e.fighter not in starts:
-                starts[e.fighter] = e.frame
-        if len(starts) == 2:
-            break
-    return starts[1] - starts[0]
+    """The truth behind ``Hit.advantage``: P1's lead, the frame P2 can start a move again
+    minus the frame P1 can, each found by :func:`first_act` (that side alone mashes a buffered
+    move from now on, the other holding still; the match is put back after each).  Mashed by
+    both at once, the first move out may land before the other side's comes out (a front kick
+    reaches 1.4 m), which would measure the hit, not who was free first."""
+    return first_act(m, 1, frames) - first_act(m, 0, frames)
 
 
 def first_act(m: Match, who: int, limit: int = 300) -> int:

@@ -136,10 +136,11 @@ def _place(m, p1, p2):
 
 
 def _crate_strike() -> tuple[Match, CrateStruck]:
-    """P1 punches crate_north (as tests/sim/test_crate_strikes.py does); the match on the strike's frame."""
+    """P1 punches crate_north from just far enough that the fist ends in its wall (not past
+    it, where the strike is traced back to the wall); the match on the strike's frame."""
     m = Match.new(seed=0)
     to_fight(m)
-    _place(m, (0.0, 3.72), (0.0, 8.0))
+    _place(m, (0.0, 3.6), (0.0, 8.0))
     m.step(FrameInput(hp=True), NEUTRAL)
     for _ in range(40):
         struck = [e for e in m.step(NEUTRAL, NEUTRAL) if isinstance(e, CrateStruck)]

@@ -21,7 +21,7 @@ from simhelp import NEUTRAL, crate, place, punch_crate, to_fight
 def test_A7_crate_strike_point_splits_the_centres_by_the_diagonals():
     m = Match.new(seed=0)
     to_fight(m)
-    place(m, (0.0, 3.72), (0.0, 8.0))                   # P1 just south of crate_north, facing it
+    place(m, (0.0, 3.6), (0.0, 8.0))                    # P1 south of crate_north, facing it: the fist ends in its wall
     assert np.allclose(m.fighters[0].facing, [0, 1])
     ci = next(i for i, c in enumerate(m.stage.crates) if c.obj.name == "crate_north")
     struck = []

@@ -343,8 +343,11 @@ def test_the_sweeper_in_the_way_gives_way_and_nothing_overlaps(name, normal):
     start_d, end_d = frames[0][3], frames[-1][3]
     slid = nx * (end_d[0] - start_d[0]) + nz * (end_d[1] - start_d[1])
     pushed = nx * (end_a[0] - start_a[0]) + nz * (end_a[1] - start_a[1])
+    # the sweep's pose may hold the trunks a little apart at the start (its lean past the pushbox)
+    slack = math.hypot(start_a[0] - start_d[0], start_a[1] - start_d[1]) - 2 * r
+    assert 0.0 <= slack < 0.15, slack
     assert slid > 0.3, slid                               # the body came out of the solid ...
-    assert pushed >= slid - TOL, (pushed, slid)           # ... and the sweeper, touching it, gave way
+    assert pushed > 0.0 and pushed >= slid - slack - TOL, (pushed, slid, slack)   # ... and the sweeper gave way
 
 
 @pytest.mark.slow

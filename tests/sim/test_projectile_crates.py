@@ -264,8 +264,9 @@ def _fly(m, start, velocity, frames=120):
 
 def test_B7_C8_projectile_passes_through_a_punched_hole(at_crate):
     m = at_crate
-    struck, _ = punch_crate(m)
-    p = struck[0].point
+    struck, active = punch_crate(m)
+    assert struck
+    p = active[0][0].mean(axis=0)          # the middle of the fist's footprint: the hole's
     c = crate(m, "crate_north")
     place(m, (-6.0, -2.0), (-3.0, -2.0))                        # out of the way
     # The fireball's cube (B7, A2-A4) stops it as its front face meets a wall, before its

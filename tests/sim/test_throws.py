@@ -270,13 +270,13 @@ def test_throw_sounds_and_training_read_out():
     assert later[0][0] == SPEC.lands - SPEC.tech          # when the body hits the floor
     meter = FrameMeter()
     meter.record(("recovery", "knockdown"), [e for e in landed if isinstance(e, Hit)])
-    assert meter.last_hit == f"P1 {SPEC.move.upper()} landed, knockdown"
+    assert meter.last_hit == f"P1 {SPEC.move} landed, knockdown"
     m = placed(0.8)
     out, _ = _throw(m, p2=lambda k: THROW if k == 10 else NEUTRAL, frames=20)
     brk = [e for _, e in out if isinstance(e, ThrowBreak)]
     assert [s for s, _, _ in sounds_for(m, brk)[0]] == ["blocked_hit"]
     meter.record(("neutral", "neutral"), brk)
-    assert meter.last_hit == "P2 broke the THROW"
+    assert meter.last_hit == "P2 broke the throw"
 
 
 def test_a_grab_against_the_wall_keeps_both_bodies_apart_and_in_bounds():

@@ -87,13 +87,16 @@ def test_hard_cpu_punishes_a_whiffed_roundhouse():
 @pytest.mark.slow
 def test_hard_cpu_does_not_throw_highs_over_a_crouching_opponent():
     """Highs (jab, roundhouse) pass over a crouch by geometry: against an opponent who only
-    crouches, the hard CPU picks mids and lows: under a fifth of its attacks are highs."""
+    crouches, the hard CPU picks mids and lows: under a fifth of the attacks it starts at the
+    crouch are highs."""
     highs = total = 0
     for seed in (1, 2):
         m = Match.new(seed=seed, p1_cpu="hard")
         while not m.over:
+            # an attack thrown at the crouch, not a cancel into a heavy once a hit has it reeling
+            crouching = m.fighters[1].state in ("crouch", "block_crouch")
             for e in m.step(NEUTRAL, FrameInput(down=True)):
-                if isinstance(e, MoveStarted) and e.fighter == 0 and e.move in ai.move_reach(m.data):
+                if isinstance(e, MoveStarted) and e.fighter == 0 and e.move in ai.move_reach(m.data) and crouching:
                     total += 1
                     highs += m.data.moves[e.move].height == "high"
     assert total >= 10
@@ -224,11 +227,12 @@ def test_cpu_never_throws_from_out_of_reach():
     """The CPU's 'swing anyway' whiffs are strikes: a grab pressed from 1.2-1.4 m whiffed (27 of
     40 throws of a hard CPU match did) and paid 24 frames of recovery.  Every throw the CPUs
     press starts within the grab's reach."""
-    m = Match.new(seed=5, p1_cpu="hard", p2_cpu="hard")
     gaps = []
-    while m.frame < 4000 and not m.over:
-        before = gap(m)
-        for e in m.step():
-            if isinstance(e, MoveStarted) and e.move == SPEC.move:
-                gaps.append(before)
+    for seed in (5, 8):
+        m = Match.new(seed=seed, p1_cpu="hard", p2_cpu="hard")
+        while m.frame < 4000 and not m.over:
+            before = gap(m)
+            for e in m.step():
+                if isinstance(e, MoveStarted) and e.move == SPEC.move:
+                    gaps.append(before)
     assert gaps and max(gaps) <= 1.15, gaps
