@@ -22,7 +22,8 @@ import pytest
 from game.collision import overlaps
 from game.reference.stage import touch as reference_touch
 from game.sim import FrameInput, Match
-from game.sim.stage import STRIKE_MARGIN, Stage
+from game.sim.reach import TEAR_REACH
+from game.sim.stage import HEAVY_STRIKE_MARGIN, STRIKE_MARGIN, Stage
 
 from simhelp import NEUTRAL, to_fight
 
@@ -123,15 +124,22 @@ def test_B1_limb_box_wholly_inside_the_hollow_strikes_the_wall_it_came_through()
 @pytest.mark.parametrize("move", list(BUTTONS))
 def test_B7_C7_C8_the_same_strike_again_reaches_through_its_hole(move):
     """The hole a strike made lets the same limb through (method A against the compound,
-    with the reach box), a ray through it passes the south wall and one beside it stops
-    there (C7), and an any-hit segment through it (a fireball's path, C8) passes the wall."""
+    with the reach box: the touch is the tear of its rim, B3, judged with the reach box grown
+    to the rim), a ray through it passes the south wall and one beside it stops there (C7),
+    and an any-hit segment through it (a fireball's path, C8) passes the wall."""
     limb, origin = first_active(move, 0.5)
     st = Stage.load()
     i = index(st, NORTH)
     result, _ = st.strike(i, limb, origin)
     assert result is not None
-    assert st.touch(limb[None], origin) is None, "the same limb meets the hole's edges"
     comp = st.crates[i].compound
+    reach = st.reach(i, limb, origin)
+    assert not overlaps(reach, comp.boxes).any(), "the same limb meets the hole's edges"
+    torn = st.touch(limb[None], origin)
+    assert torn is not None and torn.crate == i
+    grow = np.concatenate((reach[0] - torn.reach[0], torn.reach[1] - reach[1]))
+    assert np.allclose(grow[[0, 1, 3, 4]], grow[0]) and 0.0 < grow[0] <= TEAR_REACH, grow
+    assert grow[2] == grow[5] == 0.0
     z0, t = comp.bounds[0, 2], comp.thickness
     reg = region_of(result, 4)
     p = np.array([reg[:, 0].mean(), reg[:, 1].mean(), z0 - 1.0])
@@ -239,4 +247,5 @@ def test_B1_B2_in_play_a_point_blank_strike_opens_the_face_toward_the_attacker(m
     assert struck[0].point[2] <= z0 + t + 1e-9
     result = m.stage.crates[i].last_strike
     assert 4 in result.layers.tolist()
-    assert all(tun[1, 2] <= z0 + t + STRIKE_MARGIN + 1e-9 for tun in result.tunnels)
+    margin = HEAVY_STRIKE_MARGIN if m.data.moves[move].heavy else STRIKE_MARGIN
+    assert all(tun[1, 2] <= z0 + t + margin + 1e-9 for tun in result.tunnels)

@@ -44,7 +44,7 @@ def crate(m, name):
     return next(c for c in m.stage.crates if c.obj.name == name)
 
 
-def test_B1_B7_punch_leaves_a_hole_at_the_collision_point_and_a_second_punch_passes(at_crate):
+def test_B1_B7_punch_leaves_a_hole_at_the_collision_point_and_a_second_punch_tears_its_rim(at_crate):
     m = at_crate
     c = crate(m, "crate_north")
     start = (m.fighters[0].x, m.fighters[0].z)
@@ -54,20 +54,26 @@ def test_B1_B7_punch_leaves_a_hole_at_the_collision_point_and_a_second_punch_pas
     assert struck[0].removed > 0 and not struck[0].broke
     assert struck[0].normal.tolist() == [0.0, 0.0, -1.0]          # the south face, toward the puncher
     # The hole is where the fist met the wall: a thin rod through the south wall at the
-    # collision point's (x, y) meets no small box, and one 20 cm to the side does.
+    # collision point's (x, y) meets no small box, and one 3 cm past the hole's side does.
     wall_z = c.obj.aabb[0, 2]
     rod = np.array([[p[0] - 0.01, p[1] - 0.01, wall_z - 0.05], [p[0] + 0.01, p[1] + 0.01, wall_z + 0.2]])
     assert not overlaps(rod, c.compound.boxes).any()
-    assert overlaps(rod + [0.25, 0, 0], c.compound.boxes).any()
+    tunnel = c.last_strike.tunnels[c.last_strike.layers.tolist().index(4)]
+    assert tunnel[0, 0] < p[0] < tunnel[1, 0]
+    assert overlaps(rod + [tunnel[1, 0] - p[0] + 0.03, 0, 0], c.compound.boxes).any()
     c.compound.validate()
-    # The same punch from the same spot goes through the hole: no crate box is met.
+    # The same punch from the same spot goes through the hole (its fist meets no crate box)
+    # and tears the hole's rim (B3): the hole grows on every side the rim was near.
     f = m.fighters[0]
     f.x, f.z = start
     m.step(NEUTRAL, NEUTRAL)
+    before = c.compound.boxes
     struck2, active = punch_crate(m)
-    assert struck2 == [] and active
+    assert len(struck2) == 1 and struck2[0].removed > 0 and active
     for boxes in active:
-        assert not overlaps(boxes[:, None], c.compound.boxes[None]).any()
+        assert not overlaps(boxes[:, None], before[None]).any()
+    grown = c.last_strike.tunnels[c.last_strike.layers.tolist().index(4)]
+    assert grown[0, 0] < tunnel[0, 0] - 0.05 and grown[1, 0] > tunnel[1, 0] + 0.05
 
 
 def test_B7_C_struck_crate_updates_its_scene_model(at_crate):
