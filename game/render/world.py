@@ -22,9 +22,10 @@ import ctypes
 import numpy as np
 from pyglet import gl
 
-from .crates import MAT_SPLINTER, by_material, crate_mesh, draw_map, triangle_vertices
+from .crates import MAT_SPLINTER, by_material, crate_mesh
 from .geometry import (
     KIND_STYLE,
+    MAT_BARREL,
     MAT_CRATE,
     MAT_PILLAR,
     MAT_PLAIN,
@@ -52,8 +53,9 @@ def unit_cube() -> np.ndarray:
 
 class CrateMeshes:
     """Render meshes of the stage's crates and barrel, each built from its compound's
-    boundary faces (B4/B5: outer, fill and inner faces) and rebuilt only when that
-    compound's box array was replaced (a strike) or the crate broke.  All crates share
+    boundary faces (B4/B5: outer, fill and inner faces), intact or struck (what is drawn is
+    what collides), and rebuilt only when that compound's box array was replaced (a strike)
+    or the crate broke.  All crates share
     one vertex buffer (re-concatenated from cached per-crate arrays on a change) drawn
     in one range per material."""
 
@@ -71,20 +73,12 @@ class CrateMeshes:
         """The crate's vertices and their draw ranges (``material_ranges``)."""
         if crate.broken or len(crate.compound.boxes) == 0:
             return np.zeros((0, 10), np.float32), []
-        kind = crate.obj.kind
         # (not ``version == 0``: a compound restored by a rollback starts again at version 0)
         intact = len(crate.compound.boxes) == 6 and crate.compound.solid_fraction() > 1.0 - 1e-9
         key = (id(stage.arena), crate.obj.name)
         if intact and key in self._intact:      # every match starts with the same crates
             return self._intact[key]
-        if kind == "barrel" and intact:         # intact: the barrel's own cylinder
-            tris = stage.arena.scene.models[crate.obj.model].world_triangles
-            verts = triangle_vertices(tris, kind)
-            mesh = verts, material_ranges(verts)
-        elif kind == "barrel":
-            mesh = crate_mesh(crate.compound.faces, kind, *draw_map(crate))
-        else:                                   # draw_map is the identity for every other kind
-            mesh = crate_mesh(crate.compound.faces, kind)
+        mesh = crate_mesh(crate.compound.faces, crate.obj.kind)
         if intact:
             self._intact[key] = mesh
         return mesh
@@ -162,8 +156,8 @@ def limb_matrices(rot: np.ndarray, origin: np.ndarray) -> np.ndarray:
 
 
 def fade_materials(kind: str) -> tuple[int, ...]:
-    """The shader materials an arena object of ``kind`` is drawn with (a crate's hole walls
-    are splintered wood)."""
+    """The shader materials an arena object of ``kind`` is drawn with (a crate's or the
+    barrel's hole walls are splintered wood)."""
     mat = int(KIND_STYLE.get(kind, (None, MAT_PLAIN))[1])
     return (mat, int(MAT_SPLINTER)) if kind in CRATE_KINDS else (mat,)
 
@@ -189,7 +183,7 @@ class WorldRenderer:
         # the same with screen-door fading (occluders.py), used only while an obstacle fades:
         # a discard costs llvmpipe its early depth test, so ordinary frames keep the plain ones
         self.lit_fade = {m: Program("world.vert", "lit.frag", defines={"MATERIAL": m, "FADE": 1})
-                         for m in (int(MAT_PLAIN), int(MAT_CRATE), int(MAT_PILLAR), int(MAT_SPLINTER))}
+                         for m in (int(MAT_PLAIN), int(MAT_CRATE), int(MAT_BARREL), int(MAT_PILLAR), int(MAT_SPLINTER))}
         self.shadow = Program("planar_shadow.vert", "planar_shadow.frag")
         self.sky = Program("sky.vert", "sky.frag")
         _set_constants(self.lit_fighter, u_sun_dir=SUN_DIR, u_n_limbs=float(self.n_limbs))

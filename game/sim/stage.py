@@ -139,11 +139,9 @@ class Stage:
         self.bounds.flags.writeable = False      # read once into the match's plain floats
         self.crates: list[Crate] = []
         for o in arena.by_kind("crate", "barrel"):
-            if o.sphere_radius is not None:
-                comp = Compound.from_sphere(o.sphere_center, o.sphere_radius, CRATE_WALL)   # B8
-            else:
-                comp = Compound.from_box(o.aabb, CRATE_WALL)
-            self.crates.append(Crate(o, comp))
+            # B6 from the model's own box, the barrel's too: the cube around its bounding sphere
+            # (B8) would stand a third of a metre outside the barrel the players see
+            self.crates.append(Crate(o, Compound.from_box(o.aabb, CRATE_WALL)))
             self.sync_model(self.crates[-1])
         self._rebuild_group()
         solid = [o.aabb for o in arena.objects if o.kind in SOLID_KINDS]
