@@ -606,7 +606,7 @@ def _crate_vertices_reference(faces, kind):
         h = np.abs(np.sin(q[fill].mean(axis=1) @ np.array([127.1, 311.7, 74.7]))) % 1.0
         cols[fill] *= (0.82 + 0.3 * h)[:, None]
     out[:, :, 6:9] = cols[:, None, :]
-    mats = np.array([KIND_MATERIAL[FILL] if k == FILL else outer_material(kind) for k in (OUTER, FILL, INNER)],
+    mats = np.array([outer_material(kind) if k == OUTER else KIND_MATERIAL[k] for k in (OUTER, FILL, INNER)],
                     dtype=float)[kinds]
     out[:, :, 9] = mats[:, None]
     return out[np.lexsort((kinds, mats))].reshape(-1, 10)
@@ -616,8 +616,8 @@ def _crate_vertices_reference(faces, kind):
 @given(st.integers(0, 2**31 - 1), st.integers(0, 40), st.sampled_from(["crate", "barrel"]))
 def test_render_B5_crate_mesh_equals_the_row_sorted_reference_and_its_ranges(seed, strikes, kind):
     """``crate_mesh`` (faces put in draw order first, ranges from the per-kind counts) gives
-    the reference's vertices bit for bit, for crates and the barrel (its own material), and
-    the draw ranges ``material_ranges`` finds in them."""
+    the reference's vertices bit for bit, for crates and the barrel (its own outer material),
+    and the draw ranges ``material_ranges`` finds in them."""
     from game.collision.compound import Compound
     from game.render.crates import crate_mesh
     from game.render.geometry import material_ranges

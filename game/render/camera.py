@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .projection import look_at, perspective
+from .showcase import show_turn
 from .sightlines import OBSTACLE_MARGIN, Sightlines
 
 FOV_Y = 38.0            # degrees
@@ -122,6 +123,9 @@ class FightCamera:
         #: swing turns scored per update while a search runs (None: all in one update)
         self.search_step = SEARCH_STEP
         self._order: list[int] = []               # the swing turns in the order a search scores them
+        #: a struck crate face near the fighters, ``(centre (3,), x-z outward unit normal (2,))``, or None
+        #: (``Game.step`` sets it each step, ``showcase.StruckFaces``): the goal view turns to show it
+        self.show: tuple[np.ndarray, np.ndarray] | None = None
         self._goal_dir: np.ndarray | None = None  # the goal view direction of the last update (x-z unit)
         self._goal_clear = False                  # whether that goal view frames both fighters, unhidden
         self._next = 0                            # the index in _order of the next turn to score
@@ -163,7 +167,7 @@ class FightCamera:
         self.side = n
         target = np.array([mid[0], TARGET_HEIGHT, mid[2]])
         dist = min(max(2.4 + DIST_PER_SEP * sep, MIN_DIST), MAX_DIST)
-        return target, n, dist
+        return target, n if self.show is None else show_turn(n, target, dist, *self.show), dist
 
     def _wanted_eye_y(self) -> float:
         """Eye height that looks over every low obstacle near the eye, and over one standing

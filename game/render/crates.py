@@ -16,7 +16,7 @@ and ``passes.DebrisRenderer``).
 
 Crates and the barrel alike are drawn from their compounds, intact or struck: what is
 drawn is what the fighters, fireballs and rays meet (the barrel's compound is its own box,
-``game/sim/stage.py``).  The barrel has its own material (staves and iron hoops).
+``game/sim/stage.py``).  The barrel has its own outer material (staves and iron hoops).
 """
 
 from __future__ import annotations
@@ -35,9 +35,13 @@ WOOD = {
 }
 #: shaders/lit.frag material of a hole's walls: raw wood with fine streaks of grain
 MAT_SPLINTER = 8.0
-#: materials per face kind: planks outside and inside, splintered grain on the hole's walls (a
-#: kind's planks are in its arena style's material: the barrel's staves, ``MAT_BARREL``)
-KIND_MATERIAL = {OUTER: MAT_CRATE, FILL: MAT_SPLINTER, INNER: MAT_CRATE}
+#: shaders/lit.frag material of a crate's inside seen through a hole: planks in the crate's own
+#: shade (shaders/world.vert gives it no sunlight and little sky), so a hole reads as a dark
+#: opening in any light, framed by its splintered walls
+MAT_INTERIOR = 9.0
+#: materials per face kind: planks outside, splintered grain on the hole's walls, shaded planks
+#: inside (a kind's outer material is its arena style's: the barrel's staves, ``MAT_BARREL``)
+KIND_MATERIAL = {OUTER: MAT_CRATE, FILL: MAT_SPLINTER, INNER: MAT_INTERIOR}
 
 SEAM = 0.001                  # metres each face is grown in its plane (no pinholes at T-junctions)
 GRAVITY = -9.81 / 3600.0      # m / frame^2 at 60 Hz
@@ -89,8 +93,9 @@ def wood(kind: str) -> np.ndarray:
 _WOOD_LINEAR: dict[str, np.ndarray] = {}
 
 
-#: draw order of the face kinds: by material, then kind (OUTER, INNER: planks; FILL: splinters)
-_KIND_ORDER = sorted((OUTER, FILL, INNER), key=lambda k: (KIND_MATERIAL[k], k))
+#: draw order of the face kinds, by material: every kind's outer material (crate planks,
+#: barrel staves) sorts before the splinters (FILL) and the inside (INNER)
+_KIND_ORDER = (OUTER, FILL, INNER)
 _KIND_RANK = np.argsort(np.array(_KIND_ORDER))           # kind -> its place in _KIND_ORDER
 _QUAD_TRIS = np.array([0, 1, 2, 0, 2, 3])
 _TINT_DIR = np.array([127.1, 311.7, 74.7])
@@ -110,7 +115,7 @@ def crate_mesh(faces, kind: str = "crate") -> tuple[np.ndarray, list]:
 
     Built with few numpy calls (a strike's mesh is built on the frame after it, with numpy
     cold): the faces are put in draw order first (by kind), so the ranges come from the
-    per-kind counts and the fill faces are the tail."""
+    per-kind counts and the fill faces follow the outer ones."""
     kinds = np.asarray(faces.kinds, dtype=np.int64)
     order = np.argsort(_KIND_RANK[kinds], kind="stable")
     q = np.asarray(faces.vertices, dtype=float)[order]
@@ -125,10 +130,10 @@ def crate_mesh(faces, kind: str = "crate") -> tuple[np.ndarray, list]:
     out[:, :, 3:6] = np.asarray(faces.normals, dtype=float)[order][:, None, :]
     table = _kind_rows(kind)
     rows = table[kinds]                                             # (F, 4): colour, material
-    n_fill = counts[FILL]
-    if n_fill:                                                      # splinters: a tint per face
-        h = np.abs(np.sin(q[n - n_fill:].mean(axis=1) @ _TINT_DIR)) % 1.0
-        rows[n - n_fill:, :3] *= (0.82 + 0.3 * h)[:, None]
+    fill = slice(counts[OUTER], counts[OUTER] + counts[FILL])
+    if counts[FILL]:                                                # splinters: a tint per face
+        h = np.abs(np.sin(q[fill].mean(axis=1) @ _TINT_DIR)) % 1.0
+        rows[fill, :3] *= (0.82 + 0.3 * h)[:, None]
     out[:, :, 6:] = rows[:, None, :]
     runs: list = []
     first = 0
@@ -146,8 +151,7 @@ def _kind_rows(kind: str) -> np.ndarray:
     """``(3, 4)`` per face kind: linear colour (:func:`wood`) and material (read-only, shared)."""
     rows = _KIND_ROWS.get(kind)
     if rows is None:
-        # the kind's own material on its planks, outside and inside (the barrel's staves)
-        mats = {**KIND_MATERIAL, OUTER: outer_material(kind), INNER: outer_material(kind)}
+        mats = {**KIND_MATERIAL, OUTER: outer_material(kind)}
         rows = np.concatenate((wood(kind), np.array([[mats[k]] for k in (OUTER, FILL, INNER)])), axis=1)
         rows.flags.writeable = False
         _KIND_ROWS[kind] = rows
@@ -158,7 +162,7 @@ _KIND_ROWS: dict[str, np.ndarray] = {}
 
 
 def outer_material(kind: str) -> float:
-    """The shaders/lit.frag material of a crate kind's planks: its arena style's (crate
+    """The shaders/lit.frag material of a crate kind's outer faces: its arena style's (crate
     planks for a kind the arena does not know)."""
     return float(KIND_STYLE.get(kind, KIND_STYLE["crate"])[1])
 
