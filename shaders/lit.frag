@@ -56,6 +56,12 @@ void main() {
     k *= 1.0 - 0.5 * max(grid_line(v_world.y * 2.0, 0.03, 2.0), grid_line(along, 0.015, 1.0));
 #elif MATERIAL == 3          // crates: planks
     k *= 1.0 - 0.55 * grid_line(v_world.y * 4.0, 0.04, 4.0);
+#elif MATERIAL == 5          // the barrel: upright staves and two dark iron hoops
+    k *= 1.0 - 0.45 * grid_line((v_world.x + v_world.z) * 7.0, 0.05, 7.0);
+    float hoop = min(abs(v_world.y - 0.28), abs(v_world.y - 0.92));    // m from the nearer hoop's middle
+    k *= 1.0 - 0.6 * clamp((0.045 + v_aa - hoop) / (2.0 * v_aa), 0.0, 1.0);
+#elif MATERIAL == 9          // a crate's inside, seen through a hole: planks (lit in shade by world.vert)
+    k *= 1.0 - 0.5 * grid_line(v_world.y * 4.0, 0.04, 4.0);
 #elif MATERIAL == 8          // splintered wood (the walls of a hole in a crate): streaks of grain
     k *= 0.84 + 0.16 * sin((v_world.x + v_world.z) * 90.0 + 2.0 * sin(v_world.y * 37.0));
 #elif MATERIAL == 4          // pillars: banded stone

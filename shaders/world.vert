@@ -31,7 +31,18 @@ void main() {
     float spec_k = mat == 1 ? 0.25 : 0.04;
     // darker towards the base of walls, pillars, crates and props (cheap ambient occlusion)
     float ao = mat == 1 ? 1.0 : mix(mat == 3 ? 0.5 : 0.45, 1.0, clamp(a_pos.y * (mat == 3 ? 2.5 : 0.8), 0.0, 1.0));
-    v_color = finish(light_vertex(a_color, a_pos, a_normal, u_eye, u_sun_dir, spec_k, ao), a_pos, u_eye);
+    // a crate's or the barrel's outside (materials 3, 5) also gets the light the floor throws
+    // back, so a side in shade reads as wood (and a hole in it as a dark opening), not as black;
+    // its inside (material 9, seen through a hole) lies in the crate's own shade: no sun, and
+    // only part of the sky reaches in
+    vec3 sun = u_sun_dir;
+    if (mat == 3 || mat == 5) {
+        ao *= 2.2;
+    } else if (mat == 9) {
+        sun = vec3(0.0);
+        ao = 0.45;
+    }
+    v_color = finish(light_vertex(a_color, a_pos, a_normal, u_eye, sun, spec_k, ao), a_pos, u_eye);
     v_world = a_pos;
     v_aa = max(length(u_eye - a_pos) * u_pixel_angle, 1e-4);
     gl_Position = u_view_proj * vec4(a_pos, 1.0);

@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 
 from game.collision import overlaps
-from game.sim.stage import Stage, reach_box
+from game.sim.reach import reach_box, tear_box
+from game.sim.stage import Stage
 
 
 def box_blocked(stage: Stage, box: Any, level: int | None) -> tuple[int, list] | None:
@@ -38,16 +39,23 @@ def box_blocked(stage: Stage, box: Any, level: int | None) -> tuple[int, list] |
 
 def touch(stage: Stage, limbs: np.ndarray, origin: tuple[float, float] | None = None) -> tuple[int, int, int] | None:
     """``Stage.touch`` by brute force: every limb ``(K, 2, 3)`` (or, with the attacker's
-    ``origin`` ``(x, z)``, its reach box against each crate, B1) against every small box of
-    every standing crate; the pair of largest overlap volume, the first of equals by limb,
-    crate, row.  Returns ``(limb, crate, row)`` or None."""
+    ``origin`` ``(x, z)``, its reach box against each crate, B1, and where none of them touches
+    that crate, each limb's tear box where it has one, B3) against every small box of every
+    standing crate; the pair of largest overlap volume, the first of equals by limb, crate,
+    row.  Returns ``(limb, crate, row)`` or None."""
     best = None
     for ci, c in enumerate(stage.crates):
         if c.broken:
             continue
         comp = c.compound
-        for k, s in enumerate(np.asarray(limbs).tolist()):
-            a = np.array(s if origin is None else reach_box(comp.bounds.tolist(), comp.thickness, s, origin))
+        bounds = comp.bounds.tolist()
+        rows = np.asarray(limbs).tolist()
+        judged = [s if origin is None else reach_box(bounds, comp.thickness, s, origin) for s in rows]
+        if origin is not None and not any(overlaps(np.array(a), b) for a in judged for b in comp.boxes):
+            tears = [tear_box(bounds, comp.thickness, comp.boxes.tolist(), s, origin) for s in rows]
+            judged = [a if t is None else t for a, t in zip(judged, tears)]
+        for k, s in enumerate(judged):
+            a = np.array(s)
             for r, b in enumerate(comp.boxes):
                 if overlaps(a, b):
                     vol = float(np.prod(np.maximum(np.minimum(a[1], b[1]) - np.maximum(a[0], b[0]), 0.0)))

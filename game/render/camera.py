@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .projection import look_at, perspective
+from .showcase import show_turn
 from .sightlines import OBSTACLE_MARGIN, Sightlines
 
 FOV_Y = 38.0            # degrees
@@ -65,6 +66,7 @@ SMOOTH_ZOOM = 0.08      # fraction of the field of view's remaining widening (or
 #: what a swing's score past 90 degrees is worth (round to the other side: the fighters swap screen sides)
 FLIP_COST = 0.75
 FLIP_MAX_SEP = 12.0     # m: fighters farther apart than this are never swung round to the other side
+PAN_PAST = math.cos(math.radians(3))   # a view turned more than 3 degrees from a clear goal view pans past obstacles
 
 
 def _turn(n: np.ndarray, deg: float) -> np.ndarray:
@@ -121,6 +123,11 @@ class FightCamera:
         #: swing turns scored per update while a search runs (None: all in one update)
         self.search_step = SEARCH_STEP
         self._order: list[int] = []               # the swing turns in the order a search scores them
+        #: a struck crate face near the fighters, ``(centre (3,), x-z outward unit normal (2,))``, or None
+        #: (``Game.step`` sets it each step, ``showcase.StruckFaces``): the goal view turns to show it
+        self.show: tuple[np.ndarray, np.ndarray] | None = None
+        self._goal_dir: np.ndarray | None = None  # the goal view direction of the last update (x-z unit)
+        self._goal_clear = False                  # whether that goal view frames both fighters, unhidden
         self._next = 0                            # the index in _order of the next turn to score
         self.reset(p1, p2)
 
@@ -137,7 +144,7 @@ class FightCamera:
         self.eye_y = self._wanted_eye_y()
         self.lift = self.back = 0.0
         self._bodies = (np.asarray(p1, float), np.asarray(p2, float))
-        self.dir = self._swing(target, direction, dist, self._bodies)
+        self.dir = self._goal_dir = self._swing(target, direction, dist, self._bodies)
         self.dist = max(dist, self._back_off(target, self.dir))
         self.reach, self.rise, self._held = math.inf, 0.0, False
         self.prev = self.current = self._eye_target(1.0)
@@ -160,7 +167,7 @@ class FightCamera:
         self.side = n
         target = np.array([mid[0], TARGET_HEIGHT, mid[2]])
         dist = min(max(2.4 + DIST_PER_SEP * sep, MIN_DIST), MAX_DIST)
-        return target, n, dist
+        return target, n if self.show is None else show_turn(n, target, dist, *self.show), dist
 
     def _wanted_eye_y(self) -> float:
         """Eye height that looks over every low obstacle near the eye, and over one standing
@@ -295,7 +302,8 @@ class FightCamera:
         view = _SwingView(target, n, dist, fighters, [np.array([p[0], target[1], p[2]]) for p in fighters],
                           self._widest, far)
         v, hidden = self._score_turn(view, 0)
-        if v >= 1.0 - 1e-6 and not hidden:
+        self._goal_clear = v >= 1.0 - 1e-6 and not hidden
+        if self._goal_clear:
             self._offset, self._scores = 0, None
             return n
         self._score_turns(view, v, step)
@@ -411,7 +419,8 @@ class FightCamera:
     def _eye_target(self, smooth: float):
         """``(eye, look point)`` for the state: the eye placed, pulled in front of obstacles
         (:meth:`Sightlines.collide`) and raised by ``rise``.  A pull-in is taken at once (never look through
-        a pillar), but the way back out is eased (``SMOOTH_POS`` of it a frame, at least
+        a pillar), except while the view pans past one toward a clear goal view (:meth:`_panning_past`),
+        and the way back out is eased (``SMOOTH_POS`` of it a frame, at least
         ``REACH_STEP`` m, at most ``REACH_MAX``: a view ray grazing a pillar's edge would
         otherwise throw the eye in and out on alternate frames, and an eye held far in front of
         where it wants to be would jump out in one frame); ``reach`` keeps the horizontal eye
@@ -425,6 +434,8 @@ class FightCamera:
         n = self.dir / max(np.linalg.norm(self.dir), 1e-9)
         placed = self._place(self.target, n, self.dist + self.back)
         eye = self.sight.collide(self.target, placed, self._sep)
+        if eye is not placed and self._panning_past(n, placed):
+            eye = placed
         d = eye - self.target
         reach = math.hypot(d[0], d[2])
         if self._held and reach > self.reach + REACH_STEP:   # out again after a pull-in: eased
@@ -445,6 +456,18 @@ class FightCamera:
             eye[1] += self.lift
             tgt[1] += self.lift
         return eye, tgt
+
+    def _panning_past(self, n: np.ndarray, eye: np.ndarray) -> bool:
+        """True while the view direction ``n`` is still turning (more than 3 degrees off) toward a
+        goal view that frames both fighters unhidden, and the placed ``eye`` is outside every tall
+        obstacle: a pillar between the eye and the look point is then one the pan passes
+        behind, and the view looks through it for those frames (it fades, ``occluders.py``)
+        rather than cutting in to the pillar and out again."""
+        g = self._goal_dir
+        if not self._goal_clear or g is None or float(n[0] * g[0] + n[1] * g[1]) > PAN_PAST:
+            return False
+        grown = self.sight.grown
+        return not bool(((grown[:, 0] <= eye) & (eye <= grown[:, 1])).all(axis=1).any())
 
     def _jump_framing(self, top: float | None, floor: float, dist: float) -> tuple[float, float]:
         """``(lift, back)``: how far to raise the view and move the eye back so that a jumper's
@@ -495,7 +518,7 @@ class FightCamera:
         target, direction, dist = self._goal(np.asarray(p1, float), np.asarray(p2, float))
         self._flipped = max(self._flipped - 1, 0)
         self._bodies = (np.asarray(p1, float), np.asarray(p2, float))
-        direction = self._swing(target, direction, dist, self._bodies, step=self.search_step)
+        direction = self._goal_dir = self._swing(target, direction, dist, self._bodies, step=self.search_step)
         self.target = self.target + (target - self.target) * SMOOTH_POS
         turned = self.dir + (direction - self.dir) * SMOOTH_DIR
         turned /= max(np.linalg.norm(turned), 1e-9)

@@ -14,11 +14,9 @@ and ``passes.DebrisRenderer``).
   window of :data:`~game.render.noise.EFFECTS` keyed by the event, so a given match
   always looks the same.
 
-The barrel's compound is the cube around its bounding sphere (B8), larger than
-the barrel and reaching under the floor; while intact the barrel is drawn as
-its cylinder, and once struck its compound is drawn squeezed into the barrel's
-own box (:func:`draw_map`), so the hole shows where it was punched without the
-barrel growing.
+Crates and the barrel alike are drawn from their compounds, intact or struck: what is
+drawn is what the fighters, fireballs and rays meet (the barrel's compound is its own box,
+``game/sim/stage.py``).  The barrel has its own outer material (staves and iron hoops).
 """
 
 from __future__ import annotations
@@ -27,7 +25,7 @@ import numpy as np
 
 from game.collision.compound import FILL, INNER, OUTER
 
-from .geometry import KIND_STYLE, MAT_CRATE, to_linear, world_mesh
+from .geometry import KIND_STYLE, MAT_CRATE, to_linear
 from .noise import EFFECTS
 
 #: per crate kind: (outer, fill, inner) colours (sRGB-ish, authored)
@@ -37,8 +35,13 @@ WOOD = {
 }
 #: shaders/lit.frag material of a hole's walls: raw wood with fine streaks of grain
 MAT_SPLINTER = 8.0
-#: materials per face kind: planks outside and inside, splintered grain on the hole's walls
-KIND_MATERIAL = {OUTER: MAT_CRATE, FILL: MAT_SPLINTER, INNER: MAT_CRATE}
+#: shaders/lit.frag material of a crate's inside seen through a hole: planks in the crate's own
+#: shade (shaders/world.vert gives it no sunlight and little sky), so a hole reads as a dark
+#: opening in any light, framed by its splintered walls
+MAT_INTERIOR = 9.0
+#: materials per face kind: planks outside, splintered grain on the hole's walls, shaded planks
+#: inside (a kind's outer material is its arena style's: the barrel's staves, ``MAT_BARREL``)
+KIND_MATERIAL = {OUTER: MAT_CRATE, FILL: MAT_SPLINTER, INNER: MAT_INTERIOR}
 
 SEAM = 0.001                  # metres each face is grown in its plane (no pinholes at T-junctions)
 GRAVITY = -9.81 / 3600.0      # m / frame^2 at 60 Hz
@@ -90,36 +93,15 @@ def wood(kind: str) -> np.ndarray:
 _WOOD_LINEAR: dict[str, np.ndarray] = {}
 
 
-def draw_map(crate) -> tuple[np.ndarray, np.ndarray]:
-    """``(scale (3,), offset (3,))`` taking compound coordinates to drawn ones: identity
-    for crates; for a barrel (its compound is the cube around its sphere, B8) the map of
-    the compound's bounds onto the barrel's own box."""
-    if crate.obj.kind != "barrel":
-        return np.ones(3), np.zeros(3)
-    b = np.asarray(crate.compound.bounds, dtype=float)
-    a = np.asarray(crate.obj.aabb, dtype=float)
-    scale = (a[1] - a[0]) / np.maximum(b[1] - b[0], 1e-9)
-    return scale, a[0] - b[0] * scale
-
-
-def drawn_point(crate, point) -> np.ndarray:
-    """(3,) float: a point in compound coordinates (a ``CrateStruck``'s A7 point) where it is
-    drawn: through :func:`draw_map` for a barrel, so its spark, its chips and its hole meet."""
-    point = np.asarray(point, dtype=float)
-    if crate.obj.kind != "barrel":          # draw_map is the identity for every other kind
-        return point
-    scale, offset = draw_map(crate)
-    return point * scale + offset
-
-
-#: draw order of the face kinds: by material, then kind (OUTER, INNER: planks; FILL: splinters)
-_KIND_ORDER = sorted((OUTER, FILL, INNER), key=lambda k: (KIND_MATERIAL[k], k))
+#: draw order of the face kinds, by material: every kind's outer material (crate planks,
+#: barrel staves) sorts before the splinters (FILL) and the inside (INNER)
+_KIND_ORDER = (OUTER, FILL, INNER)
 _KIND_RANK = np.argsort(np.array(_KIND_ORDER))           # kind -> its place in _KIND_ORDER
 _QUAD_TRIS = np.array([0, 1, 2, 0, 2, 3])
 _TINT_DIR = np.array([127.1, 311.7, 74.7])
 
 
-def crate_mesh(faces, kind: str = "crate", scale=None, offset=None) -> tuple[np.ndarray, list]:
+def crate_mesh(faces, kind: str = "crate") -> tuple[np.ndarray, list]:
     """Flat-shaded world-layout vertices ``(6 F, 10)`` float32 of a compound's face set, and
     their draw ranges ``[(material, first, count), ...]`` (what ``geometry.material_ranges``
     finds in them).
@@ -133,12 +115,10 @@ def crate_mesh(faces, kind: str = "crate", scale=None, offset=None) -> tuple[np.
 
     Built with few numpy calls (a strike's mesh is built on the frame after it, with numpy
     cold): the faces are put in draw order first (by kind), so the ranges come from the
-    per-kind counts and the fill faces are the tail."""
+    per-kind counts and the fill faces follow the outer ones."""
     kinds = np.asarray(faces.kinds, dtype=np.int64)
     order = np.argsort(_KIND_RANK[kinds], kind="stable")
     q = np.asarray(faces.vertices, dtype=float)[order]
-    if scale is not None:
-        q = q * scale + offset
     # grow every quad by SEAM in its plane: faces split at T-junctions then overlap instead
     # of leaving pinholes where the rasteriser rounds the shared edge differently
     q = q + np.sign(q - q.mean(axis=1, keepdims=True)) * SEAM
@@ -148,16 +128,17 @@ def crate_mesh(faces, kind: str = "crate", scale=None, offset=None) -> tuple[np.
     out = np.empty((n, 6, 10), dtype=np.float32)
     out[:, :, :3] = q[:, _QUAD_TRIS]
     out[:, :, 3:6] = np.asarray(faces.normals, dtype=float)[order][:, None, :]
-    rows = _kind_rows(kind)[kinds]                                  # (F, 4): colour, material
-    n_fill = counts[FILL]
-    if n_fill:                                                      # splinters: a tint per face
-        h = np.abs(np.sin(q[n - n_fill:].mean(axis=1) @ _TINT_DIR)) % 1.0
-        rows[n - n_fill:, :3] *= (0.82 + 0.3 * h)[:, None]
+    table = _kind_rows(kind)
+    rows = table[kinds]                                             # (F, 4): colour, material
+    fill = slice(counts[OUTER], counts[OUTER] + counts[FILL])
+    if counts[FILL]:                                                # splinters: a tint per face
+        h = np.abs(np.sin(q[fill].mean(axis=1) @ _TINT_DIR)) % 1.0
+        rows[fill, :3] *= (0.82 + 0.3 * h)[:, None]
     out[:, :, 6:] = rows[:, None, :]
     runs: list = []
     first = 0
     for k in _KIND_ORDER:
-        count, mat = 6 * counts[k], int(KIND_MATERIAL[k])
+        count, mat = 6 * counts[k], int(table[k, 3])
         if count and runs and runs[-1][0] == mat:
             runs[-1] = (mat, runs[-1][1], runs[-1][2] + count)
         elif count:
@@ -170,7 +151,8 @@ def _kind_rows(kind: str) -> np.ndarray:
     """``(3, 4)`` per face kind: linear colour (:func:`wood`) and material (read-only, shared)."""
     rows = _KIND_ROWS.get(kind)
     if rows is None:
-        rows = np.concatenate((wood(kind), np.array([[KIND_MATERIAL[k]] for k in (OUTER, FILL, INNER)])), axis=1)
+        mats = {**KIND_MATERIAL, OUTER: outer_material(kind)}
+        rows = np.concatenate((wood(kind), np.array([[mats[k]] for k in (OUTER, FILL, INNER)])), axis=1)
         rows.flags.writeable = False
         _KIND_ROWS[kind] = rows
     return rows
@@ -179,10 +161,10 @@ def _kind_rows(kind: str) -> np.ndarray:
 _KIND_ROWS: dict[str, np.ndarray] = {}
 
 
-def triangle_vertices(tris, kind: str) -> np.ndarray:
-    """World-layout vertices ``(3 T, 10)`` of plain triangles (the intact barrel's cylinder),
-    coloured like the arena's ``kind`` (crate style for a kind the arena does not know)."""
-    return world_mesh([(kind, kind if kind in KIND_STYLE else "crate", tris)])
+def outer_material(kind: str) -> float:
+    """The shaders/lit.frag material of a crate kind's outer faces: its arena style's (crate
+    planks for a kind the arena does not know)."""
+    return float(KIND_STYLE.get(kind, KIND_STYLE["crate"])[1])
 
 
 def by_material(parts: list[np.ndarray], runs: list[list[tuple[int, int, int]]]) -> tuple[np.ndarray, list]:
@@ -276,7 +258,7 @@ class Debris:
         else the horizontal direction from the point to ``attacker_pos``: the struck face faces
         the attacker), and the crate's remaining boxes as chunks when it broke."""
         key = _KEY_DEBRIS + int(event.frame) * 7877 + int(event.crate) * 31 + int(event.fighter)
-        point = drawn_point(crate, event.point)
+        point = np.asarray(event.point, dtype=float)
         normal = getattr(event, "normal", None)
         if normal is not None:
             normal = np.asarray(normal, dtype=float)
@@ -290,7 +272,7 @@ class Debris:
         self._add(self._chips(*EFFECTS.window(key, CHIPS_PER_BREAK if event.broke else CHIPS_PER_STRIKE),
                               point, normal, cols))
         if event.broke:
-            self._add(self._chunks(key + (1 << 47), crate, normal, *draw_map(crate), cols))
+            self._add(self._chunks(key + (1 << 47), crate, normal, cols))
 
     @staticmethod
     def _chips(g, u, point, normal, cols) -> np.ndarray:
@@ -318,8 +300,8 @@ class Debris:
         return rows
 
     @staticmethod
-    def _chunks(key, crate, normal, scale, offset, cols) -> np.ndarray:
-        boxes = np.asarray(crate.compound.boxes, dtype=float) * scale + offset   # (K, 2, 3)
+    def _chunks(key, crate, normal, cols) -> np.ndarray:
+        boxes = np.asarray(crate.compound.boxes, dtype=float)                    # (K, 2, 3)
         k = len(boxes)
         rows = np.zeros((k, _WIDTH))
         if not k:

@@ -18,7 +18,6 @@ import numpy as np
 
 from game.sim import CrateStruck, Hit, ProjectileClash, ProjectileImpact, ThrowBreak, ThrowGrab
 
-from .crates import drawn_point
 from .geometry import ray_record
 
 if TYPE_CHECKING:
@@ -46,9 +45,8 @@ def show_events(events: Iterable[object], match: Match, sparks: Sparks, debris: 
         elif isinstance(e, CrateStruck):
             stage = match.stage
             assert stage is not None, "a CrateStruck event comes only from a match on the arena"
-            crate = stage.crates[e.crate]
-            sparks.burst(drawn_point(crate, e.point), e.frame, "crate", big=e.broke)
-            debris.strike(e, crate, match.fighters[e.fighter].position)
+            sparks.burst(e.point, e.frame, "crate", big=e.broke)
+            debris.strike(e, stage.crates[e.crate], match.fighters[e.fighter].position)
             defer_crates = not e.broke
             if e.broke:
                 camera.kick(0.03)

@@ -34,6 +34,7 @@ from .occluders import FADE_KINDS, MAX_FADE, Occluders
 from .overlay import DebugOverlay
 from .passes import LineRenderer, RectRenderer, SparkRenderer
 from .projection import look_at, perspective
+from .showcase import StruckFaces
 from .sparks import Sparks, projectile_rows
 from .training import TrainingMode
 from .world import WorldRenderer, fade_materials, limb_matrices
@@ -84,6 +85,7 @@ class Game:
         self.overlay.enabled = debug
         self.sparks = Sparks()
         self.debris = Debris()
+        self.struck_faces = StruckFaces()      # the struck crate face the camera turns to show
         self._defer_crates = False     # a crate was struck this step: build its mesh next frame
         self.camera = FightCamera()     # obstacles set once the arena is known (below)
         #: this tick's presentation ray casts (C7: the camera's, the impact sparks'), for the overlay
@@ -309,6 +311,7 @@ class Game:
         top = max((float(f.limb_boxes()[:, 1, 1].max()) for f in (f1, f2) if f.airborne), default=None)
         fw, fh = self.window.get_framebuffer_size()
         self.camera.aspect = fw / max(fh, 1)
+        self.camera.show = self.struck_faces.face(getattr(self.match, "stage", None), (f1.position, f2.position))
         if any(isinstance(e, RoundStart) for e in events):
             self.reset_view()
         else:

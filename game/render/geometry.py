@@ -19,6 +19,7 @@ from game.sim.debug import RayRecord
 
 # Materials understood by shaders/lit.frag.
 MAT_PLAIN, MAT_FLOOR, MAT_WALL, MAT_CRATE, MAT_PILLAR, MAT_BANNER, MAT_GRASS = 0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 7.0
+MAT_BARREL = 5.0
 # (fighters use 10 + fighter index, set in shaders/fighter.vert)
 
 ARENA_HALF = 15.0
@@ -36,7 +37,7 @@ KIND_STYLE = {  # kind -> (colour, material)
     "wall": ((0.52, 0.47, 0.42), MAT_WALL),
     "pillar": ((0.70, 0.66, 0.60), MAT_PILLAR),
     "crate": ((0.66, 0.46, 0.26), MAT_CRATE),
-    "barrel": ((0.55, 0.18, 0.14), MAT_PLAIN),
+    "barrel": ((0.55, 0.18, 0.14), MAT_BARREL),
     "banner": ((0.62, 0.10, 0.10), MAT_BANNER),
     "grass": ((0.30, 0.52, 0.18), MAT_GRASS),
     "railing": ((0.22, 0.23, 0.26), MAT_PLAIN),

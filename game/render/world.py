@@ -22,9 +22,10 @@ import ctypes
 import numpy as np
 from pyglet import gl
 
-from .crates import MAT_SPLINTER, by_material, crate_mesh, draw_map, triangle_vertices
+from .crates import MAT_INTERIOR, MAT_SPLINTER, by_material, crate_mesh
 from .geometry import (
     KIND_STYLE,
+    MAT_BARREL,
     MAT_CRATE,
     MAT_PILLAR,
     MAT_PLAIN,
@@ -39,6 +40,13 @@ from .glutil import Program, VertexArray
 SUN_DIR = np.array([0.42, 0.80, 0.43])
 SUN_DIR = SUN_DIR / np.linalg.norm(SUN_DIR)
 SHADOW_STRENGTH = 0.55
+#: stencil bit set where a fighter was drawn, while an obstacle fades: a fading obstacle is drawn
+#: see-through only over those pixels (what truly hides a fighter), solid everywhere else
+FIGHTER_STENCIL = 0x80
+#: m: how far a fighter's limbs reach past the box of their joints (the see-through pass is
+#: drawn only inside the screen rectangle of that box grown by this, and of the fading boxes)
+LIMB_REACH = 0.5
+_CORNERS = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)])
 #: kinds drawn from their compounds (:class:`CrateMeshes`), not in the static arena mesh
 CRATE_KINDS = ("crate", "barrel")
 
@@ -52,8 +60,9 @@ def unit_cube() -> np.ndarray:
 
 class CrateMeshes:
     """Render meshes of the stage's crates and barrel, each built from its compound's
-    boundary faces (B4/B5: outer, fill and inner faces) and rebuilt only when that
-    compound's box array was replaced (a strike) or the crate broke.  All crates share
+    boundary faces (B4/B5: outer, fill and inner faces), intact or struck (what is drawn is
+    what collides), and rebuilt only when that compound's box array was replaced (a strike)
+    or the crate broke.  All crates share
     one vertex buffer (re-concatenated from cached per-crate arrays on a change) drawn
     in one range per material."""
 
@@ -71,20 +80,12 @@ class CrateMeshes:
         """The crate's vertices and their draw ranges (``material_ranges``)."""
         if crate.broken or len(crate.compound.boxes) == 0:
             return np.zeros((0, 10), np.float32), []
-        kind = crate.obj.kind
         # (not ``version == 0``: a compound restored by a rollback starts again at version 0)
         intact = len(crate.compound.boxes) == 6 and crate.compound.solid_fraction() > 1.0 - 1e-9
         key = (id(stage.arena), crate.obj.name)
         if intact and key in self._intact:      # every match starts with the same crates
             return self._intact[key]
-        if kind == "barrel" and intact:         # intact: the barrel's own cylinder
-            tris = stage.arena.scene.models[crate.obj.model].world_triangles
-            verts = triangle_vertices(tris, kind)
-            mesh = verts, material_ranges(verts)
-        elif kind == "barrel":
-            mesh = crate_mesh(crate.compound.faces, kind, *draw_map(crate))
-        else:                                   # draw_map is the identity for every other kind
-            mesh = crate_mesh(crate.compound.faces, kind)
+        mesh = crate_mesh(crate.compound.faces, crate.obj.kind)
         if intact:
             self._intact[key] = mesh
         return mesh
@@ -162,10 +163,39 @@ def limb_matrices(rot: np.ndarray, origin: np.ndarray) -> np.ndarray:
 
 
 def fade_materials(kind: str) -> tuple[int, ...]:
-    """The shader materials an arena object of ``kind`` is drawn with (a crate's hole walls
-    are splintered wood)."""
+    """The shader materials an arena object of ``kind`` is drawn with (a crate's or the
+    barrel's hole walls are splintered wood, and its inside shaded planks)."""
     mat = int(KIND_STYLE.get(kind, (None, MAT_PLAIN))[1])
-    return (mat, int(MAT_SPLINTER)) if kind in CRATE_KINDS else (mat,)
+    return (mat, int(MAT_SPLINTER), int(MAT_INTERIOR)) if kind in CRATE_KINDS else (mat,)
+
+
+def fade_rect(view_proj: np.ndarray, limbs: np.ndarray, fade, viewport) -> tuple[int, int, int, int] | None:
+    """``(x, y, width, height)`` in window pixels (GL's, origin bottom-left) where a fading
+    obstacle can cover a fighter: the screen rectangle of the box of both fighters' limb
+    origins (``limbs`` ``(2 L, 4, 4)`` world matrices) grown by :data:`LIMB_REACH`, cut to the
+    rectangle of the fading boxes (``fade``: ``Occluders.uniforms()``); None when that is empty."""
+    o = limbs[:, :3, 3].astype(float)
+    boxes = [(o.min(axis=0) - LIMB_REACH, o.max(axis=0) + LIMB_REACH)]
+    boxes += list(zip(np.asarray(fade[0], float), np.asarray(fade[1], float)))
+    pts = np.concatenate([lo + (hi - lo) * _CORNERS for lo, hi in boxes])          # (8 n, 3)
+    h = np.concatenate([pts, np.ones((len(pts), 1))], axis=1) @ np.asarray(view_proj, float).T
+    x0, y0, w, hgt = viewport
+    ndc = h[:, :2] / np.where(h[:, 3:4] > 1e-6, h[:, 3:4], 1.0)
+    rects = []
+    for k in range(len(boxes)):
+        part, front = ndc[8 * k:8 * k + 8], h[8 * k:8 * k + 8, 3] > 1e-6
+        # a box reaching behind the eye can cover any part of the screen
+        rects.append((-1.0, -1.0, 1.0, 1.0) if not front.all() else (*part.min(axis=0), *part.max(axis=0)))
+    fx0, fy0, fx1, fy1 = rects[0]
+    bx0, by0 = min(r[0] for r in rects[1:]), min(r[1] for r in rects[1:])
+    bx1, by1 = max(r[2] for r in rects[1:]), max(r[3] for r in rects[1:])
+    lo_ndc = np.clip([max(fx0, bx0), max(fy0, by0)], -1.0, 1.0)
+    hi_ndc = np.clip([min(fx1, bx1), min(fy1, by1)], -1.0, 1.0)
+    a = np.floor((lo_ndc + 1.0) * 0.5 * (w, hgt)).astype(int)
+    b = np.ceil((hi_ndc + 1.0) * 0.5 * (w, hgt)).astype(int)
+    if (b <= a).any():
+        return None
+    return int(x0 + a[0]), int(y0 + a[1]), int(b[0] - a[0]), int(b[1] - a[1])
 
 
 def _set_fade(prog, fade) -> None:
@@ -184,12 +214,13 @@ class WorldRenderer:
     def __init__(self, skeleton, fighters: list[dict], arena=None):
         self.n_limbs = len(skeleton.names)
         self.lit_fighter = Program("fighter.vert", "lit.frag", defines={"MATERIAL": 10})  # no pattern
-        mats = sorted({int(m) for _, m in KIND_STYLE.values()} | {0, int(MAT_SPLINTER)})
+        mats = sorted({int(m) for _, m in KIND_STYLE.values()} | {0, int(MAT_SPLINTER), int(MAT_INTERIOR)})
         self.lit_world = {m: Program("world.vert", "lit.frag", defines={"MATERIAL": m}) for m in mats}
         # the same with screen-door fading (occluders.py), used only while an obstacle fades:
         # a discard costs llvmpipe its early depth test, so ordinary frames keep the plain ones
         self.lit_fade = {m: Program("world.vert", "lit.frag", defines={"MATERIAL": m, "FADE": 1})
-                         for m in (int(MAT_PLAIN), int(MAT_CRATE), int(MAT_PILLAR), int(MAT_SPLINTER))}
+                         for m in (int(MAT_PLAIN), int(MAT_CRATE), int(MAT_BARREL), int(MAT_PILLAR), int(MAT_SPLINTER),
+                                   int(MAT_INTERIOR))}
         self.shadow = Program("planar_shadow.vert", "planar_shadow.frag")
         self.sky = Program("sky.vert", "sky.frag")
         _set_constants(self.lit_fighter, u_sun_dir=SUN_DIR, u_n_limbs=float(self.n_limbs))
@@ -287,35 +318,71 @@ class WorldRenderer:
 
     def _draw_lit(self, view_proj, proj, eye, limbs: np.ndarray, viewport, flash: np.ndarray, fade) -> None:
         """1. the fighters, then the arena (early depth test skips the floor behind them), one
-        program per material (the FADE variant for a material ``fade`` names)."""
-        lit_world = self.lit_world
-        if fade is not None:
-            lit_world = {**lit_world, **{m: p for m, p in self.lit_fade.items() if m in fade[3]}}
+        program per material.  While something fades (``fade``), the fighters also mark their
+        pixels in the stencil (:data:`FIGHTER_STENCIL`), and each draw of a material ``fade``
+        names is made twice: the plain program where no fighter was drawn, the FADE variant
+        (screen-door, occluders.py) where one was.  So an obstacle goes see-through only where
+        it stands in front of a fighter; the rest of it (a struck crate's hole beside the
+        fighter) stays solid."""
+        fading = fade[3] if fade is not None else frozenset()
+        rect = fade_rect(view_proj, limbs, fade, viewport) if fading else None
         flash32 = np.ascontiguousarray(flash, dtype=np.float32)
-        draws: list[tuple[Program, VertexArray | None, tuple[int, int] | None]] = [(self.lit_fighter, None, None)]
-        draws += [(lit_world.get(m, lit_world[0]), self.crates.vao, (first, count))
-                  for m, first, count in self.crates.ranges]
-        draws += [(lit_world.get(m, lit_world[0]), self.world, (first, count))
-                  for m, first, count in self.ranges]
+        draws: list[tuple[int, VertexArray | None, tuple[int, int] | None]] = [(-1, None, None)]
+        draws += [(m, self.crates.vao, (first, count)) for m, first, count in self.crates.ranges]
+        draws += [(m, self.world, (first, count)) for m, first, count in self.ranges]
         pixel_angle = 2.0 / (proj[1, 1] * viewport[3])
-        for prog, vao, rng in draws:
-            prog.use()
-            prog.mat4("u_view_proj", view_proj)
-            prog.vec("u_eye", eye)
+        for m, vao, rng in draws:
             if vao is None or rng is None:
+                prog = self.lit_fighter
+                prog.use()
+                prog.mat4("u_view_proj", view_proj)
+                prog.vec("u_eye", eye)
                 gl.glUniform4fv(prog.loc("u_flash"), 2, flash32.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
                 prog.mat4("u_limb", limbs)
+                if fading:
+                    gl.glEnable(gl.GL_STENCIL_TEST)
+                    gl.glStencilFunc(gl.GL_ALWAYS, FIGHTER_STENCIL, FIGHTER_STENCIL)
+                    gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_REPLACE)
+                    gl.glStencilMask(FIGHTER_STENCIL)
                 # The limbs are closed, outward-wound solids: their back faces are always hidden,
                 # and skipping them spares llvmpipe their triangle setup (same pixels).
                 gl.glEnable(gl.GL_CULL_FACE)
                 gl.glCullFace(gl.GL_BACK)
                 self.fighters.draw()
                 gl.glDisable(gl.GL_CULL_FACE)
-            else:
-                prog.vec("u_pixel_angle", pixel_angle)
-                if fade is not None and any(prog is p for p in self.lit_fade.values()):
-                    _set_fade(prog, fade)
-                vao.draw_range(*rng)
+                if fading:
+                    gl.glStencilMask(0)
+                    gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_KEEP)
+                continue
+            plain = self.lit_world.get(m, self.lit_world[0])
+            faded = self.lit_fade.get(m) if m in fading else None
+            if faded is None:               # (the stencil test off: the state of a frame with no fade)
+                gl.glDisable(gl.GL_STENCIL_TEST)
+                self._draw_range(plain, vao, rng, view_proj, eye, pixel_angle)
+                continue
+            gl.glEnable(gl.GL_STENCIL_TEST)
+            gl.glStencilFunc(gl.GL_NOTEQUAL, FIGHTER_STENCIL, FIGHTER_STENCIL)
+            self._draw_range(plain, vao, rng, view_proj, eye, pixel_angle)
+            gl.glStencilFunc(gl.GL_EQUAL, FIGHTER_STENCIL, FIGHTER_STENCIL)
+            if rect is not None:            # the see-through pass shades only near the fighters
+                gl.glEnable(gl.GL_SCISSOR_TEST)
+                gl.glScissor(*rect)
+                self._draw_range(faded, vao, rng, view_proj, eye, pixel_angle, fade)
+                gl.glDisable(gl.GL_SCISSOR_TEST)
+        if fading:
+            gl.glDisable(gl.GL_STENCIL_TEST)
+            gl.glStencilMask(0xFF)
+
+    @staticmethod
+    def _draw_range(prog, vao, rng, view_proj, eye, pixel_angle: float, fade=None) -> None:
+        """One range of an arena mesh with ``prog`` (a FADE program gets ``fade``'s boxes)."""
+        prog.use()
+        prog.mat4("u_view_proj", view_proj)
+        prog.vec("u_eye", eye)
+        prog.vec("u_pixel_angle", pixel_angle)
+        if fade is not None:
+            _set_fade(prog, fade)
+        vao.draw_range(*rng)
 
     def _draw_shadows(self, view_proj, limbs: np.ndarray, feet: np.ndarray) -> None:
         """2. the fighters' shadows on the floor: blended once per pixel (stencil), depth-tested;

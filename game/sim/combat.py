@@ -89,7 +89,7 @@ def judge(m: Match) -> Touches:
             touch = stage.touch(boxes[f.index, hits], origin=origin)    # B3: through the wall facing f
             if touch is not None:
                 crate.append(CrateTouch(f.index, mv.hit_limbs[touch.limb], touch.crate, touch.box, touch.reach,
-                                        origin))
+                                        origin, mv.heavy))
     if live and stage is not None and stage.projectiles:   # decided: it flies on through
         proj, clash = judge_projectiles(m)
         if proj or clash:
@@ -201,7 +201,8 @@ def apply_hits(m: Match, t: Touches, contacts: FrameContacts, events: list[Event
 def strike_crates(m: Match, touches: Sequence[CrateTouch], contacts: tuple[CrateContact, ...],
                   events: list[Event]) -> None:
     """Each fist or foot touching a crate strikes it (B1-B7) with the reach box it was judged
-    with: once per move; a strike that removes material freezes the attacker briefly."""
+    with, a heavy move's blow with the larger margin: once per move; a strike that removes
+    material freezes the attacker briefly."""
     if not touches:
         return
     stage = m.stage
@@ -213,7 +214,7 @@ def strike_crates(m: Match, touches: Sequence[CrateTouch], contacts: tuple[Crate
         # A fighter grabbed on this step was moved by the grab: its strike is taken from where it now stands.
         reach = touch.reach if origin == touch.origin else stage.reach(touch.crate, m.limbs.boxes[a.index, touch.limb],
                                                                        origin)
-        result, broke = stage.strike(touch.crate, reach)
+        result, broke = stage.strike(touch.crate, reach, heavy=touch.heavy)
         a.crate_hit = True
         if result is None:
             continue

@@ -39,8 +39,9 @@ class CrateTouch(NamedTuple):
     limb: int                   # its striking limb (skeleton index)
     crate: int                  # index into ``stage.crates``
     box: np.ndarray             # (2, 3) float, the crate's small box with the largest overlap
-    reach: np.ndarray           # (2, 3) float, the limb's reach box judged (``stage.reach_box``): what strikes
+    reach: np.ndarray           # (2, 3) float, the limb's reach (or tear) box judged (``game.sim.reach``): what strikes
     origin: tuple[float, float]  # the attacker's (x, z) the reach was taken from
+    heavy: bool                 # a heavy move's blow (``Move.heavy``): it tears a larger hole (B3)
 
 
 class ProjectileTouch(NamedTuple):
@@ -93,7 +94,7 @@ class CrateContact(NamedTuple):
     limb: int                   # its striking limb (skeleton index)
     crate: int                  # index into ``stage.crates``
     box: np.ndarray             # (2, 3) float, the crate's small box struck
-    point: np.ndarray           # (3,) float, A7 point of the limb's reach box and that small box
+    point: np.ndarray           # (3,) float, A7 point of the limb's reach (or tear) box and that small box
 
 
 class ProjectileContact(NamedTuple):

@@ -69,9 +69,12 @@ class Hit(_ArrayValues):
 class CrateStruck(_ArrayValues):
     """A fist or foot struck a crate (method B): its compound was re-split.
 
-    ``point`` is the A7 collision point of the limb's range box and the struck
-    small box; ``normal`` ``(3,)`` the outward normal of the (first) target
-    face (B2); ``removed`` the volume the strike removed; ``broke`` whether the
+    ``point`` is the A7 collision point of the two boxes the strike was judged on
+    (A4): the limb's reach box (its range box traced back to the wall facing the
+    attacker, ``game.sim.reach.reach_box``, B1; for a blow through a hole, that box
+    grown to the hole's rim, ``tear_box``, B3; the box the strike cuts with) and the
+    struck small box; ``normal`` ``(3,)`` the outward normal of the target face toward the
+    attacker (B2); ``removed`` the volume the strike removed; ``broke`` whether the
     crate fell apart.
     """
 

@@ -98,7 +98,7 @@ class Move:
     blockstun: int              # frames a guarding fighter reels
     pushback: float             # m the struck fighter slides back
     hitstop: int                # frames both freeze on contact
-    heavy: bool                 # a heavy hit (presentation: sound, shake)
+    heavy: bool                 # a heavy hit: sound and shake, and a larger hole in a crate (stage.HEAVY_STRIKE_MARGIN)
     angles: np.ndarray          # (total, L, 3) joint angles, radians
     rot: np.ndarray             # (total, L, 3, 3) the joint rotations of ``angles``
     body: np.ndarray     # (total, 12, L, 4) the rows of ``rot`` posed in the body frame (Skeleton.body)

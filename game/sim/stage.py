@@ -32,15 +32,22 @@ from .arena import CRATE_WALL, Arena, ArenaObject, load_arena
 from .debug import DebugDraw, RayRecord, draw_rays
 from .moves import ProjectileSpec
 from .projectiles import Projectile, Stopped, flight_blocked
+from .reach import reach_box, tear_box
 
 #: Three numbers: an array ``(3,)`` or a plain sequence.
 Vec3 = Sequence[float] | np.ndarray
 
-#: Growth of a strike's interaction region around the fist or foot (B3).
-STRIKE_MARGIN = 0.05
+#: Growth of a strike's interaction region around the fist or foot (B3): a light blow's (jab,
+#: front kick) and a heavy one's (``Move.heavy``: straight, roundhouse, sweep).  A heavy blow
+#: tears a hole a fireball passes (its 0.28 m cube flies from about the straight's height, but
+#: from the other side of the body: the straight's hole grown by the heavy margin holds it).
+STRIKE_MARGIN = 0.06
+HEAVY_STRIKE_MARGIN = 0.15
 #: A crate breaks apart when one of its six walls keeps less than this fraction of
-#: its material, or the whole shell less than BREAK_TOTAL.
-BREAK_WALL = 0.6
+#: its material, or the whole shell less than BREAK_TOTAL: five to seven blows of mixed
+#: punches and kicks at one spot of its face (a blow through a hole tears its rim,
+#: ``reach.tear_box``), two straights at the least (docs/game-rules.md).
+BREAK_WALL = 0.55
 BREAK_TOTAL = 0.8
 #: Ground rays start this far above the fighter's last ground height and reach this far down.
 GROUND_RAY_UP, GROUND_RAY_DOWN = 2.0, 6.0
@@ -50,60 +57,6 @@ GROUND_RECAST = 0.04
 GROUND_LEVEL = LEVEL_MEDIUM
 #: Kinds that block a fighter's pushbox (besides crates while they stand).
 SOLID_KINDS = ("pillar", "wall")
-
-
-def reach_box(bounds: list, thickness: float, limb: list, origin: tuple[float, float]) -> list:
-    """B1, B3: the part of a limb's path that strikes a crate, as a ``[lo, hi]`` box of floats.
-
-    A fighter stands outside the crate (its pushbox keeps it there) and strikes it
-    horizontally, through the wall facing it.  On its first active frame a limb's range box
-    can already be past that wall, inside the hollow shell (a jab or a sweep from point-blank
-    range): the box alone then misses the wall the limb went through and grazes the lid or
-    the floor from inside instead.  So the wall the limb came through is found from the
-    attacker's body centre ``origin`` ``(x, z)``: the side of ``bounds`` (x–z) through which
-    the ray from ``origin`` to the limb box's centre enters.  Along that wall's axis the limb's
-    box is stretched back to the wall's outer plane (the path from the attacker) and cut at
-    its inner plane (what lies beyond it, the limb reached through the wall: through the hole
-    the strike makes, or through one already there).  Its extent on the other two axes, and so
-    its footprint on that wall (B3), is the limb's own.
-
-    Parameters
-    ----------
-    bounds : (2, 3) nested list of float, the crate's bounding box.
-    thickness : float, its wall thickness.
-    limb : (2, 3) nested list of float, the limb's range box.
-    origin : (x, z) floats.
-
-    Returns
-    -------
-    (2, 3) nested list of float: the limb's box itself when the ray enters no side (the
-    origin inside the bounds' x–z rectangle, or the ray passing it by) or the limb does not
-    reach that side's outer plane.
-    """
-    lo, hi = list(limb[0]), list(limb[1])
-    enter, axis, out = 0.0, -1, math.inf      # slab test in x-z: entry and exit ray parameters
-    for a, o in ((0, origin[0]), (2, origin[1])):
-        b0, b1 = bounds[0][a], bounds[1][a]
-        d = 0.5 * (lo[a] + hi[a]) - o
-        if d == 0.0:
-            if not b0 <= o <= b1:
-                return [lo, hi]                # parallel to this slab and outside it: no entry
-            continue
-        t0, t1 = (b0 - o) / d, (b1 - o) / d
-        if t0 > t1:
-            t0, t1 = t1, t0
-        if t0 > enter:
-            enter, axis = t0, a
-        out = min(out, t1)
-    if axis < 0 or enter > out:
-        return [lo, hi]
-    b0, b1 = bounds[0][axis], bounds[1][axis]
-    if origin[axis // 2] < b0:                 # through the min wall, if the limb reaches it
-        if hi[axis] >= b0:
-            lo[axis], hi[axis] = min(lo[axis], b0), min(hi[axis], b0 + thickness)
-    elif lo[axis] <= b1:                       # through the max wall
-        lo[axis], hi[axis] = max(lo[axis], b1 - thickness), max(hi[axis], b1)
-    return [lo, hi]
 
 
 def _floats3(v: Vec3) -> tuple[float, float, float]:
@@ -186,11 +139,9 @@ class Stage:
         self.bounds.flags.writeable = False      # read once into the match's plain floats
         self.crates: list[Crate] = []
         for o in arena.by_kind("crate", "barrel"):
-            if o.sphere_radius is not None:
-                comp = Compound.from_sphere(o.sphere_center, o.sphere_radius, CRATE_WALL)   # B8
-            else:
-                comp = Compound.from_box(o.aabb, CRATE_WALL)
-            self.crates.append(Crate(o, comp))
+            # B6 from the model's own box, the barrel's too: the cube around its bounding sphere
+            # (B8) would stand a third of a metre outside the barrel the players see
+            self.crates.append(Crate(o, Compound.from_box(o.aabb, CRATE_WALL)))
             self.sync_model(self.crates[-1])
         self._rebuild_group()
         solid = [o.aabb for o in arena.objects if o.kind in SOLID_KINDS]
@@ -238,13 +189,15 @@ class Stage:
         limb_boxes : (K, 2, 3) float
         origin : None, or the attacker's body centre ``(x, z)``: then each limb is tested as
             its :func:`reach_box` against each crate (B1: the wall the limb came through, also
-            when its box on the first active frame is already past that wall).
+            when its box on the first active frame is already past that wall); where no limb's
+            reach box touches a crate, as its :func:`tear_box` (B3: through a hole, tearing
+            the rim) where it has one.
 
         Returns
         -------
         None, or a :class:`CrateOverlap`: the limb and crate of the touching pair with the
         largest overlap volume, that crate's small box ``(2, 3)``, and the box judged (the
-        limb's reach box: what a strike from that origin cuts with, :meth:`strike`).
+        limb's reach or tear box: what a strike from that origin cuts with, :meth:`strike`).
         """
         if not self._crate_xz:
             return None
@@ -273,10 +226,14 @@ class Stage:
             for c in near:
                 bounds, wall = self._crate_bounds[c], self.group.compounds[c].thickness
                 reach = [reach_box(bounds, wall, s, (ox, oz)) for s in limbs]
-                for t in self.group.touching(np.array(reach)):
-                    if t.compound == c:
-                        found.append(t)
-                        tested.append(reach)
+                hits = [t for t in self.group.touching(np.array(reach)) if t.compound == c]
+                if not hits:                   # through a hole: a rim near enough is torn
+                    tears = self._tears(c, limbs, reach, (ox, oz))
+                    if tears is not None:
+                        reach = tears
+                        hits = [t for t in self.group.touching(np.array(reach)) if t.compound == c]
+                found += hits
+                tested += [reach] * len(hits)
         best: tuple[float, int, int, int] | None = None
         judged: dict[int, list] = {}                             # crate -> the boxes judged against it
         for (c, k, rows), boxes_k in zip(found, tested):         # per touched crate, usually one
@@ -291,6 +248,15 @@ class Stage:
         return CrateOverlap(limb, int(self._group_crate[gc]), self.group.compounds[gc].boxes[row],
                             np.array(judged[gc][limb]))
 
+    def _tears(self, c: int, limbs: list, reach: list, origin: tuple[float, float]) -> list | None:
+        """The boxes to judge against group compound ``c`` when no limb's reach box touches it:
+        each limb's :func:`tear_box` where it has one, else its reach box; None if none has."""
+        comp = self.group.compounds[c]
+        tears = [tear_box(self._crate_bounds[c], comp.thickness, comp.boxes, s, origin) for s in limbs]
+        if all(t is None for t in tears):
+            return None
+        return [r if t is None else t for t, r in zip(tears, reach)]
+
     def reach(self, index: int, striker_box: np.ndarray, origin: tuple[float, float]) -> np.ndarray:
         """``(2, 3)``: :func:`reach_box` of a limb's range box against crate ``index`` for an
         attacker centred at ``origin`` ``(x, z)``: what a strike with that origin cuts with."""
@@ -298,20 +264,22 @@ class Stage:
         return np.array(reach_box(comp.bounds.tolist(), comp.thickness, np.asarray(striker_box, dtype=float).tolist(),
                                   (float(origin[0]), float(origin[1]))))
 
-    def strike(self, index: int, striker_box: np.ndarray,
-               origin: tuple[float, float] | None = None) -> tuple[StrikeResult | None, bool]:
+    def strike(self, index: int, striker_box: np.ndarray, origin: tuple[float, float] | None = None,
+               heavy: bool = False) -> tuple[StrikeResult | None, bool]:
         """Strike crate ``index`` with a limb's range box (B1-B7); update its scene model.
 
         ``origin``: the attacker's body centre ``(x, z)``, or None.  Given, the strike cuts
         with the limb's :func:`reach_box`: the wall facing the attacker, not the lid or the
         floor that the limb's box grazes from inside once it is past that wall.  Without it,
         ``striker_box`` is what cuts (the match passes the reach box :meth:`touch` judged).
-        Returns ``(result, broke)``; ``result`` is None when nothing was removed.
+        ``heavy``: a heavy move's blow, whose region (B3) is grown by ``HEAVY_STRIKE_MARGIN``
+        instead of ``STRIKE_MARGIN``.  Returns ``(result, broke)``; ``result`` is None when
+        nothing was removed.
         """
         crate = self.crates[index]
         if origin is not None:
             striker_box = self.reach(index, striker_box, origin)
-        result = crate.compound.strike(striker_box, margin=STRIKE_MARGIN)
+        result = crate.compound.strike(striker_box, margin=HEAVY_STRIKE_MARGIN if heavy else STRIKE_MARGIN)
         if result is None:
             return None, False
         crate.last_strike = result

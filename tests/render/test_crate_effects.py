@@ -1,6 +1,6 @@
 """Crate strike effects without GL (game/render/crates.py): debris physics and instance rows
 against per-piece loops, chips and break chunks with the per-column distributions of their
-first, per-generator form, the effects' noise table, the barrel's squeeze (B8), and the crate
+first, per-generator form, the effects' noise table, the barrel's chips from its own box, and the crate
 meshes against their row-sorted reference (B5)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from game.collision.compound import FILL, INNER, OUTER
 from game.render import crates as cr
-from game.render.crates import Debris, draw_map
+from game.render.crates import Debris
 from game.sim import Match
 
 # ---------------------------------------------------------------- debris logic (no GL)
@@ -143,26 +143,15 @@ def test_debris_keeps_the_newest_pieces_up_to_the_cap(stage_crates):
     assert np.array_equal(d.p[-len(last):], last.p) and np.array_equal(d.prev_pos[-len(last):], last.prev_pos)
 
 
-def test_B8_barrel_draw_map_squeezes_its_compound_into_the_barrels_box(stage_crates):
+def test_B6_barrel_chips_start_at_the_struck_point_on_its_own_box(stage_crates):
+    """The barrel's compound is its own box, drawn as it is: a strike at its bounds' corner
+    throws chips from that corner, the drawn barrel's."""
     barrel = next(c for c in stage_crates if c.obj.kind == "barrel")
-    scale, offset = draw_map(barrel)
-    b, a = np.asarray(barrel.compound.bounds), np.asarray(barrel.obj.aabb)
-    assert not np.allclose(a, b)
-    assert np.allclose(b * scale + offset, a, atol=1e-12)
-    crate = next(c for c in stage_crates if c.obj.kind == "crate")
-    s, o = draw_map(crate)
-    assert np.array_equal(s, np.ones(3)) and np.array_equal(o, np.zeros(3))
-
-
-def test_B8_barrel_chips_start_at_the_squeezed_point(stage_crates):
-    """A strike on the barrel's compound at its bounds' corner throws chips from the drawn
-    barrel's corner (the squeeze), not from the compound's (outside the drawn barrel)."""
-    barrel = next(c for c in stage_crates if c.obj.kind == "barrel")
+    assert np.array_equal(barrel.compound.bounds, barrel.obj.aabb)
     d = Debris()
     d.strike(_event(9, barrel.compound.bounds[1], False, normal=[1.0, 0.0, 0.0]), barrel)
     centre = d.positions().mean(axis=0)
     assert np.linalg.norm(centre - barrel.obj.aabb[1]) < 0.05
-    assert np.linalg.norm(centre - barrel.compound.bounds[1]) > 0.3
 
 
 @pytest.mark.parametrize("side", [-1.0, 1.0])
@@ -359,7 +348,7 @@ def test_render_break_chunks_have_the_per_column_distributions():
     normal, cols = np.array([0.0, 0.0, -1.0]), wood("crate")
     got, want = [], []
     for key in range(600):
-        g = Debris._chunks(key, crate, normal, np.ones(3), np.zeros(3), cols)
+        g = Debris._chunks(key, crate, normal, cols)
         w = _chunks_per_column(np.random.default_rng(key + 9000), crate, normal, cols)
         assert np.array_equal(g[:, 0:3], w[:, 0:3]) and np.array_equal(g[:, 11:14], w[:, 11:14])
         got.append(g)
@@ -418,14 +407,12 @@ def test_render_strike_effects_are_the_same_for_the_same_event():
     assert not any(np.array_equal(x, y) for x, y in zip(a, c))
 
 
-def _crate_vertices_reference(faces, kind, scale=None, offset=None):
+def _crate_vertices_reference(faces, kind):
     """``crate_mesh``'s vertices as first written: build every row in face order, then sort the
     rows by (material, kind) (the reference for ``crate_mesh``, which orders the faces first)."""
-    from game.render.crates import KIND_MATERIAL, SEAM, wood
+    from game.render.crates import KIND_MATERIAL, SEAM, outer_material, wood
 
     q = np.asarray(faces.vertices, dtype=float)
-    if scale is not None:
-        q = q * scale + offset
     q = q + np.sign(q - q.mean(axis=1, keepdims=True)) * SEAM
     kinds = np.asarray(faces.kinds, dtype=np.int64)
     out = np.zeros((len(q), 6, 10), dtype=np.float32)
@@ -437,7 +424,8 @@ def _crate_vertices_reference(faces, kind, scale=None, offset=None):
         h = np.abs(np.sin(q[fill].mean(axis=1) @ np.array([127.1, 311.7, 74.7]))) % 1.0
         cols[fill] *= (0.82 + 0.3 * h)[:, None]
     out[:, :, 6:9] = cols[:, None, :]
-    mats = np.array([KIND_MATERIAL[k] for k in (OUTER, FILL, INNER)], dtype=float)[kinds]
+    mats = np.array([outer_material(kind) if k == OUTER else KIND_MATERIAL[k] for k in (OUTER, FILL, INNER)],
+                    dtype=float)[kinds]
     out[:, :, 9] = mats[:, None]
     return out[np.lexsort((kinds, mats))].reshape(-1, 10)
 
@@ -447,8 +435,8 @@ def _crate_vertices_reference(faces, kind, scale=None, offset=None):
 @given(st.integers(0, 2**31 - 1), st.integers(0, 40), st.sampled_from(["crate", "barrel"]))
 def test_render_B5_crate_mesh_equals_the_row_sorted_reference_and_its_ranges(seed, strikes, kind):
     """``crate_mesh`` (faces put in draw order first, ranges from the per-kind counts) gives
-    the reference's vertices bit for bit, for crates and the barrel's squeezed compound, and
-    the draw ranges ``material_ranges`` finds in them."""
+    the reference's vertices bit for bit, for crates and the barrel (its own outer material),
+    and the draw ranges ``material_ranges`` finds in them."""
     from game.collision.compound import Compound
     from game.render.crates import crate_mesh
     from game.render.geometry import material_ranges
@@ -459,9 +447,8 @@ def test_render_B5_crate_mesh_equals_the_row_sorted_reference_and_its_ranges(see
         p = rng.uniform(c.bounds[0] - 0.05, c.bounds[1] + 0.05)
         h = rng.uniform(0.02, 0.2, 3)
         c.strike(np.array([p - h, p + h]), margin=0.02)
-    scale, offset = (np.array([0.8, 1.1, 0.9]), np.array([0.3, -0.2, 0.05])) if kind == "barrel" else (None, None)
-    verts, runs = crate_mesh(c.faces, kind, scale, offset)
-    want = _crate_vertices_reference(c.faces, kind, scale, offset)
+    verts, runs = crate_mesh(c.faces, kind)
+    want = _crate_vertices_reference(c.faces, kind)
     assert verts.dtype == np.float32 and np.array_equal(verts, want)
     assert runs == material_ranges(verts)
 

@@ -13,7 +13,8 @@ import pytest
 from game.collision import box_centers, box_diagonals, collision_point, overlaps
 from game.reference.stage import touch as reference_touch
 from game.sim import CrateStruck, FrameInput, Match
-from game.sim.stage import STRIKE_MARGIN, Stage
+from game.sim.reach import TEAR_REACH
+from game.sim.stage import HEAVY_STRIKE_MARGIN, STRIKE_MARGIN, Stage
 from simhelp import NEUTRAL, crate, place, punch_crate, to_fight
 
 
@@ -152,15 +153,22 @@ def test_B1_limb_box_wholly_inside_the_hollow_strikes_the_wall_it_came_through()
 @pytest.mark.parametrize("move", list(BUTTONS))
 def test_B7_C7_C8_the_same_strike_again_reaches_through_its_hole(move):
     """The hole a strike made lets the same limb through (method A against the compound,
-    with the reach box), a ray through it passes the south wall and one beside it stops
-    there (C7), and an any-hit segment through it (a fireball's path, C8) passes the wall."""
+    with the reach box: the touch is the tear of its rim, B3, judged with the reach box grown
+    to the rim), a ray through it passes the south wall and one beside it stops there (C7),
+    and an any-hit segment through it (a fireball's path, C8) passes the wall."""
     limb, origin = first_active(move, 0.5)
     st = Stage.load()
     i = index(st, NORTH)
     result, _ = st.strike(i, limb, origin)
     assert result is not None
-    assert st.touch(limb[None], origin) is None, "the same limb meets the hole's edges"
     comp = st.crates[i].compound
+    reach = st.reach(i, limb, origin)
+    assert not overlaps(reach, comp.boxes).any(), "the same limb meets the hole's edges"
+    torn = st.touch(limb[None], origin)
+    assert torn is not None and torn.crate == i
+    grow = np.concatenate((reach[0] - torn.reach[0], torn.reach[1] - reach[1]))
+    assert np.allclose(grow[[0, 1, 3, 4]], grow[0]) and 0.0 < grow[0] <= TEAR_REACH, grow
+    assert grow[2] == grow[5] == 0.0
     z0, t = comp.bounds[0, 2], comp.thickness
     reg = region_of(result, 4)
     p = np.array([reg[:, 0].mean(), reg[:, 1].mean(), z0 - 1.0])
@@ -279,10 +287,11 @@ def test_B1_B2_in_play_a_point_blank_strike_opens_the_face_toward_the_attacker(m
     assert struck[0].point[2] <= z0 + t + 1e-9
     result = m.stage.crates[i].last_strike
     assert 4 in result.layers.tolist()
-    assert all(tun[1, 2] <= z0 + t + STRIKE_MARGIN + 1e-9 for tun in result.tunnels)
+    margin = HEAVY_STRIKE_MARGIN if m.data.moves[move].heavy else STRIKE_MARGIN
+    assert all(tun[1, 2] <= z0 + t + margin + 1e-9 for tun in result.tunnels)
 
 
-def test_B1_B7_punch_leaves_a_hole_at_the_collision_point_and_a_second_punch_passes(at_crate):
+def test_B1_B7_punch_leaves_a_hole_at_the_collision_point_and_a_second_punch_tears_its_rim(at_crate):
     m = at_crate
     c = crate(m, "crate_north")
     start = (m.fighters[0].x, m.fighters[0].z)
@@ -292,20 +301,26 @@ def test_B1_B7_punch_leaves_a_hole_at_the_collision_point_and_a_second_punch_pas
     assert struck[0].removed > 0 and not struck[0].broke
     assert struck[0].normal.tolist() == [0.0, 0.0, -1.0]          # the south face, toward the puncher
     # The hole is where the fist met the wall: a thin rod through the south wall at the
-    # collision point's (x, y) meets no small box, and one 20 cm to the side does.
+    # collision point's (x, y) meets no small box, and one 3 cm past the hole's side does.
     wall_z = c.obj.aabb[0, 2]
     rod = np.array([[p[0] - 0.01, p[1] - 0.01, wall_z - 0.05], [p[0] + 0.01, p[1] + 0.01, wall_z + 0.2]])
     assert not overlaps(rod, c.compound.boxes).any()
-    assert overlaps(rod + [0.25, 0, 0], c.compound.boxes).any()
+    tunnel = c.last_strike.tunnels[c.last_strike.layers.tolist().index(4)]
+    assert tunnel[0, 0] < p[0] < tunnel[1, 0]
+    assert overlaps(rod + [tunnel[1, 0] - p[0] + 0.03, 0, 0], c.compound.boxes).any()
     c.compound.validate()
-    # The same punch from the same spot goes through the hole: no crate box is met.
+    # The same punch from the same spot goes through the hole (its fist meets no crate box)
+    # and tears the hole's rim (B3): the hole grows on every side the rim was near.
     f = m.fighters[0]
     f.x, f.z = start
     m.step(NEUTRAL, NEUTRAL)
+    before = c.compound.boxes
     struck2, active = punch_crate(m)
-    assert struck2 == [] and active
+    assert len(struck2) == 1 and struck2[0].removed > 0 and active
     for boxes in active:
-        assert not overlaps(boxes[:, None], c.compound.boxes[None]).any()
+        assert not overlaps(boxes[:, None], before[None]).any()
+    grown = c.last_strike.tunnels[c.last_strike.layers.tolist().index(4)]
+    assert grown[0, 0] < tunnel[0, 0] - 0.05 and grown[1, 0] > tunnel[1, 0] + 0.05
 
 
 def test_B7_C_struck_crate_updates_its_scene_model(at_crate):

@@ -230,7 +230,7 @@ def test_pickling_a_match_names_the_snapshot_fix():
 @pytest.fixture(scope="module")
 def crate_fight_run():
     inputs, strikes, broke = crate_fight()
-    assert len(strikes) >= 5 and broke is not None, "the scripted fight no longer breaks the crate"
+    assert len(strikes) >= 3 and broke is not None, "the scripted fight no longer breaks the crate"
     straight = run(Match.new(seed=0), inputs)
     assert any(k[0] == "ProjectileLaunched" for fr in straight[broke:] for k in fr[2])
     return inputs, strikes, broke, straight
