@@ -21,6 +21,7 @@ The package, by concept:
 
 from __future__ import annotations
 
+from .choices import PLAN_CHOICES
 from .levels import LEVELS, CpuLevel
 from .measure import (
     body_front,
@@ -32,7 +33,7 @@ from .measure import (
     projectile_move,
 )
 from .plan import CpuPlan, initial_state
-from .rules import PLAN_CHOICES, RULES, decide
+from .rules import RULES, decide
 
 __all__ = [
     "LEVELS", "CpuLevel", "CpuPlan", "initial_state", "decide", "RULES", "PLAN_CHOICES",

@@ -17,7 +17,7 @@ from dataclasses import replace
 import pytest
 
 from game.sim import Match, ai
-from game.sim.ai import rules
+from game.sim.ai import choices, rules
 from game.sim.ai.sight import look
 from game.sim.ai.situation import OPENING, read_situation
 from game.sim.inputs import ATTACK_BUTTONS, DOWN, GUARD
@@ -108,7 +108,7 @@ def test_swing_from_out_of_reach_at_the_levels_rate(level):
     m.fighters[1].state = "idle"
 
     def swing(s, plan):
-        return "lp" in rules._in_range(s, "throw")
+        return "lp" in choices._in_range(s, "throw")
 
     rate = _rate(m, lv, swing)
     assert _within(rate, lv.whiff), (level, rate, lv.whiff)
