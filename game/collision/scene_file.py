@@ -24,11 +24,9 @@ AABB (checked against the stored one) and builds its AABB tree.
 from __future__ import annotations
 
 import os
-import struct
-from typing import Any, NamedTuple, NoReturn, Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
-from numpy.typing import DTypeLike
 
 from game import files
 
@@ -49,21 +47,20 @@ from .scene_format import (
     MODELS_MAGIC,
     NO_DIGEST,
     NODE_DT,
-    OLD_VERSIONS,
-    PREFIX,
     QUAD_CRC_AT,
     QUAD_HEADER,
     QUAD_PAIR_AT,
     QUADTREE_MAGIC,
     REL,
     U32,
-    crc,
 )
+from .scene_reader import REBAKE, Reader, SceneFileError, SceneFileUnusable, check_prefix, check_size_and_crc
 from .scene_save import SceneBytes, SceneTooLargeError, save_scene, scene_to_bytes
 from .tolerances import FILE_AABB_REL
 
 __all__ = [
     "FORMAT_VERSION",
+    "REBAKE",
     "MODELS_MAGIC",
     "NO_DIGEST",
     "QUADTREE_MAGIC",
@@ -79,94 +76,12 @@ __all__ = [
     "SceneBytes",
 ]
 
-#: The command that rewrites the arena's scene files (the fix for any damaged or old file).
-REBAKE = "re-bake both files with `python3 -m game.tools.bake`"
-
-
-class SceneFileError(ValueError):
-    """A scene file is missing, truncated, corrupt or malformed; the message names file, field and byte offset.
-
-    ``names_fix`` is True when the message already ends with the fix (:data:`REBAKE`)."""
-
-    def __init__(self, message: str, names_fix: bool = False):
-        super().__init__(message)
-        self.names_fix = names_fix
-
-
-class SceneFileUnusable(SceneFileError):
-    """A scene file's path cannot be read as one: missing, a directory, a FIFO, a device, a
-    socket, a symbolic-link loop, unreadable, or larger than the caps allow; read nothing.
-    ``reason`` is :attr:`game.files.FileUnusable.reason`, ``path`` the path."""
-
-    def __init__(self, message: str, reason: str, path: str, names_fix: bool = False):
-        super().__init__(message, names_fix)
-        self.reason = reason
-        self.path = path
-
-
 class BakedScene(NamedTuple):
     """A scene as :func:`load_baked` reads it, with the digest of the description it was baked
     from (:data:`~game.collision.scene_format.NO_DIGEST` when saved without one)."""
 
     scene: Scene
     source_digest: bytes
-
-
-class _Reader:
-    """Bounds-checked little-endian reader that reports file, field and offset."""
-
-    def __init__(self, data: bytes, name: str):
-        self.data = memoryview(data)
-        self.name = name
-        self.pos = 0
-
-    def fail(self, field: str, problem: str, at: int | None = None, rebake: bool = False) -> NoReturn:
-        """Raise :class:`SceneFileError` naming file, field and offset; ``rebake`` appends :data:`REBAKE`."""
-        raise SceneFileError(f"{self.name}: field {field} at byte {self.pos if at is None else at}: {problem}"
-                             + (f"; {REBAKE}" if rebake else ""), names_fix=rebake)
-
-    def need(self, n: int, field: str) -> None:
-        if n > len(self.data) - self.pos:
-            self.fail(field, f"file truncated: needs {n} bytes, only {len(self.data) - self.pos} remain")
-
-    def unpack(self, st: struct.Struct, field: str) -> tuple[Any, ...]:
-        self.need(st.size, field)
-        v = st.unpack_from(self.data, self.pos)
-        self.pos += st.size
-        return v
-
-    def array(self, dtype: DTypeLike, count: int, field: str) -> np.ndarray:
-        dt = np.dtype(dtype)
-        self.need(dt.itemsize * count, field)
-        a = np.frombuffer(self.data, dtype=dt, count=count, offset=self.pos)
-        self.pos += dt.itemsize * count
-        return a
-
-
-def _check_prefix(rd: _Reader, want_magic: bytes) -> None:
-    """Magic, version and reserved: checked before the rest of the header, whose size depends on the version."""
-    magic, version, reserved = rd.unpack(PREFIX, "header")
-    if magic != want_magic:
-        rd.fail("magic", f"expected {want_magic!r}, got {bytes(magic)!r} (not a Rangebox scene file of this kind)", 0)
-    if version in OLD_VERSIONS:
-        rd.fail("version", f"version {version} is an older format ({OLD_VERSIONS[version]}) that this build no "
-                f"longer reads (it reads version {FORMAT_VERSION})", 8, rebake=True)
-    if version != FORMAT_VERSION:
-        rd.fail("version", f"unsupported version {version}, this build reads version {FORMAT_VERSION} "
-                "(a newer build wrote it, or the file is damaged)", 8, rebake=True)
-    if reserved != 0:
-        rd.fail("reserved", f"must be 0, got {reserved} (file damaged)", 10, rebake=True)
-    rd.pos = 0
-
-
-def _check_size_and_crc(rd: _Reader, file_size: int, size_at: int, stored_crc: int, crc_at: int) -> None:
-    if file_size != len(rd.data):
-        rd.fail("file_size", f"header says {file_size} bytes but the file has {len(rd.data)} "
-                "(truncated or trailing data)", size_at, rebake=True)
-    computed = crc(rd.data, crc_at)
-    if computed != stored_crc:
-        rd.fail("crc32", f"checksum mismatch: stored 0x{stored_crc:08x}, computed 0x{computed:08x} "
-                "(the file is corrupted)", crc_at, rebake=True)
 
 
 # ---- reading ---------------------------------------------------------------------
@@ -188,11 +103,11 @@ class _QuadHeader(NamedTuple):
     max_depth: int
 
 
-def _models_header(rd: _Reader) -> _ModelsHeader:
+def _models_header(rd: Reader) -> _ModelsHeader:
     """Check the model data file's header, size and checksum."""
-    _check_prefix(rd, MODELS_MAGIC)
+    check_prefix(rd, MODELS_MAGIC)
     _, _, _, mesh_count, model_count, file_size, crc, digest = rd.unpack(MODELS_HEADER, "header")
-    _check_size_and_crc(rd, file_size, 20, crc, MODELS_CRC_AT)
+    check_size_and_crc(rd, file_size, 20, crc, MODELS_CRC_AT)
     # counts within the caps before anything is allocated for them (a crafted file can have a
     # valid checksum); the counts are also checked against the file's size as it is read
     if mesh_count > MAX_MODELS:
@@ -202,19 +117,19 @@ def _models_header(rd: _Reader) -> _ModelsHeader:
     return _ModelsHeader(mesh_count, model_count, crc, bytes(digest))
 
 
-def _quad_header(rd: _Reader, models_crc: int, models_name: str) -> _QuadHeader:
+def _quad_header(rd: Reader, models_crc: int, models_name: str) -> _QuadHeader:
     """Check the quadtree file's header, size, checksum and pairing with the model data file."""
-    _check_prefix(rd, QUADTREE_MAGIC)
+    check_prefix(rd, QUADTREE_MAGIC)
     (_, _, _, model_count, node_count, leaf_capacity, max_depth, file_size, crc,
      pair_crc) = rd.unpack(QUAD_HEADER, "header")
-    _check_size_and_crc(rd, file_size, 28, crc, QUAD_CRC_AT)
+    check_size_and_crc(rd, file_size, 28, crc, QUAD_CRC_AT)
     if pair_crc != models_crc:
         rd.fail("models_crc32", f"records model data file checksum 0x{pair_crc:08x} but {models_name} has "
                 f"0x{models_crc:08x}: the two files are from different bakes", QUAD_PAIR_AT, rebake=True)
     return _QuadHeader(model_count, node_count, leaf_capacity, max_depth)
 
 
-def _read_models(rd: _Reader, mesh_count: int, model_count: int) -> list[CollisionModel]:
+def _read_models(rd: Reader, mesh_count: int, model_count: int) -> list[CollisionModel]:
     """The models of a model data file whose header :func:`_models_header` has read."""
     meshes = []
     mesh_at = []
@@ -298,7 +213,7 @@ class _Relations(NamedTuple):
     partial: list[tuple[int, int]]              # (node, byte offset of its relation) of nodes with 1-3 children
 
 
-def _read_quadtree(rd: _Reader, header: _QuadHeader, model_rects: list[Rect]) -> QuadTree:
+def _read_quadtree(rd: Reader, header: _QuadHeader, model_rects: list[Rect]) -> QuadTree:
     """The quadtree of a quadtree file whose header :func:`_quad_header` has read.
 
     An inner node lists 1–4 children (C4), each placed in the quadrant whose rect it has; the
@@ -336,7 +251,7 @@ def _read_quadtree(rd: _Reader, header: _QuadHeader, model_rects: list[Rect]) ->
     return QuadTree.from_nodes(rect_list, depth_list, children, models, model_rects, leaf_capacity, max_depth)
 
 
-def _check_quad_counts(rd: _Reader, header: _QuadHeader, n_models: int) -> None:
+def _check_quad_counts(rd: Reader, header: _QuadHeader, n_models: int) -> None:
     """The quadtree header's counts, against the model data file and the file's size."""
     model_count, node_count, leaf_capacity, max_depth = header
     if model_count != n_models:
@@ -358,7 +273,7 @@ def _check_quad_counts(rd: _Reader, header: _QuadHeader, n_models: int) -> None:
                 f"{len(rd.data) - rd.pos} remain (count does not match file size)", 16)
 
 
-def _read_nodes(rd: _Reader, node_count: int, max_depth: int) -> _Nodes:
+def _read_nodes(rd: Reader, node_count: int, max_depth: int) -> _Nodes:
     """The node records: finite rects with min <= max, depths within max_depth, ids in order."""
     nodes_at = rd.pos
     nodes = rd.array(NODE_DT, node_count, "nodes")
@@ -391,7 +306,7 @@ class _NodeModels(NamedTuple):
     at: list[int]               # per node the byte offset of its list
 
 
-def _read_node_models(rd: _Reader, node_count: int, n_models: int) -> _NodeModels:
+def _read_node_models(rd: Reader, node_count: int, n_models: int) -> _NodeModels:
     """Each node's model indices (in range, none twice)."""
     models: list[list[int]] = []
     models_at: list[int] = []
@@ -414,7 +329,7 @@ def _read_node_models(rd: _Reader, node_count: int, n_models: int) -> _NodeModel
     return _NodeModels(models, models_at)
 
 
-def _read_relations(rd: _Reader, nodes: _Nodes, models: list[list[int]], models_at: list[int], leaf_capacity: int,
+def _read_relations(rd: Reader, nodes: _Nodes, models: list[list[int]], models_at: list[int], leaf_capacity: int,
                     max_depth: int) -> _Relations:
     """The node relations: each node's children placed in their quadrants, every node but the
     root a child of exactly one node, only leaves holding models (C1), no trailing bytes."""
@@ -453,7 +368,7 @@ def _read_relations(rd: _Reader, nodes: _Nodes, models: list[list[int]], models_
     return _Relations(children, partial)
 
 
-def _place_children(rd: _Reader, nodes: _Nodes, parent: np.ndarray, i: int, kids: list[int],
+def _place_children(rd: Reader, nodes: _Nodes, parent: np.ndarray, i: int, kids: list[int],
                     at: int) -> list[int | None]:
     """Node ``i``'s children ``kids`` (read at byte ``at``) in their quadrants: the 4 quadrant
     slots, None where a quadrant is omitted; records each child's ``parent``."""
@@ -498,7 +413,7 @@ def _place_children(rd: _Reader, nodes: _Nodes, parent: np.ndarray, i: int, kids
 _MEMBERSHIP_CELLS = 1 << 20
 
 
-def _check_membership(rd: _Reader, rects: np.ndarray, children: Sequence[list[int] | None],
+def _check_membership(rd: Reader, rects: np.ndarray, children: Sequence[list[int] | None],
                       models: Sequence[list[int]], model_rects: Sequence[Rect], nodes_at: int,
                       models_at: list[int], filled: dict[int, tuple[int, int, int]]) -> None:
     """C1 on load: the root covers every model, and each leaf holds exactly the models overlapping it.
@@ -543,7 +458,7 @@ def _check_membership(rd: _Reader, rects: np.ndarray, children: Sequence[list[in
 
 def _decode(models_bytes: bytes, quadtree_bytes: bytes, models_name: str, quadtree_name: str) -> BakedScene:
     """Both files' bytes to the scene and the model data file's ``source_digest``."""
-    mrd, qrd = _Reader(bytes(models_bytes), models_name), _Reader(bytes(quadtree_bytes), quadtree_name)
+    mrd, qrd = Reader(bytes(models_bytes), models_name), Reader(bytes(quadtree_bytes), quadtree_name)
     # both headers, sizes and checksums, and the pairing, before any decoding: damage is found cheaply
     mesh_count, model_count, models_crc, digest = _models_header(mrd)
     qheader = _quad_header(qrd, models_crc, models_name)
