@@ -8,6 +8,7 @@ import dataclasses
 import pytest
 
 from game.sim import FrameInput, Hit, Match
+from simhelp import FIREBALL, placed
 
 #: every test here runs for more than about half a second
 pytestmark = pytest.mark.slow
@@ -29,11 +30,12 @@ def test_every_event_carries_the_frame_of_the_step_that_returned_it():
 
 def test_projectile_hit_names_the_projectile_as_its_attacking_limb():
     """As Hit's docstring says: limb names, except a projectile's attack_limb (its name)."""
-    m = Match.new(seed=0, p2_cpu="hard")
+    m = placed(3.0)                          # P2 stands still: a fireball, then jabs walking in
     names = m.fighters[0].limb_names
     seen = set()
-    while not m.over and m.frame < 2500:
-        for e in m.step(FrameInput(forward=True, lp=m.frame % 20 == 0)):
+    for t in range(300):
+        press = FIREBALL if t == 0 else FrameInput(forward=t > 60, lp=t > 60 and t % 20 == 0)
+        for e in m.step(press, FrameInput()):
             if isinstance(e, Hit):
                 assert e.struck_limb in names
                 projectile = m.data.moves.get(e.move) is None or m.data.moves[e.move].projectile is not None

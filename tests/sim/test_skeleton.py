@@ -128,14 +128,17 @@ def test_A6_batched_fk_range_boxes_match_per_limb_reference(seed, lift):
 @pytest.mark.slow
 def test_A6_match_places_tabled_body_rows_like_posing_its_joint_rotations():
     """The match poses fighters from precomputed body-frame rows (or a fresh row on a blend
-    frame); every frame its range boxes equal posing the fighters' joint rotations directly."""
-    from game.sim import FrameInput, Match
+    frame); every frame its range boxes equal posing the fighters' joint rotations directly.
+    (On a grab's frame the throw moves the thrown body after its boxes were placed and judged,
+    A8; they follow it on the next frame: that frame is left out.)"""
+    from game.sim import FrameInput, Match, ThrowGrab
 
     m = Match.new(seed=3, p1_cpu="hard", p2_cpu="normal")
     sk = m.data.skeleton
     checked = 0
     for _ in range(400):
-        m.step(FrameInput(), FrameInput())
+        if any(isinstance(e, ThrowGrab) for e in m.step(FrameInput(), FrameInput())):
+            continue
         a, b = m.fighters
         _, _, boxes = sk.pose(np.array([[a.x, a.ground_y, a.z], [b.x, b.ground_y, b.z]]),
                               np.array([[a.fx, a.fz], [b.fx, b.fz]]), np.stack((a.local, b.local)),
