@@ -2,7 +2,8 @@
 # Set Rangebox up on a fresh Debian 12 machine, in the checkout's own virtual environment:
 #  1. with apt (skipped, with no network needed, when every package is already installed):
 #     Mesa software GL + EGL (headless rendering), fontconfig + a font (HUD text),
-#     git (`python3 -m game.bench.ab` and its tests read revisions with it), and Python 3
+#     git (`python3 -m game.bench.ab` and its tests read revisions with it), Xvfb (the tests
+#     that end a real window from outside run it on a virtual screen), and Python 3
 #     with its venv module where the machine lacks them (Debian ships `python3 -m venv`'s
 #     ensurepip apart, in python3-venv);
 #  2. .venv, made with `python3 -m venv`, into which pip installs Rangebox in editable mode
@@ -21,7 +22,7 @@ PYTHON="${PYTHON:-python3}"
 VENV=.venv
 STAMP="$VENV/.rangebox-setup"      # what the last complete install was made from (see stamp_text)
 INSTALL=(-e ".[dev]")
-APT_PACKAGES="libgl1 libegl1 libgl1-mesa-dri libfontconfig1 fonts-dejavu-core git"
+APT_PACKAGES="libgl1 libegl1 libgl1-mesa-dri libfontconfig1 fonts-dejavu-core git xvfb"
 # A minimal Debian (debootstrap, a container image) has no Python at all, and Debian's own
 # python3 cannot make a venv (no ensurepip) without python3-venv: take them from apt then.
 if ! command -v "$PYTHON" >/dev/null 2>&1; then
