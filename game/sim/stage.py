@@ -47,7 +47,7 @@ HEAVY_STRIKE_MARGIN = 0.15
 #: its material, or the whole shell less than BREAK_TOTAL: five to seven blows of mixed
 #: punches and kicks at one spot of its face (a blow through a hole tears its rim,
 #: ``reach.tear_box``), two straights at the least (docs/game-rules.md).
-BREAK_WALL = 0.55
+BREAK_WALL = 0.6
 BREAK_TOTAL = 0.8
 #: Ground rays start this far above the fighter's last ground height and reach this far down.
 GROUND_RAY_UP, GROUND_RAY_DOWN = 2.0, 6.0
