@@ -39,8 +39,8 @@ Vec3 = Sequence[float] | np.ndarray
 
 #: Growth of a strike's interaction region around the fist or foot (B3): a light blow's (jab,
 #: front kick) and a heavy one's (``Move.heavy``: straight, roundhouse, sweep).  A heavy blow
-#: tears a hole a fireball passes (its 0.28 m cube flies from about the straight's height, but
-#: from the other side of the body: the straight's hole grown by the heavy margin holds it).
+#: tears a hole larger than a fireball's 0.28 m cube (the straight's, grown by the heavy margin,
+#: is about 0.5 x 0.55 m); a light one's is smaller (the front kick's, about 0.25 x 0.33 m).
 STRIKE_MARGIN = 0.06
 HEAVY_STRIKE_MARGIN = 0.15
 #: A crate breaks apart when one of its six walls keeps less than this fraction of

