@@ -20,7 +20,7 @@ import numpy as np
 
 from .data import GameData
 from .fighter import LYING_STATES, Fighter
-from .posing import source_bodies
+from .posing import is_table_row, source_bodies
 from .skeleton import Skeleton
 from .stage import GROUND_RECAST
 
@@ -140,20 +140,23 @@ def trunk_limbs(skeleton: Skeleton) -> tuple[int, ...]:
 
 #: id of a body-frame FK array -> (the array, its trunk's rect): see :func:`trunk_rect`
 _TRUNK_RECTS: dict[int, tuple[np.ndarray, tuple[float, float, float, float]]] = {}
-#: entries :data:`_TRUNK_RECTS` holds at most (a table row's stays; a blend's is met once)
+#: entries :data:`_TRUNK_RECTS` holds at most: every row of every animation table fits
 TRUNK_RECTS_KEPT = 4096
 
 
 def trunk_rect(m: Match, body: np.ndarray) -> tuple[float, float, float, float]:
     """``(x0, x1, z0, z1)``: the body-frame extents of the trunk's solids (hips, torso, head)
     in the pose ``body`` (``Fighter.body``, ``(12, L, 4)``).  Bodies are read-only values,
-    and a table row is the same array object every frame it is posed (``posing.rows``): the
-    extents are kept by array (the entry holds it, so no other array takes its id)."""
+    and a table row is the same array object every frame it is posed (``posing.rows``): a
+    row's extents are kept by array (the entry holds it, so no other array takes its id).  A
+    blend's body is a fresh array met once, and is not kept."""
     hit = _TRUNK_RECTS.get(id(body))
     if hit is not None and hit[0] is body:
         return hit[1]
     c = np.take(body[4:], trunk_limbs(m.data.skeleton), axis=1)       # (8, 3, 4): the trunk solids' corners
     rect = (float(c[..., 0].min()), float(c[..., 0].max()), float(c[..., 2].min()), float(c[..., 2].max()))
+    if not is_table_row(body):            # a blend's own array, met once
+        return rect
     if len(_TRUNK_RECTS) >= TRUNK_RECTS_KEPT:
         _TRUNK_RECTS.clear()
     _TRUNK_RECTS[id(body)] = (body, rect)

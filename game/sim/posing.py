@@ -37,6 +37,8 @@ STATE_POSE = {IDLE: "stance", CROUCH: "crouch", BLOCK_STAND: "block_stand",
 
 #: id of an animation table -> (the table, its rows as views): see :func:`rows`
 _ROWS: dict[int, tuple[np.ndarray, tuple[np.ndarray, ...]]] = {}
+#: id of a row :func:`rows` made -> the row (kept alive by :data:`_ROWS`): see :func:`is_table_row`
+_ROW_OF: dict[int, np.ndarray] = {}
 
 
 def rows(table: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -46,7 +48,13 @@ def rows(table: np.ndarray) -> tuple[np.ndarray, ...]:
     entry = _ROWS.get(id(table))
     if entry is None or entry[0] is not table:
         entry = _ROWS[id(table)] = (table, tuple(table))
+        _ROW_OF.update((id(row), row) for row in entry[1])
     return entry[1]
+
+
+def is_table_row(body: np.ndarray) -> bool:
+    """True when ``body`` is one of :func:`rows`' views of a table (not a blend's own array)."""
+    return _ROW_OF.get(id(body)) is body
 
 
 def target_pose(d: GameData, f: Fighter) -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
