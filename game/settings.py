@@ -104,6 +104,16 @@ def key_conflict(bindings: dict[int, dict[str, tuple[str, ...]]], name: str,
     return None
 
 
+def unknown_key(bindings: dict[int, dict[str, tuple[str, ...]]], known: frozenset[str]) -> str | None:
+    """``field 'bindings.pN.intent': unknown key name 'X'`` for the first name not in ``known``, or None."""
+    for p, m in bindings.items():
+        for intent, keys in m.items():
+            for k in keys:
+                if k not in known:
+                    return f"field 'bindings.p{p + 1}.{intent}': unknown key name {k!r}"
+    return None
+
+
 class _Bad(ValueError):
     """A field of the file that cannot be used: ``field`` and what is wrong with it."""
 
