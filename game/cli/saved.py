@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from types import ModuleType
 
 from game import settings as saved
 from game.cli.parser import SAVED_MATCH_SETTINGS
@@ -35,7 +36,7 @@ def apply_settings(args: argparse.Namespace, report: Callable[[str], None]) -> N
                 setattr(args, name, getattr(loaded.settings, name))
 
 
-def check_key_names(args: argparse.Namespace, key_module, report: Callable[[str], None]) -> None:
+def check_key_names(args: argparse.Namespace, key_module: ModuleType, report: Callable[[str], None]) -> None:
     """Once pyglet is loaded (``key_module``: ``pyglet.window.key``): a saved binding to a key
     name pyglet does not know is one line and the default bindings."""
     data = args.settings_data

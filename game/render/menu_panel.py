@@ -46,7 +46,8 @@ class MenuPanel:
         r.add(0, 0, W, H, (0, 0, 0, 0.6))
         pw = min(W - 60.0, 1160.0)
         px, y0, y1 = (W - pw) / 2, 30.0, H - 30.0
-        r.add(px, y0, pw, y1 - y0, (0.06, 0.07, 0.10, 1.0), (0.12, 0.13, 0.18, 1.0))     # opaque: the title's text never shows through
+        # opaque: the title's text never shows through
+        r.add(px, y0, pw, y1 - y0, (0.06, 0.07, 0.10, 1.0), (0.12, 0.13, 0.18, 1.0))
         r.add(px, y1 - 4, pw, 4, GOLD)
         rows_top = y1 - 90.0                        # the baseline of the first row
         visible = min(int((rows_top - (y0 + 64.0)) // ROW_H), MAX_ROWS - 1)
