@@ -9,25 +9,28 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 import struct
 import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import game
 from game import replay as rp
+from game import replay_header as rh
 from game.replay import MAX_FILE_SIZE, ReplayError, ReplayMismatch, ReplayPlayer, ReplayRecorder, decode
 from game.sim import FrameInput, Match
 
-#: docs/replay-format.md's header (format version 2), field by field: (name, struct code)
+#: docs/replay-format.md's header (format version 3), field by field: (name, struct code)
 DOC_HEADER = (("magic", "4s"), ("format_version", "H"), ("header_size", "H"), ("game_version", "16s"),
               ("seed", "Q"), ("p1_cpu", "B"), ("p2_cpu", "B"), ("interval", "H"), ("frames", "I"),
               ("runs", "I"), ("checkpoints", "I"), ("payload_size", "I"), ("payload_crc", "I"),
-              ("arena", "I"))
-#: Format version 1: the same fields without ``arena`` (every version-1 replay is on the arena).
-DOC_HEADER_V1 = DOC_HEADER[:-1]
+              ("arena", "I"), ("rounds", "H"), ("timer", "H"))
+#: Format version 2: the same fields without ``rounds`` and ``timer`` (best of 3, 60 s rounds).
+DOC_HEADER_V2 = DOC_HEADER[:-2]
+#: Format version 1: version 2 without ``arena`` (every version-1 replay is on the arena).
+DOC_HEADER_V1 = DOC_HEADER[:-3]
 
 
 def doc_offset(field: str) -> int:
@@ -53,12 +56,12 @@ def recorded():
 
 def forge(raw: bytes | None = None, *, compressed: bytes | None = None, **fields) -> bytes:
     """A replay file built field by field with struct and zlib, both CRCs right; ``fields``
-    override the header (defaults: a valid empty replay, format version 2 on the arena;
-    ``format_version=1`` forges the version-1 layout)."""
-    layout = DOC_HEADER_V1 if fields.get("format_version") == 1 else DOC_HEADER
-    h = dict(magic=b"RBXR", format_version=2, header_size=struct.calcsize("<" + "".join(c for _, c in layout)),
+    override the header (defaults: a valid empty replay, format version 3 on the arena, best of
+    3 rounds of 60 s; ``format_version=1`` or ``2`` forges that version's layout)."""
+    layout = {1: DOC_HEADER_V1, 2: DOC_HEADER_V2}.get(fields.get("format_version", 3), DOC_HEADER)
+    h = dict(magic=b"RBXR", format_version=3, header_size=struct.calcsize("<" + "".join(c for _, c in layout)),
              game_version=game.__version__.encode(), seed=1, p1_cpu=0, p2_cpu=0, interval=60, frames=0, runs=0,
-             checkpoints=0, arena=1)
+             checkpoints=0, arena=1, rounds=3, timer=60)
     h.update(fields)
     payload = compressed if compressed is not None else zlib.compress(b"\0" * 8 if raw is None else raw)
     h.setdefault("payload_size", len(payload))
@@ -94,10 +97,11 @@ def test_forged_valid_file_decodes():
 
 def test_header_offsets_in_messages_are_the_documented_layout():
     """Every offset a message can name is the field's offset in the documented header."""
-    assert [n for n, _ in DOC_HEADER] == list(rp._FIELDS)
-    assert {n: doc_offset(n) for n, _ in DOC_HEADER} == rp._OFFSETS
-    assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER)) == rp.HEADER.size == 60
-    assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER_V1)) == rp.HEADER_V1.size == 56
+    assert [n for n, _ in DOC_HEADER] == list(rh._FIELDS)
+    assert {n: doc_offset(n) for n, _ in DOC_HEADER} == rh.OFFSETS
+    assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER)) == rp.HEADER.size == 64
+    assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER_V2)) == rh.HEADER_V2.size == 60
+    assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER_V1)) == rh.HEADER_V1.size == 56
 
 
 @pytest.mark.parametrize("n", [4, 5, 6, 7])
@@ -105,14 +109,14 @@ def test_file_shorter_than_the_version_fields_is_a_magic_error_not_a_struct_erro
     assert_error(forge()[:n], "magic", 0, f"file is {n} bytes")
 
 
-@pytest.mark.parametrize("version", [0, 3, 0xFFFF])
+@pytest.mark.parametrize("version", [0, 4, 0xFFFF])
 def test_any_other_format_version_is_refused_older_or_newer(version):
     data = bytearray(forge())
     data[4:6] = struct.pack("<H", version)
     assert_error(bytes(data), "format_version", doc_offset("format_version"), f"replay format version {version}, ")
 
 
-@pytest.mark.parametrize("version, size, other", [(2, 60, 56), (1, 56, 60)])
+@pytest.mark.parametrize("version, size, other", [(3, 64, 60), (2, 60, 56), (1, 56, 60)])
 def test_other_header_size_is_refused(version, size, other):
     data = bytearray(forge(format_version=version))
     data[6:8] = struct.pack("<H", other)
@@ -148,7 +152,7 @@ def test_checkpoint_count_must_match_the_frames():
 
 def test_payload_that_is_not_zlib_is_a_field_error():
     assert_error(forge(compressed=b"this is not zlib data"), "payload", rp.HEADER.size, "zlib data is invalid")
-    assert_error(forge(compressed=b"not zlib", format_version=1), "payload", rp.HEADER_V1.size, "zlib data")
+    assert_error(forge(compressed=b"not zlib", format_version=1), "payload", rh.HEADER_V1.size, "zlib data")
 
 
 @pytest.mark.parametrize("extra", [-1, 1])
@@ -271,3 +275,36 @@ def test_long_game_version_keeps_its_sixteen_characters():
                          np.zeros((0, 8), np.uint8), bytes(8), game_version=v + "XYZ"))
     assert r.game_version == v
     assert re.fullmatch(r"[ -~]{1,16}", game.__version__)
+
+
+def test_version_2_file_reads_as_best_of_3_with_60_s_rounds_and_plays_back(recorded):
+    """A file of format version 2 (no rounds or timer) was recorded with Match.new's defaults."""
+    data, final = recorded
+    head = rp.HEADER.unpack_from(data, 0)
+    old = rh.HEADER_V2.pack(head[0], 2, rh.HEADER_V2.size, *head[3:14])
+    body = old + data[rp.HEADER.size:-4]
+    r = decode(body + struct.pack("<I", zlib.crc32(body)))
+    assert (r.rounds, r.timer) == (3, 60)
+    assert rp.play_replay(r)["final_hash"] == final.state_hash()
+
+
+@pytest.mark.parametrize("field, value, words", [("rounds", 4, "best of 4 rounds"), ("timer", 0, "0 s round timer"),
+                                                 ("timer", 61, "61 s round timer")])
+def test_rounds_and_timer_out_of_range_are_field_errors(field, value, words):
+    assert_error(forge(**{field: value}), field, doc_offset(field), words)
+
+
+def test_rounds_and_timer_are_recorded_and_a_match_built_otherwise_is_refused():
+    """A best-of-1, 30 s match replays into a match built so; one built with the defaults is
+    refused on frame 0, naming the setting."""
+    m = Match.new(seed=2, p1_cpu="easy", p2_cpu="hard", rounds=1, timer=30)
+    rec = ReplayRecorder.for_match(m)
+    while not m.over:
+        m.step()
+        rec.record(m)
+    r = decode(rec.to_bytes())
+    assert (r.rounds, r.timer) == (1, 30) and r.frames == m.frame
+    assert rp.play_replay(r)["final_hash"] == m.state_hash()
+    want = "best of 3 rounds of 60 s, the replay was recorded best of 1 rounds of 30 s"
+    with pytest.raises(ReplayMismatch, match=want):
+        rp.play_replay(r, lambda s, a, b: Match.new(seed=s, p1_cpu=a, p2_cpu=b))
