@@ -167,7 +167,8 @@ class Gamepads:
 
     def menu_buttons(self) -> set:
         """The menu buttons held on any pad: ``start``, ``a`` (confirm), ``b`` (back) and the
-        d-pad or stick ``up`` / ``down`` (either player may start, pause and choose)."""
+        d-pad or stick ``up`` / ``down`` / ``left`` / ``right`` (either player may start, pause and
+        choose; left / right change a value on the options screen)."""
         held = set()
         for c in self.pads:
             if c is None or getattr(getattr(c, "device", None), "connected", True) is False:
@@ -181,6 +182,11 @@ class Gamepads:
                 held.add("up")
             if y[0] < -self.DEAD or y[1] < -0.5:
                 held.add("down")
+            x = (stick.x if stick is not None else 0.0), (dpad.x if dpad is not None else 0.0)
+            if x[0] > self.DEAD or x[1] > 0.5:
+                held.add("right")
+            if x[0] < -self.DEAD or x[1] < -0.5:
+                held.add("left")
         return held
 
 

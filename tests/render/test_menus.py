@@ -193,3 +193,29 @@ def test_options_screen_is_drawn(game):
     assert {"CPU level", "Rounds", "Round timer", "Sound volume", "Fullscreen", "Player 1 keys"} <= texts
     assert game.menu_panel.heading.label.text == "OPTIONS"
     press(game, K.ESCAPE)
+
+
+def test_a_pad_changes_an_option_and_leaves(game):
+    """The pad's d-pad right changes the selected value, B leaves the screen (and saves)."""
+    from types import SimpleNamespace
+
+    from pyglet.math import Vec2
+
+    pad = SimpleNamespace(left_analog=Vec2(0, 0), dpad=Vec2(0, 0), start=False, a=False, b=False,
+                          device=SimpleNamespace(connected=True))
+    saved_pads = game.pads.pads
+    game.pads.pads = [pad]
+    try:
+        open_options_from_title(game)                    # the first row: CPU level
+        pad.dpad = Vec2(1, 0)
+        game.step()
+        pad.dpad = Vec2(0, 0)
+        game.step()
+        assert game.settings.level == "hard"
+        pad.b = True
+        game.step()
+        pad.b = False
+        assert game.panel is None and json.loads(game.settings_path.read_text())["level"] == "hard"
+    finally:
+        game.pads.pads = saved_pads
+        game.level = "normal"
