@@ -30,6 +30,11 @@ def game(env, tmp_path):
     fresh(g)
     g.panel, g.menu_sel, g.screen = None, None, "fight"
     g.settings_path = tmp_path / "settings.json"
+    from game.settings import Settings
+
+    g.settings = Settings()                         # each test starts from the default options
+    g.keyboard.bind(g.settings.bindings)
+    g.level, g.rounds, g.timer = "normal", 3, 60
     return g
 
 
