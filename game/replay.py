@@ -365,8 +365,9 @@ def _describe(bits: int) -> str:
 def match_settings(replay: Replay) -> str:
     """The call that builds the match ``replay`` plays into, for messages."""
     p1, p2 = replay.cpu
-    return (f"Match.new(seed={replay.seed}, p1_cpu={p1!r}, p2_cpu={p2!r}, arena={replay.arena}, "
-            f"rounds={replay.rounds}, timer={replay.timer})")
+    length = "" if (replay.rounds, replay.timer) == (OLD_ROUNDS, OLD_TIMER) else \
+        f", rounds={replay.rounds}, timer={replay.timer}"          # named only where not Match.new's defaults
+    return f"Match.new(seed={replay.seed}, p1_cpu={p1!r}, p2_cpu={p2!r}, arena={replay.arena}{length})"
 
 
 def _settings_differ(replay: Replay, match) -> str | None:

@@ -95,7 +95,7 @@ def run_window(args: argparse.Namespace, program: Program = MAIN_PY, session: Se
     own = session is None
     if session is None:
         session = Session(lambda line: print(f"{program.name}: {line}", file=sys.stderr))
-    pyglet, window, game = open_game(args, headless=None, report=session.report)
+    pyglet, window, game = open_game(args, headless=None)
     if pyglet.options["headless"] and args.frames is None and getattr(args, "replay_data", None) is None:
         # no screen and no keys: nothing would ever end this window (only a replay ends by itself)
         window.close()
