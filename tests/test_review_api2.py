@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from game import replay as rp
+from game import replay_header as rh
 from game.replay import ReplayError, ReplayMismatch, ReplayPlayer, ReplayRecorder, decode, load_replay, play_replay
 from game.sim import CrateStruck, FrameInput, Hit, Match
 from simhelp import fight
@@ -67,19 +68,20 @@ def test_any_match_records_and_plays_back_with_its_arena_setting(arena, tmp_path
 
 def test_bare_floor_and_arena_replays_differ_only_in_the_arena_field():
     bare, arena = (_record(Match.new(seed=2, arena=a), 0)[0].to_bytes() for a in (False, True))
-    off = rp._OFFSETS["arena"]
-    assert len(bare) == len(arena) and off == rp.HEADER.size - 4
+    off = rh.OFFSETS["arena"]
+    assert len(bare) == len(arena) and off == rh.HEADER_V2.size - 4
     diff = [i for i in range(len(bare) - 4) if bare[i] != arena[i]]          # the trailer CRC differs too
     assert diff == [off]
     assert struct.unpack_from("<I", bare, off) == (0,) and struct.unpack_from("<I", arena, off) == (1,)
 
 
 def _as_version_1(data: bytes) -> bytes:
-    """A version-2 file rewritten by hand in the version-1 layout (no arena field)."""
-    v2 = struct.Struct("<4sHH16sQBBHIIIIII")
+    """A version-3 file (best of 3, 60 s rounds) rewritten by hand in the version-1 layout
+    (no arena, rounds or timer field)."""
+    v2 = struct.Struct("<4sHH16sQBBHIIIIIIHH")
     fields = list(v2.unpack_from(data))
-    assert fields[1] == 2 and fields[-1] == 1, "not a version-2 arena replay"
-    head = struct.pack("<4sHH16sQBBHIIIII", fields[0], 1, 56, *fields[3:-1])
+    assert fields[1] == 3 and fields[-3:] == [1, 3, 60], "not a version-3 arena replay of the defaults"
+    head = struct.pack("<4sHH16sQBBHIIIII", fields[0], 1, 56, *fields[3:-3])
     body = head + data[v2.size:-4]
     return body + struct.pack("<I", zlib.crc32(body))
 
@@ -97,8 +99,8 @@ def test_a_version_1_file_is_still_read_and_plays_on_the_arena(tmp_path):
 def _forge(arena: int) -> bytes:
     raw = bytes(8)                                                  # 0 frames: just the final hash
     payload = zlib.compress(raw)
-    head = rp.HEADER.pack(b"RBXR", 2, rp.HEADER.size, rp.game.__version__.encode(), 0, 0, 0, 60, 0, 0, 0,
-                          len(payload), zlib.crc32(payload), arena)
+    head = rp.HEADER.pack(b"RBXR", 3, rp.HEADER.size, rp.game.__version__.encode(), 0, 0, 0, 60, 0, 0, 0,
+                          len(payload), zlib.crc32(payload), arena, 3, 60)
     return head + payload + struct.pack("<I", zlib.crc32(head + payload))
 
 
@@ -107,7 +109,7 @@ def test_unknown_arena_code_is_a_field_error(code):
     decode(_forge(1))                                               # the forger's file is valid
     with pytest.raises(ReplayError) as ei:
         decode(_forge(code), "a.rpl")
-    assert str(ei.value).startswith(f"a.rpl: arena at byte {rp._OFFSETS['arena']}: unknown arena code {code}")
+    assert str(ei.value).startswith(f"a.rpl: arena at byte {rh.OFFSETS['arena']}: unknown arena code {code}")
 
 
 def _run_main(*args, cwd):
