@@ -41,63 +41,37 @@ whose message names the file, the field, the byte offset and the fix.
 
 from __future__ import annotations
 
-import struct
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
 import game
 from game import files
 from game.files import write_atomic
+from game.replay_header import (
+    ARENA_CODES,
+    CHECK_INTERVAL,
+    CPU_CODES,
+    CPU_NAMES,
+    FORMAT_VERSION,
+    HEADER,
+    MAGIC,
+    MAX_FILE_SIZE,
+    MAX_MATCH_FRAMES,
+    OFFSETS,
+    OLD_ROUNDS,
+    OLD_TIMER,
+    RUN,
+    TRAILER,
+    Header,
+    check_fields,
+    check_file,
+    read_header,
+)
 from game.sim import FrameInput, Match
-from game.sim.match import INTRO_FRAMES, KO_FRAMES, MAX_ROUNDS, ROUND_FRAMES
-
-MAGIC = b"RBXR"
-FORMAT_VERSION = 2
-#: Format versions this build reads: version 1 is version 2 without the ``arena`` field
-#: (every version-1 replay was recorded on the arena).
-READ_VERSIONS = (1, 2)
-CHECK_INTERVAL = 60
-#: CPU config <-> byte code.
-CPU_CODES = {None: 0, "easy": 1, "normal": 2, "hard": 3, "medium": 4}
-_CPU_NAMES = {v: k for k, v in CPU_CODES.items()}
-
-#: Header (version 2): magic, format version, header size, game version (ASCII, NUL padded),
-#: seed, p1 cpu, p2 cpu, checkpoint interval, frames, runs, checkpoints,
-#: payload size (compressed), payload CRC-32, arena (0 a bare floor, 1 the arena).
-HEADER = struct.Struct("<4sHH16sQBBHIIIIII")
-#: The version-1 header: the same fields at the same offsets, without ``arena``.
-HEADER_V1 = struct.Struct("<4sHH16sQBBHIIIII")
-#: Header size of each format version this build reads.
-HEADER_SIZES = {1: HEADER_V1.size, 2: HEADER.size}
-TRAILER = struct.Struct("<I")              # CRC-32 of everything before it
-RUN = np.dtype([("p1", "<u2"), ("p2", "<u2"), ("count", "<u2")])
-_FIELDS = ("magic", "format_version", "header_size", "game_version", "seed", "p1_cpu", "p2_cpu",
-           "interval", "frames", "runs", "checkpoints", "payload_size", "payload_crc", "arena")
-_OFFSETS = dict(zip(_FIELDS, (0, 4, 6, 8, 24, 32, 33, 34, 36, 40, 44, 48, 52, 56)))
-#: The ``arena`` field's values.
-ARENA_CODES = {False: 0, True: 1}
-assert HEADER.size == 60 and HEADER_V1.size == 56
-
-#: The longest match: five rounds that each run to time over (19,200 frames).  A recording
-#: ends with its match, so no real replay holds more frames.
-MAX_MATCH_FRAMES = MAX_ROUNDS * (INTRO_FRAMES + ROUND_FRAMES + KO_FRAMES)
-
-
-def _max_file_size(frames: int) -> int:
-    """Largest file ``frames`` frames can make: one 6-byte run and a 2-byte tag per frame, the
-    checkpoints and final hash, zlib's worst-case growth (``compressBound``), header, trailer."""
-    raw = frames * (RUN.itemsize + 2) + frames // CHECK_INTERVAL * 8 + 8
-    return HEADER.size + raw + (raw >> 12) + (raw >> 14) + (raw >> 25) + 13 + TRAILER.size
-
-
-#: ``load_replay`` refuses a bigger file before reading it (156,292 bytes).
-MAX_FILE_SIZE = _max_file_size(MAX_MATCH_FRAMES)
-#: The fix for a file of another format version.
-_FIX_OTHER = "record it again with this version (python3 main.py --record FILE --force)"
+from game.sim.match import MATCH_ROUNDS
 
 
 class ReplayError(ValueError):
@@ -139,6 +113,10 @@ class Replay:
     final: bytes
     #: True: recorded on the arena; False: on a bare floor (``Match.new(arena=False)``).
     arena: bool = True
+    #: The match was best of this many rounds (``Match.new(rounds=...)``).
+    rounds: int = OLD_ROUNDS
+    #: Seconds each round lasted (``Match.new(timer=...)``).
+    timer: int = OLD_TIMER
 
     @property
     def frames(self) -> int:
@@ -162,8 +140,9 @@ def _runs(inputs: np.ndarray) -> np.ndarray:
 
 
 def encode(seed: int, cpu, inputs: np.ndarray, tags: np.ndarray, checkpoints: np.ndarray, final: bytes,
-           game_version: str = game.__version__, interval: int = CHECK_INTERVAL, arena: bool = True) -> bytes:
-    """The bytes of a replay file (see docs/replay-format.md), format version 2."""
+           game_version: str = game.__version__, interval: int = CHECK_INTERVAL, arena: bool = True,
+           rounds: int = OLD_ROUNDS, timer: int = OLD_TIMER) -> bytes:
+    """The bytes of a replay file (see docs/replay-format.md), format version 3."""
     runs = _runs(np.asarray(inputs, dtype=np.uint16).reshape(-1, 2))
     raw = runs.tobytes() + np.asarray(tags, dtype="<u2").tobytes() \
         + np.asarray(checkpoints, dtype=np.uint8).reshape(-1, 8).tobytes() + bytes(final)
@@ -171,127 +150,39 @@ def encode(seed: int, cpu, inputs: np.ndarray, tags: np.ndarray, checkpoints: np
     gv = game_version.encode("ascii")[:16]
     header = HEADER.pack(MAGIC, FORMAT_VERSION, HEADER.size, gv, int(seed), CPU_CODES[cpu[0]], CPU_CODES[cpu[1]],
                          interval, len(inputs), len(runs), len(checkpoints), len(payload), zlib.crc32(payload),
-                         ARENA_CODES[bool(arena)])
+                         ARENA_CODES[bool(arena)], rounds, timer)
     body = header + payload
     return body + TRAILER.pack(zlib.crc32(body))
 
 
-class _Header(NamedTuple):
-    """A replay's header fields as read (:data:`HEADER` or :data:`HEADER_V1`), not yet checked."""
-
-    size: int               # the header's size in bytes (its format version's)
-    game_version: bytes     # ASCII, NUL padded
-    seed: int
-    cpu_codes: tuple[int, int]      # P1's and P2's CPU config codes (:data:`CPU_CODES`)
-    interval: int           # frames between checkpoints
-    frames: int
-    runs: int               # input run records in the payload
-    checkpoints: int
-    payload_size: int       # compressed payload bytes
-    payload_crc: int
-    arena_code: int         # :data:`ARENA_CODES` (a version-1 file: always the arena)
-
-    @property
-    def file_size(self) -> int:
-        """The file's size the header implies: header, payload, trailer."""
-        return self.size + self.payload_size + TRAILER.size
-
-    @property
-    def raw_size(self) -> int:
-        """The decompressed payload's size the header implies."""
-        return self.runs * RUN.itemsize + self.frames * 2 + self.checkpoints * 8 + 8
-
-
 #: ``(field, what, fix=...) -> ReplayError`` naming the file, the field and its byte offset
-_Err = Callable[..., ReplayError]
+ErrorFactory = Callable[..., ReplayError]
 
 
 def decode(data: bytes, path: str = "<bytes>") -> Replay:
     """Parse and verify replay bytes; raise :class:`ReplayError` naming field and offset.
 
     In the order a reader can trust them: the header's own fields, the file's size and
-    CRCs, the header's values, then the decompressed payload (:func:`_header`,
-    :func:`_check_file`, :func:`_check_fields`, :func:`_inflate`, :func:`_payload`)."""
+    CRCs, the header's values, then the decompressed payload (``game.replay_header``'s
+    :func:`read_header`, :func:`check_file`, :func:`check_fields`; :func:`_inflate`, :func:`_payload`)."""
     field_offsets: dict[str, int] = {}
 
     def err(field: str, what: str, fix: str = "the file is damaged; record it again") -> ReplayError:
-        return ReplayError(f"{path}: {field} at byte {_OFFSETS.get(field, field_offsets.get(field, 0))}: "
+        return ReplayError(f"{path}: {field} at byte {OFFSETS.get(field, field_offsets.get(field, 0))}: "
                            f"{what}; {fix}")
 
-    h = _header(data, err)
+    h = read_header(data, err)
     field_offsets["payload"] = h.size
     field_offsets["crc"] = h.file_size - TRAILER.size
-    _check_file(data, h, err)
-    game_version = _check_fields(h, err)
+    check_file(data, h, err)
+    game_version = check_fields(h, err)
     inputs, tags, chk, final = _payload(_inflate(data, h, err), h, err)
     c1, c2 = h.cpu_codes
-    return Replay(str(path), game_version, h.seed, (_CPU_NAMES[c1], _CPU_NAMES[c2]), h.interval, inputs, tags, chk,
-                  bytes(final), h.arena_code == ARENA_CODES[True])
+    return Replay(str(path), game_version, h.seed, (CPU_NAMES[c1], CPU_NAMES[c2]), h.interval, inputs, tags, chk,
+                  bytes(final), h.arena_code == ARENA_CODES[True], h.rounds, h.timer)
 
 
-def _header(data: bytes, err: _Err) -> _Header:
-    """The header of ``data``, after its magic, format version and size are checked."""
-    if len(data) < 8:
-        raise err("magic", f"file is {len(data)} bytes, too short for a replay header")
-    if data[:4] != MAGIC:
-        raise err("magic", f"expected {MAGIC!r}, found {bytes(data[:4])!r} (not a Rangebox replay)",
-                  "pass a file written by python3 main.py --record")
-    version, hsize = struct.unpack_from("<HH", data, 4)
-    if version not in HEADER_SIZES:
-        raise err("format_version", f"replay format version {version}, this build reads versions "
-                  f"{' and '.join(map(str, READ_VERSIONS))}", _FIX_OTHER)
-    head = HEADER if version == FORMAT_VERSION else HEADER_V1
-    if hsize != head.size:
-        raise err("header_size", f"expected {head.size}, found {hsize} (format version {version})")
-    if len(data) < head.size + TRAILER.size:
-        raise err("header_size", f"file is {len(data)} bytes, shorter than its {head.size}-byte header "
-                  f"(truncated)")
-    (_, _, _, gv, seed, c1, c2, interval, frames, nruns, nchk, psize, pcrc, *rest) = head.unpack_from(data, 0)
-    arena_code = rest[0] if rest else ARENA_CODES[True]      # version 1: always the arena
-    return _Header(head.size, gv, seed, (c1, c2), interval, frames, nruns, nchk, psize, pcrc, arena_code)
-
-
-def _check_file(data: bytes, h: _Header, err: _Err) -> None:
-    """The file's size is the header's, and both CRC-32s (the file's, the payload's) match."""
-    expected = h.file_size
-    if len(data) != expected:
-        raise err("payload_size", f"header says the file is {expected} bytes, it is {len(data)} "
-                  f"({'truncated' if len(data) < expected else 'extra bytes at the end'})")
-    (crc,) = TRAILER.unpack_from(data, expected - TRAILER.size)
-    if crc != zlib.crc32(data[:expected - TRAILER.size]):
-        raise err("crc", "CRC-32 of the file does not match (corrupted)")
-    if zlib.crc32(data[h.size:h.size + h.payload_size]) != h.payload_crc:
-        raise err("payload_crc", "CRC-32 of the payload does not match (corrupted)")
-
-
-def _check_fields(h: _Header, err: _Err) -> str:
-    """The header's values are ones this build knows; returns the game version."""
-    try:
-        game_version = h.game_version.rstrip(b"\0").decode("ascii")
-    except UnicodeDecodeError:
-        raise err("game_version", f"not ASCII: {h.game_version!r}") from None
-    c1, c2 = h.cpu_codes
-    if c1 not in _CPU_NAMES or c2 not in _CPU_NAMES:
-        bad = "p1_cpu" if c1 not in _CPU_NAMES else "p2_cpu"
-        raise err(bad, f"unknown CPU code {c1 if bad == 'p1_cpu' else c2}")
-    if h.arena_code not in ARENA_CODES.values():
-        raise err("arena", f"unknown arena code {h.arena_code} (0 a bare floor, 1 the arena)")
-    if h.interval == 0:
-        raise err("interval", "checkpoint interval is 0")
-    # the counts within what a match can record, before anything is allocated for them (a
-    # crafted file can have valid CRCs and claim millions of frames)
-    if h.frames > MAX_MATCH_FRAMES:
-        raise err("frames", f"{h.frames:,} frames, more than the longest match ({MAX_MATCH_FRAMES:,}: five rounds "
-                  f"to time over)")
-    if h.runs > h.frames:
-        raise err("runs", f"{h.runs:,} input runs for {h.frames:,} frames (a run is at least one frame)")
-    if h.checkpoints != h.frames // h.interval:
-        raise err("checkpoints", f"{h.checkpoints} checkpoints for {h.frames} frames every {h.interval}, "
-                  f"expected {h.frames // h.interval}")
-    return game_version
-
-
-def _inflate(data: bytes, h: _Header, err: _Err) -> bytes:
+def _inflate(data: bytes, h: Header, err: ErrorFactory) -> bytes:
     """The decompressed payload, exactly the size the header implies."""
     want = h.raw_size
     cap = want + (1 << 16)
@@ -311,7 +202,7 @@ def _inflate(data: bytes, h: _Header, err: _Err) -> bytes:
     return raw
 
 
-def _payload(raw: bytes, h: _Header, err: _Err) -> tuple[np.ndarray, np.ndarray, np.ndarray, bytes]:
+def _payload(raw: bytes, h: Header, err: ErrorFactory) -> tuple[np.ndarray, np.ndarray, np.ndarray, bytes]:
     """``(inputs (frames, 2) uint16, tags (frames,) uint16, checkpoints (n, 8) uint8, final)``
     from the decompressed payload, after its input runs are checked."""
     frames, nruns, nchk = h.frames, h.runs, h.checkpoints
@@ -385,7 +276,7 @@ class ReplayRecorder:
     frames only and decodes and verifies up to its last one."""
 
     def __init__(self, seed: int, cpu: tuple[str | None, str | None], interval: int = CHECK_INTERVAL, *,
-                 arena: bool = True):
+                 arena: bool = True, rounds: int = OLD_ROUNDS, timer: int = OLD_TIMER):
         # Checked here, not by save() at the end of a recorded match: the header's fields are a u64
         # seed, a CPU code per side, a u16 interval and the arena setting.
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
@@ -401,7 +292,12 @@ class ReplayRecorder:
         if not isinstance(arena, (bool, np.bool_)):
             raise ValueError(f"ReplayRecorder: arena {arena!r}: True (the arena) or False (a bare floor), "
                              f"as given to Match.new")
+        if rounds not in MATCH_ROUNDS or isinstance(timer, bool) or not isinstance(timer, int) \
+                or not 1 <= timer <= OLD_TIMER:
+            raise ValueError(f"ReplayRecorder: rounds {rounds!r}, timer {timer!r}: as given to Match.new "
+                             f"(best of {', '.join(map(str, MATCH_ROUNDS))}; 1 to {OLD_TIMER} s)")
         self.seed, self.cpu, self.interval, self.arena = int(seed), tuple(cpu), interval, bool(arena)
+        self.rounds, self.timer = int(rounds), timer
         #: one committed pair per frame: (P1's input bits | P2's << 16, the 8-byte state-hash prefix
         #: after the frame); tags, checkpoints and the final hash are all read from it
         self._frames: list[tuple[int, bytes]] = []
@@ -420,7 +316,8 @@ class ReplayRecorder:
         frame (a step listener meets a new match after its first step; :meth:`record` still
         refuses a match that is not one frame past the recording)."""
         # (a stand-in match without a stage counts as on the arena)
-        return cls(match.seed, match.cpu, arena=getattr(match, "stage", True) is not None)
+        return cls(match.seed, match.cpu, arena=getattr(match, "stage", True) is not None,
+                   rounds=getattr(match, "rounds", OLD_ROUNDS), timer=getattr(match, "timer_seconds", OLD_TIMER))
 
     @property
     def frames(self) -> int:
@@ -451,7 +348,7 @@ class ReplayRecorder:
         checkpoints = hashes[self.interval - 1::self.interval]             # after frames interval, 2 interval, ...
         final = frames[-1][1] if frames else b"\0" * 8
         return encode(self.seed, self.cpu, inputs, tags, checkpoints, final, interval=self.interval,
-                      arena=self.arena)
+                      arena=self.arena, rounds=self.rounds, timer=self.timer)
 
     def save(self, path, *, force: bool = False) -> int:
         """Write the replay atomically; return its size in bytes."""
@@ -468,7 +365,9 @@ def _describe(bits: int) -> str:
 def match_settings(replay: Replay) -> str:
     """The call that builds the match ``replay`` plays into, for messages."""
     p1, p2 = replay.cpu
-    return f"Match.new(seed={replay.seed}, p1_cpu={p1!r}, p2_cpu={p2!r}, arena={replay.arena})"
+    length = "" if (replay.rounds, replay.timer) == (OLD_ROUNDS, OLD_TIMER) else \
+        f", rounds={replay.rounds}, timer={replay.timer}"          # named only where not Match.new's defaults
+    return f"Match.new(seed={replay.seed}, p1_cpu={p1!r}, p2_cpu={p2!r}, arena={replay.arena}{length})"
 
 
 def _settings_differ(replay: Replay, match) -> str | None:
@@ -480,6 +379,10 @@ def _settings_differ(replay: Replay, match) -> str | None:
         return f"seed {seed}, the replay was recorded with seed {replay.seed}"
     if cpu != tuple(replay.cpu):
         return f"CPU config {cpu}, the replay was recorded with {tuple(replay.cpu)}"
+    length = (getattr(match, "rounds", replay.rounds), getattr(match, "timer_seconds", replay.timer))
+    if length != (replay.rounds, replay.timer):
+        return (f"best of {length[0]} rounds of {length[1]} s, the replay was recorded best of {replay.rounds} "
+                f"rounds of {replay.timer} s")
     if arena != replay.arena:
         where = ("on the arena", "on a bare floor (arena=False)")
         return f"{where[not arena]}, the replay was recorded {where[not replay.arena]}"
@@ -567,7 +470,7 @@ class ReplayPlayer:
 def check_version(replay: Replay) -> None:
     """Refuse a replay recorded by another game version (its frames would not match)."""
     if replay.game_version != game.__version__:
-        raise ReplayError(f"{replay.path}: game_version at byte {_OFFSETS['game_version']}: recorded with "
+        raise ReplayError(f"{replay.path}: game_version at byte {OFFSETS['game_version']}: recorded with "
                           f"Rangebox {replay.game_version}, this is {game.__version__}; play it with that "
                           f"version or record it again")
 
@@ -587,7 +490,8 @@ def play_replay(replay: Replay, make_match=None, frames: int | None = None) -> d
         raise ValueError(f"play_replay: frames {frames!r}: None (the whole replay) or a whole number >= 0")
     stop = replay.frames if frames is None else min(int(frames), replay.frames)
     if make_match is None:
-        match = Match.new(seed=replay.seed, p1_cpu=replay.cpu[0], p2_cpu=replay.cpu[1], arena=replay.arena)
+        match = Match.new(seed=replay.seed, p1_cpu=replay.cpu[0], p2_cpu=replay.cpu[1], arena=replay.arena,
+                          rounds=replay.rounds, timer=replay.timer)
     else:
         match = make_match(replay.seed, replay.cpu[0], replay.cpu[1])
     differ = _settings_differ(replay, match)

@@ -19,10 +19,14 @@ hypothesis examples, and the ``gl`` marker kept honest.
 
 import os
 import sys
+import tempfile
 
 import pytest
 
 os.environ.setdefault("PYGLET_HEADLESS", "1")
+# The game's settings file (game/settings.py) lives in $XDG_CONFIG_HOME: the tests and every
+# child process they start read and write a private one, never the user's.
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="rangebox-test-config-")
 
 from hypothesis import settings  # noqa: E402  (after the environment is set)
 

@@ -16,13 +16,13 @@ A recording whose save fails is saved in the temp folder instead (exit 2 says wh
 the run ends (a signal, the display lost, a crash), what was played is saved first, and the
 exit status says why (the README's table).
 
-One concept per module: ``program`` (the names the command goes by, UsageError),
-``parser`` (the flags), ``checks`` (flag combinations and output paths), ``replay_io``
-(--record / --replay hooked into the window's game), ``recording`` (--record: every match
-of the run, one file each), ``ending`` (how a run ends: signals, the display lost, exit
-statuses, the one save of what is pending), ``headless``, ``timestep`` (the fixed-step
-accumulator), ``window`` (the game loop), ``screenshot`` and ``app`` (dispatch and error
-reporting).
+One concept per module: ``program`` (the names the command goes by, UsageError), ``parser``
+(the flags), ``saved`` (the saved settings under the flags), ``checks`` (flag combinations
+and output paths), ``replay_io`` (--record / --replay hooked into the window's game),
+``recording`` (--record: every match of the run, one file each), ``ending`` (how a run ends:
+signals, the display lost, exit statuses, the one save of what is pending), ``headless``,
+``timestep`` (the fixed-step accumulator), ``window`` (the game loop), ``screenshot`` and
+``app`` (dispatch and error reporting).
 Every module imports the library (numpy, pyglet) inside the functions that need it, so
 ``--help`` and the usage errors work, and a missing package is one line naming the set-up.
 """

@@ -24,6 +24,7 @@ from game.cli.parser import apply_defaults, build_parser
 from game.cli.program import CONSOLE, MAIN_PY, Program, UsageError
 from game.cli.recording import check_series
 from game.cli.replay_io import prepare_window_replay
+from game.cli.saved import apply_settings
 from game.cli.screenshot import run_screenshot
 from game.cli.window import run_window
 from game.tools import EXIT_USAGE, FIX_PACKAGE  # standard library only: works with numpy missing
@@ -103,6 +104,7 @@ def _run(argv: list[str] | None, program: Program, session: Session) -> int:
     check_replay_flags(args)
     check_series(args)
     check_screenshot_path(args)
+    apply_settings(args, lambda line: _report(program, line))     # a window's saved options under the flags
     apply_defaults(args)
     check_source_tree()
     keep_freed_memory()          # numpy's large temporaries reuse freed pages (game/allocator.py)

@@ -63,7 +63,8 @@ def check_replay_flags(args: argparse.Namespace) -> None:
     if args.replay is not None:
         given = [f"--{name}" for name in MATCH_DEFAULTS if getattr(args, name) is not None]
         if given:
-            raise UsageError(f"--replay takes the seed and both sides from the file; drop {' and '.join(given)}")
+            raise UsageError(f"--replay takes the seed, both sides, rounds and timer from the file; "
+                             f"drop {' and '.join(given)}")
         if args.replay == "":
             raise UsageError("--replay: empty path; give a replay file (.rpl)")
 

@@ -22,11 +22,13 @@ if TYPE_CHECKING:
 NO_FRAME_LIMIT = 10**7
 
 
-def make_match(seed: int, p1_cpu: str | None, p2_cpu: str | None, *, arena: bool = True) -> Match:
-    """The match every mode plays (and a replay is played back into, with its arena setting)."""
+def make_match(seed: int, p1_cpu: str | None, p2_cpu: str | None, *, arena: bool = True, rounds: int = 3,
+               timer: int = 60) -> Match:
+    """The match every mode plays (and a replay is played back into, with its arena setting,
+    rounds and timer)."""
     from game.sim import Match
 
-    return Match.new(seed=seed, p1_cpu=p1_cpu, p2_cpu=p2_cpu, arena=arena)
+    return Match.new(seed=seed, p1_cpu=p1_cpu, p2_cpu=p2_cpu, arena=arena, rounds=rounds, timer=timer)
 
 
 def run_replay_headless(args: argparse.Namespace) -> dict[str, object]:
@@ -37,7 +39,7 @@ def run_replay_headless(args: argparse.Namespace) -> dict[str, object]:
     replay = load_checked_replay(args)
 
     def make(seed: int, p1: str | None, p2: str | None) -> Match:
-        return make_match(seed, p1, p2, arena=replay.arena)
+        return make_match(seed, p1, p2, arena=replay.arena, rounds=replay.rounds, timer=replay.timer)
     out: dict[str, object] = play_replay(replay, make, frames=args.frames)
     if args.frames is not None:
         out["replay_frames"] = replay.frames
@@ -57,7 +59,8 @@ def run_headless(args: argparse.Namespace, session: Session | None = None) -> di
         from game.cli.recording import RecordingRun
         run = RecordingRun(args.record, args.force, session=session, keep_empty=True)
     level = args.level
-    match = make_match(args.seed, level if args.p1 == "cpu" else None, level if args.p2 == "cpu" else None)
+    match = make_match(args.seed, level if args.p1 == "cpu" else None, level if args.p2 == "cpu" else None,
+                       rounds=args.rounds, timer=args.timer)
     if run is not None:
         run.begin(match)
     limit = args.frames if args.frames is not None else NO_FRAME_LIMIT

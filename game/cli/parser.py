@@ -20,7 +20,11 @@ SEED_LIMIT = 2**64
 #: The match settings a user may leave out, and their values then.  The parser leaves them
 #: None, so that a conflict with ``--replay`` (which takes them from the file) can be told
 #: from a default; :func:`apply_defaults` fills them in once the flags are checked.
-MATCH_DEFAULTS: dict[str, str | int] = {"p1": "human", "p2": "cpu", "level": "normal", "seed": 0}
+MATCH_DEFAULTS: dict[str, str | int] = {"p1": "human", "p2": "cpu", "level": "normal", "seed": 0, "rounds": 3,
+                                        "timer": 60}
+#: The match settings a window takes from the saved settings file (``game/settings.py``) when
+#: the flag is not given; a headless run takes only flags and MATCH_DEFAULTS.
+SAVED_MATCH_SETTINGS = ("level", "rounds", "timer")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -52,6 +56,10 @@ def build_parser(prog: str = MAIN_PY.command) -> argparse.ArgumentParser:
     p.add_argument("--p2", choices=("human", "cpu"), default=None, help="who controls player 2 (default cpu)")
     p.add_argument("--level", choices=("easy", "medium", "normal", "hard"), default=None,
                    help="CPU difficulty, easiest first (default normal; docs/cpu.md)")
+    p.add_argument("--rounds", type=int, choices=(1, 3, 5), default=None,
+                   help="the match is best of 1, 3 or 5 rounds (default 3)")
+    p.add_argument("--timer", type=int, choices=(30, 45, 60), default=None, metavar="{30,45,60}",
+                   help="seconds a round lasts (default 60)")
     p.add_argument("--seed", type=_positive_int("--seed", SEED_LIMIT, "2**64 - 1 (a replay stores it in 8 bytes)"),
                    default=None, help="match seed, 0 to 2**64 - 1 (default 0)")
     p.add_argument("--frames", type=_positive_int("--frames"), default=None,
@@ -70,7 +78,7 @@ def build_parser(prog: str = MAIN_PY.command) -> argparse.ArgumentParser:
                         "FILE-3.rpl ... (FILE without .rpl); training is not recorded")
     p.add_argument("--replay", metavar="FILE", default=None,
                    help="play a replay file back, checking it frame by frame (with --headless: one JSON line, "
-                        "plus replay_frames with --frames); a regular file of at most 156292 bytes")
+                        "plus replay_frames with --frames); a regular file of at most 156296 bytes")
     p.add_argument("--force", action="store_true",
                    help="let --record overwrite existing files (FILE and its FILE-N.rpl)")
     p.add_argument("--screenshot", metavar="PNG", default=None,
@@ -81,6 +89,9 @@ def build_parser(prog: str = MAIN_PY.command) -> argparse.ArgumentParser:
     p.add_argument("--fullscreen", action="store_true", help="start fullscreen (F11 toggles it)")
     p.add_argument("--fps", action="store_true", help="show the fps counter (F5 toggles it)")
     p.add_argument("--mute", action="store_true", help="start with the sound effects muted (M toggles them)")
+    p.add_argument("--settings", metavar="FILE", default=None,
+                   help="the window's saved options (key bindings, CPU level, rounds, timer, volume, fullscreen) "
+                        "from and to FILE instead of $XDG_CONFIG_HOME/rangebox/settings.json; flags override them")
     return p
 
 

@@ -33,7 +33,7 @@ def load_checked_replay(args: argparse.Namespace) -> Replay:
 
 def prepare_window_replay(args: argparse.Namespace) -> None:
     """``--replay FILE`` in a window: load and check the file, take seed and sides from it
-    (``args.seed``, ``p1``, ``p2``, ``level``), and keep it as ``args.replay_data``."""
+    (``args.seed``, ``p1``, ``p2``, ``level``, ``rounds``, ``timer``), and keep it as ``args.replay_data``."""
     replay = load_checked_replay(args)
     levels = {c for c in replay.cpu if c is not None}
     if len(levels) > 1:
@@ -45,6 +45,7 @@ def prepare_window_replay(args: argparse.Namespace) -> None:
     args.seed = replay.seed
     args.p1, args.p2 = ("cpu" if c else "human" for c in replay.cpu)
     args.level = levels.pop() if levels else args.level
+    args.rounds, args.timer = replay.rounds, replay.timer
     args.replay_data = replay
 
 

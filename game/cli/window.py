@@ -12,12 +12,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from game.cli.ending import Reason, Session, catch_display_loss
 from game.cli.program import MAIN_PY, Program, UsageError
 from game.cli.replay_io import attach_replay_io
+from game.cli.saved import check_key_names
 from game.cli.timestep import FixedStep
 
 if TYPE_CHECKING:
@@ -28,16 +30,26 @@ if TYPE_CHECKING:
 EVENT_LOOP_INTERVAL = 1 / 120
 
 
-def open_game(args: argparse.Namespace, *, headless: bool | None) -> tuple[ModuleType, Any, Game]:
+def open_game(args: argparse.Namespace, *, headless: bool | None,
+              report: Callable[[str], None] | None = None) -> tuple[ModuleType, Any, Game]:
     """pyglet, its window and :class:`game.render.game.Game`; RenderUnavailable on no display/GL.
 
     ``headless`` True forces EGL (no screen), None keeps ``PYGLET_HEADLESS`` (see
-    ``game.render.boot.load_pyglet``).  The window is pyglet's (``pyglet.window.Window``)."""
+    ``game.render.boot.load_pyglet``).  The window is pyglet's (``pyglet.window.Window``).
+    The saved settings (``args.settings_data``, ``game/cli/saved.py``; None: the defaults) give
+    the key bindings, the volume and fullscreen (``--fullscreen`` too); ``report`` gets a
+    saved key name pyglet does not know (default: a line on stderr)."""
     from game.render.boot import check_fonts, load_pyglet, make_window, show_loading
 
     pyglet = load_pyglet(headless)
+    settings = getattr(args, "settings_data", None)
+    if settings is not None:
+        from pyglet.window import key
+
+        check_key_names(args, key, report or (lambda line: print(f"{MAIN_PY.name}: {line}", file=sys.stderr)))
+    full = bool(args.fullscreen) or (settings is not None and settings.fullscreen)
     window = make_window(pyglet, visible=not pyglet.options["headless"],
-                         fullscreen=bool(args.fullscreen) and not pyglet.options["headless"])
+                         fullscreen=full and not pyglet.options["headless"])
     check_fonts(pyglet)
     show_loading(pyglet, window)      # at once: the game's modules, arena and warm-up take seconds
     from game.render.game import Game
@@ -45,7 +57,9 @@ def open_game(args: argparse.Namespace, *, headless: bool | None) -> tuple[Modul
     game = Game(pyglet, window, p1=args.p1, p2=args.p2, level=args.level, seed=args.seed,
                 training=args.training, debug=args.debug, show_fps=args.fps,
                 title=args.screenshot is None and args.frames is None,
-                adaptive=args.screenshot is None)      # a window may drop the 3D to half resolution
+                adaptive=args.screenshot is None,      # a window may drop the 3D to half resolution
+                rounds=getattr(args, "rounds", None) or 3, timer=getattr(args, "timer", None) or 60,
+                settings=settings, settings_path=getattr(args, "settings_path", None))
     return pyglet, window, game
 
 
@@ -63,7 +77,10 @@ def attach_audio(args: argparse.Namespace, pyglet: ModuleType, game: Game,
         return None
     from game.audio.player import AudioPlayer, screen_pan
 
-    audio = AudioPlayer(muted=args.mute, report=lambda line: print(f"{program.name}: {line}", file=sys.stderr),
+    settings = getattr(args, "settings_data", None)
+    master = settings.volume / 100 if settings is not None else 1.0        # the saved volume
+    audio = AudioPlayer(muted=args.mute, master=master,
+                        report=lambda line: print(f"{program.name}: {line}", file=sys.stderr),
                         pan_of=lambda point: screen_pan(point, getattr(game, "view_proj", None)))
     game.audio = audio
     game.step_listeners.append(audio.on_step)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from game.settings import DEFAULT_BINDINGS
 from game.sim import FrameInput
 
 if TYPE_CHECKING:
@@ -31,18 +32,9 @@ PRESS_INTENTS = ("up", "lp", "hp", "lk", "hk")
 #: the input given to a CPU side (the match decides that side's input itself)
 _NEUTRAL = FrameInput()
 
-#: key names (pyglet.window.key attributes) per player and intent.  P2's keypad keys are named
-#: twice: with Num Lock off the keypad sends KP_Home, KP_Left, KP_Begin, ... (NUM_HOME, ...)
-#: instead of KP_7, KP_4, KP_5 (NUM_7, ...), and the player presses the same key either way.
-KEYMAP = {
-    0: {"left": ("A",), "right": ("D",), "up": ("W",), "down": ("S",), "in": ("Q",), "out": ("E",),
-        "lp": ("U",), "hp": ("I",), "lk": ("J",), "hk": ("K",), "guard": ("L", "SPACE")},
-    1: {"left": ("LEFT",), "right": ("RIGHT",), "up": ("UP",), "down": ("DOWN",),
-        "in": ("NUM_7", "NUM_HOME", "PAGEUP"), "out": ("NUM_9", "NUM_PAGE_UP", "PAGEDOWN"),
-        "lp": ("NUM_4", "NUM_LEFT", "BRACKETLEFT"), "hp": ("NUM_5", "NUM_BEGIN", "BRACKETRIGHT"),
-        "lk": ("NUM_1", "NUM_END", "SEMICOLON"), "hk": ("NUM_2", "NUM_DOWN", "APOSTROPHE"),
-        "guard": ("NUM_0", "NUM_INSERT", "RCTRL", "BACKSLASH")},
-}
+#: the default key names (pyglet.window.key attributes) per player and intent
+#: (``game.settings.DEFAULT_BINDINGS``; the options screen remaps them)
+KEYMAP = DEFAULT_BINDINGS
 
 CONTROLS_TEXT = (
     "P1   move A D  ·  jump W  ·  crouch S  ·  sidestep Q (in) E (out)  ·  LP U  HP I  LK J  HK K  ·  guard L / Space",
@@ -80,12 +72,19 @@ def intents_to_input(held: dict, facing, cam_right, cam_fwd) -> FrameInput:
 
 
 class Keyboard:
-    """Reads a pyglet ``KeyStateHandler`` through :data:`KEYMAP`."""
+    """Reads a pyglet ``KeyStateHandler`` through a binding table (key names per player and
+    intent, :data:`KEYMAP` unless given; :meth:`bind` takes a new one, as the options screen does)."""
 
-    def __init__(self, key_module, state):
+    def __init__(self, key_module, state, bindings: dict | None = None):
         self.state = state
-        self.codes = {p: {i: tuple(getattr(key_module, n) for n in names if hasattr(key_module, n))
-                          for i, names in m.items()} for p, m in KEYMAP.items()}
+        self.key_module = key_module
+        self.bind(KEYMAP if bindings is None else bindings)
+
+    def bind(self, bindings: dict) -> None:
+        """Read the keys of ``bindings`` from now on (names pyglet does not know are skipped)."""
+        k = self.key_module
+        self.codes = {p: {i: tuple(getattr(k, n) for n in names if hasattr(k, n))
+                          for i, names in m.items()} for p, m in bindings.items()}
 
     def intents(self, player: int) -> dict:
         s = self.state
@@ -168,7 +167,8 @@ class Gamepads:
 
     def menu_buttons(self) -> set:
         """The menu buttons held on any pad: ``start``, ``a`` (confirm), ``b`` (back) and the
-        d-pad or stick ``up`` / ``down`` (either player may start, pause and choose)."""
+        d-pad or stick ``up`` / ``down`` / ``left`` / ``right`` (either player may start, pause and
+        choose; left / right change a value on the options screen)."""
         held = set()
         for c in self.pads:
             if c is None or getattr(getattr(c, "device", None), "connected", True) is False:
@@ -182,6 +182,11 @@ class Gamepads:
                 held.add("up")
             if y[0] < -self.DEAD or y[1] < -0.5:
                 held.add("down")
+            x = (stick.x if stick is not None else 0.0), (dpad.x if dpad is not None else 0.0)
+            if x[0] > self.DEAD or x[1] > 0.5:
+                held.add("right")
+            if x[0] < -self.DEAD or x[1] < -0.5:
+                held.add("left")
         return held
 
 

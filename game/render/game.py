@@ -30,6 +30,8 @@ from .effects import show_events, throw_landing
 from .geometry import arena_parts, camera_obstacles, camera_ray, load_scene_arena
 from .glutil import RenderTarget
 from .hud import Hud
+from .menu_panel import MenuPanel
+from .menus import menu_items, menu_key, open_options, pad_menu, panel_key
 from .occluders import FADE_KINDS, MAX_FADE, Occluders
 from .overlay import DebugOverlay
 from .passes import LineRenderer, RectRenderer, SparkRenderer
@@ -43,10 +45,12 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from game.audio.player import AudioPlayer
+    from game.settings import Settings
 
+    from .movelist import MoveList
+    from .options import OptionsScreen
     from .replay_view import ReplayView
 
-MENU_ITEMS = ("Resume", "Restart", "Training", "Quit")
 ATTRACT_RESTART = 300      # frames after the match ends before attract mode starts another
 NOTICE_TICKS = 90          # ticks (1.5 s) a notice such as "sound off" stays in the HUD's corner
 
@@ -64,15 +68,26 @@ class Game:
 
     def __init__(self, pyglet, window, *, p1: str = "human", p2: str = "cpu", level: str = "normal",
                  seed: int = 0, training: bool = False, debug: bool = False, title: bool = True,
-                 show_fps: bool = False, render_scale: float = 1.0, adaptive: bool = False):
+                 show_fps: bool = False, render_scale: float = 1.0, adaptive: bool = False, rounds: int = 3,
+                 timer: int = 60, settings: Settings | None = None, settings_path=None):
         from pyglet.window import key
+
+        from game.settings import Settings
 
         self.pyglet, self.window, self.key = pyglet, window, key
         self.p1, self.p2, self.level, self.seed = p1, p2, level, seed
+        self.rounds, self.timer = rounds, timer      # each new match: best of ``rounds``, ``timer`` s rounds
+        #: the options in use (the saved ones under the flags); the options screen changes them
+        self.settings = (settings or Settings()).copy()
+        self.settings.level, self.settings.rounds, self.settings.timer = level, rounds, timer
+        #: where the options screen saves them (None: ``game.settings.default_path()``)
+        self.settings_path = settings_path
+        #: the move list or options screen shown over the title or pause menu (``menus.py``), or None
+        self.panel: MoveList | OptionsScreen | None = None
         self.keys = key.KeyStateHandler()
         window.push_handlers(self.keys)
         window.push_handlers(on_key_press=self.on_key_press)
-        self.keyboard = Keyboard(key, self.keys)
+        self.keyboard = Keyboard(key, self.keys, self.settings.bindings)
         self.pads = Gamepads(pyglet, enabled=not pyglet.options["headless"])
         self.inputs = PlayerInputs(self.keyboard, self.pads)
         self.training = TrainingMode() if training else None
@@ -128,6 +143,7 @@ class Game:
         self.rects = RectRenderer()
         self.target = RenderTarget()
         self.hud = Hud(pyglet, list(data.fighters))
+        self.menu_panel = MenuPanel(pyglet)
         self._view_scale: float | None = None      # the HUD canvas scale the window's view was set for
 
     def prepare_for_play(self) -> None:
@@ -224,7 +240,8 @@ class Game:
             return self.level if who == "cpu" else None
 
         p2_cpu = None if self.training else cpu(self.p2)
-        self.match = Match.new(seed=self.seed, p1_cpu=cpu(self.p1), p2_cpu=p2_cpu)
+        self.match = Match.new(seed=self.seed, p1_cpu=cpu(self.p1), p2_cpu=p2_cpu, rounds=self.rounds,
+                               timer=self.timer)
         if self.training:
             self.training.attach(self.match)
         self.sparks.clear()
@@ -289,10 +306,10 @@ class Game:
     def step(self) -> None:
         """One 1/60 s tick of the game: at most one ``match.step``."""
         self.ticks += 1
-        self._pad_menu()
+        pad_menu(self)
         if self.replay is not None:
             self.replay.on_tick()
-        if self.screen == "title" or self.menu_sel is not None or \
+        if self.screen == "title" or self.menu_sel is not None or self.panel is not None or \
                 (self.training is not None and not self.training.wants_step()) or \
                 (self.replay is not None and not self.replay.wants_step()):
             self._hold()
@@ -337,25 +354,6 @@ class Game:
         boxes = np.concatenate([f.limb_boxes() for f in self.match.fighters])       # (2 L, 2, 3)
         self.occluders.update(self.camera.current[0], boxes.mean(axis=1),
                               [name not in broken for name in self._fade_names])
-
-    def _pad_menu(self) -> None:
-        """Pads drive the screens as the keys do, on a button's press (any pad): Start starts
-        from the title, pauses a fight and confirms in the menu or after a match; A confirms
-        where there is something to confirm; B closes the menu; up / down move in it."""
-        held = self.pads.menu_buttons() if self.pads.pads else set()
-        pressed, self._pad_held = held - self._pad_held, held
-        if not pressed:
-            return
-        k = self.key
-        menu, title, over = self.menu_sel is not None, self.screen == "title", self.match.over
-        if "start" in pressed:
-            self.on_key_press(k.ESCAPE if not (menu or title or over) else k.ENTER, 0)
-        elif "a" in pressed and (menu or title or over):
-            self.on_key_press(k.ENTER, 0)
-        elif "b" in pressed and menu:
-            self.on_key_press(k.ESCAPE, 0)
-        elif menu and pressed & {"up", "down"}:
-            self.on_key_press(k.UP if "up" in pressed else k.DOWN, 0)
 
     def _hold(self) -> None:
         """No simulation step this tick: render the current state still (no interpolation drift)."""
@@ -472,12 +470,12 @@ class Game:
             self.window.view = Mat4.from_scale(Vec3(s, s, 1.0))
             self._view_scale = s
         menu = None
-        if self.menu_sel is not None and self.replay is not None:
+        if self.panel is not None:
+            pass                        # the panel covers the pause menu
+        elif self.menu_sel is not None and self.replay is not None:
             menu = self.replay.menu(self.menu_sel)
         elif self.menu_sel is not None:
-            items = list(MENU_ITEMS)
-            items[2] = "Training: " + ("on" if self.training else "off")
-            menu = (items, self.menu_sel, "PAUSED")
+            menu = (menu_items(self), self.menu_sel, "PAUSED")
         names = [fd.get("name", "?") for fd in self.match.data.fighters]
 
         def who(side: str) -> str:
@@ -506,6 +504,8 @@ class Game:
             gl.glEnable(gl.GL_BLEND)
             gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
             self.hud.draw_menu()
+        if self.panel is not None:
+            self.menu_panel.draw(self.rects, (W, H), self.panel)
         gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE)
 
     # ------------------------------------------------------------------ keys
@@ -513,7 +513,10 @@ class Game:
         k = self.key
         paused = self.screen == "title" or self.menu_sel is not None
         over = self.match.over
-        self._on_key_press(symbol)
+        if self.panel is not None:
+            panel_key(self, symbol)     # every key is the panel's (F11, M, F1 ... too: a key to remap)
+        else:
+            self._on_key_press(symbol)
         if (paused and self.screen != "title" and self.menu_sel is None) or (over and not self.match.over):
             self.inputs.resume()
         return self.pyglet.event.EVENT_HANDLED if symbol == k.ESCAPE else None
@@ -546,10 +549,12 @@ class Game:
                 self.new_match()
             elif symbol == k.T:
                 self.set_training(True)
+            elif symbol == k.O:
+                open_options(self)
             elif symbol == k.ESCAPE:
                 self.quit = True
         elif self.menu_sel is not None:
-            self._menu_key(symbol)
+            menu_key(self, symbol)
         elif symbol == k.ESCAPE:
             self.menu_sel = 0
         elif self.match.over and symbol in (k.ENTER, k.RETURN, k.NUM_ENTER):
@@ -571,22 +576,6 @@ class Game:
             elif symbol == k.F9:
                 tr.cycle_reversal()
 
-    def _menu_key(self, symbol) -> None:
-        """A key in the pause menu: move, close, or take the selected item."""
-        k, sel = self.key, self.menu_sel
-        assert sel is not None, "menu keys are read only while the menu is open"
-        if symbol in (k.UP, k.W):
-            self.menu_sel = (sel - 1) % len(MENU_ITEMS)
-        elif symbol in (k.DOWN, k.S):
-            self.menu_sel = (sel + 1) % len(MENU_ITEMS)
-        elif symbol == k.ESCAPE:
-            self.menu_sel = None
-        elif symbol in (k.ENTER, k.RETURN, k.NUM_ENTER, k.SPACE, k.U):
-            choice = MENU_ITEMS[sel]
-            self.menu_sel = None
-            if choice == "Restart":
-                self.new_match()
-            elif choice == "Training":
-                self.set_training(self.training is None)
-            elif choice == "Quit":
-                self.quit = True
+    def show_notice(self, line: str) -> None:
+        """A short line in the HUD's corner for a moment (M's \"sound off\", a failed settings save)."""
+        self.notice = (line, self.ticks + NOTICE_TICKS)

@@ -40,7 +40,7 @@ TRAIL_HOLD = 36          # frames the damage trail waits before draining
 TRAIL_RATE = 0.9         # health points per frame it then drains
 #: every character a HUD label can show: printable ASCII and the arrows and dots of the
 #: input history, hints and controls screen (see Hud.warm_glyphs)
-GLYPHS = "".join(chr(c) for c in range(32, 127)) + "·←→↑↓↖↗↘↙"
+GLYPHS = "".join(chr(c) for c in range(32, 127)) + "·←→↑↓↖↗↘↙–"
 
 
 #: frame meter cells: a darker bottom under each phase colour

@@ -37,25 +37,33 @@ from .inputs import FrameInput
 from .limbs import LimbBoxes
 from .movement import JUMP_DRIFT
 from .moves import ProjectileSpec
-from .rounds import FPS, INTRO_FRAMES, KO_FRAMES, MAX_ROUNDS, ROUND_FRAMES, Phase
+from .rounds import FPS, INTRO_FRAMES, KO_FRAMES, MATCH_ROUNDS, MAX_ROUNDS, ROUND_FRAMES, Phase
 from .stage import Stage
 from .state import Snapshot
 
 #: Names other modules import from here.
-__all__ = ["Match", "FPS", "INTRO_FRAMES", "KO_FRAMES", "MAX_ROUNDS", "ROUND_FRAMES", "JUMP_DRIFT", "PAIR_LENIENCY",
-           "LYING_STATES", "DEFAULT_BOUNDS"]
+__all__ = ["Match", "FPS", "INTRO_FRAMES", "KO_FRAMES", "MATCH_ROUNDS", "MAX_ROUNDS", "ROUND_FRAMES", "JUMP_DRIFT",
+           "PAIR_LENIENCY", "LYING_STATES", "DEFAULT_BOUNDS"]
 
 DEFAULT_BOUNDS = ((-14.2, -14.2), (14.2, 14.2))   # a bare floor's [[xmin, zmin], [xmax, zmax]]
 NEUTRAL = FrameInput()                             # no button held: step()'s default input
 
 
 class Match:
-    """A best-of-three match between two fighters.  Create with :meth:`new`."""
+    """A match between two fighters (best of three unless ``Match.new`` says otherwise).  Create with :meth:`new`."""
 
     def __init__(self, data: GameData, seed: int, cpu: tuple[str | None, str | None],
-                 stage: Stage | None = None) -> None:
+                 stage: Stage | None = None, best_of: int = 3, timer: int = ROUND_FRAMES // FPS) -> None:
         self.data = data
         self.seed = _check_seed(seed)
+        #: The match is best of this many rounds (``MATCH_ROUNDS``); a replay records it.
+        self.rounds = _check_rounds(best_of)
+        #: Round wins that take the match (a majority of ``rounds``).
+        self.rounds_to_win = self.rounds // 2 + 1
+        #: Seconds a round lasts (1 to 60); a replay records it.
+        self.timer_seconds = _check_timer(timer)
+        #: Frames a round lasts: the timer's start value.
+        self.round_frames = self.timer_seconds * FPS
         self.cpu = tuple(cpu)
         if len(self.cpu) != 2:
             raise ValueError(f"Match: cpu must be a pair (p1_cpu, p2_cpu), got {cpu!r}")
@@ -80,7 +88,7 @@ class Match:
         self.round = 0
         self.phase = Phase.INTRO
         self.phase_frame = 0
-        self.timer = ROUND_FRAMES
+        self.timer = self.round_frames
         self.winner: int | None = None
         self.over = False
         #: The winner of the round being closed (for the win pose), None for a draw.
@@ -112,20 +120,24 @@ class Match:
     # ------------------------------------------------------------------ API
     @classmethod
     def new(cls, seed: int = 0, *, p1_cpu: str | None = None, p2_cpu: str | None = None,
-            arena: bool = True, assets_dir: str | None = None) -> Match:
+            arena: bool = True, assets_dir: str | None = None, rounds: int = 3, timer: int = 60) -> Match:
         """A fresh match.  ``p1_cpu``/``p2_cpu``: None for a player, or a CPU level
         (``'easy'``, ``'medium'``, ``'normal'``, ``'hard'``); a CPU side ignores the input given
         to :meth:`step` and plays its own (see ``last_inputs``).  ``arena=False``
         fights on a bare bounded floor (no scene, no crates, and a fireball launches nothing).
+        ``rounds``: the match is best of 1, 3 or 5 rounds (it ends after ``MAX_ROUNDS`` rounds at
+        most, draws included); ``timer``: seconds a round lasts, 1 to 60.
 
         ``seed``: an int ``>= 0`` (numpy ints too); anything else raises TypeError or
         ValueError naming ``seed`` (a replay stores seeds below ``2**64``)."""
         _check_seed(seed)
+        _check_rounds(rounds)
+        _check_timer(timer)
         if not isinstance(arena, (bool, np.bool_)):
             raise TypeError(f"Match.new: arena must be True (the arena) or False (a bare floor), "
                             f"got {type(arena).__name__} {arena!r}")
         stage = Stage.load(assets_dir) if arena else None
-        return cls(load_game_data(assets_dir), seed, (p1_cpu, p2_cpu), stage)
+        return cls(load_game_data(assets_dir), seed, (p1_cpu, p2_cpu), stage, rounds, timer)
 
     @property
     def arena(self) -> Arena | None:
@@ -194,7 +206,7 @@ class Match:
         made attribute by attribute would leave its fighters reading this match's range
         boxes, and make the shared read-only tables writable private copies.)"""
         other = Match(self.data, self.seed, (self.cpu[0], self.cpu[1]),
-                      None if self.stage is None else Stage(self.stage.arena))
+                      None if self.stage is None else Stage(self.stage.arena), self.rounds, self.timer_seconds)
         memo[id(self)] = other
         other.restore(self.snapshot())
         return other
@@ -219,3 +231,19 @@ def _check_seed(seed: object) -> int:
     if seed < 0:
         raise ValueError(f"Match: seed must be an int >= 0, got {seed}; pass a non-negative seed")
     return seed
+
+
+def _check_rounds(rounds: object) -> int:
+    """``rounds`` as an int of ``MATCH_ROUNDS``, or ValueError naming it."""
+    if isinstance(rounds, (bool, np.bool_)) or not isinstance(rounds, (int, np.integer)) \
+            or int(rounds) not in MATCH_ROUNDS:
+        raise ValueError(f"Match: rounds must be one of {', '.join(map(str, MATCH_ROUNDS))} (best of), got {rounds!r}")
+    return int(rounds)
+
+
+def _check_timer(timer: object) -> int:
+    """``timer`` (seconds) as an int from 1 to ``ROUND_FRAMES // FPS``, or ValueError naming it."""
+    top = ROUND_FRAMES // FPS
+    if isinstance(timer, (bool, np.bool_)) or not isinstance(timer, (int, np.integer)) or not 1 <= timer <= top:
+        raise ValueError(f"Match: timer must be a whole number of seconds from 1 to {top}, got {timer!r}")
+    return int(timer)

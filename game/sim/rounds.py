@@ -2,7 +2,9 @@
 
 A round runs ``intro`` (inputs ignored) -> ``fight`` (the timer counts down) -> ``ko`` (a
 K.O. or time over: the pause before the next round) and, once a side has won
-``ROUNDS_TO_WIN`` rounds or ``MAX_ROUNDS`` were played, ``over``.
+``Match.rounds_to_win`` rounds (a majority of the match's ``rounds``: 2 of 3 by default) or
+``MAX_ROUNDS`` were played, ``over``.  A round lasts ``Match.round_frames`` (the ``timer``
+given to ``Match.new``, 60 s by default).
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ if TYPE_CHECKING:
 
 FPS = 60
 INTRO_FRAMES = 90          # "ROUND n" then "FIGHT"; inputs are ignored
-ROUND_FRAMES = 60 * FPS    # round timer
+ROUND_FRAMES = 60 * FPS    # round timer by default (Match.new's timer); the longest a round may last
+MATCH_ROUNDS = (1, 3, 5)   # the match lengths Match.new takes: best of 1, 3 or 5
 KO_FRAMES = 150            # K.O. / time-over pause before the next round
 WIN_POSE_AT = 60           # frame of the K.O. pause on which the round's winner strikes its win pose
-ROUNDS_TO_WIN = 2          # best of three
+ROUNDS_TO_WIN = 2          # best of three by default
 MAX_ROUNDS = 5             # draws give no point; the match ends after this many rounds
 START_X = 1.5              # start positions (-START_X, 0) and (+START_X, 0) on a bare floor
 
@@ -58,7 +61,7 @@ def start_round(m: Match) -> None:
     in their stance (every other scalar zero), no projectile in flight; its ``RoundStart``
     waits in ``m.pending`` for the step that returns it.  The range boxes are not rebuilt here."""
     m.round += 1
-    m.phase, m.phase_frame, m.timer = INTRO, 0, ROUND_FRAMES
+    m.phase, m.phase_frame, m.timer = INTRO, 0, m.round_frames
     at = starts(m)
     d = m.data
     for f, (x, z) in zip(m.fighters, at):
@@ -100,7 +103,7 @@ def advance(m: Match, events: list[Event]) -> None:
                 m.fighters[w].state = WIN
         if m.phase_frame >= KO_FRAMES:
             a, b = m.fighters
-            if max(a.wins, b.wins) >= ROUNDS_TO_WIN or m.round >= MAX_ROUNDS:
+            if max(a.wins, b.wins) >= m.rounds_to_win or m.round >= MAX_ROUNDS:
                 m.phase, m.phase_frame, m.over = OVER, 0, True
                 m.winner = None if a.wins == b.wins else (0 if a.wins > b.wins else 1)
                 events.append(MatchOver(m.frame, m.winner))

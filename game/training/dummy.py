@@ -159,11 +159,9 @@ class DummyController:
 
     def refill(self, match) -> None:
         """Endless training: full health for both sides once neither is stunned, and a full round timer."""
-        from game.sim.match import ROUND_FRAMES
-
         if match.phase != "fight":
             return
-        match.timer = ROUND_FRAMES
+        match.timer = match.round_frames
         if all(f.state not in _STUNNED for f in match.fighters):
             for f in match.fighters:
                 f.health = f.max_health

@@ -83,7 +83,7 @@ def title_fight_rematch_quit(p: Player) -> None:
             _fight_taps(p)
     elif g.match.frame >= 240 and g.menu_sel is None and not s.get("quit"):
         s["quit"] = True
-        p.tap("ESCAPE", "DOWN", "DOWN", "DOWN", "ENTER")      # Resume, Restart, Training, Quit
+        p.tap("ESCAPE", "UP", "ENTER")      # up from Resume wraps round to Quit, the last item
     elif not s.get("quit"):
         _fight_taps(p)
 
@@ -109,7 +109,7 @@ def restart_training_fight_quit(p: Player) -> None:
         p.tap(*menu, "DOWN", "DOWN", "ENTER")                   # Training: off (a new match)
         s["phase"] = 3
     elif phase == 3 and g.training is None and g.match.frame >= 120:
-        p.tap(*menu, "DOWN", "DOWN", "DOWN", "ENTER")           # Quit
+        p.tap(*menu, "UP", "ENTER")                             # Quit (the last item)
         s["phase"] = 4
     elif not g.match.over and g.menu_sel is None:
         _fight_taps(p)

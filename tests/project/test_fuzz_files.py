@@ -39,7 +39,8 @@ from game import files
 from game.collision import CollisionModel, Scene, SceneFileError, SceneFileUnusable, load_scene
 from game.collision.scene_file import scene_from_bytes, scene_to_bytes
 from game.collision.scene_format import MODELS_CRC_AT, MODELS_HEADER, QUAD_CRC_AT, QUAD_HEADER, QUAD_PAIR_AT
-from game.replay import HEADER, HEADER_V1, ReplayError, ReplayFileError, ReplayRecorder, decode, load_replay
+from game.replay import HEADER, ReplayError, ReplayFileError, ReplayRecorder, decode, load_replay
+from game.replay_header import HEADER_V1
 from game.sim import FrameInput, Match
 from game.sim.arena import (
     DESCRIPTION_NAME,
@@ -106,7 +107,7 @@ def _damaged_replays(good: list[bytes], rng: np.random.Generator) -> list[tuple[
             if rng.random() < 0.5:
                 spliced = bytearray(src[:HEADER.size] + other[HEADER.size:])
             else:                                               # the other version's header length
-                v1 = HEADER_V1.pack(*HEADER.unpack_from(src)[:-1])
+                v1 = HEADER_V1.pack(*HEADER.unpack_from(src)[:-3])             # no arena, rounds, timer
                 v1 = v1[:4] + struct.pack("<HH", 1, HEADER_V1.size) + v1[8:]
                 spliced = bytearray(v1 + other[HEADER.size:])
             out.append(("splice", _reseal_replay(spliced)))

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import game
 from clihelp import ROOT
 from game import replay as rp
+from game import replay_header as rh
 from game.replay import (
     HEADER,
     MAX_FILE_SIZE,
@@ -33,15 +34,15 @@ from game.replay import (
 from game.sim import FrameInput, Match
 from replayhelp import record, record_script
 
-#: docs/replay-format.md's header (format version 2), field by field: (name, struct code)
+#: docs/replay-format.md's header (format version 3), field by field: (name, struct code)
 DOC_HEADER = (("magic", "4s"), ("format_version", "H"), ("header_size", "H"), ("game_version", "16s"),
               ("seed", "Q"), ("p1_cpu", "B"), ("p2_cpu", "B"), ("interval", "H"), ("frames", "I"),
               ("runs", "I"), ("checkpoints", "I"), ("payload_size", "I"), ("payload_crc", "I"),
-              ("arena", "I"))
-
-
-#: Format version 1: the same fields without ``arena`` (every version-1 replay is on the arena).
-DOC_HEADER_V1 = DOC_HEADER[:-1]
+              ("arena", "I"), ("rounds", "H"), ("timer", "H"))
+#: Format version 2: the same fields without ``rounds`` and ``timer`` (best of 3, 60 s rounds).
+DOC_HEADER_V2 = DOC_HEADER[:-2]
+#: Format version 1: version 2 without ``arena`` (every version-1 replay is on the arena).
+DOC_HEADER_V1 = DOC_HEADER[:-3]
 
 
 def doc_offset(field: str) -> int:
@@ -52,12 +53,12 @@ def doc_offset(field: str) -> int:
 
 def forge(raw: bytes | None = None, *, compressed: bytes | None = None, **fields) -> bytes:
     """A replay file built field by field with struct and zlib, both CRCs right; ``fields``
-    override the header (defaults: a valid empty replay, format version 2 on the arena;
-    ``format_version=1`` forges the version-1 layout)."""
-    layout = DOC_HEADER_V1 if fields.get("format_version") == 1 else DOC_HEADER
-    h = dict(magic=b"RBXR", format_version=2, header_size=struct.calcsize("<" + "".join(c for _, c in layout)),
+    override the header (defaults: a valid empty replay, format version 3 on the arena, best of
+    3 rounds of 60 s; ``format_version=1`` or ``2`` forges that version's layout)."""
+    layout = {1: DOC_HEADER_V1, 2: DOC_HEADER_V2}.get(fields.get("format_version", 3), DOC_HEADER)
+    h = dict(magic=b"RBXR", format_version=3, header_size=struct.calcsize("<" + "".join(c for _, c in layout)),
              game_version=game.__version__.encode(), seed=1, p1_cpu=0, p2_cpu=0, interval=60, frames=0, runs=0,
-             checkpoints=0, arena=1)
+             checkpoints=0, arena=1, rounds=3, timer=60)
     h.update(fields)
     payload = compressed if compressed is not None else zlib.compress(b"\0" * 8 if raw is None else raw)
     h.setdefault("payload_size", len(payload))
@@ -93,10 +94,11 @@ def test_forged_valid_file_decodes():
 
 def test_header_offsets_in_messages_are_the_documented_layout():
     """Every offset a message can name is the field's offset in the documented header."""
-    assert [n for n, _ in DOC_HEADER] == list(rp._FIELDS)
-    assert {n: doc_offset(n) for n, _ in DOC_HEADER} == rp._OFFSETS
-    assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER)) == rp.HEADER.size == 60
-    assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER_V1)) == rp.HEADER_V1.size == 56
+    assert [n for n, _ in DOC_HEADER] == list(rh._FIELDS)
+    assert {n: doc_offset(n) for n, _ in DOC_HEADER} == rh.OFFSETS
+    assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER)) == rp.HEADER.size == 64
+    assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER_V2)) == rh.HEADER_V2.size == 60
+    assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER_V1)) == rh.HEADER_V1.size == 56
 
 
 @pytest.mark.parametrize("n", [4, 5, 6, 7])
@@ -104,14 +106,14 @@ def test_file_shorter_than_the_version_fields_is_a_magic_error_not_a_struct_erro
     assert_error(forge()[:n], "magic", 0, f"file is {n} bytes")
 
 
-@pytest.mark.parametrize("version", [0, 3, 0xFFFF])
+@pytest.mark.parametrize("version", [0, 4, 0xFFFF])
 def test_any_other_format_version_is_refused_older_or_newer(version):
     data = bytearray(forge())
     data[4:6] = struct.pack("<H", version)
     assert_error(bytes(data), "format_version", doc_offset("format_version"), f"replay format version {version}, ")
 
 
-@pytest.mark.parametrize("version, size, other", [(2, 60, 56), (1, 56, 60)])
+@pytest.mark.parametrize("version, size, other", [(3, 64, 60), (2, 60, 56), (1, 56, 60)])
 def test_other_header_size_is_refused(version, size, other):
     data = bytearray(forge(format_version=version))
     data[6:8] = struct.pack("<H", other)
@@ -147,7 +149,7 @@ def test_checkpoint_count_must_match_the_frames():
 
 def test_payload_that_is_not_zlib_is_a_field_error():
     assert_error(forge(compressed=b"this is not zlib data"), "payload", rp.HEADER.size, "zlib data is invalid")
-    assert_error(forge(compressed=b"not zlib", format_version=1), "payload", rp.HEADER_V1.size, "zlib data")
+    assert_error(forge(compressed=b"not zlib", format_version=1), "payload", rh.HEADER_V1.size, "zlib data")
 
 
 @pytest.mark.parametrize("extra", [-1, 1])
@@ -310,19 +312,20 @@ def test_run_length_encoding_matches_reference(spans):
 
 def test_bare_floor_and_arena_replays_differ_only_in_the_arena_field():
     bare, arena = (record_script(Match.new(seed=2, arena=a), 0)[0].to_bytes() for a in (False, True))
-    off = rp._OFFSETS["arena"]
-    assert len(bare) == len(arena) and off == rp.HEADER.size - 4
+    off = rh.OFFSETS["arena"]
+    assert len(bare) == len(arena) and off == rh.HEADER_V2.size - 4
     diff = [i for i in range(len(bare) - 4) if bare[i] != arena[i]]          # the trailer CRC differs too
     assert diff == [off]
     assert struct.unpack_from("<I", bare, off) == (0,) and struct.unpack_from("<I", arena, off) == (1,)
 
 
 def _as_version_1(data: bytes) -> bytes:
-    """A version-2 file rewritten by hand in the version-1 layout (no arena field)."""
-    v2 = struct.Struct("<4sHH16sQBBHIIIIII")
+    """A version-3 file (best of 3, 60 s rounds) rewritten by hand in the version-1 layout
+    (no arena, rounds or timer field)."""
+    v2 = struct.Struct("<4sHH16sQBBHIIIIIIHH")
     fields = list(v2.unpack_from(data))
-    assert fields[1] == 2 and fields[-1] == 1, "not a version-2 arena replay"
-    head = struct.pack("<4sHH16sQBBHIIIII", fields[0], 1, 56, *fields[3:-1])
+    assert fields[1] == 3 and fields[-3:] == [1, 3, 60], "not a version-3 arena replay of the defaults"
+    head = struct.pack("<4sHH16sQBBHIIIII", fields[0], 1, 56, *fields[3:-3])
     body = head + data[v2.size:-4]
     return body + struct.pack("<I", zlib.crc32(body))
 
@@ -341,8 +344,8 @@ def test_a_version_1_file_is_still_read_and_plays_on_the_arena(tmp_path):
 def _forge(arena: int) -> bytes:
     raw = bytes(8)                                                  # 0 frames: just the final hash
     payload = zlib.compress(raw)
-    head = rp.HEADER.pack(b"RBXR", 2, rp.HEADER.size, rp.game.__version__.encode(), 0, 0, 0, 60, 0, 0, 0,
-                          len(payload), zlib.crc32(payload), arena)
+    head = rp.HEADER.pack(b"RBXR", 3, rp.HEADER.size, rp.game.__version__.encode(), 0, 0, 0, 60, 0, 0, 0,
+                          len(payload), zlib.crc32(payload), arena, 3, 60)
     return head + payload + struct.pack("<I", zlib.crc32(head + payload))
 
 
@@ -351,14 +354,14 @@ def test_unknown_arena_code_is_a_field_error(code):
     decode(_forge(1))                                               # the forger's file is valid
     with pytest.raises(ReplayError) as ei:
         decode(_forge(code), "a.rpl")
-    assert str(ei.value).startswith(f"a.rpl: arena at byte {rp._OFFSETS['arena']}: unknown arena code {code}")
+    assert str(ei.value).startswith(f"a.rpl: arena at byte {rh.OFFSETS['arena']}: unknown arena code {code}")
 
 
 def _file(payload: bytes, frames: int, runs: int) -> bytes:
     import game
 
-    header = HEADER.pack(b"RBXR", 2, HEADER.size, game.__version__.encode(), 0, 0, 0, 60, frames, runs,
-                         frames // 60, len(payload), zlib.crc32(payload), 1)
+    header = HEADER.pack(b"RBXR", 3, HEADER.size, game.__version__.encode(), 0, 0, 0, 60, frames, runs,
+                         frames // 60, len(payload), zlib.crc32(payload), 1, 3, 60)
     return header + payload + TRAILER.pack(zlib.crc32(header + payload))
 
 
@@ -386,3 +389,9 @@ def test_truncated_zlib_stream_is_named_as_such():
     full = zlib.compress(raw, 9)
     with pytest.raises(ReplayError, match=rf"x.rpl: payload at byte {HEADER.size}: zlib data is invalid"):
         decode(_file(full[:-3], 1, 1), "x.rpl")
+
+
+@pytest.mark.parametrize("field, value, words", [("rounds", 4, "best of 4 rounds"), ("timer", 0, "0 s round timer"),
+                                                 ("timer", 61, "61 s round timer")])
+def test_rounds_and_timer_out_of_range_are_field_errors(field, value, words):
+    assert_error(forge(**{field: value}), field, doc_offset(field), words)

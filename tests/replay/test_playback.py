@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 import subprocess
 import sys
+import zlib
 
 import pytest
 
@@ -16,6 +18,7 @@ import game
 from clihelp import ROOT
 from cratefight import crate_fight
 from game import replay as rp
+from game import replay_header as rh
 from game.replay import (
     MAX_MATCH_FRAMES,
     ReplayMismatch,
@@ -361,3 +364,31 @@ def test_B9_replay_of_a_crate_fight_round_trips_through_bytes(crate_fight_run):
     r = decode(rec.to_bytes(), "mem.rpl")
     assert r.inputs.tolist() == [[a.bits, b.bits] for a, b in inputs]
     assert r.tags.tolist() == [int(h[:4], 16) for _, h, _, _ in straight]
+
+
+# ---------------------------------------------------------------- rounds and timer (format 3)
+def test_version_2_file_reads_as_best_of_3_with_60_s_rounds_and_plays_back(recorded):
+    """A file of format version 2 (no rounds or timer) was recorded with Match.new's defaults."""
+    data, final = recorded
+    head = rp.HEADER.unpack_from(data, 0)
+    old = rh.HEADER_V2.pack(head[0], 2, rh.HEADER_V2.size, *head[3:14])
+    body = old + data[rp.HEADER.size:-4]
+    r = decode(body + struct.pack("<I", zlib.crc32(body)))
+    assert (r.rounds, r.timer) == (3, 60)
+    assert rp.play_replay(r)["final_hash"] == final.state_hash()
+
+
+def test_rounds_and_timer_are_recorded_and_a_match_built_otherwise_is_refused():
+    """A best-of-1, 30 s match replays into a match built so; one built with the defaults is
+    refused on frame 0, naming the setting."""
+    m = Match.new(seed=2, p1_cpu="easy", p2_cpu="hard", rounds=1, timer=30)
+    rec = ReplayRecorder.for_match(m)
+    while not m.over:
+        m.step()
+        rec.record(m)
+    r = decode(rec.to_bytes())
+    assert (r.rounds, r.timer) == (1, 30) and r.frames == m.frame
+    assert rp.play_replay(r)["final_hash"] == m.state_hash()
+    want = "best of 3 rounds of 60 s, the replay was recorded best of 1 rounds of 30 s"
+    with pytest.raises(ReplayMismatch, match=want):
+        rp.play_replay(r, lambda s, a, b: Match.new(seed=s, p1_cpu=a, p2_cpu=b))

@@ -57,7 +57,8 @@ def _calls(tree: ast.AST):
 @pytest.mark.slow
 def test_no_blas_products_in_the_per_frame_simulation_code():
     assert all((SIM / name).is_file() for name in LOAD_TIME), "a loader named here is gone: update LOAD_TIME"
-    assert {"match.py", "stage.py", "skeleton.py", "combat.py", "movement.py", "ai/rules.py", "ai/choices.py"} <= set(PER_FRAME)
+    assert {"match.py", "stage.py", "skeleton.py", "combat.py", "movement.py",
+            "ai/rules.py", "ai/choices.py"} <= set(PER_FRAME)
     found = []
     for name in PER_FRAME:
         for fn, call, line in _calls(ast.parse((SIM / name).read_text())):
