@@ -10,8 +10,8 @@ import math
 from collections.abc import Callable
 
 from ..inputs import BACK, DOWN, FORWARD, GUARD, HP, LP, SIDE_L, SIDE_R, UP
-from .measure import WALK_FWD, body_front, move_reach
-from .moves import THROW_FRONT, press_move, punish, throw_name, throw_reaches
+from .measure import WALK_FWD, body_front, move_reach, projectile_move
+from .moves import THROW_FRONT, heaviest, next_launch, press_move, punish, throw_name, throw_reaches
 from .plan import CpuPlan
 from .situation import Situation, blocked_ahead, clear_shot
 
@@ -124,6 +124,12 @@ def attack(s: Situation, plan: CpuPlan, r: float) -> int | None:
             plan.start(GUARD | (DOWN if tele.height == "low" else 0), tele.over + 2)
             plan.read = 2
             return plan.press()
+    elif (launch := next_launch(data, op, plan)) and rng.random() < level.read:
+        # a projectile counted on (a habit): only a move that lands before its launch (a slower
+        # one would be struck in its wind-up), else guard it
+        move = heaviest(data, dist, launch - s.me.busy_frames(data.moves))[0]
+        if not move:
+            return _guard_launch(s, plan, launch)
     elif ducking and op.guard != 2 and rng.random() < level.mix:
         # a high passes over a crouching body: a low or a mid
         fits = [n for n in in_range if data.moves[n].height != "high"] or in_range
@@ -155,6 +161,16 @@ def attack(s: Situation, plan: CpuPlan, r: float) -> int | None:
     if data.moves[move].cancel and chance > 0.0 and rng.random() < chance:
         plan.string = 1                                  # followed once it makes contact, hit or block
     return bits
+
+
+def _guard_launch(s: Situation, plan: CpuPlan, launch: int) -> int:
+    """Guard, at the projectile's height, until a projectile counted on (:func:`~.moves.next_launch`)
+    has launched, ``launch`` frames from now; :func:`~.rules.answer_projectile` holds the guard
+    on until it lands."""
+    pm = projectile_move(s.data)
+    low = pm is not None and pm.projectile is not None and pm.projectile.height == "low"
+    plan.start(GUARD | (DOWN if low else 0), launch + 2)
+    return plan.press()
 
 
 def guess_low(s: Situation, plan: CpuPlan) -> bool:

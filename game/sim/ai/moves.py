@@ -41,6 +41,9 @@ TURN_MARGIN = 0.12
 #: A follow-up that must reach is chosen only if it reaches this much (m) past the distance
 #: plus the first hit's pushback: a reeling body leans back out of a short reach.
 CONFIRM_MARGIN = 0.30
+#: Projectile throws seen in a round (and at least as many as its other attacks) before the CPU
+#: counts on the opponent throwing another once it recovers (:func:`zoning`).
+ZONE_HABIT = 2
 
 
 def throw_name(data: GameData) -> str:
@@ -82,30 +85,76 @@ def may_cancel(data: GameData, me: FighterView) -> bool:
     return bool(mv.cancel) and me.mframe <= mv.cancel_window[1]
 
 
-def punish(data: GameData, op: Sight, dist: float, delay: int = 0) -> str:
+def zoner(plan: CpuPlan) -> bool:
+    """Whether the opponent's habit is to throw projectiles: at least :data:`ZONE_HABIT` seen
+    this round, and no fewer than its other attacks."""
+    return plan.zoned >= ZONE_HABIT and plan.zoned >= plan.attacks
+
+
+def zoning(data: GameData, op: Sight, plan: CpuPlan) -> int:
+    """The wind-up the CPU counts on after ``op``'s recovery: the projectile move's startup when
+    ``op`` is seen in a projectile throw past its launch (its recovery, or counted on past its
+    end: a next one may have begun) and its habit is to throw them (:func:`zoner`), as a player
+    who has watched a fireball loop counts on the next one; else 0."""
+    if not op.move or not zoner(plan):
+        return 0
+    mv = data.moves[op.move]
+    if mv.projectile is None or op.mframe < mv.startup:
+        return 0
+    return mv.startup
+
+
+def next_launch(data: GameData, op: Sight, plan: CpuPlan) -> int:
+    """Frames until the projectile the CPU counts on launches, when the opponent's habit is to
+    throw them (:func:`zoner`): the one seen winding up, else the next, started as soon as
+    ``op`` is free (after its throw's recovery, or its stun; seen free, it may have started as
+    long ago as the look is old); 0 when none is counted on (no habit, another move seen, or
+    the count is past: a throw it has not seen yet)."""
+    pm = projectile_move(data)
+    if pm is None or not zoner(plan) or (op.move and op.move != pm.name):
+        return 0
+    if not op.move:
+        left = op.stun + pm.startup if op.stun else pm.startup - op.age
+    elif op.mframe < pm.startup:
+        left = pm.startup - op.mframe
+    else:
+        left = pm.total - op.mframe + pm.startup
+    return max(0, left + op.hitstop)
+
+
+def punish(data: GameData, op: Sight, dist: float, delay: int = 0, after: int = 0) -> str:
     """The attack that lands on ``op`` before it can guard or strike: it is in a move's
     recovery (a whiffed heavy) or slow wind-up, and the attack, pressed now and starting
-    ``delay`` frames from now, reaches it in time.  The heaviest such attack, or ``""``."""
-    return punish_walk(data, op, dist, delay, walk=False)[0]
+    ``delay`` frames from now, reaches it in time (``after``: frames past the recovery it is
+    counted on to stay harmless, :func:`zoning`).  The heaviest such attack, or ``""``."""
+    return punish_walk(data, op, dist, delay, walk=False, after=after)[0]
 
 
-def punish_walk(data: GameData, op: Sight, dist: float, delay: int = 0, walk: bool = True) -> tuple[str, int]:
+def punish_walk(data: GameData, op: Sight, dist: float, delay: int = 0, walk: bool = True,
+                after: int = 0) -> tuple[str, int]:
     """:func:`punish`, allowing (``walk``) a walk in first: ``(move, frames to walk before its
     press)`` for the heaviest attack that still lands in time after that walk, or ``("", 0)``.
-    An attack reaches a body its limb's reach plus :data:`PUNISH_FRONT` of a standing body's
-    front away (centre to centre).  A move seen to make contact is no opening while it was last
-    seen inside its cancel window: a string may follow it."""
+    A move seen to make contact is no opening while it was last seen inside its cancel window:
+    a string may follow it."""
     mv = data.moves[op.move]
     if mv.cancel and op.move_hit and op.seen_mframe <= mv.cancel_window[1]:
         return "", 0
     if op.mframe < mv.startup and (mv.hit_limbs or mv.projectile is not None):
         window = mv.startup - op.mframe                      # hit it out of its wind-up
     elif op.mframe >= mv.startup + mv.active:
-        window = mv.total - op.mframe                        # or in its recovery
+        window = mv.total - op.mframe + after                # or in its recovery
     else:
         return "", 0
-    window += op.hitstop - delay
-    ducking = mv.height == "low"                             # a sweep: a crouching body, highs pass over
+    # a sweep: a crouching body, highs pass over
+    return heaviest(data, dist, window + op.hitstop - delay, walk, mv.height == "low")
+
+
+def heaviest(data: GameData, dist: float, window: int, walk: bool = False, ducking: bool = False) -> tuple[str, int]:
+    """``(move, frames to walk before its press)``: the heaviest attack active, with 2 frames to
+    spare, within ``window`` frames from now, after a walk in first if ``walk`` (else it must
+    reach from here); no high at a ``ducking`` body; ``("", 0)`` when there is none.  An attack
+    reaches a body its limb's reach plus :data:`PUNISH_FRONT` of a standing body's front away
+    (centre to centre)."""
     front = PUNISH_FRONT * body_front(data)
     best, damage, steps = "", -1, 0
     for name, (reach_n, _) in move_reach(data).items():

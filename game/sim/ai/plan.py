@@ -60,6 +60,8 @@ class CpuPlan:
     #: the opponent's attacks seen this round, and how many of them were lows
     attacks: int = 0
     lows: int = 0
+    #: the opponent's projectile throws seen this round (its habit: :func:`~.moves.next_launch`)
+    zoned: int = 0
     #: its last looks at the opponent, oldest first (:func:`~.sight.look`), at most reaction + 1
     eyes: tuple[int, ...] = ()
 

@@ -34,6 +34,7 @@ from .moves import (
     punish,
     punish_walk,
     turn,
+    zoning,
 )
 from .plan import CpuPlan
 from .sight import look, remember
@@ -76,8 +77,9 @@ def decide(match: MatchView, i: int, level: str) -> int:
 
 # ---------------------------------------------------------------- the rules, in order
 def watch(s: Situation, plan: CpuPlan) -> int | None:
-    """Tally the opponent's attacks as they are seen, and how many are lows (what a raised
-    guard's height is guessed from, :func:`~.choices.guard_up`).  Never decides."""
+    """Tally the opponent's attacks as they are seen, how many are lows (what a raised guard's
+    height is guessed from, :func:`~.choices.guard_up`) and its projectile throws (a habit of
+    throwing them again, :func:`~.moves.next_launch`).  Never decides."""
     op = s.op
     if op.move:
         started = s.match.frame - op.mframe + 1
@@ -87,6 +89,7 @@ def watch(s: Situation, plan: CpuPlan) -> int | None:
             if mv.hit_limbs:
                 plan.attacks += 1
                 plan.lows += mv.height == "low"
+            plan.zoned += mv.projectile is not None
     return None
 
 
@@ -206,13 +209,14 @@ def punish_stuck(s: Situation, plan: CpuPlan) -> int | None:
     """No projectile on its way, and the opponent is seen stuck in a move (a whiffed or blocked
     attack's recovery, a slow wind-up), past the round's first second: hit it with the
     heaviest attack that lands in time, walking in first if there is time for that
-    (:func:`~.moves.punish_walk`); too late for that, take the turn with the quickest attack
+    (:func:`~.moves.punish_walk`; against a projectile habit, in time for the next throw's
+    launch, :func:`~.moves.zoning`); too late for that, take the turn with the quickest attack
     that reaches (:func:`~.moves.turn`); or let it go (one ``punish`` roll per move, on the
     first frame either is there).  A punish with a light is followed by its cancel as a
     confirm would be (``confirm``, rolled at the press: the punish is sure to land)."""
     op = s.op
     if s.threat is None and op.move and op.move != "jump" and s.free:
-        move, walk = punish_walk(s.data, op, s.dist)
+        move, walk = punish_walk(s.data, op, s.dist, after=zoning(s.data, op, plan))
         if not move:
             move = turn(s.data, op, s.dist)              # too late to punish: take the turn
         if move and s.may_press(move):

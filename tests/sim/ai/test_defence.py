@@ -211,3 +211,24 @@ def test_cpu_rolls_its_break_again_for_a_grab_on_the_step_it_woke():
         ai.decide(m, 1, "hard")
         rolled.append(m.ai_state[1].held >= 2)
     assert 0 < sum(rolled) < len(rolled)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cpu_counts_on_a_fireball_loop_and_hits_the_thrower_between_throws(monkeypatch, seed):
+    """A player who throws fireball after fireball from where they stand, 1.5 m away: once the
+    CPU has seen two of them (a habit), it counts on the next coming as soon as the thrower
+    recovers (the fireball's 14-frame wind-up: longer than a walk in and a front kick), so it
+    steps in and hits the thrower between throws, and presses no slow move into the next
+    launch.  (Without the habit it punishes only the recovery it sees, which a point-blank
+    fireball's blockstun and pushback leave too short: it walked in and was struck.)"""
+    monkeypatch.setitem(ai.LEVELS, "hard", replace(ai.LEVELS["hard"], punish=1.0, read=1.0))
+    m = cpu_placed(1.5, seed)
+    launched = struck = landed = 0
+    for t in range(360):
+        for e in m.step(NEUTRAL, FIREBALL if t % 20 == 0 else NEUTRAL):
+            launched += isinstance(e, ProjectileLaunched)
+            if isinstance(e, Hit) and not e.blocked:
+                struck += e.attacker == 1 and launched > 2
+                landed += e.attacker == 0
+    assert landed >= 2, f"the CPU landed {landed} hits on the thrower"
+    assert struck == 0, f"struck clean by {struck} fireballs after the first two"
