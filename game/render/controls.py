@@ -36,19 +36,40 @@ _NEUTRAL = FrameInput()
 #: (``game.settings.DEFAULT_BINDINGS``; the options screen remaps them)
 KEYMAP = DEFAULT_BINDINGS
 
-CONTROLS_TEXT = (
-    "P1   move A D  ·  jump W  ·  crouch S  ·  sidestep Q (in) E (out)  ·  LP U  HP I  LK J  HK K  ·  guard L / Space",
-    "P2   move ← →  ·  jump ↑  ·  crouch ↓  ·  sidestep Num7 Num9 (PgUp PgDn)  ·  "
-    "LP Num4 [  HP Num5 ]  LK Num1 ;  HK Num2 '  ·  guard Num0 RCtrl \\",
+#: the title screen's lines past the two players' own (made by :func:`controls_text`)
+OTHER_CONTROLS = (
     ("Pad  move stick / d-pad  ·  LP X  HP Y  LK A  HK B  ·  guard RB / RT  ·  sidestep LB (in) LT (out)  ·  "
      "Start start / pause (menu: A ok, B back)"),
     ("Esc pause menu  ·  F1 debug overlay (F2 crates, F3 quadtree, F4 rays)  ·  F5 fps  ·  F11 fullscreen  ·  "
      "M sound on/off"),
     ("Training  P freeze  ·  . step one frame  ·  R reset  ·  F6 dummy stance/guard  ·  F9 dummy reversal  ·  "
      "F7 record  ·  F8 playback"),
-    ("Throw  LP + LK together (P1 U+J  ·  P2 Num4+Num1  ·  pad X+A)  ·  grabbed? LP + LK at once breaks it  ·  "
-     "fireball LP + HP"),
 )
+
+
+def controls_text(bindings: dict[int, dict[str, tuple[str, ...]]]) -> tuple[str, ...]:
+    """The title screen's lines: each player's keys and the throw's, read from ``bindings``
+    (the options screen's remapping shows at once), and :data:`OTHER_CONTROLS`."""
+    from .options import key_label, keys_label
+
+    def line(p: int) -> str:
+        # an intent's keys apart by a space, in short names: the line fits the title's panel
+        k = {intent: " ".join(keys_label(names).split(" / ")).replace("Right Ctrl", "RCtrl")
+             for intent, names in bindings[p].items()}
+        return (f"P{p + 1}   move {k['left']} {k['right']} · jump {k['up']} · crouch {k['down']} · "
+                f"sidestep in {k['in']} out {k['out']} · LP {k['lp']}  HP {k['hp']}  LK {k['lk']}  "
+                f"HK {k['hk']} · guard {k['guard']}")
+
+    def throw(p: int) -> str:
+        return key_label(bindings[p]["lp"][0]) + "+" + key_label(bindings[p]["lk"][0])
+
+    return (line(0), line(1), *OTHER_CONTROLS,
+            f"Throw  LP + LK together (P1 {throw(0)}  ·  P2 {throw(1)}  ·  pad X+A)  ·  "
+            "grabbed? LP + LK at once breaks it  ·  fireball LP + HP")
+
+
+#: the title screen's lines with the default bindings
+CONTROLS_TEXT = controls_text(DEFAULT_BINDINGS)
 
 
 def intents_to_input(held: dict, facing, cam_right, cam_fwd) -> FrameInput:

@@ -24,7 +24,7 @@ from game.sim import CrateStruck, FrameInput, Match, RoundStart
 from game.sim.debug import draw_rays
 
 from .camera import FightCamera
-from .controls import CONTROLS_TEXT, Gamepads, Keyboard, PlayerInputs
+from .controls import Gamepads, Keyboard, PlayerInputs, controls_text
 from .crates import Debris
 from .effects import show_events, throw_landing
 from .geometry import arena_parts, camera_obstacles, camera_ray, load_scene_arena
@@ -482,7 +482,7 @@ class Game:
             return "CPU" if side == "cpu" else "Player"
 
         title_info = {"versus": f"{names[0]} ({who(self.p1)})   vs   {names[1]} ({who(self.p2)})",
-                      "controls": CONTROLS_TEXT}
+                      "controls": controls_text(self.settings.bindings)}
         rects, menu_rects = self.hud.build(
             size, self.match, screen=self.screen, fps=self.fps() if self.show_fps else None,
             training=self.training, menu=menu, overlay_texts=self.overlay.texts,

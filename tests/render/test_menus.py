@@ -146,6 +146,9 @@ def test_remap_a_key_conflict_refused_and_saved(game):
     press(game, K.ESCAPE)
     assert game.panel is None and game.screen == "title"
     assert json.loads(game.settings_path.read_text())["bindings"]["p1"]["lp"] == ["O"]
+    game.draw(1.0)                                      # the title's controls name the new key
+    shown = [t.label.text for t in game.hud.lines if t.label.text.startswith("P1 ")]
+    assert shown and "LP O " in shown[0], shown
 
 
 def test_keypad_key_binds_both_num_lock_names(game):
