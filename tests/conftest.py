@@ -28,14 +28,14 @@ os.environ.setdefault("PYGLET_HEADLESS", "1")
 # child process they start read and write a private one, never the user's.
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="rangebox-test-config-")
 
-from hypothesis import settings  # noqa: E402  (after the environment is set)
+from hypothesis import settings
 
-from game.allocator import keep_freed_memory  # noqa: E402  (after the environment is set)
+from game.allocator import keep_freed_memory
 
 keep_freed_memory()
 
 try:
-    import pyglet  # noqa: E402  (after the environment is set)
+    import pyglet
 except ImportError:                     # the tests that need it say so; the rest run without
     pyglet = None
 else:
@@ -124,3 +124,12 @@ def pytest_runtest_call(item):
     if _unmarked(item) and _made_a_context(before):
         _fail(item, "in its body")
     return result
+
+
+@pytest.fixture(scope="session")
+def crate_fight_run():
+    """The scripted crate fight (``tests/helpers/cratefight.py``), played once for every test
+    that checks its frames: determinism, snapshot and restore, replays."""
+    from cratefight import crate_fight_run as played
+
+    return played()

@@ -46,8 +46,9 @@ def test_ab_extracts_a_revision_under_its_own_package_name(tmp_path):
 
 @pytest.mark.skipif(not _has_git_head(), reason="needs a git checkout")
 def test_ab_runs_and_bad_revision_exits_2():
-    run = lambda *a: subprocess.run([sys.executable, "-m", "game.bench.ab", *a], capture_output=True,  # noqa: E731
-                                    text=True, cwd=ROOT)
+    def run(*a):
+        return subprocess.run([sys.executable, "-m", "game.bench.ab", *a], capture_output=True, text=True, cwd=ROOT)
+
     ok = run("HEAD", "--seeds", "1", "--chunks", "2")
     assert ok.returncode == 0, ok.stderr
     assert "ratio working tree / HEAD: median" in ok.stdout

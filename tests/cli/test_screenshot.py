@@ -7,58 +7,10 @@ from __future__ import annotations
 import json
 import os
 import stat
-import textwrap
 
 import pytest
 
-from clihelp import ROOT, assert_usage_error, run_main, sitecustomize
-
-FULL_DISK_SHIM = textwrap.dedent(r'''
-    # Test shim: every write to a file inside RB_FULL_DIR fails with errno RB_FULL_ERRNO
-    # (creating an empty file still works, as on a full disk with free inodes).
-    import builtins, io, os
-    _DIR = os.path.realpath(os.environ["RB_FULL_DIR"]) + os.sep
-    _ERRNO = int(os.environ["RB_FULL_ERRNO"])
-    _open = io.open
-
-    def _path(file):
-        try:
-            if isinstance(file, int):
-                return os.readlink(f"/proc/self/fd/{file}")
-            return os.path.realpath(os.fspath(file))
-        except (OSError, TypeError):
-            return ""
-
-    class _Full:
-        def __init__(self, fh):
-            self._fh = fh
-        def write(self, data):
-            raise OSError(_ERRNO, os.strerror(_ERRNO))
-        def __getattr__(self, name):
-            return getattr(self._fh, name)
-        def __enter__(self):
-            return self
-        def __exit__(self, *exc):
-            self._fh.close()
-
-    def _full_open(file, mode="r", *args, **kwargs):
-        fh = _open(file, mode, *args, **kwargs)
-        if any(c in mode for c in "wax+") and _path(file).startswith(_DIR):
-            return _Full(fh)
-        return fh
-
-    builtins.open = io.open = _full_open
-''')
-
-
-def full_disk_env(tmp_path, full_dir, err="ENOSPC", tmpdir=None):
-    import errno
-
-    shim = sitecustomize(tmp_path, FULL_DISK_SHIM)
-    env = {"PYTHONPATH": str(shim), "RB_FULL_DIR": str(full_dir), "RB_FULL_ERRNO": str(getattr(errno, err))}
-    if tmpdir is not None:
-        env["TMPDIR"] = str(tmpdir)
-    return env
+from clihelp import ROOT, assert_usage_error, full_disk_env, run_main
 
 
 # ------------------------------------------------------------------ --screenshot (points 1, 6, 9)

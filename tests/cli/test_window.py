@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from clihelp import (
-    ROOT,  # noqa: E402
+    ROOT,
 )
 
 

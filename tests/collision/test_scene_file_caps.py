@@ -48,7 +48,7 @@ def _peak_while(call) -> tuple[BaseException | None, int]:
     raised = None
     try:
         call()
-    except Exception as exc:  # noqa: BLE001 - inspected by the caller
+    except Exception as exc:
         raised = exc
     finally:
         peak = tracemalloc.get_traced_memory()[1]

@@ -153,7 +153,7 @@ def test_C3_C4_shipped_files_every_byte_flip_raises_scene_file_error():
             msg = str(exc)
             assert msg.startswith(("M.bin" if which == 0 else "Q.bin") + ": field "), msg
             kinds["crc32"] += "crc32" in msg
-        except Exception as exc:  # noqa: BLE001 - the point: nothing but SceneFileError
+        except Exception as exc:
             pytest.fail(f"byte {i} of {SHIPPED[which].name}: {type(exc).__name__}: {exc}")
         else:
             pytest.fail(f"byte {i} of {SHIPPED[which].name} flipped and the pair still loaded")

@@ -76,3 +76,54 @@ def assert_usage_error(p, *words) -> None:
     assert "Traceback" not in p.stderr
     for w in words:
         assert w in lines[0], f"{w!r} not in {lines[0]!r}"
+
+
+#: a child's sitecustomize that makes every write to a file in one folder fail (a full disk)
+FULL_DISK_SHIM = textwrap.dedent(r'''
+    # Test shim: every write to a file inside RB_FULL_DIR fails with errno RB_FULL_ERRNO
+    # (creating an empty file still works, as on a full disk with free inodes).
+    import builtins, io, os
+    _DIR = os.path.realpath(os.environ["RB_FULL_DIR"]) + os.sep
+    _ERRNO = int(os.environ["RB_FULL_ERRNO"])
+    _open = io.open
+
+    def _path(file):
+        try:
+            if isinstance(file, int):
+                return os.readlink(f"/proc/self/fd/{file}")
+            return os.path.realpath(os.fspath(file))
+        except (OSError, TypeError):
+            return ""
+
+    class _Full:
+        def __init__(self, fh):
+            self._fh = fh
+        def write(self, data):
+            raise OSError(_ERRNO, os.strerror(_ERRNO))
+        def __getattr__(self, name):
+            return getattr(self._fh, name)
+        def __enter__(self):
+            return self
+        def __exit__(self, *exc):
+            self._fh.close()
+
+    def _full_open(file, mode="r", *args, **kwargs):
+        fh = _open(file, mode, *args, **kwargs)
+        if any(c in mode for c in "wax+") and _path(file).startswith(_DIR):
+            return _Full(fh)
+        return fh
+
+    builtins.open = io.open = _full_open
+''')
+
+
+def full_disk_env(tmp_path, full_dir, err="ENOSPC", tmpdir=None):
+    """The environment of a child whose writes into ``full_dir`` fail with ``err`` (an errno
+    name); ``tmpdir``: its temp folder."""
+    import errno
+
+    shim = sitecustomize(tmp_path, FULL_DISK_SHIM)
+    env = {"PYTHONPATH": str(shim), "RB_FULL_DIR": str(full_dir), "RB_FULL_ERRNO": str(getattr(errno, err))}
+    if tmpdir is not None:
+        env["TMPDIR"] = str(tmpdir)
+    return env

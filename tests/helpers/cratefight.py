@@ -65,3 +65,17 @@ def crate_fight(limit: int = 4000):
         if broke is not None and m.frame > broke + 90:
             break
     return out, strikes, broke
+
+
+@functools.lru_cache(maxsize=1)
+def crate_fight_run() -> tuple:
+    """The crate fight played once per test process: ``(inputs, strike frames, break frame,
+    what each frame did)`` (``simhelp.run_frames``); the fight strikes the crate at least three
+    times, breaks it and throws a fireball after."""
+    from simhelp import run_frames
+
+    inputs, strikes, broke = crate_fight()
+    assert len(strikes) >= 3 and broke is not None, "the scripted fight no longer breaks the crate"
+    straight = run_frames(Match.new(seed=0), inputs)
+    assert any(k[0] == "ProjectileLaunched" for fr in straight[broke:] for k in fr[2])
+    return inputs, strikes, broke, straight

@@ -50,3 +50,28 @@ def edge_samples(changed, box, project, ts) -> tuple[int, int]:
                 total += 1
                 drawn += bool(changed[y - 1:y + 2, x - 1:x + 2].any())
     return drawn, total
+
+
+def script_punch(game):
+    """P1 walks forward until close, then presses LP; returns the first Hit event."""
+    from game.sim import FrameInput, Hit
+
+    state = {"n": 0}
+
+    def inputs():
+        m = game.match
+        state["n"] += 1
+        if m.phase != "fight":
+            return FrameInput(), FrameInput()
+        a, b = m.fighters
+        close = abs(b.x - a.x) < 0.95
+        press = close and state["n"] % 2 == 0
+        return FrameInput(forward=not close, lp=press), FrameInput()
+
+    game.input_source = inputs
+    for _ in range(400):
+        game.step()
+        hits = [e for e in game.last_events if isinstance(e, Hit)]
+        if hits:
+            return hits[0]
+    raise AssertionError("the scripted punch never connected")

@@ -131,7 +131,7 @@ def test_damaged_replays_decode_or_raise_replay_error(replays):
             msg = str(exc)
             assert "\n" not in msg and msg.startswith(f"case{i}.rpl: "), (kind, msg)
             outcomes["refused"] += 1
-        except Exception as exc:  # noqa: BLE001 - the point: nothing but ReplayError
+        except Exception as exc:
             pytest.fail(f"case {i} ({kind}): {type(exc).__name__}: {exc}")
         else:
             outcomes["decoded"] += 1
@@ -211,7 +211,7 @@ def test_damaged_scene_files_load_or_raise_scene_file_error(scene_pairs):
             msg = str(exc)
             assert "\n" not in msg and msg.startswith((f"m{i}.bin: field ", f"q{i}.bin: field ")), (kind, msg)
             refused += 1
-        except Exception as exc:  # noqa: BLE001 - the point: nothing but SceneFileError
+        except Exception as exc:
             pytest.fail(f"case {i} ({kind}): {type(exc).__name__}: {exc}")
     # the rest are damage that changes nothing checked: a resealed flip in source_digest or in
     # the last bits of a stored AABB (within the tolerance), a truncation of nothing
@@ -225,7 +225,7 @@ def _raised_within(call, seconds: float = 20.0) -> BaseException:
     def target():
         try:
             call()
-        except BaseException as exc:  # noqa: BLE001 - inspected by the caller
+        except BaseException as exc:
             out.append(exc)
 
     worker = threading.Thread(target=target, daemon=True)

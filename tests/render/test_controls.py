@@ -5,16 +5,15 @@ attributes of pyglet 2.1's Controller."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace  # noqa: E402
-
 import numpy as np
-import pyglet  # noqa: E402
+import pyglet
 import pytest
-from pyglet.math import Vec2  # noqa: E402
+from pyglet.math import Vec2
 
-from game.render.controls import CONTROLS_TEXT, KEYMAP, Gamepads, intents_to_input, merge  # noqa: E402  # noqa: E402
+from game.render.controls import CONTROLS_TEXT, KEYMAP, Gamepads, intents_to_input, merge
 from game.sim import FrameInput, Match
-from game.sim.inputs import axes  # noqa: E402
+from game.sim.inputs import axes
+from padhelp import FakeManager, FakePad
 
 
 def pads(*ps):
@@ -77,47 +76,6 @@ RIGHT, FWD = (1.0, 0.0), (0.0, 1.0)          # camera: screen right is +x, into 
 FACING_RIGHT = (1.0, 0.0)
 
 
-class FakePad:
-    """pyglet 2.1 Controller attributes; ``device.connected`` as evdev reports it."""
-
-    def __init__(self, **kw):
-        self.left_analog = kw.pop("left_analog", Vec2(0, 0))
-        self.dpad = kw.pop("dpad", Vec2(0, 0))
-        for name in ("x", "y", "a", "b", "leftshoulder", "rightshoulder", "start"):
-            setattr(self, name, kw.pop(name, False))
-        self.lefttrigger = kw.pop("lefttrigger", 0.0)
-        self.righttrigger = kw.pop("righttrigger", 0.0)
-        self.device = SimpleNamespace(connected=True)
-        self.opened = False
-        assert not kw
-
-    def open(self, window=None, exclusive=False):
-        self.opened = True
-
-
-class FakeManager:
-    """pyglet.input.ControllerManager: ``get_controllers`` and on_connect / on_disconnect."""
-
-    def __init__(self, pads=()):
-        self.pads = list(pads)
-        self.handlers = {}
-
-    def get_controllers(self):
-        return [p for p in self.pads if p.device.connected]
-
-    def push_handlers(self, **handlers):
-        self.handlers.update(handlers)
-
-    def plug(self, pad):
-        self.pads.append(pad)
-        self.handlers["on_connect"](pad)
-
-    def unplug(self, pad):
-        pad.device.connected = False
-        self.pads.remove(pad)
-        self.handlers["on_disconnect"](pad)
-
-
 def fighter_input(intents):
     return intents_to_input(merge(intents), FACING_RIGHT, RIGHT, FWD)
 
@@ -174,8 +132,8 @@ def test_pads_come_from_a_controller_manager_so_hot_plug_is_seen(monkeypatch):
     """The window's Gamepads listens to a ControllerManager (not a one-off get_controllers)."""
     try:
         import pyglet.input
-        import pyglet.window.xlib  # noqa: F401
-    except Exception as exc:  # noqa: BLE001
+        import pyglet.window.xlib
+    except Exception as exc:
         pytest.skip(f"pyglet.input unavailable here: {exc}")
     pad = FakePad(a=True)
     mgr = FakeManager([pad])

@@ -4,17 +4,16 @@ players can work the menus with pads alone."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace  # noqa: E402
-
 import pytest
-from pyglet.math import Vec2  # noqa: E402
+from pyglet.math import Vec2
 
-from game.render.controls import CONTROLS_TEXT  # noqa: E402
+from game.render.controls import CONTROLS_TEXT
 from game.sim import (
     FrameInput,
-    MoveStarted,  # noqa: E402
+    MoveStarted,
 )
 from glhelp import fresh, game_env
+from padhelp import FakePad
 
 #: every test here draws in a headless GL window, for more than about half a second
 pytestmark = [pytest.mark.gl, pytest.mark.slow]
@@ -85,24 +84,6 @@ def test_render_player_inputs_read_keys_for_human_sides_only(env):
         for k in held:
             window.dispatch_event("on_key_release", k, 0)
         window.dispatch_events()
-
-
-class FakePad:
-    """pyglet 2.1 Controller attributes; ``device.connected`` as evdev reports it."""
-
-    def __init__(self, **kw):
-        self.left_analog = kw.pop("left_analog", Vec2(0, 0))
-        self.dpad = kw.pop("dpad", Vec2(0, 0))
-        for name in ("x", "y", "a", "b", "leftshoulder", "rightshoulder", "start"):
-            setattr(self, name, kw.pop(name, False))
-        self.lefttrigger = kw.pop("lefttrigger", 0.0)
-        self.righttrigger = kw.pop("righttrigger", 0.0)
-        self.device = SimpleNamespace(connected=True)
-        self.opened = False
-        assert not kw
-
-    def open(self, window=None, exclusive=False):
-        self.opened = True
 
 
 # ------------------------------------------------------------------ keyboard

@@ -8,8 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.sim import FrameInput, Hit
-from glhelp import fresh, game_env
+from glhelp import fresh, game_env, script_punch
 
 #: every test here draws in a headless GL window
 pytestmark = pytest.mark.gl
@@ -58,36 +57,13 @@ def test_render_frame_not_blank_and_shows_both_fighters_colours(env):
         assert tinted.mean() > 0.2, f"fighter {fi + 1}'s torso colour not found at ({x}, {y})"
 
 
-def _script_punch(game):
-    """P1 walks forward until close, then presses LP; returns the first Hit event."""
-    state = {"n": 0}
-
-    def inputs():
-        m = game.match
-        state["n"] += 1
-        if m.phase != "fight":
-            return FrameInput(), FrameInput()
-        a, b = m.fighters
-        close = abs(b.x - a.x) < 0.95
-        press = close and state["n"] % 2 == 0
-        return FrameInput(forward=not close, lp=press), FrameInput()
-
-    game.input_source = inputs
-    for _ in range(400):
-        game.step()
-        hits = [e for e in game.last_events if isinstance(e, Hit)]
-        if hits:
-            return hits[0]
-    raise AssertionError("the scripted punch never connected")
-
-
 @pytest.mark.slow
 def test_render_A8_hit_spark_appears_at_the_A7_collision_point(env):
     from game.render.offscreen import frame_pixels
 
     _, _, game = env
     fresh(game, p2="human")
-    hit = _script_punch(game)
+    hit = script_punch(game)
     assert hit.attacker == 0 and hit.move == "lp"
     game.step()                       # one frame into hitstop: flash + sparks
     with_sparks = frame_pixels(game).astype(int)

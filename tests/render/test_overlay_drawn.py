@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.sim import FrameInput, Hit
-from glhelp import edge_samples, fresh, game_env
+from game.sim import Hit
+from glhelp import edge_samples, fresh, game_env, script_punch
 from simhelp import FIREBALL, NEUTRAL
 
 #: every test here draws in a headless GL window
@@ -50,29 +50,6 @@ def test_render_A6_overlay_draws_along_a_limb_range_box_edge(env):
     assert not diff[: H // 6, : W // 8].any()
 
 
-def _script_punch(game):
-    """P1 walks forward until close, then presses LP; returns the first Hit event."""
-    state = {"n": 0}
-
-    def inputs():
-        m = game.match
-        state["n"] += 1
-        if m.phase != "fight":
-            return FrameInput(), FrameInput()
-        a, b = m.fighters
-        close = abs(b.x - a.x) < 0.95
-        press = close and state["n"] % 2 == 0
-        return FrameInput(forward=not close, lp=press), FrameInput()
-
-    game.input_source = inputs
-    for _ in range(400):
-        game.step()
-        hits = [e for e in game.last_events if isinstance(e, Hit)]
-        if hits:
-            return hits[0]
-    raise AssertionError("the scripted punch never connected")
-
-
 @pytest.mark.slow
 def test_render_A7_overlay_marks_the_collision_point_of_a_contact(env):
     """On the contact frame the overlay draws the A7 collision point (white diamond) where it projects."""
@@ -80,7 +57,7 @@ def test_render_A7_overlay_marks_the_collision_point_of_a_contact(env):
 
     _, _, game = env
     fresh(game, p2="human")
-    hit = _script_punch(game)
+    hit = script_punch(game)
     assert game.match.contacts, "the Hit frame has its contact recorded for the overlay"
     game.sparks.p, game.sparks.prev_pos = game.sparks.p[:0], game.sparks.prev_pos[:0]
     game.overlay.enabled = True

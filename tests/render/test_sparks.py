@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 # ---------------------------------------------------------------- debris logic (no GL)
-from hypothesis import given, settings  # noqa: E402
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simhelp import make_hit
@@ -176,7 +176,9 @@ def test_render_sparks_burst_fade_and_differ_by_kind():
         assert s.flash[1, 3] == 0.0
     assert len(rows["heavy"]) > len(rows["light"])
     assert np.abs(rows["heavy"][:, 6]).max() > np.abs(rows["light"][:, 6]).max()
-    blue = lambda r: (r[:, 9] - r[:, 7]).mean()  # noqa: E731 - blue minus red
+    def blue(r):                        # blue minus red
+        return (r[:, 9] - r[:, 7]).mean()
+
     assert blue(rows["block"]) > 0 > blue(rows["light"])
     assert (rows["block"][:, 6] < 0).any(), "a blocked hit draws a shield ring"
 

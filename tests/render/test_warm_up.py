@@ -38,7 +38,9 @@ def _draw_state(gl, mode) -> tuple:
     attribs = tuple((i, geti("GL_VERTEX_ATTRIB_ARRAY_SIZE", i), geti("GL_VERTEX_ATTRIB_ARRAY_TYPE", i),
                      geti("GL_VERTEX_ATTRIB_ARRAY_DIVISOR", i))
                     for i in range(8) if geti("GL_VERTEX_ATTRIB_ARRAY_ENABLED", i))
-    on = lambda cap: bool(gl.glIsEnabled(cap))  # noqa: E731
+    def on(cap):
+        return bool(gl.glIsEnabled(cap))
+
     mask = (gl.GLboolean * 4)()
     gl.glGetBooleanv(gl.GL_COLOR_WRITEMASK, mask)
     depth_write = gl.GLboolean(0)

@@ -16,7 +16,6 @@ import pytest
 # ------------------------------------------------------------------ RLE vs a per-frame reference
 import game
 from clihelp import ROOT
-from cratefight import crate_fight
 from game import replay as rp
 from game import replay_header as rh
 from game.replay import (
@@ -30,7 +29,6 @@ from game.replay import (
 )
 from game.sim import FrameInput, Match
 from replayhelp import make_match, record, record_script
-from simhelp import run_frames as run
 
 
 @pytest.fixture(scope="module")
@@ -307,15 +305,6 @@ def test_player_check_without_a_step_names_the_calling_order():
     player.check(m)
 
 
-
-
-@pytest.fixture(scope="module")
-def crate_fight_run():
-    inputs, strikes, broke = crate_fight()
-    assert len(strikes) >= 3 and broke is not None, "the scripted fight no longer breaks the crate"
-    straight = run(Match.new(seed=0), inputs)
-    assert any(k[0] == "ProjectileLaunched" for fr in straight[broke:] for k in fr[2])
-    return inputs, strikes, broke, straight
 
 
 # ---------------------------------------------------------------- replays

@@ -82,7 +82,7 @@ def _raised_within(call, seconds: float = 20.0) -> BaseException:
     def target():
         try:
             call()
-        except BaseException as exc:  # noqa: BLE001 - the test inspects whatever it is
+        except BaseException as exc:
             out.append(exc)
 
     worker = threading.Thread(target=target, daemon=True)

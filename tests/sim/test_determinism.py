@@ -11,21 +11,10 @@ import sys
 import pytest
 
 from clihelp import ROOT
-from cratefight import crate_fight
 from game.sim import Match
-from simhelp import run_frames as run
 
 #: every test here runs for more than about half a second
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def crate_fight_run():
-    inputs, strikes, broke = crate_fight()
-    assert len(strikes) >= 3 and broke is not None, "the scripted fight no longer breaks the crate"
-    straight = run(Match.new(seed=0), inputs)
-    assert any(k[0] == "ProjectileLaunched" for fr in straight[broke:] for k in fr[2])
-    return inputs, strikes, broke, straight
 
 
 DIGEST = r"""

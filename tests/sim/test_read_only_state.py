@@ -113,7 +113,7 @@ def _arrays(obj, path: str, seen: set, out: list, depth: int = 0) -> None:
             continue
         try:
             v = getattr(obj, n)
-        except Exception:       # noqa: BLE001 - a property that needs more state
+        except Exception:
             continue
         if callable(v) and not isinstance(v, np.ndarray):
             continue

@@ -11,7 +11,6 @@ from dataclasses import fields
 import numpy as np
 import pytest
 
-from cratefight import crate_fight
 from game.sim import (
     FrameInput,
     Match,
@@ -225,15 +224,6 @@ def test_deepcopy_of_a_match_is_an_independent_match_in_the_same_state(arena):
 def test_pickling_a_match_names_the_snapshot_fix():
     with pytest.raises(TypeError, match=r"pickle match.snapshot\(\)"):
         pickle.dumps(Match.new(seed=0, arena=False))
-
-
-@pytest.fixture(scope="module")
-def crate_fight_run():
-    inputs, strikes, broke = crate_fight()
-    assert len(strikes) >= 3 and broke is not None, "the scripted fight no longer breaks the crate"
-    straight = run(Match.new(seed=0), inputs)
-    assert any(k[0] == "ProjectileLaunched" for fr in straight[broke:] for k in fr[2])
-    return inputs, strikes, broke, straight
 
 
 # ---------------------------------------------------------------- hash coverage

@@ -33,7 +33,9 @@ def test_B6_faces_of_fresh_crate_outer_and_inner_surfaces():
     areas = f.areas()
     ext = CRATE[1] - CRATE[0]
     inner = ext - 2 * T
-    surf = lambda e: 2 * (e[0] * e[1] + e[1] * e[2] + e[0] * e[2])  # noqa: E731
+    def surf(e):
+        return 2 * (e[0] * e[1] + e[1] * e[2] + e[0] * e[2])
+
     assert areas[f.kinds == OUTER].sum() == pytest.approx(surf(ext))
     assert areas[f.kinds == INNER].sum() == pytest.approx(surf(inner))
     assert not (f.kinds == FILL).any()
