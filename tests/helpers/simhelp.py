@@ -206,3 +206,13 @@ def punch_crate(m: Match, button: str = "hp", frames: int = 40):
         if f.move and m.data.moves[f.move].is_active(f.mframe):
             active.append(f.limb_boxes()[list(m.data.moves[f.move].hit_limbs)])
     return [e for e in events if isinstance(e, CrateStruck)], active
+
+
+def blending(m: Match) -> Match:
+    """Step ``m`` until P1 is inside a pose blend (its pose arrays are a blend's fresh arrays)."""
+    fight(m)
+    for i in range(200):
+        m.step(FrameInput(lp=i % 25 == 0, forward=i % 25 > 12), FrameInput())
+        if m.fighters[0].blend_left > 0:
+            return m
+    raise AssertionError("no pose blend in 200 frames")

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from distributions import same_distribution
 from game.collision.compound import FILL, INNER, OUTER
 from game.render import crates as cr
 from game.render.crates import Debris
@@ -277,19 +278,6 @@ def _chips_per_column(rng, point, normal, n, cols):
     return rows
 
 
-def _same_distribution(got: np.ndarray, want: np.ndarray, what: str) -> None:
-    """Per column: the same range, mean and deciles within a few percent of the column's spread."""
-    assert got.shape[1] == want.shape[1]
-    for j in range(got.shape[1]):
-        g, w = got[:, j], want[:, j]
-        spread = max(w.max() - w.min(), 1e-12)
-        tol = 0.03 * spread + 1e-12
-        assert g.min() >= w.min() - tol and g.max() <= w.max() + tol, f"{what}: column {j} leaves its range"
-        assert abs(g.mean() - w.mean()) < tol, f"{what}: column {j} mean {g.mean()} vs {w.mean()}"
-        for q in (10, 40, 60, 90):     # away from the steps of the discrete picks (25, 33, 50, 67, 75 %)
-            assert abs(np.percentile(g, q) - np.percentile(w, q)) < 2 * tol, f"{what}: column {j} {q}th percentile"
-
-
 @pytest.mark.parametrize("normal", [(1.0, 0.0, 0.0), (0.0, 0.0, -1.0), (0.0, 1.0, 0.0)])
 def test_render_chips_batched_draw_has_the_per_column_distributions(normal):
     """Debris._chips maps one block of normals and one of uniforms: every column (position,
@@ -301,7 +289,7 @@ def test_render_chips_batched_draw_has_the_per_column_distributions(normal):
     rng = np.random.default_rng(1)
     got = Debris._chips(rng.standard_normal((n, 8)), rng.random((n, 11)), point, normal, cols)
     want = _chips_per_column(np.random.default_rng(2), point, normal, n, cols)
-    _same_distribution(got, want, "chips")
+    same_distribution(got, want, "chips")
     assert 0.45 < (got[:, 10] > 0).mean() < 0.55, "chips spin both ways, evenly"
     # each chip is one wood colour times one brightness: outer 1/4, fill (splinter) 1/2, inner 1/4
     ratio = got[:, None, 14:17] / cols[None]                                  # (n, 3 kinds, rgb)
@@ -353,7 +341,7 @@ def test_render_break_chunks_have_the_per_column_distributions():
         assert np.array_equal(g[:, 0:3], w[:, 0:3]) and np.array_equal(g[:, 11:14], w[:, 11:14])
         got.append(g)
         want.append(w)
-    _same_distribution(np.concatenate(got), np.concatenate(want), "chunks")
+    same_distribution(np.concatenate(got), np.concatenate(want), "chunks")
 
 
 def test_render_noise_table_windows_are_fixed_per_key_and_spread_over_the_table():

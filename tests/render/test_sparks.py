@@ -10,20 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from distributions import same_distribution
 from simhelp import make_hit
-
-
-def _same_distribution(got: np.ndarray, want: np.ndarray, what: str) -> None:
-    """Per column: the same range, mean and deciles within a few percent of the column's spread."""
-    assert got.shape[1] == want.shape[1]
-    for j in range(got.shape[1]):
-        g, w = got[:, j], want[:, j]
-        spread = max(w.max() - w.min(), 1e-12)
-        tol = 0.03 * spread + 1e-12
-        assert g.min() >= w.min() - tol and g.max() <= w.max() + tol, f"{what}: column {j} leaves its range"
-        assert abs(g.mean() - w.mean()) < tol, f"{what}: column {j} mean {g.mean()} vs {w.mean()}"
-        for q in (10, 40, 60, 90):     # away from the steps of the discrete picks (25, 33, 50, 67, 75 %)
-            assert abs(np.percentile(g, q) - np.percentile(w, q)) < 2 * tol, f"{what}: column {j} {q}th percentile"
 
 
 @pytest.mark.slow
@@ -65,7 +53,7 @@ def test_render_spark_bursts_batched_draw_has_the_per_column_distributions():
             assert np.all(sp[:, 0:3] == point)
             got.append(np.column_stack([sp[:, 3:6], sp[:, 6], sp[:, 7:10], sp[:, 10]]))
             want.append(burst_ref(frame + 5000, big))
-        _same_distribution(np.concatenate(got), np.concatenate(want), f"crate burst, big={big}")
+        same_distribution(np.concatenate(got), np.concatenate(want), f"crate burst, big={big}")
     got, want = [], []
     for frame in range(1, 700):
         s = Sparks()
@@ -73,7 +61,7 @@ def test_render_spark_bursts_batched_draw_has_the_per_column_distributions():
         sp = s.p[:-2]                                               # flash and ring last
         got.append(np.column_stack([sp[:, 3:6], sp[:, 6], sp[:, 7:10], sp[:, 10]]))
         want.append(spawn_ref(frame + 5000, point, 10))
-    _same_distribution(np.concatenate(got), np.concatenate(want), "heavy hit")
+    same_distribution(np.concatenate(got), np.concatenate(want), "heavy hit")
 
 
 def _spark_instances_reference(s, alpha):

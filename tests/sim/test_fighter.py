@@ -7,26 +7,16 @@ import numpy as np
 import pytest
 
 from game.sim import FrameInput, Match
-from simhelp import fight
+from simhelp import blending, fight
 
 POSE_ARRAYS = ("pose", "pose_from", "local", "body")
 
 
 # ================================================================ 2. no writable view of live state
-def _blending(m: Match) -> Match:
-    """Step ``m`` until P1 is inside a pose blend (its pose arrays are a blend's fresh arrays)."""
-    fight(m)
-    for i in range(200):
-        m.step(FrameInput(lp=i % 25 == 0, forward=i % 25 > 12), FrameInput())
-        if m.fighters[0].blend_left > 0:
-            return m
-    pytest.fail("no pose blend in 200 frames")
-
-
 def test_fighter_pose_arrays_are_read_only_on_table_and_blend_frames():
     """``f.pose[...] = x`` must not write the match's live array (state_hash() and the next
     poses would change)."""
-    m = _blending(Match.new(seed=1, arena=False))
+    m = blending(Match.new(seed=1, arena=False))
     for frame in range(2):                       # a blend frame, then (BLEND_FRAMES later) table rows
         h = m.state_hash()
         for f in m.fighters:
@@ -43,7 +33,7 @@ def test_fighter_pose_arrays_are_read_only_on_table_and_blend_frames():
 def test_a_pose_held_by_a_renderer_keeps_its_frames_value():
     """A live array changed under its holder: interpolating between the last two steps'
     poses got the same array twice."""
-    m = _blending(Match.new(seed=1, arena=False))
+    m = blending(Match.new(seed=1, arena=False))
     f = m.fighters[0]
     held = f.pose
     value = np.array(held)

@@ -21,6 +21,7 @@ from game.sim.state import MATCH_SCALARS
 from replayhelp import scripted_inputs
 from simhelp import (
     NEUTRAL,
+    blending,
     crate,
     fight,
     punch_crate,
@@ -174,20 +175,10 @@ POSE_ARRAYS = ("pose", "pose_from", "local", "body")
 
 
 # ================================================================ 2. no writable view of live state
-def _blending(m: Match) -> Match:
-    """Step ``m`` until P1 is inside a pose blend (its pose arrays are a blend's fresh arrays)."""
-    fight(m)
-    for i in range(200):
-        m.step(FrameInput(lp=i % 25 == 0, forward=i % 25 > 12), FrameInput())
-        if m.fighters[0].blend_left > 0:
-            return m
-    pytest.fail("no pose blend in 200 frames")
-
-
 def test_restoring_an_unpickled_snapshot_hands_out_no_writable_pose():
     """An unpickled snapshot's arrays are writable: restore takes read-only copies, so neither a
     write through ``f.pose`` nor one into the snapshot afterwards changes the match."""
-    m = _blending(Match.new(seed=2, arena=False))
+    m = blending(Match.new(seed=2, arena=False))
     snap = pickle.loads(pickle.dumps(m.snapshot()))
     h = m.state_hash()
     m.restore(snap)
