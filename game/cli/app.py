@@ -61,6 +61,10 @@ def main(argv: list[str] | None = None, program: Program = MAIN_PY) -> int:
         except KeyboardInterrupt:        # raised by other means than our handler (Python's own, a test)
             return session.finish(Reason.SIGINT)
         except Exception:                # a bug: what was played is saved first, then reported with it
+            if session.signalled is not None:
+                # the signal's Ended, turned into another exception by code it cut short (an
+                # extension module's import, say): the run ended by the signal, not by a bug
+                return session.finish(session.signalled)
             traceback.print_exc()
             return session.finish(Reason.CRASH)
         return session.finish(Reason.NORMAL if status == 0 else Reason.USAGE)

@@ -153,7 +153,7 @@ def test_signals_at_random_moments_leave_a_replay_that_verifies_or_none(tmp_path
         if r["phase"] == "after the save":  # ending anyway: the handlers may be gone (killed by it)
             assert r["status"] in (0, 128 + sig, -sig), r
             continue
-        assert r["status"] == 128 + sig, r
+        assert r["status"] == 128 + sig, f"{r['status']} {r['stderr']!r} {r}"
         assert r["stderr"].startswith(f"main.py: {REASON_WORDS[sig]}"), r
         if r["file"] == "verified":
             assert f"saved to c.rpl ({r['frames']} frames)" in r["stderr"], r

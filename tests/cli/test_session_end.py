@@ -109,3 +109,37 @@ def test_a_signal_started_ignored_stays_ignored():
     finally:
         signal.signal(signal.SIGHUP, old)
 
+
+
+def test_a_signal_turned_into_another_exception_ends_the_run_as_the_signal(monkeypatch, capsys):
+    """numpy's import turns any exception raised inside it into an ImportError: a SIGHUP that
+    lands there reaches main as that ImportError.  The run ended by the signal: its status and
+    its line, no traceback and no "internal error"."""
+    from game.cli import app
+
+    def run(argv, program, session):
+        try:
+            os.kill(os.getpid(), signal.SIGHUP)
+            for _ in range(1000):
+                pass
+        except Ended as exc:
+            raise ImportError("PyCapsule_Import could not import module \"datetime\"") from exc
+        return 0
+
+    monkeypatch.setattr(app, "_run", run)
+    assert app.main([]) == 129
+    err = capsys.readouterr().err
+    assert "the terminal hung up (SIGHUP)" in err
+    assert "Traceback" not in err and "internal error" not in err
+
+
+def test_an_exception_with_no_signal_is_still_a_crash(monkeypatch, capsys):
+    from game.cli import app
+
+    def run(argv, program, session):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(app, "_run", run)
+    assert app.main([]) == Reason.CRASH.status
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "internal error" in err
