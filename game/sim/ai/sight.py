@@ -45,8 +45,11 @@ def _move_index(data: GameData) -> dict[str, int]:
 
 def look(data: GameData, f: FighterView) -> int:
     """One look at fighter ``f``, packed into an int (counts past a field's width are clipped)."""
-    return (_STATE_INDEX[f.state] | _move_index(data)[f.move] << _MOVE | min(f.mframe, 255) << _MFRAME
-            | bool(f.move_hit) << _HIT | min(f.stun, 255) << _STUN | min(f.hitstop, 63) << _STOP
+    # conditional expressions rather than min(): this runs for every CPU on every frame
+    mframe, stun, stop = f.mframe, f.stun, f.hitstop
+    return (_STATE_INDEX[f.state] | _move_index(data)[f.move] << _MOVE
+            | (mframe if mframe < 255 else 255) << _MFRAME | bool(f.move_hit) << _HIT
+            | (stun if stun < 255 else 255) << _STUN | (stop if stop < 63 else 63) << _STOP
             | f.guard << _GUARD)
 
 
