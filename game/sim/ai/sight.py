@@ -89,6 +89,8 @@ def sight(data: GameData, f: FighterView, eyes: tuple[int, ...]) -> Sight:
     move = move_names(data)[seen >> _MOVE & 15]
     stun = seen >> _STUN & 255
     mframe = seen >> _MFRAME & 255
-    return Sight(f.x, f.z, f.fx, f.fz, f.ground_y, STATES[seen & 15], move, mframe + run if move else 0,
-                 bool(seen >> _HIT & 1), stun - run if stun > run else 0, stop - age if stop > age else 0,
-                 seen >> _GUARD & 3, age, mframe)
+    # every field in order (input_bits 0 too), built as situation.read_situation builds its tuple
+    return tuple.__new__(Sight, (f.x, f.z, f.fx, f.fz, f.ground_y, STATES[seen & 15], move,
+                                 mframe + run if move else 0, bool(seen >> _HIT & 1),
+                                 stun - run if stun > run else 0, stop - age if stop > age else 0,
+                                 seen >> _GUARD & 3, age, mframe, 0))
