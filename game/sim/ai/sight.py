@@ -45,8 +45,11 @@ def _move_index(data: GameData) -> dict[str, int]:
 
 def look(data: GameData, f: FighterView) -> int:
     """One look at fighter ``f``, packed into an int (counts past a field's width are clipped)."""
-    return (_STATE_INDEX[f.state] | _move_index(data)[f.move] << _MOVE | min(f.mframe, 255) << _MFRAME
-            | bool(f.move_hit) << _HIT | min(f.stun, 255) << _STUN | min(f.hitstop, 63) << _STOP
+    # conditional expressions rather than min(): this runs for every CPU on every frame
+    mframe, stun, stop = f.mframe, f.stun, f.hitstop
+    return (_STATE_INDEX[f.state] | _move_index(data)[f.move] << _MOVE
+            | (mframe if mframe < 255 else 255) << _MFRAME | bool(f.move_hit) << _HIT
+            | (stun if stun < 255 else 255) << _STUN | (stop if stop < 63 else 63) << _STOP
             | f.guard << _GUARD)
 
 
@@ -86,6 +89,8 @@ def sight(data: GameData, f: FighterView, eyes: tuple[int, ...]) -> Sight:
     move = move_names(data)[seen >> _MOVE & 15]
     stun = seen >> _STUN & 255
     mframe = seen >> _MFRAME & 255
-    return Sight(f.x, f.z, f.fx, f.fz, f.ground_y, STATES[seen & 15], move, mframe + run if move else 0,
-                 bool(seen >> _HIT & 1), stun - run if stun > run else 0, stop - age if stop > age else 0,
-                 seen >> _GUARD & 3, age, mframe)
+    # every field in order (input_bits 0 too), built as situation.read_situation builds its tuple
+    return tuple.__new__(Sight, (f.x, f.z, f.fx, f.fz, f.ground_y, STATES[seen & 15], move,
+                                 mframe + run if move else 0, bool(seen >> _HIT & 1),
+                                 stun - run if stun > run else 0, stop - age if stop > age else 0,
+                                 seen >> _GUARD & 3, age, mframe, 0))

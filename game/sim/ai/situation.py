@@ -104,8 +104,11 @@ def read_situation(match: MatchView, i: int, level: CpuLevel, plan: CpuPlan) -> 
     if match.stage is not None and me.state not in ("attack", "hitstun", "jump") and pm is not None:
         threat = projectile_threat(match, match.stage, i, op, pm, level.reaction)
     free = me.state in FREE_STATES and not me.move and me.stun == 0
-    return Situation(match, i, level, match.rng, data, me, op, dist, free, max(0, OPENING - match.phase_frame),
-                     longest_reach(data), tele, threat)
+    calm = max(0, OPENING - match.phase_frame)
+    # tuple.__new__ takes the fields in order without the generated __new__'s extra Python call
+    # (a situation is built for every CPU on every frame)
+    return tuple.__new__(Situation, (match, i, level, match.rng, data, me, op, dist, free, calm,
+                                     longest_reach(data), tele, threat))
 
 
 def telegraph(data: GameData, op: Sight, dist: float) -> Telegraph | None:
