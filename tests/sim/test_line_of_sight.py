@@ -14,16 +14,6 @@ from game.sim.stage import Projectile
 from simhelp import NEUTRAL, place, to_fight
 
 
-@pytest.fixture
-def across_crate():
-    """P1 and P2 on either side of crate_north (centre (0, 0.75, 5), 1 x 1.5 x 1 m), 3 m apart:
-    beyond every attack's reach, so the CPU may zone."""
-    m = Match.new(seed=0)
-    to_fight(m)
-    place(m, (0.0, 3.5), (0.0, 6.5))
-    return m
-
-
 def fireball(m):
     return m.data.moves["fireball"].projectile
 
