@@ -82,9 +82,9 @@ LEVELS: dict[str, CpuLevel] = {
         mix=0.35, zone=0.03, dodge=0.35, punish=0.50, jump=0.05, read=0.30, confirm=0.15, string=0.15, meaty=0.30,
         tech=0.15),
     "normal": CpuLevel(
-        reaction=16, notice=0.50, guard=0.65, block=0.80, attack=0.30, whiff=0.12, quick=0.4, hold=(8, 16),
-        mix=0.5, zone=0.05, dodge=0.45, punish=0.60, jump=0.10, read=0.45, confirm=0.35, string=0.30, meaty=0.40,
-        tech=0.30),
+        reaction=15, notice=0.58, guard=0.75, block=0.87, attack=0.30, whiff=0.10, quick=0.5, hold=(7, 14),
+        mix=0.58, zone=0.06, dodge=0.52, punish=0.70, jump=0.15, read=0.60, confirm=0.50, string=0.30, meaty=0.55,
+        tech=0.40),
     "hard": CpuLevel(
         reaction=10, notice=0.70, guard=0.85, block=0.90, attack=0.30, whiff=0.05, quick=0.7, hold=(4, 9),
         mix=0.8, zone=0.08, dodge=0.85, punish=0.85, jump=0.40, read=0.85, confirm=0.75, string=0.25, meaty=0.85,
