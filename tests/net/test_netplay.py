@@ -5,9 +5,9 @@ inputs, rollbacks stay within the window, and time sync keeps the sides together
 from __future__ import annotations
 
 import pytest
-from nethelp import offline_hashes, play
 
 from game.net.simnet import Conditions
+from nethelp import offline_hashes, play
 
 #: name: (conditions, side tick rates, session arguments)
 CONDITIONS = {
@@ -53,7 +53,7 @@ def test_netplay_sides_agree_every_confirmed_frame_over_3600_frames(name):
     assert max(p.session.stats(p.session.frame / 60).bytes_per_second for p in (a, b)) < 4000
 
 
-@pytest.mark.parametrize("name", ["lan 2ms", "200ms 40ms jitter 10% loss"])
+@pytest.mark.parametrize("name", ["lan 2ms", pytest.param("200ms 40ms jitter 10% loss", marks=pytest.mark.slow)])
 def test_netplay_sides_agree_over_a_short_match_start(name):
     conditions, rates, args = CONDITIONS[name]
     _check(150, conditions, rates, args, seed=1)

@@ -5,12 +5,12 @@ a stand-in game (nethelp.FakeGame) whose state is its inputs."""
 from __future__ import annotations
 
 import pytest
-from nethelp import ADDRS, FakeGame, link
 
 from game.net import protocol as wire
 from game.net.requests import AdvanceFrame, Desync, Disconnected, Interrupted, LoadState, Resumed
 from game.net.session import P2PSession
 from game.net.simnet import Conditions, SimNet
+from nethelp import ADDRS, FakeGame, link
 
 DT = 1 / 60
 
