@@ -93,7 +93,8 @@ class P2PSession:
         self._my_hash: dict[int, bytes] = {}  # check frame -> this side's hash as last saved
         self._final: dict[int, bytes] = {}    # check frame -> this side's final hash
         self._peer_hash: dict[int, bytes] = {}
-        self._last_agreed = -1
+        #: The newest check frame whose hashes both sides found equal (-1 for none).
+        self.last_agreed = -1
         self._unsent_hash: int | None = None
         self._events: deque[Event] = deque(maxlen=64)
         self._out: list[wire.Message] = []    # queued messages for the next poll
@@ -286,7 +287,7 @@ class P2PSession:
                 return "future"
             if self.state == "running":
                 self._stop("desync", Desync(msg.frame, msg.receiver_hash.hex(), msg.sender_hash.hex(),
-                                            self._last_agreed))
+                                            self.last_agreed))
         elif isinstance(msg, wire.Goodbye):
             if self.state == "running":
                 self._stop("disconnected", Disconnected("peer left", self.confirmed_frame))
@@ -364,11 +365,11 @@ class P2PSession:
         if mine is None or theirs is None or self.state != "running":
             return
         if mine == theirs:
-            self._last_agreed = max(self._last_agreed, frame)
+            self.last_agreed = max(self.last_agreed, frame)
             return
         self._notice = wire.DesyncNotice(frame, mine, theirs)
         self._notices_left = NOTICE_REPEATS
-        self._stop("desync", Desync(frame, mine.hex(), theirs.hex(), self._last_agreed))
+        self._stop("desync", Desync(frame, mine.hex(), theirs.hex(), self.last_agreed))
 
     def _due(self, now: float) -> list[wire.Message]:
         """The inputs, hash and quality messages due now."""

@@ -139,7 +139,7 @@ def _run_pair(a, b, frames, hash_a=None):
 def test_equal_hashes_raise_nothing_and_the_first_different_one_stops_both_sides():
     a, b = pair()
     _run_pair(a, b, 100)
-    assert a.state == b.state == "running" and a._last_agreed >= 60
+    assert a.state == b.state == "running" and a.last_agreed >= 60
 
     a, b = pair()
     bad = bytes(32)
