@@ -72,6 +72,7 @@ class Refuse(NamedTuple):
 
     token: int            # u32: the Hello's token
     reason: int           # u8: index in REFUSALS
+    digest: bytes         # 32 bytes: the host's digest (the joiner tells which part differs)
 
 
 class Inputs(NamedTuple):
@@ -129,7 +130,7 @@ GOODBYES = ("quit", "desync", "timeout", "error")
 _FIXED = {
     Hello: (1, struct.Struct("<I32s")),
     Welcome: (2, struct.Struct("<I32sQBBBBB")),
-    Refuse: (3, struct.Struct("<IB")),
+    Refuse: (3, struct.Struct("<IB32s")),
     Inputs: (4, struct.Struct("<IIibB")),
     Quality: (5, struct.Struct("<IIb")),
     QualityReply: (6, struct.Struct("<I")),
@@ -224,7 +225,7 @@ def _bad_field(msg: Message) -> str:
     """What is out of range in ``msg``, or "" (the struct formats bound the rest when parsing)."""
     if isinstance(msg, Inputs):
         return _bad_inputs(msg)
-    if isinstance(msg, (Hello, Welcome)) and len(msg.digest) != DIGEST_BYTES:
+    if isinstance(msg, (Hello, Welcome, Refuse)) and len(msg.digest) != DIGEST_BYTES:
         return f"a digest of {len(msg.digest)} bytes"
     if isinstance(msg, Welcome) and (msg.p1_cpu > len(LEVELS) or msg.p2_cpu > len(LEVELS) or msg.host_side > 1
                                      or msg.rounds not in MATCH_ROUNDS or not 1 <= msg.timer <= 60):

@@ -15,7 +15,7 @@ DIGEST = bytes(range(32))
 SAMPLES = [
     wire.Hello(7, DIGEST),
     wire.Welcome(7, DIGEST, 2**64 - 1, 0, 4, 5, 60, 1),
-    wire.Refuse(7, 2),
+    wire.Refuse(7, 2, DIGEST),
     wire.Inputs(10, 12, 9, -5, (0, 1, 2047)),
     wire.Inputs(0, 0, -1, 0, ()),
     wire.Quality(123456, 40, 3),
