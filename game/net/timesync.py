@@ -27,6 +27,7 @@ class TimeSync:
         self._peer_frame = 0
         self._peer_advantage = 0
         self._since_hold = 0
+        self._heard = False
         #: Half the difference of the averaged advantages: frames this side runs ahead (< 0 behind).
         self.ahead = 0.0
 
@@ -34,6 +35,7 @@ class TimeSync:
         """The peer's latest report: the frame it was at and its advantage."""
         self._peer_frame = max(self._peer_frame, peer_frame)
         self._peer_advantage = peer_advantage
+        self._heard = True
 
     def advantage(self, frame: int, rtt: float) -> int:
         """This side's advantage now, in frames, clamped to the wire's i8 (``rtt`` in seconds)."""
@@ -41,7 +43,10 @@ class TimeSync:
         return max(-128, min(127, round(frame - est)))
 
     def update(self, frame: int, rtt: float) -> None:
-        """Take one frame's sample (called once per frame the game asks to advance)."""
+        """Take one frame's sample (called once per frame the game asks to advance); none
+        before the peer's first report, when its frame is not known."""
+        if not self._heard:
+            return
         self._local.append(self.advantage(frame, rtt))
         self._remote.append(self._peer_advantage)
         self.ahead = (sum(self._local) / len(self._local) - sum(self._remote) / len(self._remote)) / 2

@@ -169,7 +169,7 @@ def test_over_a_lossy_network_both_sides_end_in_the_state_of_the_confirmed_input
     a, b = pair()
     games = (FakeGame(a.slots), FakeGame(b.slots))
     done: list[list] = [[], []]
-    for f in range(400):
+    for f in range(300):
         for s, g, d in ((a, games[0], done[0]), (b, games[1], done[1])):
             now = f * DT + 0.004 * s.side
             for data, src in net.deliver(ADDRS[s.side], now):
@@ -178,10 +178,10 @@ def test_over_a_lossy_network_both_sides_end_in_the_state_of_the_confirmed_input
             for data in s.poll(now):
                 net.send(ADDRS[s.side], ADDRS[1 - s.side], data, now)
             d.extend(s.drain_confirmed())
-    assert a.state == b.state == "running" and min(len(done[0]), len(done[1])) > 350
+    assert a.state == b.state == "running" and min(len(done[0]), len(done[1])) > 250
     for s, g, d in zip((a, b), games, done):
         final = s.final_frame
         assert g.slots[final % s.slots] == tuple((p1, p2) for _, p1, p2 in d[:final])
-        assert s.stats(7.0).rollback_max <= s.max_rollback
+        assert s.stats(5.0).rollback_max <= s.max_rollback
     n = min(len(done[0]), len(done[1]))
     assert done[0][:n] == done[1][:n]

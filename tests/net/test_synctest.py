@@ -122,5 +122,6 @@ def test_the_cli_sync_test_of_cpu_matches_agrees_on_every_frame(seed, check):
     assert json.loads(p.stdout)["frames"] == 700
 
 
+@pytest.mark.slow
 def test_sync_test_usage_error_from_a_child_process():
     assert_usage_error(run_main(["--sync-test", "3"]), "--sync-test", "--headless")
