@@ -26,8 +26,17 @@ from game.cli.recording import check_series
 from game.cli.replay_io import prepare_window_replay
 from game.cli.saved import apply_settings
 from game.cli.screenshot import run_screenshot
+from game.cli.synctest import run_sync_test
 from game.cli.window import run_window
 from game.tools import EXIT_USAGE, FIX_PACKAGE  # standard library only: works with numpy missing
+
+#: The exit status of a sync test that found a frame that differs.
+EXIT_MISMATCH = 1
+
+
+class SyncTestFailed(Exception):
+    """``--sync-test``: a re-simulated frame's state differed from the first run's (one line, exit 1)."""
+
 
 #: The third-party packages the game imports: a missing one is a set-up step not run.
 _REQUIRED_PACKAGES = {"numpy", "pyrr", "pyglet"}
@@ -67,13 +76,16 @@ def main(argv: list[str] | None = None, program: Program = MAIN_PY) -> int:
                 return session.finish(session.signalled)
             traceback.print_exc()
             return session.finish(Reason.CRASH)
-        return session.finish(Reason.NORMAL if status == 0 else Reason.USAGE)
+        return session.finish({0: Reason.NORMAL, 1: Reason.MISMATCH}.get(status, Reason.USAGE))
 
 
 def _main(argv: list[str] | None, program: Program, session: Session) -> int:
     """Run the command line; every known failure a user can fix is one line and EXIT_USAGE."""
     try:
         return _run(argv, program, session)
+    except SyncTestFailed as exc:
+        _report(program, str(exc))
+        return EXIT_MISMATCH
     except UsageError as exc:
         _report(program, str(exc))
         return EXIT_USAGE
@@ -126,7 +138,14 @@ def _run(argv: list[str] | None, program: Program, session: Session) -> int:
 
 
 def _run_headless(args: argparse.Namespace, session: Session) -> int:
-    """``--headless``: one JSON line on stdout (a replay that diverges prints where, then exits 2)."""
+    """``--headless``: one JSON line on stdout (a replay that diverges prints where, then exits 2;
+    a sync test that finds a difference reports the frame and exits 1)."""
+    if args.sync_test is not None:
+        out, mismatch = run_sync_test(args)
+        if mismatch:
+            raise SyncTestFailed(mismatch)
+        print(json.dumps(out))
+        return 0
     if args.replay is not None:
         from game.replay import ReplayMismatch
         try:

@@ -38,6 +38,7 @@ def check_mode_flags(args: argparse.Namespace) -> None:
         value = getattr(args, name)
         if args.headless and value is not None and value is not False:
             raise UsageError(f"--{name} cannot be used with --headless: {reason}; {fix}")
+    check_sync_test_flags(args)
     if args.screenshot is not None and args.fullscreen:
         raise UsageError("--fullscreen cannot be used with --screenshot: the screenshot is drawn off screen "
                          "at 1280x720; drop --fullscreen")
@@ -56,6 +57,19 @@ def check_mode_flags(args: argparse.Namespace) -> None:
             raise UsageError(f"--frames {args.frames}: with --screenshot give at most {MAX_MATCH_FRAMES} (the "
                              f"longest match, five full rounds; a match that ends sooner is captured on its "
                              f"last frame)")
+
+
+def check_sync_test_flags(args: argparse.Namespace) -> None:
+    """``--sync-test N``: N from 1 to 8, headless, nothing recorded (exit 2)."""
+    n = args.sync_test
+    if n is None:
+        return
+    if not 1 <= n <= 8:
+        raise UsageError(f"--sync-test {n}: give the frames to roll back on every frame, 1 to 8")
+    if not args.headless:
+        raise UsageError(f"--sync-test {n} runs with no window; add --headless")
+    if args.record is not None:
+        raise UsageError("--sync-test checks a match, it records none; drop --record")
 
 
 def check_replay_flags(args: argparse.Namespace) -> None:

@@ -43,6 +43,7 @@ class Reason(Enum):
     """Why a run ended: its exit status, and the words that start the report."""
 
     NORMAL = (0, "")                           # the run's own end: match over, Quit, window closed, --frames
+    MISMATCH = (1, "")                         # --sync-test found a frame that differs (its own line)
     USAGE = (2, "")                            # a bad flag or file, or a save that failed (its own line)
     SIGHUP = (129, "the terminal hung up (SIGHUP)")
     SIGINT = (130, "interrupted (SIGINT)")

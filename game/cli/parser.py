@@ -72,6 +72,10 @@ def build_parser(prog: str = MAIN_PY.command) -> argparse.ArgumentParser:
     p.add_argument("--headless", action="store_true",
                    help="run the simulation with no window and no GL (not with --screenshot, --training, "
                         "--debug, --fullscreen or --fps, which need the renderer)")
+    p.add_argument("--sync-test", type=_positive_int("--sync-test"), default=None, metavar="N",
+                   help="with --headless: play the match (--p1/--p2 cpu, or --replay FILE) rolling back N "
+                        "frames (1 to 8) on every frame and stepping them again, comparing each state hash "
+                        "with the first run's; exit 0 when all agree, 1 naming the first frame that differs")
     p.add_argument("--record", metavar="FILE", default=None,
                    help="record every match played to replay files (see docs/replay-format.md), each saved "
                         "when it ends or is abandoned: the first to FILE, the next to FILE-2.rpl, "

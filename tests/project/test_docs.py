@@ -43,7 +43,7 @@ API = ROOT / "docs" / "api.md"
 
 #: the documents this review owns (docs/performance.md and docs/replay-format.md have other owners)
 DOCS = [README, DEVELOPERS, RULES, API, ROOT / "docs" / "spec.md", ROOT / "docs" / "compound.md",
-        ROOT / "docs" / "scene-format.md"]
+        ROOT / "docs" / "scene-format.md", ROOT / "docs" / "netplay.md"]
 
 
 def _main():
