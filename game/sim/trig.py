@@ -23,6 +23,8 @@ it has seen (a blend's angles recur: the same poses blend into each other all ma
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 #: the largest ``|x|`` the reduction is accurate for (the quadrant ``n`` stays under 2**20, so
@@ -97,17 +99,53 @@ SEEN_LIMIT = 1 << 14
 def sin_cos_floats(values: list[float]) -> list[tuple[float, float]]:
     """``(sin a, cos a)`` of each Python float ``a`` of ``values``, the bits of :func:`sin_cos`.
 
-    A value seen before is looked up, not computed; ``+-0.0`` gives ``(+-0.0, 1.0)`` without a
-    look-up (a dict holds 0.0 and -0.0 as one key).  What is kept decides only the speed: each
-    result is a function of its value alone (``sin_cos`` is elementwise)."""
+    A value seen before is looked up; a new one is computed on Python floats
+    (:func:`sin_cos_float`, cheaper than numpy's calls for the few new values of a frame);
+    ``+-0.0`` gives ``(+-0.0, 1.0)`` without a look-up (a dict holds 0.0 and -0.0 as one key).
+    What is kept decides only the speed: each result is a function of its value alone."""
     seen = _SEEN
     try:
         return [seen[a] if a else (a, 1.0) for a in values]
     except KeyError:
         pass
-    s, c = sin_cos(np.array(values, dtype=np.float64))
-    out = list(zip(s.tolist(), c.tolist()))
     if len(seen) > SEEN_LIMIT:
         seen.clear()
-    seen.update((a, sc) for a, sc in zip(values, out) if a and a == a)     # no zeros, no NaN
+    out = []
+    for a in values:
+        sc = seen.get(a) if a else (a, 1.0)
+        if sc is None:
+            sc = sin_cos_float(a)
+            if a == a:                                   # not NaN: a NaN key is never found
+                seen[a] = sc
+        out.append(sc)
     return out
+
+
+_WHOLE = float(2 ** 52)
+_S = _COEF[0].tolist()
+_C = _COEF[1].tolist()
+_SIN_ROW_F, _SIN_SIGN_F = _SIN_ROW.tolist(), _SIN_SIGN.tolist()
+_COS_ROW_F, _COS_SIGN_F = _COS_ROW.tolist(), _COS_SIGN.tolist()
+
+
+def sin_cos_float(x: float) -> tuple[float, float]:
+    """:func:`sin_cos` of one Python float, the same operations in the same order on Python
+    floats (each rounded on its own, as numpy's ufuncs round them): the same bits.  ``round``
+    of a float is round-half-even, as ``np.rint``."""
+    t = x * INV_PIO2
+    n = float(round(t)) + 0.0 if abs(t) < _WHOLE else t     # beyond 2**52 t is whole (inf, NaN stay)
+    r = x - n * PIO2_1
+    r = r - n * PIO2_2
+    r = r - n * PIO2_2T
+    z = r * r
+    ps, pc = _S[5] * z, _C[5] * z
+    for k in (4, 3, 2, 1):
+        ps = (ps + _S[k]) * z
+        pc = (pc + _C[k]) * z
+    ps = (ps + _S[0]) * (r * z) + r
+    hz = z * 0.5
+    w = 1.0 - hz
+    pc = ((pc + _C[0]) * (z * z) + ((1.0 - w) - hz)) + w
+    both = (math.copysign(ps, r), pc)
+    q = int(n) & 3 if abs(n) < math.inf else 0
+    return both[_SIN_ROW_F[q]] * _SIN_SIGN_F[q], both[_COS_ROW_F[q]] * _COS_SIGN_F[q]

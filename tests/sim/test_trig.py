@@ -1,6 +1,7 @@
 """The simulation's sine and cosine (``game.sim.trig``): within two ulp of the C library's over
-the whole domain, signed zeros as in C, the per-value path bit for bit the array path's, and the
-same bits in processes whose numpy SIMD targets and libm FMA variants are turned off."""
+the whole domain, signed zeros as in C, the Python-float and kept-value paths bit for bit the
+array path's, and the same bits in processes whose numpy SIMD targets and libm FMA variants are
+turned off."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 from clihelp import ROOT
 from game.sim import trig
-from game.sim.trig import MAX_ANGLE, sin_cos, sin_cos_floats
+from game.sim.trig import MAX_ANGLE, sin_cos, sin_cos_float, sin_cos_floats
 
 
 def ulps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -30,6 +31,7 @@ def ulps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 angles = st.floats(min_value=-MAX_ANGLE, max_value=MAX_ANGLE, allow_nan=False)
 
 
+@pytest.mark.slow
 @given(st.lists(angles, min_size=1, max_size=40))
 @example([math.pi / 4, -math.pi / 4, math.pi / 2, math.pi, 3 * math.pi / 4, 2 * math.pi, 1e-300, 5e-324])
 @example([MAX_ANGLE, -MAX_ANGLE, 1e5 * math.pi, 710.0, 0.78539816339744839])
@@ -54,13 +56,27 @@ def test_signed_zeros_as_in_c():
     assert [(math.copysign(1.0, a), b) for a, b in sin_cos_floats([0.0, -0.0])] == [(1.0, 1.0), (-1.0, 1.0)]
 
 
+@pytest.mark.slow
 @given(st.lists(st.one_of(angles, st.sampled_from([0.0, -0.0, 0.5])), min_size=1, max_size=40))
 def test_per_value_path_has_the_array_paths_bits_seen_or_not(xs):
+    trig._SEEN.clear()
     s, c = sin_cos(np.array(xs))
     want = [(a.hex(), b.hex()) for a, b in zip(s.tolist(), c.tolist())]
     first = [(a.hex(), b.hex()) for a, b in sin_cos_floats(xs)]
     again = [(a.hex(), b.hex()) for a, b in sin_cos_floats(xs)]        # every value seen now
     assert first == want and again == want
+
+
+def test_one_float_has_the_array_paths_bits():
+    """``sin_cos_float`` (a blend's new values) against ``sin_cos`` bit for bit: small angles,
+    the whole domain, signed zeros, subnormals and multiples of pi/4."""
+    rng = np.random.default_rng(2)
+    x = np.concatenate([rng.uniform(-10.0, 10.0, 3000), rng.uniform(-MAX_ANGLE, MAX_ANGLE, 3000),
+                        np.arange(-16, 17) * (math.pi / 4), [0.0, -0.0, 5e-324, -5e-324, MAX_ANGLE]])
+    s, c = sin_cos(x)
+    got = np.array([sin_cos_float(v) for v in x.tolist()])
+    assert np.array_equal(got[:, 0].view(np.int64), s.view(np.int64))
+    assert np.array_equal(got[:, 1].view(np.int64), c.view(np.int64))
 
 
 def test_the_values_kept_are_bounded(monkeypatch):
