@@ -12,13 +12,15 @@ the variants, so two machines posing the same fighter got other range boxes and 
 never fused into an FMA), in a fixed order: Cody-Waite reduction by pi/2 in three parts (fdlibm's
 ``__ieee754_rem_pio2`` constants: the first two parts' products with the quadrant are exact),
 then fdlibm's minimax polynomials on [-pi/4, pi/4] (``__kernel_sin``, ``__kernel_cos``: under one
-ulp there).  The result is within two ulp of the true sine and cosine
-(``tests/sim/test_trig.py`` compares it with ``math.sin`` / ``math.cos``) for ``|x| <=``
-:data:`MAX_ANGLE`; joint angles and prism sides are a few radians.
+ulp there).  The result is within two ulp of glibc's ``sin`` and ``cos`` (one ulp for
+``|x| <= 1000``; ``tests/sim/test_trig.py`` compares them) for ``|x| <=`` :data:`MAX_ANGLE`;
+joint angles and prism sides are a few radians.
 
 Its three dozen numpy calls cost ten times numpy's ``sin`` and ``cos`` on the 33 angles of one
-pose; :func:`sin_cos_floats`, for the pose blend of a frame, keeps the results of the values
-it has seen (a blend's angles recur: the same poses blend into each other all match long).
+pose.  :func:`sin_cos_floats`, for the pose blend of a frame, looks up the values it has seen (a
+blend's angles recur: the same poses blend into each other all match long) and computes a new
+one with :func:`sin_cos_float`, the same operations on Python floats (each a bytecode of its
+own, so never fused either).
 """
 
 from __future__ import annotations
