@@ -17,15 +17,16 @@ ulp there).  The result is within two ulp of glibc's ``sin`` and ``cos`` (one ul
 joint angles and prism sides are a few radians.
 
 Its three dozen numpy calls cost ten times numpy's ``sin`` and ``cos`` on the 33 angles of one
-pose.  :func:`sin_cos_floats`, for the pose blend of a frame, looks up the values it has seen (a
-blend's angles recur: the same poses blend into each other all match long) and computes a new
-one with :func:`sin_cos_float`, the same operations on Python floats (each a bytecode of its
-own, so never fused either).
+pose.  :func:`sin_cos_floats`, for the pose blend of a frame, looks its angles up in a table of
+the animation tables' angles (:func:`sin_cos_table`, made at load: most of a blend's angles are
+a table's, where the two poses agree) and computes another with :func:`sin_cos_float`, the same
+operations on Python floats (each a bytecode of its own, so never fused either).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -92,62 +93,52 @@ def sin_cos(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return s.reshape(shape), c.reshape(shape)
 
 
-#: angle -> (sin, cos) of :func:`sin_cos_floats`, zeros never in it (0.0 == -0.0 as keys)
-_SEEN: dict[float, tuple[float, float]] = {}
-#: at this many values :data:`_SEEN` starts afresh (about 130 bytes a value)
-SEEN_LIMIT = 1 << 14
+def sin_cos_table(angles: Iterable[np.ndarray]) -> dict[float, tuple[float, float]]:
+    """``{a: (sin a, cos a)}`` (:func:`sin_cos`'s bits) for every non-zero value ``a`` of the
+    float arrays ``angles``: the animation tables' angles, which a pose blend looks up in
+    :func:`sin_cos_floats`.  Zeros are left out (a dict holds 0.0 and -0.0 as one key)."""
+    vals = np.unique(np.concatenate([np.zeros(0), *(np.ravel(a) for a in angles)]))
+    vals = vals[vals != 0.0]
+    s, c = sin_cos(vals)
+    return dict(zip(vals.tolist(), zip(s.tolist(), c.tolist())))
 
 
-def sin_cos_floats(values: list[float]) -> list[tuple[float, float]]:
+def sin_cos_floats(values: list[float], known: Mapping[float, tuple[float, float]]) -> list[tuple[float, float]]:
     """``(sin a, cos a)`` of each Python float ``a`` of ``values``, the bits of :func:`sin_cos`.
 
-    A value seen before is looked up; a new one is computed on Python floats
-    (:func:`sin_cos_float`, cheaper than numpy's calls for the few new values of a frame);
-    ``+-0.0`` gives ``(+-0.0, 1.0)`` without a look-up (a dict holds 0.0 and -0.0 as one key).
-    What is kept decides only the speed: each result is a function of its value alone."""
-    seen = _SEEN
-    try:
-        return [seen[a] if a else (a, 1.0) for a in values]
-    except KeyError:
-        pass
-    if len(seen) > SEEN_LIMIT:
-        seen.clear()
-    out = []
-    for a in values:
-        sc = seen.get(a) if a else (a, 1.0)
-        if sc is None:
-            sc = sin_cos_float(a)
-            if a == a:                                   # not NaN: a NaN key is never found
-                seen[a] = sc
-        out.append(sc)
-    return out
+    A value in ``known`` (:func:`sin_cos_table`'s, never zero) is looked up; another one is
+    computed on Python floats (:func:`sin_cos_float`: cheaper than numpy's three dozen calls
+    for the few new values of a frame); ``+-0.0`` gives ``(+-0.0, 1.0)``."""
+    get = known.get
+    return [(get(a) or sin_cos_float(a)) if a else (a, 1.0) for a in values]
 
 
 _WHOLE = float(2 ** 52)
-_S = _COEF[0].tolist()
-_C = _COEF[1].tolist()
-_SIN_ROW_F, _SIN_SIGN_F = _SIN_ROW.tolist(), _SIN_SIGN.tolist()
-_COS_ROW_F, _COS_SIGN_F = _COS_ROW.tolist(), _COS_SIGN.tolist()
+S1, S2, S3, S4, S5, S6 = _COEF[0].tolist()
+C1, C2, C3, C4, C5, C6 = _COEF[1].tolist()
 
 
 def sin_cos_float(x: float) -> tuple[float, float]:
     """:func:`sin_cos` of one Python float, the same operations in the same order on Python
     floats (each rounded on its own, as numpy's ufuncs round them): the same bits.  ``round``
-    of a float is round-half-even, as ``np.rint``."""
+    of a float is round-half-even, as ``np.rint``; a product with a sign of +-1.0 there is exact,
+the value itself or its negation here."""
     t = x * INV_PIO2
-    n = float(round(t)) + 0.0 if abs(t) < _WHOLE else t     # beyond 2**52 t is whole (inf, NaN stay)
+    n = float(round(t)) + 0.0 if -_WHOLE < t < _WHOLE else t   # beyond 2**52 t is whole (inf, NaN stay)
     r = x - n * PIO2_1
     r = r - n * PIO2_2
     r = r - n * PIO2_2T
     z = r * r
-    ps, pc = _S[5] * z, _C[5] * z
-    for k in (4, 3, 2, 1):
-        ps = (ps + _S[k]) * z
-        pc = (pc + _C[k]) * z
-    ps = (ps + _S[0]) * (r * z) + r
+    s = (((((((((S6 * z + S5) * z) + S4) * z + S3) * z) + S2) * z) + S1) * (r * z)) + r
     hz = z * 0.5
     w = 1.0 - hz
-    pc = ((pc + _C[0]) * (z * z) + ((1.0 - w) - hz)) + w
-    both = (math.copysign(ps, r), pc)
-    q = int(n) & 3 if abs(n) < math.inf else 0
-    return both[_SIN_ROW_F[q]] * _SIN_SIGN_F[q], both[_COS_ROW_F[q]] * _COS_SIGN_F[q]
+    c = ((((((((((C6 * z + C5) * z) + C4) * z + C3) * z) + C2) * z) + C1) * (z * z)) + ((1.0 - w) - hz)) + w
+    s = math.copysign(s, r)
+    q = int(n) & 3 if -math.inf < n < math.inf else 0
+    if q == 0:
+        return s, c
+    if q == 1:
+        return c, -s
+    if q == 2:
+        return -s, -c
+    return -c, s

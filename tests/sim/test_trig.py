@@ -1,6 +1,6 @@
 """The simulation's sine and cosine (``game.sim.trig``): within two ulp of the C library's over
-the whole domain, signed zeros as in C, the Python-float and kept-value paths bit for bit the
-array path's, and the same bits in processes whose numpy SIMD targets and libm FMA variants are
+the whole domain, signed zeros as in C, the Python-float path and the tables' looked-up values
+bit for bit the array path's, and the same bits in processes whose numpy SIMD targets and libm FMA variants are
 turned off."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from clihelp import ROOT
-from game.sim import trig
-from game.sim.trig import MAX_ANGLE, sin_cos, sin_cos_float, sin_cos_floats
+from game.sim.data import load_game_data
+from game.sim.trig import MAX_ANGLE, sin_cos, sin_cos_float, sin_cos_floats, sin_cos_table
 
 
 def ulps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -53,23 +53,24 @@ def test_sin_cos_of_small_angles_is_within_one_ulp_and_keeps_the_shape():
 def test_signed_zeros_as_in_c():
     s, c = sin_cos(np.array([0.0, -0.0]))
     assert np.signbit(s).tolist() == [False, True] and c.tolist() == [1.0, 1.0]
-    assert [(math.copysign(1.0, a), b) for a, b in sin_cos_floats([0.0, -0.0])] == [(1.0, 1.0), (-1.0, 1.0)]
+    assert [(math.copysign(1.0, a), b) for a, b in sin_cos_floats([0.0, -0.0], {})] == [(1.0, 1.0), (-1.0, 1.0)]
 
 
 @pytest.mark.slow
 @given(st.lists(st.one_of(angles, st.sampled_from([0.0, -0.0, 0.5])), min_size=1, max_size=40))
-def test_per_value_path_has_the_array_paths_bits_seen_or_not(xs):
-    trig._SEEN.clear()
+def test_per_value_path_has_the_array_paths_bits_known_or_not(xs):
     s, c = sin_cos(np.array(xs))
     want = [(a.hex(), b.hex()) for a, b in zip(s.tolist(), c.tolist())]
-    first = [(a.hex(), b.hex()) for a, b in sin_cos_floats(xs)]
-    again = [(a.hex(), b.hex()) for a, b in sin_cos_floats(xs)]        # every value seen now
-    assert first == want and again == want
+    computed = [(a.hex(), b.hex()) for a, b in sin_cos_floats(xs, {})]
+    known = sin_cos_table([np.array(xs)])
+    looked_up = [(a.hex(), b.hex()) for a, b in sin_cos_floats(xs, known)]
+    assert computed == want and looked_up == want
+    assert 0.0 not in known and len(known) == len({x for x in xs if x})
 
 
 def test_one_float_has_the_array_paths_bits():
-    """``sin_cos_float`` (a blend's new values) against ``sin_cos`` bit for bit: small angles,
-    the whole domain, signed zeros, subnormals and multiples of pi/4."""
+    """``sin_cos_float`` (a blend's angles that no table holds) against ``sin_cos`` bit for bit:
+    small angles, the whole domain, signed zeros, subnormals and multiples of pi/4."""
     rng = np.random.default_rng(2)
     x = np.concatenate([rng.uniform(-10.0, 10.0, 3000), rng.uniform(-MAX_ANGLE, MAX_ANGLE, 3000),
                         np.arange(-16, 17) * (math.pi / 4), [0.0, -0.0, 5e-324, -5e-324, MAX_ANGLE]])
@@ -79,12 +80,16 @@ def test_one_float_has_the_array_paths_bits():
     assert np.array_equal(got[:, 1].view(np.int64), c.view(np.int64))
 
 
-def test_the_values_kept_are_bounded(monkeypatch):
-    monkeypatch.setattr(trig, "SEEN_LIMIT", 50)
-    monkeypatch.setattr(trig, "_SEEN", {})
-    for k in range(10):
-        sin_cos_floats([0.01 * (20 * k + i + 1) for i in range(20)])
-        assert len(trig._SEEN) <= 50 + 20
+def test_game_data_knows_every_angle_of_its_tables():
+    """``GameData.table_sin_cos``: each non-zero angle of the poses, loops, moves, knockdown and
+    thrown tables, with ``sin_cos``'s bits (a pose blend looks its angles up there)."""
+    d = load_game_data()
+    tables = [*d.poses.values(), *d.loops.values(), *(m.angles for m in d.moves.values()), d.knockdown, d.thrown]
+    angles = {a for t in tables for a in np.ravel(t).tolist() if a}
+    assert set(d.table_sin_cos) == angles and len(angles) > 100
+    keys = np.array(sorted(angles))
+    s, c = sin_cos(keys)
+    assert [d.table_sin_cos[a] for a in keys.tolist()] == list(zip(s.tolist(), c.tolist()))
 
 
 PROBE = r"""
