@@ -122,7 +122,7 @@ def sin_cos_float(x: float) -> tuple[float, float]:
     """:func:`sin_cos` of one Python float, the same operations in the same order on Python
     floats (each rounded on its own, as numpy's ufuncs round them): the same bits.  ``round``
     of a float is round-half-even, as ``np.rint``; a product with a sign of +-1.0 there is exact,
-the value itself or its negation here."""
+    the value itself or its negation here."""
     t = x * INV_PIO2
     n = float(round(t)) + 0.0 if -_WHOLE < t < _WHOLE else t   # beyond 2**52 t is whole (inf, NaN stay)
     r = x - n * PIO2_1
