@@ -124,17 +124,20 @@ def sin_cos_float(x: float) -> tuple[float, float]:
     of a float is round-half-even, as ``np.rint``; a product with a sign of +-1.0 there is exact,
     the value itself or its negation here."""
     t = x * INV_PIO2
-    n = float(round(t)) + 0.0 if -_WHOLE < t < _WHOLE else t   # beyond 2**52 t is whole (inf, NaN stay)
-    r = x - n * PIO2_1
-    r = r - n * PIO2_2
-    r = r - n * PIO2_2T
+    if -0.5 < t < 0.5:                  # n = 0: x - 0.0 * PIO2_1 - ... is x itself, quadrant 0
+        r, q = x, 0
+    else:
+        n = float(round(t)) + 0.0 if -_WHOLE < t < _WHOLE else t   # beyond 2**52 t is whole (inf, NaN stay)
+        r = x - n * PIO2_1
+        r = r - n * PIO2_2
+        r = r - n * PIO2_2T
+        q = int(n) & 3 if -math.inf < n < math.inf else 0
     z = r * r
     s = (((((((((S6 * z + S5) * z) + S4) * z + S3) * z) + S2) * z) + S1) * (r * z)) + r
     hz = z * 0.5
     w = 1.0 - hz
     c = ((((((((((C6 * z + C5) * z) + C4) * z + C3) * z) + C2) * z) + C1) * (z * z)) + ((1.0 - w) - hz)) + w
     s = math.copysign(s, r)
-    q = int(n) & 3 if -math.inf < n < math.inf else 0
     if q == 0:
         return s, c
     if q == 1:
