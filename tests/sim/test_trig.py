@@ -70,7 +70,8 @@ def test_per_value_path_has_the_array_paths_bits_known_or_not(xs):
 
 def test_one_float_has_the_array_paths_bits():
     """``sin_cos_float`` (a blend's angles that no table holds) against ``sin_cos`` bit for bit:
-    angles it takes without a reduction (``|x| < pi/4``), small angles, the whole domain, signed zeros, subnormals and multiples of pi/4."""
+    angles it takes without a reduction (``|x| < pi/4``), small angles, the whole domain, signed
+    zeros, subnormals and multiples of pi/4."""
     rng = np.random.default_rng(2)
     x = np.concatenate([rng.uniform(-0.8, 0.8, 2000), rng.uniform(-10.0, 10.0, 3000),
                         rng.uniform(-MAX_ANGLE, MAX_ANGLE, 3000),
