@@ -1,4 +1,4 @@
 """Rangebox: a 3D fighting-game demo built on three published collision methods."""
 
 #: Changes whenever the simulation's results change (replays record it); see CHANGELOG.md.
-__version__ = "0.9.0"
+__version__ = "0.10.0"

@@ -20,6 +20,7 @@ from game import files
 from game.collision.scene_format import MAX_TRIANGLES
 
 from .fields import REQUIRED, Fields, Key
+from .trig import sin_cos
 
 #: The shape types a description's object may have.
 SHAPES = ("grid", "box", "prism", "cylinder", "quad", "railing", "obj")
@@ -68,7 +69,8 @@ def _box_tris(size: Sequence[float] | np.ndarray) -> np.ndarray:
 def _prism_tris(radius: float, height: float, sides: int) -> np.ndarray:
     k = np.arange(sides + 1) % sides
     ang = 2 * np.pi * k / sides
-    x, z = radius * np.cos(ang), radius * np.sin(ang)
+    sin, cos = sin_cos(ang)                 # not np.sin / np.cos: other CPUs round those otherwise
+    x, z = radius * cos, radius * sin
     tris = []
     for s in range(sides):
         b0, b1 = (x[s], 0.0, z[s]), (x[s + 1], 0.0, z[s + 1])

@@ -39,6 +39,7 @@ from .fields import (
 from .limits import HEIGHTS, MAX_FRAMES
 from .moves import Move, ProjectileSpec, ThrowSpec, check_cancels, read_knockdown, read_move, read_scaling, read_throw
 from .skeleton import Skeleton, euler_matrices
+from .trig import sin_cos_table
 
 #: Names other modules import from here (the loader's public surface).
 __all__ = ["ASSETS", "REQUIRED", "AssetError", "AssetFileError", "Fields", "GameData", "Move", "ProjectileSpec",
@@ -82,6 +83,9 @@ class GameData:
     thrown: np.ndarray
     thrown_rot: np.ndarray
     thrown_body: np.ndarray
+    #: ``{angle: (sin, cos)}`` of every non-zero angle of the tables above (``trig.sin_cos_table``):
+    #: a pose blend's angles, mostly a table's, are looked up here (read-only)
+    table_sin_cos: dict[float, tuple[float, float]]
 
     @property
     def knockdown_frames(self) -> int:
@@ -140,6 +144,8 @@ def load_game_data(assets_dir: str | None = None) -> GameData:
     knockdown_body = skeleton.body(knockdown_rot)
     thrown_rot = euler_matrices(thrown)
     thrown_body = skeleton.body(thrown_rot)
+    table_sin_cos = sin_cos_table([*poses.values(), *loops.values(), *(m.angles for m in moves.values()),
+                                   knockdown, thrown])
     tables = [*poses.values(), *loops.values(), *pose_rot.values(), *loop_rot.values(),
               *pose_body.values(), *loop_body.values(), knockdown, knockdown_rot, knockdown_body,
               thrown, thrown_rot, thrown_body]
@@ -153,5 +159,5 @@ def load_game_data(assets_dir: str | None = None) -> GameData:
         poses=poses, loops=loops, moves=moves, combo_scaling=combo_scaling, pose_rot=pose_rot, loop_rot=loop_rot,
         pose_body=pose_body, loop_body=loop_body,
         knockdown=knockdown, knockdown_rot=knockdown_rot, knockdown_body=knockdown_body,
-        throw=throw, thrown=thrown, thrown_rot=thrown_rot, thrown_body=thrown_body,
+        throw=throw, thrown=thrown, thrown_rot=thrown_rot, thrown_body=thrown_body, table_sin_cos=table_sin_cos,
     )

@@ -184,7 +184,8 @@ def trunk_radius(d: GameData, key: str) -> float:
     if bodies is None:
         return math.inf
     c = np.take(bodies[..., 4:, :, :], trunk_limbs(d.skeleton), axis=-2)    # (..., 8, 3, 4) trunk corners
-    return float(np.hypot(c[..., 0], c[..., 2]).max())
+    x, z = c[..., 0], c[..., 2]
+    return float(np.sqrt(x * x + z * z).max())      # not np.hypot: libm's, which may differ by CPU
 
 
 def keep_trunks_apart(m: Match) -> None:

@@ -118,7 +118,7 @@ def pose(d: GameData, f: Fighter) -> None:
         start = f.pose_from
         angles = start + (target - start) * w
         angles.flags.writeable = False
-        local = euler_matrices(angles)
+        local = euler_matrices(angles, d.table_sin_cos)
         local.flags.writeable = False
         fk = d.skeleton.body(local)
         fk.flags.writeable = False

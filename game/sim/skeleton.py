@@ -7,7 +7,12 @@ joint angles ``[ax, ay, az]`` in radians with ``R = Ry(ay) @ Rz(az) @ Rx(ax)``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import numpy as np
+
+from .trig import sin_cos, sin_cos_floats
 
 #: The eight corner signs of a box, ``(8, 3)``.
 CORNER_SIGNS = np.array(
@@ -15,16 +20,21 @@ CORNER_SIGNS = np.array(
 )
 
 
-def euler_matrices(angles: np.ndarray) -> np.ndarray:
+#: no angle's sine and cosine known beforehand
+NONE_KNOWN: Mapping[float, tuple[float, float]] = MappingProxyType({})
+
+
+def euler_matrices(angles: np.ndarray, known: Mapping[float, tuple[float, float]] = NONE_KNOWN) -> np.ndarray:
     """``Ry(ay) @ Rz(az) @ Rx(ax)`` for angles ``(..., 3)`` radians -> ``(..., 3, 3)``.
 
-    One pose ``(L, 3)`` (a blend frame's, ``posing.pose``) takes :func:`_euler_one`, the
-    same products and sums on Python floats: the same bits, cheaper than these two dozen
-    numpy calls on 11-element columns."""
+    Sines and cosines are :mod:`game.sim.trig`'s (the same bits on every machine).  One pose
+    ``(L, 3)`` (a blend frame's, ``posing.pose``) takes :func:`_euler_one`, the same products
+    and sums on Python floats: the same bits, cheaper than these two dozen numpy calls on
+    11-element columns; its angles found in ``known`` (``GameData.table_sin_cos``) are looked
+    up there."""
     if angles.ndim == 2 and angles.shape[1] == 3:
-        return _euler_one(angles)
-    c = np.cos(angles)
-    s = np.sin(angles)
+        return _euler_one(angles, known)
+    s, c = sin_cos(angles)
     cx, cy, cz = c[..., 0], c[..., 1], c[..., 2]
     sx, sy, sz = s[..., 0], s[..., 1], s[..., 2]
     cysz = cy * sz
@@ -42,13 +52,15 @@ def euler_matrices(angles: np.ndarray) -> np.ndarray:
     return out
 
 
-def _euler_one(angles: np.ndarray) -> np.ndarray:
-    """:func:`euler_matrices` of one pose ``(L, 3)``: numpy's cosines and sines, then each
-    entry's products and sums in the same order on Python floats (IEEE double, each rounded
-    on its own as numpy's elementwise ufuncs round it: the same bits, signed zeros included;
+def _euler_one(angles: np.ndarray, known: Mapping[float, tuple[float, float]]) -> np.ndarray:
+    """:func:`euler_matrices` of one pose ``(L, 3)``: the sines and cosines of
+    :func:`~game.sim.trig.sin_cos_floats` (the same bits as ``sin_cos``), then each entry's
+    products and sums in the same order on Python floats (IEEE double, each rounded on its own
+    as numpy's elementwise ufuncs round it: the same bits, signed zeros included;
     ``tests/sim/test_skeleton.py`` holds the two paths equal)."""
     out: list[float] = []
-    for (cx, cy, cz), (sx, sy, sz) in zip(np.cos(angles).tolist(), np.sin(angles).tolist()):
+    it = iter(sin_cos_floats(angles.ravel().tolist(), known))
+    for (sx, cx), (sy, cy), (sz, cz) in zip(it, it, it):
         cysz = cy * sz
         sysz = sy * sz
         out += (cy * cz, sy * sx - cysz * cx, cysz * sx + sy * cx,

@@ -184,6 +184,16 @@ def turn(data: GameData, op: Sight, dist: float) -> str:
     return best
 
 
+def slide_kept(frames: int) -> float:
+    """``SLIDE_DECAY ** frames`` (``frames >= 0``) by repeated multiplication, as the slide keeps
+    it frame by frame: float ``**`` is libm's ``pow``, whose last bits glibc's FMA variant
+    changes (see :mod:`game.sim.trig`)."""
+    kept = 1.0
+    for _ in range(frames):
+        kept *= SLIDE_DECAY
+    return kept
+
+
 def confirm(s: Situation, late: int = 0) -> str:
     """The follow-up the CPU's current move (which has hit) cancels into that still lands: the
     most damaging of its cancels whose reach covers the distance plus what is left of the hit's
@@ -195,7 +205,7 @@ def confirm(s: Situation, late: int = 0) -> str:
     data = s.data
     mv = data.moves[s.me.move]
     reach = move_reach(data)
-    gap = s.dist + mv.pushback * SLIDE_DECAY ** late + CONFIRM_MARGIN   # where the reeling body will be
+    gap = s.dist + mv.pushback * slide_kept(late) + CONFIRM_MARGIN   # where the reeling body will be
     left = mv.hitstun - late
     ducking = s.op.state in ("crouch", "block_crouch")
     best, damage = "", -1

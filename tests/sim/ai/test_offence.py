@@ -113,6 +113,18 @@ def _cpu_confirms(level: str, seeds=range(6), frames: int = 3000):
     return lights, combos
 
 
+def test_confirm_takes_the_slide_left_as_the_slide_keeps_it_frame_by_frame():
+    """``slide_kept(k)``: what is left of a knockback velocity after ``k`` frames of slide,
+    the slide's own product (not libm's ``pow``, whose last bits depend on the CPU)."""
+    from game.sim.ai.moves import slide_kept
+    from game.sim.movement import SLIDE_DECAY
+
+    v = 1.0
+    for k in range(40):
+        assert slide_kept(k) == v and abs(v - SLIDE_DECAY ** k) <= 1e-15
+        v *= SLIDE_DECAY
+
+
 @pytest.mark.slow
 def test_cpu_confirms_more_often_by_level():
     counts = {lv: _cpu_confirms(lv) for lv in ("easy", "normal", "hard")}
