@@ -332,7 +332,7 @@ def test_C6_C8_render_overlay_draws_every_ray_cast_in_a_tick_the_cameras_and_spa
         return n_view
 
     try:
-        for _ in range(300):                        # CPU against CPU: sim and camera rays
+        for _ in range(400):                        # CPU against CPU: sim and camera rays
             log.clear()
             game.step()
             game.draw(1.0)
