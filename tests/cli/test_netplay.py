@@ -1,0 +1,177 @@
+"""``--host`` / ``--join``: two real processes play one match over UDP on the loopback address.
+
+Headless, CPU players on both sides: they end on the same confirmed ``state_hash`` and record
+byte-identical replays that play back.  One side killed mid-match (SIGKILL, the host or the
+joiner): the other reports it after ``--net-timeout``, exits with the documented status, and its
+replay of the confirmed frames plays back.  A joiner whose game data differs is refused, both
+sides naming the part.  Bad netplay flags exit 2 with one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from clihelp import ROOT, copy_program, run_main
+from game.cli import app
+from game.cli.ending import Reason
+
+#: What every netplay child runs with: no display, headless EGL never needed.
+ENV = {**os.environ, "PYGLET_HEADLESS": "1"}
+ENV.pop("DISPLAY", None)
+CPU = ["--headless", "--level", "hard"]
+
+
+def start(args, cwd, main=ROOT / "main.py"):
+    """A main.py child with stdout and stderr piped."""
+    return subprocess.Popen([sys.executable, str(main), *args], cwd=cwd, env=ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def host_port(host) -> int:
+    """The port a ``--host 127.0.0.1:0`` child prints on its first stderr line."""
+    line = host.stderr.readline()
+    m = re.search(r"waiting for an opponent on UDP 127\.0\.0\.1:(\d+)", line)
+    assert m, f"the host's first line: {line!r}"
+    return int(m.group(1))
+
+
+def wait_for(proc, words: str) -> list[str]:
+    """Read ``proc``'s stderr lines until one holds ``words``; the lines read."""
+    lines = []
+    while True:
+        line = proc.stderr.readline()
+        assert line, f"{words!r} never came: {lines}"
+        lines.append(line)
+        if words in line:
+            return lines
+
+
+def finish(proc, timeout=120.0) -> tuple[int, str, str]:
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(f"{proc.args} still running after {timeout} s")
+    return proc.returncode, out, err
+
+
+def play_back(path, cwd) -> dict:
+    p = run_main(["--headless", "--replay", str(path)], cwd=cwd)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+@pytest.mark.slow
+def test_two_processes_play_3600_frames_to_the_same_state_and_byte_identical_replays(tmp_path):
+    host = start([*CPU, "--host", "127.0.0.1:0", "--p1", "cpu", "--frames", "3600", "--record", "host.rpl"],
+                 tmp_path)
+    port = host_port(host)
+    join = start([*CPU, "--join", f"127.0.0.1:{port}", "--p2", "cpu", "--frames", "3600", "--record", "join.rpl"],
+                 tmp_path)
+    (hs, hout, herr), (js, jout, jerr) = finish(host), finish(join)
+    assert hs == js == 0, (herr, jerr)
+    a, b = json.loads(hout), json.loads(jout)
+    assert a["frames"] == b["frames"] == 3600
+    assert a["state_hash"] == b["state_hash"] and (a["player"], b["player"]) == (1, 2)
+    assert a["hits"] == b["hits"] > 0 and a["rounds"] == b["rounds"]
+    assert a["rollback_max"] <= 8 and b["rollback_max"] <= 8
+    assert (tmp_path / "host.rpl").read_bytes() == (tmp_path / "join.rpl").read_bytes()
+    assert "playing 127.0.0.1:" in herr and "as P1" in herr and "as P2" in jerr
+    for name in ("host.rpl", "join.rpl"):
+        out = play_back(tmp_path / name, tmp_path)
+        assert out["frames"] == 3600 and out["final_hash"] == a["state_hash"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("killed", ["host", "join"])
+def test_a_side_killed_mid_match_is_reported_by_the_other_whose_replay_plays_back(tmp_path, killed):
+    common = [*CPU, "--realtime", "--net-timeout", "1"]
+    host = start([*common, "--host", "127.0.0.1:0", "--p1", "cpu", "--record", "host.rpl"], tmp_path)
+    port = host_port(host)
+    join = start([*common, "--join", f"127.0.0.1:{port}", "--p2", "cpu", "--record", "join.rpl"], tmp_path)
+    wait_for(host, "playing")
+    wait_for(join, "playing")
+    time.sleep(1.0)                              # a second of play (60 frames at --realtime)
+    victim, survivor = (host, join) if killed == "host" else (join, host)
+    victim.send_signal(signal.SIGKILL)
+    victim.communicate()
+    status, out, err = finish(survivor, timeout=30)
+    assert status == Reason.NET_LOST.status == 3, err
+    line = err.strip().splitlines()[-1]
+    m = re.search(r"silent for 1 s: disconnected after (\d+) confirmed frames; --record: match 1 saved to "
+                  r"(\S+)\.rpl \((\d+) frames\)", line)
+    assert m, line
+    assert out == "" and int(m.group(1)) == int(m.group(3)) > 20
+    survived = "join" if killed == "host" else "host"
+    assert m.group(2) == survived
+    assert play_back(tmp_path / f"{survived}.rpl", tmp_path)["frames"] == int(m.group(1))
+
+
+@pytest.mark.slow
+def test_a_joiner_with_other_move_data_is_refused_and_both_name_the_file(tmp_path):
+    other_main, assets = copy_program(tmp_path)
+    moves = json.loads((assets / "moves.json").read_text())
+    moves["_netplay_test"] = "a comment: the same game, other bytes"
+    (assets / "moves.json").write_text(json.dumps(moves))
+    host = start([*CPU, "--host", "127.0.0.1:0", "--p1", "cpu"], tmp_path)
+    port = host_port(host)
+    join = start([*CPU, "--join", f"127.0.0.1:{port}", "--p2", "cpu"], tmp_path, main=other_main)
+    (hs, _, herr), (js, _, jerr) = finish(host, 60), finish(join, 60)
+    assert hs == js == Reason.REFUSED.status == 5, (herr, jerr)
+    host_line, = herr.strip().splitlines()
+    join_line = jerr.strip().splitlines()[-1]
+    assert "a joiner was refused: its assets/moves.json differs" in host_line
+    assert "the host refused this game: its assets/moves.json differs" in join_line
+    assert "fighters.json" not in join_line + host_line and "Traceback" not in jerr + herr
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--host", "--join", "h"], ["--host and --join"]),
+    (["--host"], ["--host", "add --headless"]),
+    (["--headless", "--host", "70000"], ["--host", "0 to 65535"]),
+    (["--headless", "--host", "seven"], ["--host", "whole number"]),
+    (["--headless", "--host", ":7000"], ["--host", "ADDRESS:PORT"]),
+    (["--headless", "--join", ":7000"], ["--join", "HOST"]),
+    (["--headless", "--join", "h:0"], ["--join", "1 to 65535"]),
+    (["--headless", "--host", "--input-delay", "9"], ["--input-delay", "0 to 8"]),
+    (["--headless", "--host", "--max-rollback", "0"], ["--max-rollback", "1 to 16"]),
+    (["--headless", "--host", "--max-rollback", "17"], ["--max-rollback", "16"]),
+    (["--headless", "--host", "--net-timeout", "0"], ["--net-timeout", "0.5 to 600"]),
+    (["--headless", "--host", "--net-timeout", "nan"], ["--net-timeout", "0.5 to 600"]),
+    (["--headless", "--host", "--net-timeout", "soon"], ["--net-timeout", "'soon'"]),
+    (["--headless", "--input-delay", "3"], ["--input-delay", "--host or --join"]),
+    (["--headless", "--realtime"], ["--realtime", "--host or --join"]),
+    (["--headless", "--host", "--p2", "cpu"], ["--p2", "opponent"]),
+    (["--headless", "--join", "h", "--p1", "cpu"], ["--p1", "opponent"]),
+    (["--headless", "--join", "h", "--seed", "3"], ["--join", "--seed"]),
+    (["--headless", "--host", "--level", "hard"], ["--level", "--p1 cpu"]),
+    (["--headless", "--host", "--replay", "x.rpl"], ["--replay", "--host"]),
+    (["--headless", "--join", "h", "--sync-test", "2"], ["--sync-test", "--join"]),
+])
+def test_bad_netplay_flags_exit_2_with_one_line(args, words, capsys):
+    assert app.main(args) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1, err
+    for w in words:
+        assert w in err, (w, err)
+
+
+@pytest.mark.slow
+def test_a_port_in_use_exits_2_naming_it(tmp_path):
+    from game.online.udp import UdpLink
+
+    taken = UdpLink(("127.0.0.1", 0))
+    try:
+        p = run_main(["--headless", "--host", f"127.0.0.1:{taken.address[1]}"], cwd=tmp_path)
+    finally:
+        taken.close()
+    assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, p.stderr
+    assert f"--host: cannot listen on UDP 127.0.0.1:{taken.address[1]}: the port is in use" in p.stderr
