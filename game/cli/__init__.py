@@ -9,7 +9,7 @@
     python3 main.py --mute                            start with the sound effects muted (M toggles them)
     python3 main.py --record FILE [--force]           record every match played to replay files (FILE, FILE-2.rpl, ...)
     python3 main.py --replay FILE [--headless]        play a replay back, checking every frame
-    python3 main.py --sync-test N --headless --p1 cpu --p2 cpu   roll back N frames every frame, check each
+    python3 main.py --sync-test 2 --headless --p1 cpu --p2 cpu   roll back 2 frames every frame, check each
 
 Bad flags or values, flags that cannot take effect together, and files that cannot be
 read or written exit with status 2 and one line that names them, before the match is played.
