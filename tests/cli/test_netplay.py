@@ -14,11 +14,12 @@ import re
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 
 import pytest
 
-from clihelp import ROOT, copy_program, run_main
+from clihelp import ROOT, copy_program, run_main, sitecustomize
 from game.cli import app
 from game.cli.ending import Reason
 
@@ -28,10 +29,39 @@ ENV.pop("DISPLAY", None)
 CPU = ["--headless", "--level", "hard"]
 
 
-def start(args, cwd, main=ROOT / "main.py"):
+#: A child's sitecustomize: its simulation differs from frame 100 on (a fighter loses a health
+#: point after that frame), as a machine whose arithmetic differed would.
+FLAWED_SIM = textwrap.dedent(r'''
+    import importlib.util, sys
+
+    class _Flaw:
+        def find_spec(self, name, path=None, target=None):
+            if name != "game.sim.match":
+                return None
+            sys.meta_path.remove(self)
+            spec = importlib.util.find_spec(name)
+            load = spec.loader.exec_module
+
+            def exec_module(module):
+                load(module)
+                step = module.Match.step
+
+                def flawed(self, *inputs):
+                    events = step(self, *inputs)
+                    if self.frame == 101:
+                        self.fighters[0].health -= 1
+                    return events
+                module.Match.step = flawed
+            spec.loader.exec_module = exec_module
+            return spec
+    sys.meta_path.insert(0, _Flaw())
+''')
+
+
+def start(args, cwd, main=ROOT / "main.py", env=None):
     """A main.py child with stdout and stderr piped."""
-    return subprocess.Popen([sys.executable, str(main), *args], cwd=cwd, env=ENV, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen([sys.executable, str(main), *args], cwd=cwd, env={**ENV, **(env or {})},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def host_port(host) -> int:
@@ -113,6 +143,29 @@ def test_a_side_killed_mid_match_is_reported_by_the_other_whose_replay_plays_bac
     survived = "join" if killed == "host" else "host"
     assert m.group(2) == survived
     assert play_back(tmp_path / f"{survived}.rpl", tmp_path)["frames"] == int(m.group(1))
+
+
+@pytest.mark.slow
+def test_a_desync_stops_both_sides_with_a_report_beside_the_replay_or_in_the_current_folder(tmp_path):
+    shim = sitecustomize(tmp_path, FLAWED_SIM)
+    host = start([*CPU, "--host", "127.0.0.1:0", "--p1", "cpu", "--record", "host.rpl"], tmp_path,
+                 env={"PYTHONPATH": str(shim)})
+    port = host_port(host)
+    join = start([*CPU, "--join", f"127.0.0.1:{port}", "--p2", "cpu"], tmp_path)
+    (hs, _, herr), (js, _, jerr) = finish(host, 60), finish(join, 60)
+    assert hs == js == Reason.DESYNC.status == 4, (herr, jerr)
+    host_line, join_line = herr.strip().splitlines()[-1], jerr.strip().splitlines()[-1]
+    for line in (host_line, join_line):
+        assert "desync: the two sides' states differ at frame 120" in line and "last agreed at frame 90" in line
+    assert re.search(r"; desync report written to host\.desync\.json; --record: match 1 saved to host\.rpl "
+                     r"\(\d+ frames\)$", host_line), host_line
+    assert "desync report written to rangebox-desync-p2.json" in join_line
+    host_report = json.loads((tmp_path / "host.desync.json").read_text())
+    join_report = json.loads((tmp_path / "rangebox-desync-p2.json").read_text())
+    assert host_report["frame"] == join_report["frame"] == 120 and join_report["player"] == 2
+    assert host_report["local_hash"] == join_report["remote_hash"] != join_report["local_hash"]
+    frames = [f for f, _p1, _p2 in join_report["inputs"]]
+    assert frames[0] == 90 and frames == list(range(90, frames[-1] + 1)) and frames[-1] >= 119
 
 
 @pytest.mark.slow
