@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from game.cli.ending import Session
     from game.cli.recording import RecordingRun
     from game.online.netmatch import NetMatch
-    from game.online.udp import UdpLink
+    from game.online.udp import Address, UdpLink
 
 #: Seconds a waiting side blocks on its socket between two looks (the handshake's Hellos go
 #: out every 0.25 s; Ctrl-C is acted on at once either way).
@@ -65,6 +65,7 @@ def run_netplay(args: argparse.Namespace, session: Session) -> dict[str, object]
     from game.sim import Match
 
     Match.new(0)                        # the assets load (or their error names the file) before anyone waits
+    host: Address | None = None
     try:
         if args.host is not None:
             link = UdpLink(args.host)
@@ -73,7 +74,7 @@ def run_netplay(args: argparse.Namespace, session: Session) -> dict[str, object]
             link = UdpLink(("127.0.0.1" if is_loopback(host[0]) else "0.0.0.0", 0))
     except LinkError as exc:
         raise UsageError(f"{'--host' if args.host is not None else '--join'}: {exc}") from None
-    play = _Play(args, session, link)
+    play = _Play(args, session, link, host)
     try:
         play.loop()
     finally:
@@ -85,11 +86,11 @@ def run_netplay(args: argparse.Namespace, session: Session) -> dict[str, object]
 class _Play:
     """One run's NetMatch, its recording and its report lines."""
 
-    def __init__(self, args: argparse.Namespace, session: Session, link: UdpLink) -> None:
+    def __init__(self, args: argparse.Namespace, session: Session, link: UdpLink, host: Address | None) -> None:
+        """``host``: the host's resolved address (the joiner), None on the host."""
         from game.net.handshake import MatchSettings
         from game.online.digest import game_digest
         from game.online.netmatch import NetMatch, NetOptions
-        from game.online.udp import resolve
 
         self.args, self.session, self.link = args, session, link
         local = args.p1 if args.host is not None else args.p2
@@ -100,12 +101,11 @@ class _Play:
         self.record_lines: list[str] = []
         digest = game_digest()
         ip, port = link.address
-        if args.host is not None:
+        if host is None:
             settings = MatchSettings(args.seed, self.options.cpu_level, None, args.rounds, args.timer, 0)
             self.net: NetMatch = NetMatch.host(link, digest, settings, self.options)
             session.report(f"waiting for an opponent on UDP {ip}:{port} (Ctrl-C cancels)")
         else:
-            host = resolve(*args.join)
             self.net = NetMatch.join(link, host, digest, secrets.randbits(32), time.monotonic(), self.options)
             session.report(f"joining {host[0]}:{host[1]} from UDP {ip}:{port} (Ctrl-C cancels)")
 

@@ -146,6 +146,36 @@ def test_a_side_killed_mid_match_is_reported_by_the_other_whose_replay_plays_bac
 
 
 @pytest.mark.slow
+def test_ctrl_c_while_waiting_for_an_opponent_cancels_and_saves_nothing(tmp_path):
+    host = start([*CPU, "--host", "127.0.0.1:0", "--p1", "cpu", "--record", "host.rpl"], tmp_path)
+    host_port(host)
+    host.send_signal(signal.SIGINT)
+    status, out, err = finish(host, 30)
+    assert status == Reason.SIGINT.status == 130 and out == ""
+    assert err.strip() == "main.py: interrupted (SIGINT)"
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.slow
+def test_ctrl_c_mid_match_saves_the_replay_and_the_opponent_stops_at_once(tmp_path):
+    common = [*CPU, "--realtime", "--net-timeout", "30"]          # the Goodbye, not a timeout, stops the joiner
+    host = start([*common, "--host", "127.0.0.1:0", "--p1", "cpu", "--record", "host.rpl"], tmp_path)
+    port = host_port(host)
+    join = start([*common, "--join", f"127.0.0.1:{port}", "--p2", "cpu", "--record", "join.rpl"], tmp_path)
+    wait_for(host, "playing")
+    wait_for(join, "playing")
+    time.sleep(0.5)
+    host.send_signal(signal.SIGINT)
+    (hs, _, herr), (js, _, jerr) = finish(host, 30), finish(join, 20)
+    assert hs == 130 and re.search(r"interrupted \(SIGINT\); --record: match 1 saved to host\.rpl \(\d+ frames\)",
+                                   herr), herr
+    assert js == 3 and re.search(r"the opponent left the match after (\d+) confirmed frames; --record: match 1 "
+                                 r"saved to join\.rpl", jerr), jerr
+    for name in ("host.rpl", "join.rpl"):
+        assert play_back(tmp_path / name, tmp_path)["frames"] > 0
+
+
+@pytest.mark.slow
 def test_a_desync_stops_both_sides_with_a_report_beside_the_replay_or_in_the_current_folder(tmp_path):
     shim = sitecustomize(tmp_path, FLAWED_SIM)
     host = start([*CPU, "--host", "127.0.0.1:0", "--p1", "cpu", "--record", "host.rpl"], tmp_path,
