@@ -96,6 +96,7 @@ def test_a_side_that_falls_silent_ends_the_match_after_the_timeout(links):
     assert host.ending.frames == host.confirmed.frame > 60
 
 
+@pytest.mark.slow
 def test_a_side_that_leaves_ends_the_others_match_at_once(links):
     host, join = make_pair(links)
     clock = Clock()
