@@ -20,6 +20,7 @@ from game.allocator import keep_freed_memory  # standard library only
 from game.cli.checks import check_mode_flags, check_replay_flags, check_screenshot_path
 from game.cli.ending import Ended, Reason, Session
 from game.cli.headless import run_headless, run_replay_headless
+from game.cli.netplay import NetplayEnded, run_netplay
 from game.cli.parser import apply_defaults, build_parser
 from game.cli.program import CONSOLE, MAIN_PY, Program, UsageError
 from game.cli.recording import check_series
@@ -38,6 +39,8 @@ class SyncTestFailed(Exception):
     """``--sync-test``: a re-simulated frame's state differed from the first run's (one line, exit 1)."""
 
 
+#: The reasons a run that returns (rather than raises) ends with, by its exit status.
+_BY_STATUS = {r.status: r for r in (Reason.NORMAL, Reason.MISMATCH, Reason.NET_LOST, Reason.DESYNC, Reason.REFUSED)}
 #: The third-party packages the game imports: a missing one is a set-up step not run.
 _REQUIRED_PACKAGES = {"numpy", "pyrr", "pyglet"}
 #: The library's file errors, whose messages already name the file and the fix (their
@@ -76,7 +79,7 @@ def main(argv: list[str] | None = None, program: Program = MAIN_PY) -> int:
                 return session.finish(session.signalled)
             traceback.print_exc()
             return session.finish(Reason.CRASH)
-        return session.finish({0: Reason.NORMAL, 1: Reason.MISMATCH}.get(status, Reason.USAGE))
+        return session.finish(_BY_STATUS.get(status, Reason.USAGE))
 
 
 def _main(argv: list[str] | None, program: Program, session: Session) -> int:
@@ -86,6 +89,9 @@ def _main(argv: list[str] | None, program: Program, session: Session) -> int:
     except SyncTestFailed as exc:
         _report(program, str(exc))
         return EXIT_MISMATCH
+    except NetplayEnded as exc:
+        _report(program, exc.line)
+        return exc.reason.status
     except UsageError as exc:
         _report(program, str(exc))
         return EXIT_USAGE
@@ -140,6 +146,9 @@ def _run(argv: list[str] | None, program: Program, session: Session) -> int:
 def _run_headless(args: argparse.Namespace, session: Session) -> int:
     """``--headless``: one JSON line on stdout (a replay that diverges prints where, then exits 2;
     a sync test that finds a difference reports the frame and exits 1)."""
+    if args.host is not None or args.join is not None:
+        print(json.dumps(run_netplay(args, session)))
+        return 0
     if args.sync_test is not None:
         out, mismatch = run_sync_test(args)
         if mismatch:

@@ -15,7 +15,7 @@ import errno
 import os
 from typing import TYPE_CHECKING
 
-from game.cli.parser import MATCH_DEFAULTS
+from game.cli.parser import MATCH_DEFAULTS, NET_DEFAULTS
 from game.cli.program import UsageError, why
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ def check_mode_flags(args: argparse.Namespace) -> None:
         if args.headless and value is not None and value is not False:
             raise UsageError(f"--{name} cannot be used with --headless: {reason}; {fix}")
     check_sync_test_flags(args)
+    check_net_flags(args)
     if args.screenshot is not None and args.fullscreen:
         raise UsageError("--fullscreen cannot be used with --screenshot: the screenshot is drawn off screen "
                          "at 1280x720; drop --fullscreen")
@@ -70,6 +71,42 @@ def check_sync_test_flags(args: argparse.Namespace) -> None:
         raise UsageError(f"--sync-test {n} runs with no window; add --headless")
     if args.record is not None:
         raise UsageError("--sync-test checks a match, it records none; drop --record")
+
+
+def check_net_flags(args: argparse.Namespace) -> None:
+    """``--host`` / ``--join`` and the netplay flags (exit 2).  The host fixes the match (seed,
+    rounds, timer) and plays P1, the joiner P2; each side's ``--p1`` / ``--p2`` says who plays
+    its own side (a player by default: neutral input headless)."""
+    net_flags = [f"--{name.replace('_', '-')}" for name in (*NET_DEFAULTS, "realtime")
+                 if getattr(args, name) not in (None, False)]
+    role = "--host" if args.host is not None else "--join" if args.join is not None else None
+    if role is None:
+        if net_flags:
+            raise UsageError(f"{net_flags[0]} only applies to netplay; add --host or --join HOST, or drop it")
+        return
+    if args.host is not None and args.join is not None:
+        raise UsageError("--host and --join cannot be used together: one side hosts, the other joins")
+    if not args.headless:
+        raise UsageError(f"{role} runs with --headless for now (netplay in the window is still to come); "
+                         f"add --headless")
+    for name, flag in (("replay", "--replay"), ("sync_test", "--sync-test")):
+        if getattr(args, name) is not None:
+            raise UsageError(f"{flag} cannot be used with {role}: a netplay match is played, not checked; drop one")
+    if args.max_rollback is not None and args.max_rollback < 1:
+        raise UsageError("--max-rollback 0: give the frames the match may run ahead, 1 to 16")
+    local, remote = ("p1", "p2") if role == "--host" else ("p2", "p1")
+    if getattr(args, remote) is not None:
+        raise UsageError(f"--{remote} cannot be used with {role}: {remote.upper()} is the opponent, played on "
+                         f"the other machine; drop --{remote} (--{local} cpu lets the CPU play your side)")
+    if role == "--join":
+        given = [f"--{name}" for name in ("seed", "rounds", "timer") if getattr(args, name) is not None]
+        if given:
+            raise UsageError(f"--join: the host fixes the seed, rounds and timer; drop {' and '.join(given)}")
+    if args.level is not None and getattr(args, local) != "cpu":
+        raise UsageError(f"--level {args.level} sets the CPU's difficulty, but your side ({local.upper()}) is a "
+                         f"player; add --{local} cpu, or drop --level")
+    if getattr(args, local) is None:
+        setattr(args, local, "human")        # not MATCH_DEFAULTS' CPU P2: that is the offline opponent
 
 
 def check_replay_flags(args: argparse.Namespace) -> None:

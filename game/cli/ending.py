@@ -45,6 +45,9 @@ class Reason(Enum):
     NORMAL = (0, "")                           # the run's own end: match over, Quit, window closed, --frames
     MISMATCH = (1, "")                         # --sync-test found a frame that differs (its own line)
     USAGE = (2, "")                            # a bad flag or file, or a save that failed (its own line)
+    NET_LOST = (3, "")                         # netplay: the opponent left, went silent or never answered
+    DESYNC = (4, "")                           # netplay: the two sides' states differ (its own line)
+    REFUSED = (5, "")                          # netplay: the handshake refused (the games differ, the host busy)
     SIGHUP = (129, "the terminal hung up (SIGHUP)")
     SIGINT = (130, "interrupted (SIGINT)")
     SIGQUIT = (131, "quit by SIGQUIT")

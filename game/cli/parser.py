@@ -22,6 +22,15 @@ SEED_LIMIT = 2**64
 #: from a default; :func:`apply_defaults` fills them in once the flags are checked.
 MATCH_DEFAULTS: dict[str, str | int] = {"p1": "human", "p2": "cpu", "level": "normal", "seed": 0, "rounds": 3,
                                         "timer": 60}
+#: The UDP port ``--host`` listens on and ``--join`` asks when the flag names none.
+NET_PORT = 7000
+#: ``--host`` alone: every address of this machine, on NET_PORT.
+HOST_DEFAULT = ("0.0.0.0", NET_PORT)
+#: The netplay settings a user may leave out, and their values then (left None by the parser,
+#: so that one given without --host or --join can be refused).
+NET_DEFAULTS: dict[str, int | float] = {"input_delay": 2, "max_rollback": 8, "net_timeout": 5.0}
+#: ``--net-timeout`` from this many seconds to NET_TIMEOUT_MAX.
+NET_TIMEOUT_MIN, NET_TIMEOUT_MAX = 0.5, 600.0
 #: The match settings a window takes from the saved settings file (``game/settings.py``) when
 #: the flag is not given; a headless run takes only flags and MATCH_DEFAULTS.
 SAVED_MATCH_SETTINGS = ("level", "rounds", "timer")
@@ -47,6 +56,68 @@ def _positive_int(name: str, below: int | None = None, below_text: str = "") -> 
             raise argparse.ArgumentTypeError(f"{name} must be from 0 to {below_text}, got {value}")
         return value
     return parse
+
+
+def _port(flag: str, text: str, lowest: int) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{flag}: the port must be a whole number, got {text!r}") from None
+    if not lowest <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{flag}: the port must be from {lowest} to 65535, got {port}")
+    return port
+
+
+def host_address(text: str) -> tuple[str, int]:
+    """``--host [ADDR:]PORT``: the address to listen on (every one of this machine when left
+    out) and the port (0: the system picks one, printed on stderr)."""
+    addr, sep, port = text.rpartition(":")
+    if sep and not addr:
+        raise argparse.ArgumentTypeError(f"--host {text}: give PORT or ADDRESS:PORT")
+    return (addr or HOST_DEFAULT[0], _port("--host", port, 0))
+
+
+def join_address(text: str) -> tuple[str, int]:
+    """``--join HOST[:PORT]``: the host's name or IPv4 address and its port (default NET_PORT)."""
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = text, str(NET_PORT)
+    if not host:
+        raise argparse.ArgumentTypeError(f"--join {text}: give the host's address, HOST or HOST:PORT")
+    return (host, _port("--join", port, 1))
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--net-timeout must be a number of seconds, got {text!r}") from None
+    if not NET_TIMEOUT_MIN <= value <= NET_TIMEOUT_MAX:      # a NaN fails too
+        raise argparse.ArgumentTypeError(f"--net-timeout must be from {NET_TIMEOUT_MIN:g} to {NET_TIMEOUT_MAX:g} "
+                                         f"seconds, got {text}")
+    return value
+
+
+def _add_net_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", nargs="?", const=HOST_DEFAULT, type=host_address, default=None,
+                   metavar="[ADDR:]PORT",
+                   help=f"netplay: wait for one opponent on this UDP port (default {NET_PORT}; 0 lets the system "
+                        f"pick one, printed on stderr), on every address of this machine or ADDR; this side is P1 "
+                        f"and fixes the seed, rounds and timer. With --headless (the window's netplay is to come)")
+    p.add_argument("--join", type=join_address, default=None, metavar="HOST[:PORT]",
+                   help=f"netplay: play the game waiting at HOST (an IPv4 address or name), port PORT (default "
+                        f"{NET_PORT}); this side is P2")
+    p.add_argument("--input-delay", type=_positive_int("--input-delay", 9, "8"), default=None, metavar="N",
+                   help="netplay: frames a local input waits before it is played, 0 to 8 (default 2)")
+    p.add_argument("--max-rollback", type=_positive_int("--max-rollback", 17, "16"), default=None, metavar="N",
+                   help="netplay: frames the match may run ahead of the opponent's inputs, each rolled back "
+                        "and stepped again when a guess was wrong, 1 to 16 (default 8)")
+    p.add_argument("--net-timeout", type=_seconds, default=None, metavar="S",
+                   help=f"netplay: seconds without a word from the opponent before the match ends, "
+                        f"{NET_TIMEOUT_MIN:g} to {NET_TIMEOUT_MAX:g} (default 5)")
+    p.add_argument("--realtime", action="store_true",
+                   help="headless netplay: step 60 frames a second, as the window does (default: as fast as "
+                        "the opponent's inputs allow)")
 
 
 def build_parser(prog: str = MAIN_PY.command) -> argparse.ArgumentParser:
@@ -96,11 +167,12 @@ def build_parser(prog: str = MAIN_PY.command) -> argparse.ArgumentParser:
     p.add_argument("--settings", metavar="FILE", default=None,
                    help="the window's saved options (key bindings, CPU level, rounds, timer, volume, fullscreen) "
                         "from and to FILE instead of $XDG_CONFIG_HOME/rangebox/settings.json; flags override them")
+    _add_net_flags(p)
     return p
 
 
 def apply_defaults(args: argparse.Namespace) -> None:
     """Fill in the match settings the user did not give."""
-    for name, value in MATCH_DEFAULTS.items():
+    for name, value in {**MATCH_DEFAULTS, **NET_DEFAULTS}.items():
         if getattr(args, name) is None:
             setattr(args, name, value)

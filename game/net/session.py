@@ -230,6 +230,12 @@ class P2PSession:
         return min(self.remote.last, self.local.last)
 
     @property
+    def peer_ack(self) -> int:
+        """The newest local frame whose input the peer has acknowledged (-1 for none): a side
+        that stops playing waits for it before its Goodbye, so the peer can confirm every frame."""
+        return self._peer_ack
+
+    @property
     def final_frame(self) -> int:
         """The newest frame whose saved state is final: every input before it confirmed and no
         rollback before it pending (the saved state of every frame up to it never changes)."""
