@@ -66,7 +66,8 @@ class Sparks:
         #: the tag the next bursts' particles and body flash get (a rollback's effect key id,
         #: ``game/render/rollback_fx.py``); 0: none
         self.tag = 0
-        self._flash_tag = [0, 0]            # per fighter, the tag of the body flash (rgb, amount) body flash, and its frames left
+        self._flash_tag = [0, 0]            # per fighter, the tag of the body flash
+        #: per fighter (rgb, amount) body flash, and its frames left
         self.flash = np.zeros((2, 4))
         self._flash_left = [0, 0]           # frames left, per fighter (plain ints: stepped every frame)
         self._flash_base = [0.0, 0.0]

@@ -1,0 +1,204 @@
+"""The window's game of a netplay match: :class:`NetGame`, a :class:`~game.render.game.Game`
+that ticks a :class:`~game.online.netmatch.NetMatch` instead of stepping a match of its own.
+
+Screens: ``"title"`` while the handshake runs (the title's slow camera sway, with
+"waiting for an opponent on UDP port P" or "connecting to HOST:PORT"; Esc cancels), then
+``"fight"``, the NetMatch's live match (the predicted present) drawn as the offline game
+draws its match.  One :meth:`NetGame.step` per fixed 1/60 s step of the window loop ticks
+the NetMatch once with the local player's input: the primary keyboard layout (P1's keys)
+and the first pad, whichever side this player is, as a player at their own machine expects
+(``docs/netplay.md``, "Playing in the window").  The effects of the frames a tick stepped go
+through :class:`~game.render.rollback_fx.RollbackPresenter` (each started once, one taken
+back removed at once); the camera and bodies follow the live match once per tick.
+
+The simulation never pauses (the opponent plays on): Esc opens a "leave the match?"
+confirmation over the running fight.  There is no rematch, training, restart or replay
+viewer.  When the NetMatch ends (the match played, the opponent gone, a desync, the
+handshake refused) a message says why, and the window closes after :data:`END_SECONDS`
+(Enter or Esc sooner); the command line then ends as headless netplay ends (exit status,
+replay saved: ``game/cli/window_net.py``).  F10 shows the network display (``net_panel.py``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from pyglet import gl
+
+from game.net.requests import Interrupted, Resumed
+
+from .game import Game
+from .hud import _rgba255
+from .menus import pad_menu
+from .net_panel import Message, NetPanel
+from .rollback_fx import RollbackPresenter
+
+if TYPE_CHECKING:
+    from game.online.netmatch import NetMatch
+
+#: Seconds the end message stays before the window closes by itself.
+END_SECONDS = 4.0
+LEAVE_ITEMS = ("Keep playing", "Leave the match")
+RED = (255, 105, 85, 255)
+#: the end message's heading per ``Ending.kind``
+END_HEADINGS = {"finished": "MATCH OVER", "left": "YOU LEFT THE MATCH", "disconnected": "OPPONENT GONE",
+                "desync": "DESYNC", "refused": "REFUSED", "no answer": "NO ANSWER"}
+
+
+class NetGame(Game):
+    """The window's side of one netplay match (see the module docstring).
+
+    ``where``: the waiting screen's line (the port and address hint, or the host joined);
+    ``clock``: seconds, monotonic (the NetMatch's time); ``on_start``: called once when the
+    handshake agrees (the command line starts recording); ``show_stats``: the network
+    display shown from the start."""
+
+    def __init__(self, pyglet, window, net: NetMatch, *, where: str, clock: Callable[[], float] = time.monotonic,
+                 on_start: Callable[[], None] | None = None, show_stats: bool = False, **kwargs) -> None:
+        self.net, self.where, self.clock, self.on_start = net, where, clock, on_start
+        super().__init__(pyglet, window, p1="human", p2="human", title=True, **kwargs)
+        self.show_stats = show_stats
+        self.panel_net = NetPanel(pyglet)
+        self.presenter = RollbackPresenter(self.sparks, self.debris, self.camera)
+        #: True when the player cancelled the wait (nothing was played)
+        self.cancelled = False
+        self._interrupted = False
+        self._end_at: float | None = None
+
+    # ------------------------------------------------------------------ tick
+    def step(self) -> None:
+        """One fixed step: one NetMatch tick with the local input, then the live match shown."""
+        self.ticks += 1
+        pad_menu(self)
+        net = self.net
+        was_waiting = net.state == "waiting"
+        stepped = net.tick(self.clock(), self._local_bits() if net.state == "playing" else None)
+        for ev in net.events():
+            if isinstance(ev, Interrupted):
+                self._interrupted = True
+            elif isinstance(ev, Resumed):
+                self._interrupted = False
+        if was_waiting and net.match is not None:
+            self._begin()
+        if self.screen == "fight":
+            self._present(stepped)
+        else:
+            self._hold()
+        if net.state == "ended":
+            if self._end_at is None:
+                self._end_at = self.clock() + END_SECONDS
+                self._interrupted = False
+            elif self.clock() >= self._end_at:
+                self.quit = True
+
+    def _begin(self) -> None:
+        """The handshake agreed: the live match is what the window shows from now."""
+        live = self.net.match
+        assert live is not None
+        self.match = live
+        self.screen, self.menu_sel = "fight", None
+        self.inputs.resume()
+        self.reset_view(effects=True)
+        if self.on_start is not None:
+            self.on_start()
+
+    def _present(self, stepped) -> None:
+        if not stepped:             # held for time sync or the prediction window: draw it still
+            self._hold()
+            return
+        self._held = False
+        self.view_rays.clear()
+        self.presenter.audio = self.audio
+        self._defer_crates = self.presenter.present(self.match, stepped, self.view_rays)
+        events = tuple(self.presenter.last_started)
+        self.last_events = events
+        fw, fh = self.window.get_framebuffer_size()
+        self.camera.aspect = fw / max(fh, 1)
+        self._follow(events)        # a round's start seen for the first time frames the view afresh
+
+    def _local_bits(self) -> int:
+        """The local player's input: P1's keys and the first pad, for this side's fighter
+        (neutral while the leave menu is open; ignored when this side is a CPU)."""
+        side = self.net.side
+        if side is None or self.menu_sel is not None or self.net.cpu is not None:
+            return 0
+        return self.inputs.local_input(self.match.fighters[side], self.camera).bits
+
+    def new_match(self, seed: int | None = None) -> None:
+        """Only the placeholder the waiting screen sways over: a netplay match is the NetMatch's."""
+        if getattr(self, "screen", "title") == "title":
+            super().new_match(seed)
+
+    # ------------------------------------------------------------------ screens
+    def title_info(self) -> dict:
+        info = super().title_info()
+        info["versus"] = self.where
+        info["hint"] = "WAITING FOR AN OPPONENT   ·   Esc: cancel"
+        return info
+
+    def menu_spec(self) -> tuple[list[str], int, str]:
+        assert self.menu_sel is not None
+        return list(LEAVE_ITEMS), self.menu_sel, "LEAVE THE MATCH?"
+
+    def message(self) -> Message | None:
+        """The message box now: the end, an interruption, or None."""
+        ending = self.net.ending
+        if ending is not None:
+            left = max(0.0, (self._end_at or self.clock()) - self.clock())
+            lines = [ending.detail] if ending.detail else []
+            if ending.kind == "finished":
+                lines.append(f"{ending.frames} frames played")
+            lines.append(f"closing in {left:.0f} s   ·   Enter: close now")
+            good = ending.kind in ("finished", "left")
+            return Message(END_HEADINGS.get(ending.kind, ending.kind.upper()), tuple(lines),
+                           _rgba255((1.0, 0.80, 0.25)) if good else RED)
+        if self._interrupted:
+            return Message("CONNECTION INTERRUPTED", ("nothing heard from the opponent: waiting for it",), RED)
+        return None
+
+    def _draw_hud(self, vp) -> None:
+        super()._draw_hud(vp)
+        W, H, _s = self.hud.canvas(self.window.get_size())
+        stats = self.net.stats(self.clock()) if self.show_stats and self.screen == "fight" else None
+        rects = self.panel_net.build(W, H, stats, self.message())
+        if not rects.rows:
+            return
+        gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_FALSE)
+        self.rects.draw((W, H), rects.array())
+        gl.glEnable(gl.GL_BLEND)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        self.panel_net.draw()
+        gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE)
+
+    # ------------------------------------------------------------------ keys
+    def _on_key_press(self, symbol) -> None:
+        k = self.key
+        if symbol in (k.F1, k.F2, k.F3, k.F4, k.F5, k.F11, k.M):
+            super()._on_key_press(symbol)       # the overlay, fps, fullscreen and sound keys as ever
+        elif symbol == k.F10:
+            self.show_stats = not self.show_stats
+        elif self.net.state == "ended":
+            if symbol in (k.ENTER, k.RETURN, k.NUM_ENTER, k.ESCAPE, k.SPACE):
+                self.quit = True
+        elif self.screen == "title":
+            if symbol == k.ESCAPE:
+                self.cancelled = self.quit = True
+        elif self.menu_sel is not None:
+            self._leave_key(symbol)
+        elif symbol == k.ESCAPE:
+            self.menu_sel = 0
+
+    def _leave_key(self, symbol) -> None:
+        k, sel = self.key, self.menu_sel
+        assert sel is not None
+        if symbol in (k.UP, k.W, k.DOWN, k.S):
+            self.menu_sel = 1 - sel
+        elif symbol == k.ESCAPE:
+            self.menu_sel = None
+        elif symbol in (k.ENTER, k.RETURN, k.NUM_ENTER, k.SPACE, k.U):
+            self.menu_sel = None
+            if sel == 1:
+                self.net.close(self.clock())    # the peer is told; the end message follows
+
