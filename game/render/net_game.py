@@ -31,6 +31,7 @@ from game.net.requests import Interrupted, Resumed
 
 from .game import Game
 from .hud import _rgba255
+from .controls import OTHER_CONTROLS, controls_text
 from .menus import pad_menu
 from .net_panel import Message, NetPanel
 from .rollback_fx import RollbackPresenter
@@ -40,8 +41,13 @@ if TYPE_CHECKING:
 
 #: Seconds the end message stays before the window closes by itself.
 END_SECONDS = 4.0
+#: Ticks (5 s) the start's notice ("you are P2 ...") stays in the HUD's corner.
+START_NOTICE_TICKS = 300
 LEAVE_ITEMS = ("Keep playing", "Leave the match")
 RED = (255, 105, 85, 255)
+#: the waiting screen's line of the keys a netplay match has
+NET_KEYS = ("Esc leave the match  ·  F10 network display  ·  F1 debug overlay  ·  F5 fps  ·  F11 fullscreen  ·  "
+            "M sound on/off")
 #: the end message's heading per ``Ending.kind``
 END_HEADINGS = {"finished": "MATCH OVER", "left": "YOU LEFT THE MATCH", "disconnected": "OPPONENT GONE",
                 "desync": "DESYNC", "refused": "REFUSED", "no answer": "NO ANSWER"}
@@ -101,6 +107,9 @@ class NetGame(Game):
         self.screen, self.menu_sel = "fight", None
         self.inputs.resume()
         self.reset_view(effects=True)
+        side = self.net.side or 0
+        who = "on your usual keys (P1's layout)" if self.net.cpu is None else "the CPU plays"
+        self.notice = (f"you are P{side + 1}, {self.hud.names[side]}: {who}", self.ticks + START_NOTICE_TICKS)
         if self.on_start is not None:
             self.on_start()
 
@@ -133,10 +142,12 @@ class NetGame(Game):
 
     # ------------------------------------------------------------------ screens
     def title_info(self) -> dict:
-        info = super().title_info()
-        info["versus"] = self.where
-        info["hint"] = "WAITING FOR AN OPPONENT   ·   Esc: cancel"
-        return info
+        """The waiting screen: where the match is to be played, and this player's keys (P1's
+        layout, whichever side this player gets)."""
+        lines = controls_text(self.settings.bindings)
+        return {"versus": self.where, "hint": "WAITING FOR AN OPPONENT   ·   Esc: cancel",
+                "controls": ("Your keys   " + lines[0][len("P1"):].lstrip(), OTHER_CONTROLS[0], NET_KEYS,
+                             "Throw  LP + LK together  ·  grabbed? LP + LK at once breaks it  ·  fireball LP + HP")}
 
     def menu_spec(self) -> tuple[list[str], int, str]:
         assert self.menu_sel is not None

@@ -26,7 +26,7 @@ LIMITS = {"ping": (100.0, 200.0), "rollback": (4, 7), "ahead": (1.5, 3.0), "lost
           "sent": (3000.0, 4000.0)}
 GOOD, FAIR, BAD = (150, 255, 140, 255), (255, 205, 90, 255), (255, 105, 85, 255)
 #: the panel: left edge, top below the health bars, width, row pitch (canvas units)
-PANEL_X, PANEL_TOP, PANEL_W, ROW = 10, 96, 262, 19
+PANEL_X, PANEL_TOP, PANEL_W, ROW, VALUE_X = 10, 96, 350, 19, 142
 
 
 class StatLine(NamedTuple):
@@ -98,7 +98,7 @@ class NetPanel:
             for k, (row, lbl, val) in enumerate(zip(rows, self.labels, self.values)):
                 y = top - 40 - k * ROW
                 lbl.set(row.label, PANEL_X + 10, y, (225, 225, 225, 255))
-                val.set(row.value, PANEL_X + 122, y, (GOOD, FAIR, BAD)[row.level])
+                val.set(row.value, PANEL_X + VALUE_X, y, (GOOD, FAIR, BAD)[row.level])
         else:
             for lbl in (self.head, *self.labels, *self.values):
                 lbl.hide()
