@@ -29,9 +29,9 @@ from pyglet import gl
 
 from game.net.requests import Interrupted, Resumed
 
+from .controls import OTHER_CONTROLS, controls_text
 from .game import Game
 from .hud import _rgba255
-from .controls import OTHER_CONTROLS, controls_text
 from .menus import pad_menu
 from .net_panel import Message, NetPanel
 from .rollback_fx import RollbackPresenter
