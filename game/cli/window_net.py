@@ -33,9 +33,9 @@ if TYPE_CHECKING:
 
 
 def address_hint(bound: Address) -> str:
-    """This machine's IPv4 addresses an opponent could join (the bound one if it is not
-    "every address"; else those its host name resolves to, loopback left out), or a hint where
-    to find them.  Only the local resolver is asked: nothing is sent."""
+    """This machine's IPv4 address an opponent could join (the bound one if it is not "every
+    address"; else the first its host name resolves to, loopback left out), or a placeholder
+    the player fills in.  Only the local resolver is asked: nothing is sent."""
     ip = bound[0]
     if ip not in ("0.0.0.0", ""):
         return ip
@@ -44,14 +44,14 @@ def address_hint(bound: Address) -> str:
     except (OSError, UnicodeError):
         infos = []
     ips = sorted({str(i[4][0]) for i in infos if not str(i[4][0]).startswith("127.")})
-    return " or ".join(ips[:2]) if ips else "this machine's address (ip addr shows it)"
+    return ips[0] if ips else "<this machine's address>"
 
 
 def waiting_line(args: argparse.Namespace, bound: Address) -> str:
     """The waiting screen's line: where the host listens and how to join it, or whom the
     joiner asks."""
     if args.host is not None:
-        return f"Waiting on UDP port {bound[1]}   ·   the opponent joins with --join {address_hint(bound)}:{bound[1]}"
+        return f"Waiting on UDP port {bound[1]}   ·   join with --join {address_hint(bound)}:{bound[1]}"
     host, port = args.join
     return f"Connecting to {host}:{port} ..."
 

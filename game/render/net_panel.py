@@ -104,7 +104,7 @@ class NetPanel:
                 lbl.hide()
         if message is not None:
             lines = message.lines[:len(self.msg_lines)]
-            w = max(560.0, 9.0 * max((len(t) for t in lines), default=0) + 60)
+            w = max(560.0, 10.0 * max((len(t) for t in lines), default=0) + 60)
             h = 84 + 26 * len(lines)
             y0 = H * 0.40 - h / 2
             r.add(W / 2 - w / 2, y0, w, h, (0.05, 0.06, 0.09, 0.88), (0.10, 0.11, 0.16, 0.88))
