@@ -9,7 +9,9 @@
     python3 main.py --mute                            start with the sound effects muted (M toggles them)
     python3 main.py --record FILE [--force]           record every match played to replay files (FILE, FILE-2.rpl, ...)
     python3 main.py --replay FILE [--headless]        play a replay back, checking every frame
-    python3 main.py --sync-test N --headless --p1 cpu --p2 cpu   roll back N frames every frame, check each
+    python3 main.py --sync-test 2 --headless --p1 cpu --p2 cpu   roll back 2 frames every frame, check each
+    python3 main.py --headless --host 7000 --p1 cpu             netplay: wait for an opponent on UDP port 7000
+    python3 main.py --headless --join 127.0.0.1:7000 --p2 cpu   netplay: play the game waiting there
 
 Bad flags or values, flags that cannot take effect together, and files that cannot be
 read or written exit with status 2 and one line that names them, before the match is played.
@@ -22,7 +24,8 @@ One concept per module: ``program`` (the names the command goes by, UsageError),
 and output paths), ``replay_io`` (--record / --replay hooked into the window's game),
 ``recording`` (--record: every match of the run, one file each), ``ending`` (how a run ends:
 signals, the display lost, exit statuses, the one save of what is pending), ``headless``,
-``synctest`` (--sync-test: a rollback on every frame, checked), ``timestep`` (the fixed-step
+``synctest`` (--sync-test: a rollback on every frame, checked), ``netplay`` (--host /
+--join headless: a NetMatch ticked until it ends), ``timestep`` (the fixed-step
 accumulator), ``window`` (the game loop), ``screenshot`` and ``app`` (dispatch and error reporting).
 Every module imports the library (numpy, pyglet) inside the functions that need it, so
 ``--help`` and the usage errors work, and a missing package is one line naming the set-up.

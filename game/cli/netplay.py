@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from game.cli.ending import Session
     from game.cli.recording import RecordingRun
     from game.online.netmatch import NetMatch
-    from game.online.udp import UdpLink
+    from game.online.udp import Address, UdpLink
 
 #: Seconds a waiting side blocks on its socket between two looks (the handshake's Hellos go
 #: out every 0.25 s; Ctrl-C is acted on at once either way).
@@ -61,8 +61,8 @@ def run_netplay(args: argparse.Namespace, session: Session) -> dict[str, object]
     """Play the match; the JSON line's fields (``frames``, ``hits``, ``winner``, ``rounds``,
     ``state_hash`` of the confirmed match, ``player``, ``rollback_max``, ``ping_ms``), or
     :class:`NetplayEnded`."""
-    link = open_link(args)
-    play = _Play(args, session, link)
+    link, host = open_link(args)
+    play = _Play(args, session, link, host)
     try:
         play.loop()
     finally:
@@ -71,19 +71,21 @@ def run_netplay(args: argparse.Namespace, session: Session) -> dict[str, object]
     return play.result()
 
 
-def open_link(args: argparse.Namespace) -> UdpLink:
+def open_link(args: argparse.Namespace) -> tuple[UdpLink, Address | None]:
     """The assets loaded (or their error naming the file) and the UDP socket opened, before
     anyone waits: ``--host``'s address, or the joiner's (loopback for a loopback host, else
-    any) on a port the system picks; UsageError naming the flag when it cannot be opened."""
+    any) on a port the system picks; ``(link, the host's resolved address)`` (None on the host),
+    or UsageError naming the flag when it cannot be opened.  The window's netplay opens its
+    link here too."""
     from game.online.udp import LinkError, UdpLink, is_loopback, resolve
     from game.sim import Match
 
     Match.new(0)
     try:
         if args.host is not None:
-            return UdpLink(args.host)
+            return UdpLink(args.host), None
         host = resolve(*args.join)
-        return UdpLink(("127.0.0.1" if is_loopback(host[0]) else "0.0.0.0", 0))
+        return UdpLink(("127.0.0.1" if is_loopback(host[0]) else "0.0.0.0", 0)), host
     except LinkError as exc:
         raise UsageError(f"{'--host' if args.host is not None else '--join'}: {exc}") from None
 
@@ -91,11 +93,11 @@ def open_link(args: argparse.Namespace) -> UdpLink:
 class _Play:
     """One run's NetMatch, its recording and its report lines."""
 
-    def __init__(self, args: argparse.Namespace, session: Session, link: UdpLink) -> None:
+    def __init__(self, args: argparse.Namespace, session: Session, link: UdpLink, host: Address | None) -> None:
+        """``host``: the host's resolved address (the joiner), None on the host."""
         from game.net.handshake import MatchSettings
         from game.online.digest import game_digest
         from game.online.netmatch import NetMatch, NetOptions
-        from game.online.udp import resolve
 
         self.args, self.session, self.link = args, session, link
         local = args.p1 if args.host is not None else args.p2
@@ -106,12 +108,11 @@ class _Play:
         self.record_lines: list[str] = []
         digest = game_digest()
         ip, port = link.address
-        if args.host is not None:
+        if host is None:
             settings = MatchSettings(args.seed, self.options.cpu_level, None, args.rounds, args.timer, 0)
             self.net: NetMatch = NetMatch.host(link, digest, settings, self.options)
             session.report(f"waiting for an opponent on UDP {ip}:{port} (Ctrl-C cancels)")
         else:
-            host = resolve(*args.join)
             self.net = NetMatch.join(link, host, digest, secrets.randbits(32), time.monotonic(), self.options)
             session.report(f"joining {host[0]}:{host[1]} from UDP {ip}:{port} (Ctrl-C cancels)")
 

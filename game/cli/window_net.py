@@ -63,9 +63,9 @@ def run_window_netplay(args: argparse.Namespace, program: Program = MAIN_PY, ses
 
     if session is None:
         session = Session(lambda line: print(f"{program.name}: {line}", file=sys.stderr))
-    link = open_link(args)
+    link, host = open_link(args)
     try:
-        play = NetRun(args, session, link)
+        play = NetRun(args, session, link, host)
         net = play.net
         pyglet, window, game = open_game(args, headless=None, net={
             "net": net, "where": waiting_line(args, link.address), "on_start": play._started,

@@ -187,18 +187,22 @@ class NetMatch:
     def _shake(self, received: list[tuple[bytes, Address]], now: float) -> None:
         hs = self._handshake
         for data, addr in received:
+            if self.session is not None:        # agreed in this drain: the rest is the session's
+                if not (isinstance(hs, HostHandshake) and hs.handle_datagram(data, addr, now)):
+                    self.session.handle_datagram(data, addr, now)
+                continue
             refused = self._refusal(data) if isinstance(hs, HostHandshake) else ""
             hs.handle_datagram(data, addr, now)
             if refused and hs.result is None:
                 self._send_handshake(now)       # the Refuse goes out before this side stops
                 self._end("refused", refused, 0)
                 return
+            if isinstance(hs.result, Agreed):
+                self._start(hs.result, now)
         self._send_handshake(now)
         result = hs.result
         if isinstance(result, Failed):
             self._end("no answer" if result.reason == "no answer" else "refused", _failure(result), 0)
-        elif result is not None:
-            self._start(result, now)
 
     def _refusal(self, data: bytes) -> str:
         """The host's line when ``data`` is a Hello it refuses (another digest or protocol

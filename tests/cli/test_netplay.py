@@ -1,0 +1,260 @@
+"""``--host`` / ``--join``: two real processes play one match over UDP on the loopback address.
+
+Headless, CPU players on both sides: they end on the same confirmed ``state_hash`` and record
+byte-identical replays that play back.  One side killed mid-match (SIGKILL, the host or the
+joiner): the other reports it after ``--net-timeout``, exits with the documented status, and its
+replay of the confirmed frames plays back.  A joiner whose game data differs is refused, both
+sides naming the part.  Bad netplay flags exit 2 with one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from clihelp import ROOT, copy_program, run_main, sitecustomize
+from game.cli import app
+from game.cli.ending import Reason
+
+#: What every netplay child runs with: no display, headless EGL never needed.
+ENV = {**os.environ, "PYGLET_HEADLESS": "1"}
+ENV.pop("DISPLAY", None)
+CPU = ["--headless", "--level", "hard"]
+
+
+#: A child's sitecustomize: its simulation differs from frame 100 on (a fighter loses a health
+#: point after that frame), as a machine whose arithmetic differed would.
+FLAWED_SIM = textwrap.dedent(r'''
+    import importlib.util, sys
+
+    class _Flaw:
+        def find_spec(self, name, path=None, target=None):
+            if name != "game.sim.match":
+                return None
+            sys.meta_path.remove(self)
+            spec = importlib.util.find_spec(name)
+            load = spec.loader.exec_module
+
+            def exec_module(module):
+                load(module)
+                step = module.Match.step
+
+                def flawed(self, *inputs):
+                    events = step(self, *inputs)
+                    if self.frame == 101:
+                        self.fighters[0].health -= 1
+                    return events
+                module.Match.step = flawed
+            spec.loader.exec_module = exec_module
+            return spec
+    sys.meta_path.insert(0, _Flaw())
+''')
+
+
+def start(args, cwd, main=ROOT / "main.py", env=None):
+    """A main.py child with stdout and stderr piped."""
+    return subprocess.Popen([sys.executable, str(main), *args], cwd=cwd, env={**ENV, **(env or {})},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def host_port(host) -> int:
+    """The port a ``--host 127.0.0.1:0`` child prints on its first stderr line."""
+    line = host.stderr.readline()
+    m = re.search(r"waiting for an opponent on UDP 127\.0\.0\.1:(\d+)", line)
+    assert m, f"the host's first line: {line!r}"
+    return int(m.group(1))
+
+
+def wait_for(proc, words: str) -> list[str]:
+    """Read ``proc``'s stderr lines until one holds ``words``; the lines read."""
+    lines = []
+    while True:
+        line = proc.stderr.readline()
+        assert line, f"{words!r} never came: {lines}"
+        lines.append(line)
+        if words in line:
+            return lines
+
+
+def finish(proc, timeout=120.0) -> tuple[int, str, str]:
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(f"{proc.args} still running after {timeout} s")
+    return proc.returncode, out, err
+
+
+def play_back(path, cwd) -> dict:
+    p = run_main(["--headless", "--replay", str(path)], cwd=cwd)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+@pytest.mark.slow
+def test_two_processes_play_3600_frames_to_the_same_state_and_byte_identical_replays(tmp_path):
+    host = start([*CPU, "--host", "127.0.0.1:0", "--p1", "cpu", "--frames", "3600", "--record", "host.rpl"],
+                 tmp_path)
+    port = host_port(host)
+    join = start([*CPU, "--join", f"127.0.0.1:{port}", "--p2", "cpu", "--frames", "3600", "--record", "join.rpl"],
+                 tmp_path)
+    (hs, hout, herr), (js, jout, jerr) = finish(host), finish(join)
+    assert hs == js == 0, (herr, jerr)
+    a, b = json.loads(hout), json.loads(jout)
+    assert a["frames"] == b["frames"] == 3600
+    assert a["state_hash"] == b["state_hash"] and (a["player"], b["player"]) == (1, 2)
+    assert a["hits"] == b["hits"] > 0 and a["rounds"] == b["rounds"]
+    assert a["rollback_max"] <= 8 and b["rollback_max"] <= 8
+    assert (tmp_path / "host.rpl").read_bytes() == (tmp_path / "join.rpl").read_bytes()
+    assert "playing 127.0.0.1:" in herr and "as P1" in herr and "as P2" in jerr
+    for name in ("host.rpl", "join.rpl"):
+        out = play_back(tmp_path / name, tmp_path)
+        assert out["frames"] == 3600 and out["final_hash"] == a["state_hash"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("killed", ["host", "join"])
+def test_a_side_killed_mid_match_is_reported_by_the_other_whose_replay_plays_back(tmp_path, killed):
+    common = [*CPU, "--realtime", "--net-timeout", "1"]
+    host = start([*common, "--host", "127.0.0.1:0", "--p1", "cpu", "--record", "host.rpl"], tmp_path)
+    port = host_port(host)
+    join = start([*common, "--join", f"127.0.0.1:{port}", "--p2", "cpu", "--record", "join.rpl"], tmp_path)
+    wait_for(host, "playing")
+    wait_for(join, "playing")
+    time.sleep(1.0)                              # a second of play (60 frames at --realtime)
+    victim, survivor = (host, join) if killed == "host" else (join, host)
+    victim.send_signal(signal.SIGKILL)
+    victim.communicate()
+    status, out, err = finish(survivor, timeout=30)
+    assert status == Reason.NET_LOST.status == 3, err
+    line = err.strip().splitlines()[-1]
+    m = re.search(r"silent for 1 s: disconnected after (\d+) confirmed frames; --record: match 1 saved to "
+                  r"(\S+)\.rpl \((\d+) frames\)", line)
+    assert m, line
+    assert out == "" and int(m.group(1)) == int(m.group(3)) > 20
+    survived = "join" if killed == "host" else "host"
+    assert m.group(2) == survived
+    assert play_back(tmp_path / f"{survived}.rpl", tmp_path)["frames"] == int(m.group(1))
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_waiting_for_an_opponent_cancels_and_saves_nothing(tmp_path):
+    host = start([*CPU, "--host", "127.0.0.1:0", "--p1", "cpu", "--record", "host.rpl"], tmp_path)
+    host_port(host)
+    host.send_signal(signal.SIGINT)
+    status, out, err = finish(host, 30)
+    assert status == Reason.SIGINT.status == 130 and out == ""
+    assert err.strip() == "main.py: interrupted (SIGINT)"
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.slow
+def test_ctrl_c_mid_match_saves_the_replay_and_the_opponent_stops_at_once(tmp_path):
+    common = [*CPU, "--realtime", "--net-timeout", "30"]          # the Goodbye, not a timeout, stops the joiner
+    host = start([*common, "--host", "127.0.0.1:0", "--p1", "cpu", "--record", "host.rpl"], tmp_path)
+    port = host_port(host)
+    join = start([*common, "--join", f"127.0.0.1:{port}", "--p2", "cpu", "--record", "join.rpl"], tmp_path)
+    wait_for(host, "playing")
+    wait_for(join, "playing")
+    time.sleep(0.5)
+    host.send_signal(signal.SIGINT)
+    (hs, _, herr), (js, _, jerr) = finish(host, 30), finish(join, 20)
+    assert hs == 130 and re.search(r"interrupted \(SIGINT\); --record: match 1 saved to host\.rpl \(\d+ frames\)",
+                                   herr), herr
+    assert js == 3 and re.search(r"the opponent left the match after (\d+) confirmed frames; --record: match 1 "
+                                 r"saved to join\.rpl", jerr), jerr
+    for name in ("host.rpl", "join.rpl"):
+        assert play_back(tmp_path / name, tmp_path)["frames"] > 0
+
+
+@pytest.mark.slow
+def test_a_desync_stops_both_sides_with_a_report_beside_the_replay_or_in_the_current_folder(tmp_path):
+    shim = sitecustomize(tmp_path, FLAWED_SIM)
+    host = start([*CPU, "--host", "127.0.0.1:0", "--p1", "cpu", "--record", "host.rpl"], tmp_path,
+                 env={"PYTHONPATH": str(shim)})
+    port = host_port(host)
+    join = start([*CPU, "--join", f"127.0.0.1:{port}", "--p2", "cpu"], tmp_path)
+    (hs, _, herr), (js, _, jerr) = finish(host, 60), finish(join, 60)
+    assert hs == js == Reason.DESYNC.status == 4, (herr, jerr)
+    host_line, join_line = herr.strip().splitlines()[-1], jerr.strip().splitlines()[-1]
+    for line in (host_line, join_line):
+        assert "desync: the two sides' states differ at frame 120" in line and "last agreed at frame 90" in line
+    assert re.search(r"; desync report written to host\.desync\.json; --record: match 1 saved to host\.rpl "
+                     r"\(\d+ frames\)$", host_line), host_line
+    assert "desync report written to rangebox-desync-p2.json" in join_line
+    host_report = json.loads((tmp_path / "host.desync.json").read_text())
+    join_report = json.loads((tmp_path / "rangebox-desync-p2.json").read_text())
+    assert host_report["frame"] == join_report["frame"] == 120 and join_report["player"] == 2
+    assert host_report["local_hash"] == join_report["remote_hash"] != join_report["local_hash"]
+    frames = [f for f, _p1, _p2 in join_report["inputs"]]
+    assert frames[0] == 90 and frames == list(range(90, frames[-1] + 1)) and frames[-1] >= 119
+
+
+@pytest.mark.slow
+def test_a_joiner_with_other_move_data_is_refused_and_both_name_the_file(tmp_path):
+    other_main, assets = copy_program(tmp_path)
+    moves = json.loads((assets / "moves.json").read_text())
+    moves["_netplay_test"] = "a comment: the same game, other bytes"
+    (assets / "moves.json").write_text(json.dumps(moves))
+    host = start([*CPU, "--host", "127.0.0.1:0", "--p1", "cpu"], tmp_path)
+    port = host_port(host)
+    join = start([*CPU, "--join", f"127.0.0.1:{port}", "--p2", "cpu"], tmp_path, main=other_main)
+    (hs, _, herr), (js, _, jerr) = finish(host, 60), finish(join, 60)
+    assert hs == js == Reason.REFUSED.status == 5, (herr, jerr)
+    host_line, = herr.strip().splitlines()
+    join_line = jerr.strip().splitlines()[-1]
+    assert "a joiner was refused: its assets/moves.json differs" in host_line
+    assert "the host refused this game: its assets/moves.json differs" in join_line
+    assert "fighters.json" not in join_line + host_line and "Traceback" not in jerr + herr
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--host", "--join", "h"], ["--host and --join"]),
+    (["--host"], ["--host", "add --headless"]),
+    (["--headless", "--host", "70000"], ["--host", "0 to 65535"]),
+    (["--headless", "--host", "seven"], ["--host", "whole number"]),
+    (["--headless", "--host", ":7000"], ["--host", "ADDRESS:PORT"]),
+    (["--headless", "--join", ":7000"], ["--join", "HOST"]),
+    (["--headless", "--join", "h:0"], ["--join", "1 to 65535"]),
+    (["--headless", "--host", "--input-delay", "9"], ["--input-delay", "0 to 8"]),
+    (["--headless", "--host", "--max-rollback", "0"], ["--max-rollback", "1 to 16"]),
+    (["--headless", "--host", "--max-rollback", "17"], ["--max-rollback", "16"]),
+    (["--headless", "--host", "--net-timeout", "0"], ["--net-timeout", "0.5 to 600"]),
+    (["--headless", "--host", "--net-timeout", "nan"], ["--net-timeout", "0.5 to 600"]),
+    (["--headless", "--host", "--net-timeout", "soon"], ["--net-timeout", "'soon'"]),
+    (["--headless", "--input-delay", "3"], ["--input-delay", "--host or --join"]),
+    (["--headless", "--realtime"], ["--realtime", "--host or --join"]),
+    (["--headless", "--host", "--p2", "cpu"], ["--p2", "opponent"]),
+    (["--headless", "--join", "h", "--p1", "cpu"], ["--p1", "opponent"]),
+    (["--headless", "--join", "h", "--seed", "3"], ["--join", "--seed"]),
+    (["--headless", "--host", "--level", "hard"], ["--level", "--p1 cpu"]),
+    (["--headless", "--host", "--replay", "x.rpl"], ["--replay", "--host"]),
+    (["--headless", "--join", "h", "--sync-test", "2"], ["--sync-test", "--join"]),
+])
+def test_bad_netplay_flags_exit_2_with_one_line(args, words, capsys):
+    assert app.main(args) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1, err
+    for w in words:
+        assert w in err, (w, err)
+
+
+@pytest.mark.slow
+def test_a_port_in_use_exits_2_naming_it(tmp_path):
+    from game.online.udp import UdpLink
+
+    taken = UdpLink(("127.0.0.1", 0))
+    try:
+        p = run_main(["--headless", "--host", f"127.0.0.1:{taken.address[1]}"], cwd=tmp_path)
+    finally:
+        taken.close()
+    assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, p.stderr
+    assert f"--host: cannot listen on UDP 127.0.0.1:{taken.address[1]}: the port is in use" in p.stderr
