@@ -60,9 +60,14 @@ def run_window_netplay(args: argparse.Namespace, program: Program = MAIN_PY, ses
     """Open the link and the window, play the match, end as headless netplay ends (see the
     module docstring); returns 0, or raises :class:`game.cli.netplay.NetplayEnded`."""
     from game.cli.netplay import NetRun, open_link
+    from game.render.boot import load_pyglet
 
     if session is None:
         session = Session(lambda line: print(f"{program.name}: {line}", file=sys.stderr))
+    if load_pyglet(None).options["headless"] and args.frames is None:     # before anyone waits on the port
+        role = "--host" if args.host is not None else "--join"
+        raise UsageError(f"{role} under PYGLET_HEADLESS=1 opens a window no one can see or play in; add --headless "
+                         f"to play the match with no window, or --frames N to stop it at frame N")
     link, host = open_link(args)
     try:
         play = NetRun(args, session, link, host)
@@ -82,9 +87,6 @@ def run_window_netplay(args: argparse.Namespace, program: Program = MAIN_PY, ses
 def _loop(args: argparse.Namespace, program: Program, session: Session, pyglet: ModuleType, window: Any,
           game: Game) -> None:
     """The window's event loop: fixed steps (each a NetMatch tick), a draw per frame."""
-    if pyglet.options["headless"] and args.frames is None:
-        raise UsageError("PYGLET_HEADLESS=1 gives a window no one can see or play in; add --frames N to stop "
-                         "the netplay match at frame N, or use --headless")
     if not pyglet.options["headless"]:
         catch_display_loss(session)     # the X server gone: save, say so, exit 69
     game.prepare_for_play()

@@ -41,7 +41,7 @@ OTHER_CONTROLS = (
     ("Pad  move stick / d-pad  ·  LP X  HP Y  LK A  HK B  ·  guard RB / RT  ·  sidestep LB (in) LT (out)  ·  "
      "Start start / pause (menu: A ok, B back)"),
     ("Esc pause menu  ·  F1 debug overlay (F2 crates, F3 quadtree, F4 rays)  ·  F5 fps  ·  F11 fullscreen  ·  "
-     "M sound on/off"),
+     "M sound on/off  ·  F10 network (netplay)"),
     ("Training  P freeze  ·  . step one frame  ·  R reset  ·  F6 dummy stance/guard  ·  F9 dummy reversal  ·  "
      "F7 record  ·  F8 playback"),
 )
