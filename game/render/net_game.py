@@ -65,6 +65,7 @@ class NetGame(Game):
                  on_start: Callable[[], None] | None = None, show_stats: bool = False, **kwargs) -> None:
         self.net, self.where, self.clock, self.on_start = net, where, clock, on_start
         super().__init__(pyglet, window, p1="human", p2="human", title=True, **kwargs)
+        self.screen = "title"           # the waiting screen (``attract`` below would have skipped it)
         self.show_stats = show_stats
         self.panel_net = NetPanel(pyglet)
         self.presenter = RollbackPresenter(self.sparks, self.debris, self.camera)
@@ -72,6 +73,11 @@ class NetGame(Game):
         self.cancelled = False
         self._interrupted = False
         self._end_at: float | None = None
+
+    @property
+    def attract(self) -> bool:
+        """No "Enter: rematch" under the match's result: a netplay match has none."""
+        return True
 
     # ------------------------------------------------------------------ tick
     def step(self) -> None:
