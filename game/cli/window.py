@@ -40,8 +40,8 @@ def open_game(args: argparse.Namespace, *, headless: bool | None,
     The saved settings (``args.settings_data``, ``game/cli/saved.py``; None: the defaults) give
     the key bindings, the volume and fullscreen (``--fullscreen`` too); ``report`` gets a
     saved key name pyglet does not know (default: a line on stderr).  ``net``: the arguments of
-    a netplay game (:class:`game.render.net_game.NetGame`: ``net``, ``where``, ``on_start``,
-    ``show_stats``), made instead of an offline one."""
+    a netplay game (:class:`game.render.net_game.NetGame`: ``where``, ``show_stats``), made
+    instead of an offline one (its NetMatch comes later, ``NetGame.attach``)."""
     from game.render.boot import check_fonts, load_pyglet, make_window, show_loading
 
     pyglet = load_pyglet(headless)

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from game.audio.player import AudioPlayer
     from game.cli.netplay import NetRun
     from game.online.udp import Address
-    from game.render.game import Game
+    from game.render.net_game import NetGame
 
 
 def address_hint(bound: Address) -> str:
@@ -61,6 +61,7 @@ def run_window_netplay(args: argparse.Namespace, program: Program = MAIN_PY, ses
     module docstring); returns 0, or raises :class:`game.cli.netplay.NetplayEnded`."""
     from game.cli.netplay import NetRun, open_link
     from game.render.boot import load_pyglet
+    from game.render.net_game import NetGame
 
     if session is None:
         session = Session(lambda line: print(f"{program.name}: {line}", file=sys.stderr))
@@ -70,26 +71,27 @@ def run_window_netplay(args: argparse.Namespace, program: Program = MAIN_PY, ses
                          f"to play the match with no window, or --frames N to stop it at frame N")
     link, host = open_link(args)
     try:
-        play = NetRun(args, session, link, host)
-        net = play.net
         pyglet, window, game = open_game(args, headless=None, net={
-            "net": net, "where": waiting_line(args, link.address), "on_start": play._started,
-            "show_stats": bool(args.net_stats)})
+            "where": waiting_line(args, link.address), "show_stats": bool(args.net_stats)})
+        assert isinstance(game, NetGame)
         try:
+            game.prepare_for_play()             # the window ready before anyone is told to join
+            play = NetRun(args, session, link, host)
+            game.attach(play.net, play._started)
             _loop(args, program, session, pyglet, window, game)
         finally:
-            net.close(time.monotonic())         # a signal, a crash, the window closed: the opponent is told
+            game.leave(time.monotonic())        # a signal, a crash, the window closed: the opponent is told
+            window.close()
     finally:
         link.close()
-    return _ended(play, session, getattr(game, "cancelled", False))
+    return _ended(play, session, game.cancelled)
 
 
 def _loop(args: argparse.Namespace, program: Program, session: Session, pyglet: ModuleType, window: Any,
-          game: Game) -> None:
+          game: NetGame) -> None:
     """The window's event loop: fixed steps (each a NetMatch tick), a draw per frame."""
     if not pyglet.options["headless"]:
         catch_display_loss(session)     # the X server gone: save, say so, exit 69
-    game.prepare_for_play()
     audio: list[AudioPlayer | None] = [None]
 
     def step() -> None:
@@ -117,7 +119,6 @@ def _loop(args: argparse.Namespace, program: Program, session: Session, pyglet: 
     try:
         pyglet.app.run(EVENT_LOOP_INTERVAL)
     finally:
-        window.close()
         if audio[0] is not None:
             audio[0].close()
 

@@ -57,13 +57,15 @@ class NetGame(Game):
     """The window's side of one netplay match (see the module docstring).
 
     ``where``: the waiting screen's line (the port and address hint, or the host joined);
-    ``clock``: seconds, monotonic (the NetMatch's time); ``on_start``: called once when the
-    handshake agrees (the command line starts recording); ``show_stats``: the network
-    display shown from the start."""
+    ``clock``: seconds, monotonic (the NetMatch's time); ``show_stats``: the network display
+    shown from the start.  The NetMatch comes with :meth:`attach`, once the window is ready to
+    tick it (a host that announced itself before would leave a quick joiner unanswered)."""
 
-    def __init__(self, pyglet, window, net: NetMatch, *, where: str, clock: Callable[[], float] = time.monotonic,
-                 on_start: Callable[[], None] | None = None, show_stats: bool = False, **kwargs) -> None:
-        self.net, self.where, self.clock, self.on_start = net, where, clock, on_start
+    def __init__(self, pyglet, window, *, where: str, clock: Callable[[], float] = time.monotonic,
+                 show_stats: bool = False, **kwargs) -> None:
+        self.where, self.clock = where, clock
+        self._net: NetMatch | None = None
+        self.on_start: Callable[[], None] | None = None
         super().__init__(pyglet, window, p1="human", p2="human", title=True, **kwargs)
         self.screen = "title"           # the waiting screen (``attract`` below would have skipped it)
         self.show_stats = show_stats
@@ -73,6 +75,23 @@ class NetGame(Game):
         self.cancelled = False
         self._interrupted = False
         self._end_at: float | None = None
+
+    def attach(self, net: NetMatch, on_start: Callable[[], None] | None = None) -> None:
+        """The NetMatch this window plays; ``on_start`` is called once when its handshake
+        agrees (the command line starts recording)."""
+        self._net, self.on_start = net, on_start
+
+    def leave(self, now: float) -> None:
+        """The run ends however it ends (a signal, a crash, the window closed): the NetMatch,
+        if any, is closed, so the opponent is told at once."""
+        if self._net is not None:
+            self._net.close(now)
+
+    @property
+    def net(self) -> NetMatch:
+        """The NetMatch (:meth:`attach`)."""
+        assert self._net is not None, "NetGame.attach gives the NetMatch before the first step"
+        return self._net
 
     @property
     def attract(self) -> bool:
@@ -143,7 +162,7 @@ class NetGame(Game):
 
     def new_match(self, seed: int | None = None) -> None:
         """Only the placeholder the waiting screen sways over: a netplay match is the NetMatch's."""
-        if getattr(self, "screen", "title") == "title":
+        if self._net is None or self._net.match is None:
             super().new_match(seed)
 
     # ------------------------------------------------------------------ screens
@@ -161,7 +180,7 @@ class NetGame(Game):
 
     def message(self) -> Message | None:
         """The message box now: the end, an interruption, or None."""
-        ending = self.net.ending
+        ending = self._net.ending if self._net is not None else None
         if ending is not None:
             left = max(0.0, (self._end_at or self.clock()) - self.clock())
             lines = [ending.detail] if ending.detail else []
@@ -178,7 +197,8 @@ class NetGame(Game):
     def _draw_hud(self, vp) -> None:
         super()._draw_hud(vp)
         W, H, _s = self.hud.canvas(self.window.get_size())
-        stats = self.net.stats(self.clock()) if self.show_stats and self.screen == "fight" else None
+        net = self._net
+        stats = net.stats(self.clock()) if net is not None and self.show_stats and self.screen == "fight" else None
         rects = self.panel_net.build(W, H, stats, self.message())
         if not rects.rows:
             return

@@ -54,7 +54,8 @@ def _pair(gl_window, *, mine: str | None, other: str | None = "normal", host_sid
     host = NetMatch.host(hl, digest, MatchSettings(5, host_cpu, None, 3, 60, 0), NetOptions(cpu_level=host_cpu))
     join = NetMatch.join(jl, hl.address, digest, secrets.randbits(32), clock(), NetOptions(cpu_level=join_cpu))
     game_net, other_net = (host, join) if host_side_game else (join, host)
-    game = NetGame(pyglet, window, net=game_net, where="Waiting on UDP port 7000", clock=clock)
+    game = NetGame(pyglet, window, where="Waiting on UDP port 7000", clock=clock)
+    game.attach(game_net)
     return game, other_net, clock, (hl, jl)
 
 
