@@ -148,8 +148,6 @@ class NetGame(Game):
         self._defer_crates = self.presenter.present(self.match, stepped, self.view_rays)
         events = tuple(self.presenter.last_started)
         self.last_events = events
-        fw, fh = self.window.get_framebuffer_size()
-        self.camera.aspect = fw / max(fh, 1)
         self._follow(events)        # a round's start seen for the first time frames the view afresh
 
     def _local_bits(self) -> int:
