@@ -101,15 +101,17 @@ def play_back(path, cwd) -> dict:
 
 @pytest.mark.slow
 def test_two_processes_play_3600_frames_to_the_same_state_and_byte_identical_replays(tmp_path):
-    host = start([*CPU, "--host", "127.0.0.1:0", "--p1", "cpu", "--frames", "3600", "--record", "host.rpl"],
-                 tmp_path)
+    # best of 5: the CPUs rarely end it (three K.O.s) before frame 3600; the CPU decides on the
+    # predicted present, so the fight differs from run to run (both sides' the same)
+    host = start([*CPU, "--host", "127.0.0.1:0", "--p1", "cpu", "--rounds", "5", "--frames", "3600", "--record",
+                  "host.rpl"], tmp_path)
     port = host_port(host)
     join = start([*CPU, "--join", f"127.0.0.1:{port}", "--p2", "cpu", "--frames", "3600", "--record", "join.rpl"],
                  tmp_path)
     (hs, hout, herr), (js, jout, jerr) = finish(host), finish(join)
     assert hs == js == 0, (herr, jerr)
     a, b = json.loads(hout), json.loads(jout)
-    assert a["frames"] == b["frames"] == 3600
+    assert a["frames"] == b["frames"] and (a["frames"] == 3600 or a["winner"] is not None)
     assert a["state_hash"] == b["state_hash"] and (a["player"], b["player"]) == (1, 2)
     assert a["hits"] == b["hits"] > 0 and a["rounds"] == b["rounds"]
     assert a["rollback_max"] <= 8 and b["rollback_max"] <= 8
@@ -117,7 +119,7 @@ def test_two_processes_play_3600_frames_to_the_same_state_and_byte_identical_rep
     assert "playing 127.0.0.1:" in herr and "as P1" in herr and "as P2" in jerr
     for name in ("host.rpl", "join.rpl"):
         out = play_back(tmp_path / name, tmp_path)
-        assert out["frames"] == 3600 and out["final_hash"] == a["state_hash"]
+        assert out["frames"] == a["frames"] and out["final_hash"] == a["state_hash"]
 
 
 @pytest.mark.slow
