@@ -241,6 +241,9 @@ class AudioPlayer:
         self._pending: list = []                # [(due frame, sound, volume, where)]
         self._thread: threading.Thread | None = None
         self._closed = False
+        #: ``(voice, start time)`` of each sound the last :meth:`on_step` started (netplay's
+        #: rollback stops those of an effect taken back: :meth:`stop_voice`)
+        self.last_started: list[tuple[int, float]] = []
 
     # ------------------------------------------------------------------ start-up
     def start(self) -> None:
@@ -314,6 +317,7 @@ class AudioPlayer:
                     self.stop_all()
             self._match = match
         self._frame = frame
+        self.last_started = []
         if not events and not self._pending:
             return
         now, later = sounds_for(match, events) if events else ((), ())
@@ -331,7 +335,17 @@ class AudioPlayer:
             if volume > loudest.get(sound, (-1.0, None))[0]:
                 loudest[sound] = (volume, where)
         for sound, (volume, where) in loudest.items():
-            self.play(sound, volume, self.pan_for(match, where))
+            voice = self.play(sound, volume, self.pan_for(match, where))
+            if voice is not None:
+                self.last_started.append((voice, self._starts[voice]))
+
+    def stop_voice(self, voice: int, start: float) -> None:
+        """Stop ``voice`` if it still plays the sound started at ``start`` (clock time; a
+        later sound on the voice is left alone): an effect that a rollback took back."""
+        if self._starts[voice] == start and self._ends[voice] > self.clock():
+            if self.backend is not None:
+                self.backend.stop(voice)
+            self._starts[voice] = self._ends[voice] = 0.0
 
     def pan_for(self, match, where) -> float:
         """The pan (-1 left to 1 right) of a sound placed at ``where`` (see :func:`sounds_for`):

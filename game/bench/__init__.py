@@ -13,4 +13,5 @@ SECTIONS = {
     "compound": "compound",
     "rollback": "rollback",
     "render": "render",
+    "netplay": "netplay",
 }

@@ -12,6 +12,8 @@
     python3 main.py --sync-test 2 --headless --p1 cpu --p2 cpu   roll back 2 frames every frame, check each
     python3 main.py --headless --host 7000 --p1 cpu             netplay: wait for an opponent on UDP port 7000
     python3 main.py --headless --join 127.0.0.1:7000 --p2 cpu   netplay: play the game waiting there
+    python3 main.py --host 7000                       netplay in the window: wait on UDP port 7000 (Esc cancels)
+    python3 main.py --join 127.0.0.1:7000             netplay in the window: join it, on P1's keys
 
 Bad flags or values, flags that cannot take effect together, and files that cannot be
 read or written exit with status 2 and one line that names them, before the match is played.
@@ -26,7 +28,8 @@ and output paths), ``replay_io`` (--record / --replay hooked into the window's g
 signals, the display lost, exit statuses, the one save of what is pending), ``headless``,
 ``synctest`` (--sync-test: a rollback on every frame, checked), ``netplay`` (--host /
 --join headless: a NetMatch ticked until it ends), ``timestep`` (the fixed-step
-accumulator), ``window`` (the game loop), ``screenshot`` and ``app`` (dispatch and error reporting).
+accumulator), ``window`` (the game loop), ``window_net`` (--host / --join in the window),
+``screenshot`` and ``app`` (dispatch and error reporting).
 Every module imports the library (numpy, pyglet) inside the functions that need it, so
 ``--help`` and the usage errors work, and a missing package is one line naming the set-up.
 """

@@ -29,6 +29,8 @@ _RENDER_ONLY = {
     "fullscreen": ("there is no window", "drop --fullscreen, or --headless to open the window"),
     "fps": ("the fps counter is drawn in the window", "drop --fps, or --headless to open the window"),
     "mute": ("only the window plays sound", "drop --mute, or --headless to open the window"),
+    "net_stats": ("the network display is drawn in the window", "drop --net-stats, or --headless to open the "
+                  "window"),
 }
 
 
@@ -77,7 +79,7 @@ def check_net_flags(args: argparse.Namespace) -> None:
     """``--host`` / ``--join`` and the netplay flags (exit 2).  The host fixes the match (seed,
     rounds, timer) and plays P1, the joiner P2; each side's ``--p1`` / ``--p2`` says who plays
     its own side (a player by default: neutral input headless)."""
-    net_flags = [f"--{name.replace('_', '-')}" for name in (*NET_DEFAULTS, "realtime")
+    net_flags = [f"--{name.replace('_', '-')}" for name in (*NET_DEFAULTS, "realtime", "net_stats")
                  if getattr(args, name) not in (None, False)]
     role = "--host" if args.host is not None else "--join" if args.join is not None else None
     if role is None:
@@ -86,12 +88,16 @@ def check_net_flags(args: argparse.Namespace) -> None:
         return
     if args.host is not None and args.join is not None:
         raise UsageError("--host and --join cannot be used together: one side hosts, the other joins")
-    if not args.headless:
-        raise UsageError(f"{role} runs with --headless for now (netplay in the window is still to come); "
-                         f"add --headless")
+    if args.realtime and not args.headless:
+        raise UsageError("--realtime paces a headless netplay match; the window always plays at 60 frames a "
+                         "second: drop --realtime, or add --headless")
     for name, flag in (("replay", "--replay"), ("sync_test", "--sync-test")):
         if getattr(args, name) is not None:
             raise UsageError(f"{flag} cannot be used with {role}: a netplay match is played, not checked; drop one")
+    for name, flag in (("screenshot", "--screenshot"), ("training", "--training")):
+        if getattr(args, name) not in (None, False):
+            raise UsageError(f"{flag} cannot be used with {role}: a netplay match is played live against the "
+                             f"opponent; drop {flag}")
     if args.max_rollback is not None and args.max_rollback < 1:
         raise UsageError("--max-rollback 0: give the frames the match may run ahead, 1 to 16")
     local, remote = ("p1", "p2") if role == "--host" else ("p2", "p1")

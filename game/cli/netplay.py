@@ -61,19 +61,7 @@ def run_netplay(args: argparse.Namespace, session: Session) -> dict[str, object]
     """Play the match; the JSON line's fields (``frames``, ``hits``, ``winner``, ``rounds``,
     ``state_hash`` of the confirmed match, ``player``, ``rollback_max``, ``ping_ms``), or
     :class:`NetplayEnded`."""
-    from game.online.udp import LinkError, UdpLink, is_loopback, resolve
-    from game.sim import Match
-
-    Match.new(0)                        # the assets load (or their error names the file) before anyone waits
-    host: Address | None = None
-    try:
-        if args.host is not None:
-            link = UdpLink(args.host)
-        else:
-            host = resolve(*args.join)
-            link = UdpLink(("127.0.0.1" if is_loopback(host[0]) else "0.0.0.0", 0))
-    except LinkError as exc:
-        raise UsageError(f"{'--host' if args.host is not None else '--join'}: {exc}") from None
+    link, host = open_link(args)
     play = _Play(args, session, link, host)
     try:
         play.loop()
@@ -81,6 +69,25 @@ def run_netplay(args: argparse.Namespace, session: Session) -> dict[str, object]
         play.net.close(time.monotonic())
         link.close()
     return play.result()
+
+
+def open_link(args: argparse.Namespace) -> tuple[UdpLink, Address | None]:
+    """The assets loaded (or their error naming the file) and the UDP socket opened, before
+    anyone waits: ``--host``'s address, or the joiner's (loopback for a loopback host, else
+    any) on a port the system picks; ``(link, the host's resolved address)`` (None on the host),
+    or UsageError naming the flag when it cannot be opened.  The window's netplay opens its
+    link here too."""
+    from game.online.udp import LinkError, UdpLink, is_loopback, resolve
+    from game.sim import Match
+
+    Match.new(0)
+    try:
+        if args.host is not None:
+            return UdpLink(args.host), None
+        host = resolve(*args.join)
+        return UdpLink(("127.0.0.1" if is_loopback(host[0]) else "0.0.0.0", 0)), host
+    except LinkError as exc:
+        raise UsageError(f"{'--host' if args.host is not None else '--join'}: {exc}") from None
 
 
 class _Play:
@@ -198,3 +205,7 @@ def _report_paths(record: str | None, side: int) -> list[str]:
     else:
         base = os.path.splitext(REPORT_NAME.format(player=side + 1))[0]
     return [f"{base}.json"] + [f"{base}-{n}.json" for n in range(2, 100)]
+
+
+#: One run's NetMatch, its recording and its report lines (the window's netplay uses it too).
+NetRun = _Play

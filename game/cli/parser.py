@@ -103,7 +103,8 @@ def _add_net_flags(p: argparse.ArgumentParser) -> None:
                    metavar="[ADDR:]PORT",
                    help=f"netplay: wait for one opponent on this UDP port (default {NET_PORT}; 0 lets the system "
                         f"pick one, printed on stderr), on every address of this machine or ADDR; this side is P1 "
-                        f"and fixes the seed, rounds and timer. With --headless (the window's netplay is to come)")
+                        f"and fixes the seed, rounds and timer. The window waits on a screen that names the port "
+                        f"(Esc cancels); with --headless, no window")
     p.add_argument("--join", type=join_address, default=None, metavar="HOST[:PORT]",
                    help=f"netplay: play the game waiting at HOST (an IPv4 address or name), port PORT (default "
                         f"{NET_PORT}); this side is P2")
@@ -115,6 +116,9 @@ def _add_net_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--net-timeout", type=_seconds, default=None, metavar="S",
                    help=f"netplay: seconds without a word from the opponent before the match ends, "
                         f"{NET_TIMEOUT_MIN:g} to {NET_TIMEOUT_MAX:g} (default 5)")
+    p.add_argument("--net-stats", action="store_true",
+                   help="netplay in the window: show the network display from the start (ping, input delay, "
+                        "rollback, frames ahead, packets lost, bytes sent; F10 toggles it)")
     p.add_argument("--realtime", action="store_true",
                    help="headless netplay: step 60 frames a second, as the window does (default: as fast as "
                         "the opponent's inputs allow)")

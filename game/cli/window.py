@@ -31,14 +31,17 @@ EVENT_LOOP_INTERVAL = 1 / 120
 
 
 def open_game(args: argparse.Namespace, *, headless: bool | None,
-              report: Callable[[str], None] | None = None) -> tuple[ModuleType, Any, Game]:
+              report: Callable[[str], None] | None = None,
+              net: dict[str, Any] | None = None) -> tuple[ModuleType, Any, Game]:
     """pyglet, its window and :class:`game.render.game.Game`; RenderUnavailable on no display/GL.
 
     ``headless`` True forces EGL (no screen), None keeps ``PYGLET_HEADLESS`` (see
     ``game.render.boot.load_pyglet``).  The window is pyglet's (``pyglet.window.Window``).
     The saved settings (``args.settings_data``, ``game/cli/saved.py``; None: the defaults) give
     the key bindings, the volume and fullscreen (``--fullscreen`` too); ``report`` gets a
-    saved key name pyglet does not know (default: a line on stderr)."""
+    saved key name pyglet does not know (default: a line on stderr).  ``net``: the arguments of
+    a netplay game (:class:`game.render.net_game.NetGame`: ``where``, ``show_stats``), made
+    instead of an offline one (its NetMatch comes later, ``NetGame.attach``)."""
     from game.render.boot import check_fonts, load_pyglet, make_window, show_loading
 
     pyglet = load_pyglet(headless)
@@ -54,12 +57,16 @@ def open_game(args: argparse.Namespace, *, headless: bool | None,
     show_loading(pyglet, window)      # at once: the game's modules, arena and warm-up take seconds
     from game.render.game import Game
 
-    game = Game(pyglet, window, p1=args.p1, p2=args.p2, level=args.level, seed=args.seed,
-                training=args.training, debug=args.debug, show_fps=args.fps,
-                title=args.screenshot is None and args.frames is None,
-                adaptive=args.screenshot is None,      # a window may drop the 3D to half resolution
-                rounds=getattr(args, "rounds", None) or 3, timer=getattr(args, "timer", None) or 60,
-                settings=settings, settings_path=getattr(args, "settings_path", None))
+    common = dict(level=args.level, seed=args.seed, debug=args.debug, show_fps=args.fps,
+                  adaptive=args.screenshot is None,      # a window may drop the 3D to half resolution
+                  rounds=getattr(args, "rounds", None) or 3, timer=getattr(args, "timer", None) or 60,
+                  settings=settings, settings_path=getattr(args, "settings_path", None))
+    if net is not None:
+        from game.render.net_game import NetGame
+
+        return pyglet, window, NetGame(pyglet, window, **net, **common)
+    game = Game(pyglet, window, p1=args.p1, p2=args.p2, training=args.training,
+                title=args.screenshot is None and args.frames is None, **common)
     return pyglet, window, game
 
 
@@ -96,6 +103,11 @@ def run_window(args: argparse.Namespace, program: Program = MAIN_PY, session: Se
     own = session is None
     if session is None:
         session = Session(lambda line: print(f"{program.name}: {line}", file=sys.stderr))
+    if getattr(args, "host", None) is not None or getattr(args, "join", None) is not None:
+        from game.cli.window_net import run_window_netplay
+
+        status = run_window_netplay(args, program, session)
+        return session.finish(Reason.NORMAL) if own else status
     pyglet, window, game = open_game(args, headless=None)
     if pyglet.options["headless"] and args.frames is None and getattr(args, "replay_data", None) is None:
         # no screen and no keys: nothing would ever end this window (only a replay ends by itself)

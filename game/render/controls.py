@@ -41,7 +41,7 @@ OTHER_CONTROLS = (
     ("Pad  move stick / d-pad  ·  LP X  HP Y  LK A  HK B  ·  guard RB / RT  ·  sidestep LB (in) LT (out)  ·  "
      "Start start / pause (menu: A ok, B back)"),
     ("Esc pause menu  ·  F1 debug overlay (F2 crates, F3 quadtree, F4 rays)  ·  F5 fps  ·  F11 fullscreen  ·  "
-     "M sound on/off"),
+     "M sound on/off  ·  F10 network (netplay)"),
     ("Training  P freeze  ·  . step one frame  ·  R reset  ·  F6 dummy stance/guard  ·  F9 dummy reversal  ·  "
      "F7 record  ·  F8 playback"),
 )
@@ -257,14 +257,24 @@ class PlayerInputs:
         played frame, when the key that resumed is in the key state)."""
         self._latched = None
 
+    def _latch(self, p1_human: bool) -> None:
+        if self._latched is None:
+            self._latched = [{i for i in PRESS_INTENTS if self.raw_intents(p, p1_human)[i]} for p in (0, 1)]
+
+    def local_input(self, fighter, camera: FightCamera) -> FrameInput:
+        """Netplay: the one player at this machine, on P1's keys and the first pad, playing
+        ``fighter`` (either side's), relative to ``camera``'s screen axes."""
+        self._latch(True)
+        right, fwd = camera.screen_axes()
+        return intents_to_input(self.intents(0, True), fighter.facing, right, fwd)
+
     def frame_inputs(self, match: Match, camera: FightCamera, p1_human: bool,
                      training: TrainingMode | None = None) -> tuple[FrameInput, FrameInput]:
         """This frame's inputs of both sides, relative to ``camera``'s screen axes.  A CPU side
         gets a neutral input without reading them: the match ignores it and decides that side
         itself.  In ``training`` P2 is the dummy: its input comes from the training mode (P1's
         keys drive it while a recording is made)."""
-        if self._latched is None:
-            self._latched = [{i for i in PRESS_INTENTS if self.raw_intents(p, p1_human)[i]} for p in (0, 1)]
+        self._latch(p1_human)
         if training is None:
             human = [level is None for level in match.cpu]
             if not any(human):

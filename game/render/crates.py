@@ -237,6 +237,10 @@ class Debris:
         self.p = np.zeros((0, _WIDTH))
         self.prev_pos = np.zeros((0, 3))
         self.prev_angle = np.zeros(0)
+        #: ``(n,)`` int: each piece's effect tag (:attr:`tag` when it was added; 0 none)
+        self.tags = np.zeros(0, np.int64)
+        #: the tag the next strike's pieces get (a rollback's effect key id); 0: none
+        self.tag = 0
 
     def positions(self) -> np.ndarray:
         """``(n, 3)`` centres of the pieces now."""
@@ -251,6 +255,15 @@ class Debris:
         self.p = np.vstack([self.p, rows])[-MAX_PIECES:]
         self.prev_pos = np.vstack([self.prev_pos, rows[:, _P]])[-MAX_PIECES:]
         self.prev_angle = np.concatenate([self.prev_angle, rows[:, _ANG]])[-MAX_PIECES:]
+        self.tags = np.concatenate([self.tags, np.full(len(rows), self.tag, np.int64)])[-MAX_PIECES:]
+
+    def take_back(self, tags) -> None:
+        """Remove at once the pieces of the strikes tagged ``tags`` (ints: a strike that a
+        rollback took back)."""
+        keep = ~np.isin(self.tags, np.asarray(list(tags), np.int64))
+        if not keep.all():
+            self.p, self.prev_pos = self.p[keep], self.prev_pos[keep]
+            self.prev_angle, self.tags = self.prev_angle[keep], self.tags[keep]
 
     def strike(self, event, crate, attacker_pos=None) -> None:
         """Chips for one ``CrateStruck`` on ``crate`` (a ``game.sim.stage.Crate``, read only):
@@ -353,6 +366,7 @@ class Debris:
         self.p = p[alive]
         self.prev_pos = self.prev_pos[alive]
         self.prev_angle = self.prev_angle[alive]
+        self.tags = self.tags[alive]
 
     def instances(self, alpha: float = 1.0) -> np.ndarray:
         """Per-instance rows for ``shaders/debris.vert`` ``(n, 19)`` float32: centre, the

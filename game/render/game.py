@@ -321,6 +321,19 @@ class Game:
         self.last_events = events
         self._defer_crates = show_events(events, self.match, self.sparks, self.debris, self.camera, self.view_rays)
         throw_landing(self.match, self.sparks, self.camera)
+        self._follow(events)
+        if self.training is not None:
+            self.training.after_step(self.match, events)
+        for listener in self.step_listeners:
+            listener(self.match, events)
+        if self.match.over:
+            self.over_frames += 1
+            if self.attract and self.over_frames >= ATTRACT_RESTART:
+                self.new_match(self.seed + 1)
+
+    def _follow(self, events) -> None:
+        """After a step: effects aged a frame, the HUD, the camera and bodies to the match as it
+        now stands (framed afresh on a round's start), the fading obstacles."""
         self.sparks.step()
         self.debris.step()
         self.hud.step(self.match)
@@ -335,14 +348,6 @@ class Game:
             self.camera.update(f1.position, f2.position, self.match.frame, top)
             self._prev, self._cur = self._cur, self._capture()
         self._update_occluders()
-        if self.training is not None:
-            self.training.after_step(self.match, events)
-        for listener in self.step_listeners:
-            listener(self.match, events)
-        if self.match.over:
-            self.over_frames += 1
-            if self.attract and self.over_frames >= ATTRACT_RESTART:
-                self.new_match(self.seed + 1)
 
     def _update_occluders(self) -> None:
         """Fade the pillars and crates standing between the camera's eye and a fighter's
@@ -475,18 +480,11 @@ class Game:
         elif self.menu_sel is not None and self.replay is not None:
             menu = self.replay.menu(self.menu_sel)
         elif self.menu_sel is not None:
-            menu = (menu_items(self), self.menu_sel, "PAUSED")
-        names = [fd.get("name", "?") for fd in self.match.data.fighters]
-
-        def who(side: str) -> str:
-            return "CPU" if side == "cpu" else "Player"
-
-        title_info = {"versus": f"{names[0]} ({who(self.p1)})   vs   {names[1]} ({who(self.p2)})",
-                      "controls": controls_text(self.settings.bindings)}
+            menu = self.menu_spec()
         rects, menu_rects = self.hud.build(
             size, self.match, screen=self.screen, fps=self.fps() if self.show_fps else None,
             training=self.training, menu=menu, overlay_texts=self.overlay.texts,
-            view_proj=vp, title_info=title_info, blink=self.ticks,
+            view_proj=vp, title_info=self.title_info(), blink=self.ticks,
             attract=self.attract or self.replay is not None,       # no "Enter: rematch" under a replay
             overlay_legend=self.overlay.legend() if self.overlay.enabled else None,
             overlay_frame=self.match.frame if self._held or self._frame_stepping() else None,
@@ -507,6 +505,21 @@ class Game:
         if self.panel is not None:
             self.menu_panel.draw(self.rects, (W, H), self.panel)
         gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE)
+
+    def menu_spec(self) -> tuple[list[str], int, str]:
+        """The open menu: its lines, the selected one, its heading."""
+        assert self.menu_sel is not None
+        return menu_items(self), self.menu_sel, "PAUSED"
+
+    def title_info(self) -> dict:
+        """The title screen's lines (``Hud._title``): who plays whom, the controls."""
+        names = [fd.get("name", "?") for fd in self.match.data.fighters]
+
+        def who(side: str) -> str:
+            return "CPU" if side == "cpu" else "Player"
+
+        return {"versus": f"{names[0]} ({who(self.p1)})   vs   {names[1]} ({who(self.p2)})",
+                "controls": controls_text(self.settings.bindings)}
 
     # ------------------------------------------------------------------ keys
     def on_key_press(self, symbol, modifiers):

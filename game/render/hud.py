@@ -539,7 +539,7 @@ class Hud:
             else:
                 lbl.hide()
         if (blink // 30) % 2 == 0:
-            self.hint_lbl.set("PRESS ENTER TO FIGHT  ·  T: training", W / 2, H * 0.42)
+            self.hint_lbl.set(info.get("hint", "PRESS ENTER TO FIGHT  ·  T: training"), W / 2, H * 0.42)
         else:
             self.hint_lbl.hide()
 

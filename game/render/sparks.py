@@ -61,6 +61,12 @@ class Sparks:
         """No particles and no body flash."""
         self.p = np.zeros((0, _WIDTH))
         self.prev_pos = np.zeros((0, 3))
+        #: ``(n,)`` int: each particle's effect tag (:attr:`tag` when it was added; 0 none)
+        self.tags = np.zeros(0, np.int64)
+        #: the tag the next bursts' particles and body flash get (a rollback's effect key id,
+        #: ``game/render/rollback_fx.py``); 0: none
+        self.tag = 0
+        self._flash_tag = [0, 0]            # per fighter, the tag of the body flash
         #: per fighter (rgb, amount) body flash, and its frames left
         self.flash = np.zeros((2, 4))
         self._flash_left = [0, 0]           # frames left, per fighter (plain ints: stepped every frame)
@@ -73,6 +79,20 @@ class Sparks:
     def _add(self, rows: np.ndarray) -> None:
         self.p = np.vstack([self.p, rows])[-MAX_PARTICLES:]
         self.prev_pos = np.vstack([self.prev_pos, rows[:, _P]])[-MAX_PARTICLES:]
+        self.tags = np.concatenate([self.tags, np.full(len(rows), self.tag, np.int64)])[-MAX_PARTICLES:]
+
+    def take_back(self, tags) -> None:
+        """Remove at once the particles and body flash of the effects tagged ``tags`` (ints:
+        a hit that a rollback took back)."""
+        gone = np.isin(self.tags, np.asarray(list(tags), np.int64))
+        if gone.any():
+            keep = ~gone
+            self.p, self.prev_pos, self.tags = self.p[keep], self.prev_pos[keep], self.tags[keep]
+        for f in (0, 1):
+            if self._flash_tag[f] and self._flash_tag[f] in tags:
+                self.flash[f, 3] = 0.0
+                self._flash_left[f] = 0
+                self._flash_tag[f] = 0
 
     def spawn(self, hit) -> None:
         """A burst for one Hit event (reads its point, heavy, blocked, hitstop, frame)."""
@@ -119,6 +139,7 @@ class Sparks:
         self.flash[f] = (0.25, 0.45, 0.9, 0.22) if blocked else (1.0, 0.80, 0.6, 0.28 if heavy else 0.18)
         self._flash_base[f] = float(self.flash[f, 3])
         self._flash_left[f] = FLASH_FRAMES
+        self._flash_tag[f] = self.tag
 
     def burst(self, point, frame: int, style: str, big: bool = False) -> None:
         """A burst without a fighter: ``'crate'`` (wood chips; ``big`` when it broke),
@@ -169,6 +190,7 @@ class Sparks:
         alive = p[:, _AGE] < p[:, _LIFE]
         self.p = p[alive]
         self.prev_pos = self.prev_pos[alive]
+        self.tags = self.tags[alive]
 
     def instances(self, alpha: float = 1.0) -> np.ndarray:
         """Per-instance rows for the spark shader ``(n, 11)``: pos, tail, size, rgb, intensity.

@@ -394,8 +394,10 @@ def test_readme_key_table_is_the_code_keymap():
     assert sorted(seen) == sorted(INTENTS), "the README's key table leaves out an intent"
 
 
-#: the modules whose key handlers the game runs, and those handlers: the match's and the replay viewer's
-KEY_HANDLERS = {"game.py": ("_on_key_press", "_menu_key"), "replay_view.py": ("on_key", "_menu_key")}
+#: the modules whose key handlers the game runs, and those handlers: the match's, the replay viewer's and
+#: the netplay game's
+KEY_HANDLERS = {"game.py": ("_on_key_press", "_menu_key"), "replay_view.py": ("on_key", "_menu_key"),
+                "net_game.py": ("_on_key_press", "_leave_key")}
 
 
 def _handled_keys() -> set[str]:

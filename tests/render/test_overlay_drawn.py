@@ -59,7 +59,8 @@ def test_render_A7_overlay_marks_the_collision_point_of_a_contact(env):
     fresh(game, p2="human")
     hit = script_punch(game)
     assert game.match.contacts, "the Hit frame has its contact recorded for the overlay"
-    game.sparks.p, game.sparks.prev_pos = game.sparks.p[:0], game.sparks.prev_pos[:0]
+    sp = game.sparks
+    sp.p, sp.prev_pos, sp.tags = sp.p[:0], sp.prev_pos[:0], sp.tags[:0]
     game.overlay.enabled = True
     on = frame_pixels(game).astype(int)
     game.overlay.enabled = False
@@ -122,7 +123,8 @@ def test_render_overlay_draws_the_judged_projectile_box_on_its_hit_frame(env):
     (p,) = before
     c = np.array([p.x + p.vx, p.y, p.z + p.vz])
     pbox = np.array([c - half, c + half])
-    game.sparks.p, game.sparks.prev_pos = game.sparks.p[:0], game.sparks.prev_pos[:0]
+    sp = game.sparks
+    sp.p, sp.prev_pos, sp.tags = sp.p[:0], sp.prev_pos[:0], sp.tags[:0]
     off = _pixels(game)
     game.overlay.enabled = True
     on = _pixels(game)
