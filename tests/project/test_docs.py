@@ -672,3 +672,10 @@ def test_compound_group_members_the_doc_names_exist():
     group = CompoundGroup([Compound.from_box([[0, 0, 0], [1, 1, 1]], 0.1)])
     for member in set(re.findall(r"`group\.(\w+)", doc)):
         assert hasattr(group, member), f"docs/compound.md: group.{member}"
+
+
+def test_the_readme_stays_under_8_kib():
+    """The README is the front door: what Rangebox is, the two commands, controls and links.
+    Details live in docs/ and DEVELOPERS.md."""
+    size = len(README.read_bytes())
+    assert size < 8192, f"README.md is {size} bytes; move details into docs/"
