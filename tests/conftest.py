@@ -27,6 +27,8 @@ os.environ.setdefault("PYGLET_HEADLESS", "1")
 # The game's settings file (game/settings.py) lives in $XDG_CONFIG_HOME: the tests and every
 # child process they start read and write a private one, never the user's.
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="rangebox-test-config-")
+# A netplay match without --record is kept in $XDG_DATA_HOME/rangebox/replays: a private one too.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="rangebox-test-data-")
 
 from hypothesis import settings
 

@@ -10,7 +10,8 @@ fixed-step accumulator (``game/cli/timestep.py``), as a player's game would.
 The local side (P1 on the host, P2 on the joiner) is the CPU with ``--p1 cpu`` / ``--p2
 cpu``, else a player, whose input is neutral headless.  ``--frames N`` stops both sides when
 the *confirmed* match reaches frame N (the match over stops them too), so both end with the
-same state and print the same ``state_hash``.  ``--record FILE`` records the confirmed match:
+same state and print the same ``state_hash``.  Every match is recorded, to ``--record FILE`` or
+else a new file in :func:`replays_dir` (the line at the end says where): the confirmed match:
 both sides' replays of one match are the same bytes, and a replay says neither side was a CPU
 (the CPU's input is recorded as a player's), so ``--replay FILE`` plays it back as it was.
 
@@ -27,6 +28,7 @@ import json
 import os
 import secrets
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from game.cli.ending import Reason
@@ -147,14 +149,15 @@ class _Play:
         peer = ":".join(map(str, agreed.peer)) if isinstance(agreed.peer, tuple) else agreed.peer
         self.session.report(f"playing {peer} as P{agreed.side + 1}: seed {s.seed}, best of {s.rounds}, "
                             f"{s.timer} s rounds")
-        if self.args.record is not None:
-            from game.cli.recording import RecordingRun
+        from game.cli.recording import RecordingRun
 
-            run = RecordingRun(self.args.record, self.args.force, session=self.session, keep_empty=True,
-                               report=self.record_lines.append)
-            run.begin(m)
-            net.confirmed_listeners.append(lambda match, _events: run.record(match))
-            self.run = run
+        if self.args.record is None:             # every netplay match is kept: see default_replay
+            self.args.record = default_replay(agreed.side)
+        run = RecordingRun(self.args.record, self.args.force, session=self.session, keep_empty=True,
+                           report=self.record_lines.append)
+        run.begin(m)
+        net.confirmed_listeners.append(lambda match, _events: run.record(match))
+        self.run = run
 
     def result(self) -> dict[str, object]:
         """The JSON line's fields of a match played to its end; else :class:`NetplayEnded`."""
@@ -194,6 +197,33 @@ class _Play:
                 return f"could not write the desync report to {path} ({why(exc)})"
             return f"desync report written to {path}"
         return "could not write the desync report: every name for it is taken"
+
+
+def replays_dir() -> Path:
+    """Where a netplay match is recorded when ``--record`` is not given:
+    ``$XDG_DATA_HOME/rangebox/replays``, else ``~/.local/share/rangebox/replays`` (an empty or
+    relative XDG_DATA_HOME is ignored, as the XDG specification says)."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".local" / "share"
+    return root / "rangebox" / "replays"
+
+
+def default_replay(side: int) -> str:
+    """A new file in :func:`replays_dir` for this side's replay of the match starting now:
+    ``netplay-YYYYMMDD-HHMMSS-pN.rpl`` (UTC; ``-2``, ``-3`` ... when taken).  The folder is
+    made here; one that cannot be made is a UsageError naming it and ``--record``."""
+    folder = replays_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot make {folder} for the netplay replay ({why(exc)}); "
+                         f"name a file with --record FILE") from None
+    stem = f"netplay-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-p{side + 1}"
+    for n in range(1, 100):
+        path = folder / (f"{stem}.rpl" if n == 1 else f"{stem}-{n}.rpl")
+        if not os.path.lexists(path):
+            return str(path)
+    raise UsageError(f"{folder}: every name for this match's replay is taken; name one with --record FILE")
 
 
 def _report_paths(record: str | None, side: int) -> list[str]:

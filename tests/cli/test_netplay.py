@@ -178,12 +178,15 @@ def test_ctrl_c_mid_match_saves_the_replay_and_the_opponent_stops_at_once(tmp_pa
 
 
 @pytest.mark.slow
-def test_a_desync_stops_both_sides_with_a_report_beside_the_replay_or_in_the_current_folder(tmp_path):
+def test_a_desync_stops_both_sides_with_a_report_beside_each_replay(tmp_path):
+    """The host records to --record's file, the joiner to its default one: each report goes
+    beside its side's replay."""
     shim = sitecustomize(tmp_path, FLAWED_SIM)
+    data = {"XDG_DATA_HOME": str(tmp_path / "data")}
     host = start([*CPU, "--host", "127.0.0.1:0", "--p1", "cpu", "--record", "host.rpl"], tmp_path,
-                 env={"PYTHONPATH": str(shim)})
+                 env={"PYTHONPATH": str(shim), **data})
     port = host_port(host)
-    join = start([*CPU, "--join", f"127.0.0.1:{port}", "--p2", "cpu"], tmp_path)
+    join = start([*CPU, "--join", f"127.0.0.1:{port}", "--p2", "cpu"], tmp_path, env=data)
     (hs, _, herr), (js, _, jerr) = finish(host, 60), finish(join, 60)
     assert hs == js == Reason.DESYNC.status == 4, (herr, jerr)
     host_line, join_line = herr.strip().splitlines()[-1], jerr.strip().splitlines()[-1]
@@ -191,9 +194,10 @@ def test_a_desync_stops_both_sides_with_a_report_beside_the_replay_or_in_the_cur
         assert "desync: the two sides' states differ at frame 120" in line and "last agreed at frame 90" in line
     assert re.search(r"; desync report written to host\.desync\.json; --record: match 1 saved to host\.rpl "
                      r"\(\d+ frames\)$", host_line), host_line
-    assert "desync report written to rangebox-desync-p2.json" in join_line
+    join_report_path, = (tmp_path / "data" / "rangebox" / "replays").glob("netplay-*-p2.desync.json")
+    assert f"desync report written to {join_report_path}" in join_line, join_line
     host_report = json.loads((tmp_path / "host.desync.json").read_text())
-    join_report = json.loads((tmp_path / "rangebox-desync-p2.json").read_text())
+    join_report = json.loads(join_report_path.read_text())
     assert host_report["frame"] == join_report["frame"] == 120 and join_report["player"] == 2
     assert host_report["local_hash"] == join_report["remote_hash"] != join_report["local_hash"]
     frames = [f for f, _p1, _p2 in join_report["inputs"]]
@@ -260,3 +264,24 @@ def test_a_port_in_use_exits_2_naming_it(tmp_path):
         taken.close()
     assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, p.stderr
     assert f"--host: cannot listen on UDP 127.0.0.1:{taken.address[1]}: the port is in use" in p.stderr
+
+
+@pytest.mark.slow
+def test_a_match_without_record_is_kept_in_the_data_folder_on_both_sides(tmp_path):
+    """Every netplay match is recorded (issue: nothing lost): with no ``--record`` each side
+    saves its replay of the confirmed match in ``$XDG_DATA_HOME/rangebox/replays``, says where,
+    and the two files are the same bytes and play back to the hash both printed."""
+    data = {"XDG_DATA_HOME": str(tmp_path / "data")}
+    host = start([*CPU, "--host", "127.0.0.1:0", "--p1", "cpu", "--frames", "240"], tmp_path, env=data)
+    port = host_port(host)
+    join = start([*CPU, "--join", f"127.0.0.1:{port}", "--p2", "cpu", "--frames", "240"], tmp_path, env=data)
+    (hs, hout, herr), (js, jout, jerr) = finish(host), finish(join)
+    assert hs == js == 0, (herr, jerr)
+    folder = tmp_path / "data" / "rangebox" / "replays"
+    files = sorted(folder.glob("netplay-*.rpl"))
+    assert [f.name[-7:] for f in files] == ["-p1.rpl", "-p2.rpl"], files
+    assert files[0].read_bytes() == files[1].read_bytes()
+    assert str(files[0]) in herr and str(files[1]) in jerr, (herr, jerr)
+    played = play_back(files[1], tmp_path)
+    assert played["final_hash"] == json.loads(hout)["state_hash"] == json.loads(jout)["state_hash"]
+    assert played["frames"] == 240
