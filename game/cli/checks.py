@@ -98,8 +98,6 @@ def check_net_flags(args: argparse.Namespace) -> None:
         if getattr(args, name) not in (None, False):
             raise UsageError(f"{flag} cannot be used with {role}: a netplay match is played live against the "
                              f"opponent; drop {flag}")
-    if args.max_rollback is not None and args.max_rollback < 1:
-        raise UsageError("--max-rollback 0: give the frames the match may run ahead, 1 to 16")
     local, remote = ("p1", "p2") if role == "--host" else ("p2", "p1")
     if getattr(args, remote) is not None:
         raise UsageError(f"--{remote} cannot be used with {role}: {remote.upper()} is the opponent, played on "

@@ -17,7 +17,8 @@ both sides' replays of one match are the same bytes, and a replay says neither s
 
 How it ends (the README's exit statuses): the match played, a JSON line and 0; the opponent
 gone (a Goodbye, ``--net-timeout`` s of silence, no answer to the joiner) 3; a desync 4, with a
-report (JSON) next to the replay, or in the current folder; a refused handshake 5.  Each with
+report (JSON) next to the replay, or in the current folder; the joiner refused 5 (a waiting
+host that refuses a joiner says so and waits on).  Each with
 one line, which says where the replay of the frames confirmed so far went.
 """
 
@@ -126,6 +127,8 @@ class _Play:
             stepper = FixedStep(lambda: net.tick(clock()), SIM_STEP)
             last = clock()
         while net.state != "ended":
+            for line in net.notices():          # a joiner refused: this side waits on
+                self.session.report(f"{line}; still waiting for an opponent (Ctrl-C cancels)")
             if not started and net.state != "waiting":
                 started = True
                 self._started()

@@ -43,17 +43,19 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see: {self.prog} --help)")
 
 
-def _positive_int(name: str, below: int | None = None, below_text: str = "") -> Callable[[str], int]:
-    """argparse ``type=`` for a whole number from 0 (to ``below`` - 1, spelt ``below_text``)."""
+def _positive_int(name: str, below: int | None = None, below_text: str = "", *,
+                  lowest: int = 0) -> Callable[[str], int]:
+    """argparse ``type=`` for a whole number from ``lowest`` (to ``below`` - 1, spelt ``below_text``)."""
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
-        if value < 0:
-            raise argparse.ArgumentTypeError(f"{name} must be 0 or more, got {value}")
+        if value < lowest:
+            raise argparse.ArgumentTypeError(f"{name} must be {lowest} or more, got {value}" if not lowest else
+                                             f"{name} must be from {lowest} to {below_text}, got {value}")
         if below is not None and value >= below:
-            raise argparse.ArgumentTypeError(f"{name} must be from 0 to {below_text}, got {value}")
+            raise argparse.ArgumentTypeError(f"{name} must be from {lowest} to {below_text}, got {value}")
         return value
     return parse
 
@@ -110,7 +112,8 @@ def _add_net_flags(p: argparse.ArgumentParser) -> None:
                         f"{NET_PORT}); this side is P2")
     p.add_argument("--input-delay", type=_positive_int("--input-delay", 9, "8"), default=None, metavar="N",
                    help="netplay: frames a local input waits before it is played, 0 to 8 (default 2)")
-    p.add_argument("--max-rollback", type=_positive_int("--max-rollback", 17, "16"), default=None, metavar="N",
+    p.add_argument("--max-rollback", type=_positive_int("--max-rollback", 17, "16", lowest=1), default=None,
+                   metavar="N",
                    help="netplay: frames the match may run ahead of the opponent's inputs, each rolled back "
                         "and stepped again when a guess was wrong, 1 to 16 (default 8)")
     p.add_argument("--net-timeout", type=_seconds, default=None, metavar="S",

@@ -39,6 +39,9 @@ QUALITY_EVERY = 0.2
 RESEND_EVERY = 0.1
 #: The newest final hash is sent again with every this many quality reports.
 HASH_REPEAT_EVERY = 5
+#: Stamps of quality reports sent and not yet answered, kept to match their replies (32 cover
+#: 6.4 s of round trip); a reply to none of them (a duplicate, a replay) changes nothing.
+PINGS_KEPT = 32
 #: Confirmed frames held for :meth:`P2PSession.drain_confirmed` (the caller drains every frame).
 CONFIRMED_CAP = 4096
 #: Times a desync notice is sent (once per poll).
@@ -104,6 +107,7 @@ class P2PSession:
         self._last_heard = now
         self._interrupted = False
         self._rtt = 0.0
+        self._pings: deque[int] = deque(maxlen=PINGS_KEPT)     # stamps of unanswered quality reports
         self._last_input_sent = -1.0
         self._sent_input_top = -1             # the newest local frame sent
         self._acked_remote = -1               # the newest remote frame acknowledged in a datagram
@@ -257,7 +261,8 @@ class P2PSession:
         """The size of every internal buffer (each bounded; tests check the bounds)."""
         return {"local": len(self.local), "remote": len(self.remote), "used": len(self._used),
                 "confirmed": len(self._confirmed), "my_hash": len(self._my_hash), "final": len(self._final),
-                "peer_hash": len(self._peer_hash), "events": len(self._events), "out": len(self._out)}
+                "peer_hash": len(self._peer_hash), "events": len(self._events), "out": len(self._out),
+                "pings": len(self._pings)}
 
     # ------------------------------------------------------------------ inside
     def _save(self, frame: int) -> SaveState:
@@ -285,7 +290,9 @@ class P2PSession:
             rtt = ((_stamp(now) - msg.stamp) & 0xFFFFFFFF) / 1000.0
             if rtt > self.timeout:
                 return "stamp"
-            self._rtt = rtt
+            if msg.stamp in self._pings:        # a duplicate or replayed reply is no round trip
+                self._pings.remove(msg.stamp)
+                self._rtt = rtt
         elif isinstance(msg, wire.HashReport):
             return self._take_hash(msg)
         elif isinstance(msg, wire.DesyncNotice):
@@ -395,6 +402,7 @@ class P2PSession:
             self._unsent_hash = None
         if now - self._last_quality >= QUALITY_EVERY:
             msgs.append(wire.Quality(_stamp(now), self.frame, self.sync.advantage(self.frame, self._rtt)))
+            self._pings.append(_stamp(now))
             self._qualities += 1
             if self._final and self._qualities % HASH_REPEAT_EVERY == 0:
                 newest = max(self._final)         # in case its first report was lost

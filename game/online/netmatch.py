@@ -50,6 +50,8 @@ State = Literal["waiting", "playing", "finishing", "ended"]
 INPUT_HISTORY = 20_000
 #: Network events kept for :meth:`NetMatch.events` (drained by the caller every frame).
 EVENT_HISTORY = 64
+#: Refusal lines a waiting host keeps for :meth:`NetMatch.notices` (each different line once).
+NOTICE_HISTORY = 16
 
 
 class NetOptions(NamedTuple):
@@ -95,6 +97,10 @@ class NetMatch:
         self._cpu_bits = (-1, 0)                # (the session frame it decided for, its bits)
         self._inputs: deque[tuple[int, int, int]] = deque(maxlen=INPUT_HISTORY)
         self._events: deque[Event] = deque(maxlen=EVENT_HISTORY)
+        self._notices: deque[str] = deque(maxlen=NOTICE_HISTORY)
+        self._noticed: set[str] = set()         # every refusal line said once (a few hundred at most)
+        #: Hellos a waiting host refused (another digest or protocol version).
+        self.refusals = 0
         self._finish_since = 0.0
 
     @classmethod
@@ -166,6 +172,13 @@ class NetMatch:
         self._events.clear()
         return out
 
+    def notices(self) -> list[str]:
+        """Lines to show since the last call: a waiting host's refusals of a joiner whose game
+        differs (each different line once; the host refuses it and keeps waiting)."""
+        out = list(self._notices)
+        self._notices.clear()
+        return out
+
     def stats(self, now: float) -> NetStats | None:
         """The session's figures (None before the handshake); the link's are ``link.counts``."""
         return self.session.stats(now) if self.session is not None else None
@@ -194,15 +207,22 @@ class NetMatch:
             refused = self._refusal(data) if isinstance(hs, HostHandshake) else ""
             hs.handle_datagram(data, addr, now)
             if refused and hs.result is None:
-                self._send_handshake(now)       # the Refuse goes out before this side stops
-                self._end("refused", refused, 0)
-                return
+                self._refused(refused)          # refused; the host waits on for its opponent
+                continue
             if isinstance(hs.result, Agreed):
                 self._start(hs.result, now)
         self._send_handshake(now)
         result = hs.result
         if isinstance(result, Failed):
             self._end("no answer" if result.reason == "no answer" else "refused", _failure(result), 0)
+
+    def _refused(self, line: str) -> None:
+        """Count a refused Hello and say why once: anyone can send a Hello, so a refusal never
+        stops a waiting host (a stranger could otherwise end it with one datagram)."""
+        self.refusals += 1
+        if line not in self._noticed:
+            self._noticed.add(line)
+            self._notices.append(line)
 
     def _refusal(self, data: bytes) -> str:
         """The host's line when ``data`` is a Hello it refuses (another digest or protocol

@@ -4,7 +4,7 @@ Headless, CPU players on both sides: they end on the same confirmed ``state_hash
 byte-identical replays that play back.  One side killed mid-match (SIGKILL, the host or the
 joiner): the other reports it after ``--net-timeout``, exits with the documented status, and its
 replay of the confirmed frames plays back.  A joiner whose game data differs is refused, both
-sides naming the part.  Bad netplay flags exit 2 with one line."""
+sides naming the part; the host waits on.  Bad netplay flags exit 2 with one line."""
 
 from __future__ import annotations
 
@@ -205,7 +205,7 @@ def test_a_desync_stops_both_sides_with_a_report_beside_each_replay(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_joiner_with_other_move_data_is_refused_and_both_name_the_file(tmp_path):
+def test_a_joiner_with_other_move_data_is_refused_both_name_the_file_and_the_host_waits_on(tmp_path):
     other_main, assets = copy_program(tmp_path)
     moves = json.loads((assets / "moves.json").read_text())
     moves["_netplay_test"] = "a comment: the same game, other bytes"
@@ -213,9 +213,13 @@ def test_a_joiner_with_other_move_data_is_refused_and_both_name_the_file(tmp_pat
     host = start([*CPU, "--host", "127.0.0.1:0", "--p1", "cpu"], tmp_path)
     port = host_port(host)
     join = start([*CPU, "--join", f"127.0.0.1:{port}", "--p2", "cpu"], tmp_path, main=other_main)
-    (hs, _, herr), (js, _, jerr) = finish(host, 60), finish(join, 60)
-    assert hs == js == Reason.REFUSED.status == 5, (herr, jerr)
-    host_line, = herr.strip().splitlines()
+    js, _, jerr = finish(join, 60)
+    assert js == Reason.REFUSED.status == 5, jerr
+    host_line = wait_for(host, "a joiner was refused")[-1]
+    assert host.poll() is None and "still waiting for an opponent" in host_line     # anyone may send a Hello
+    host.send_signal(signal.SIGINT)
+    hs, _, herr = finish(host, 60)
+    assert hs == Reason.SIGINT.status and herr.strip() == "main.py: interrupted (SIGINT)", herr
     join_line = jerr.strip().splitlines()[-1]
     assert "a joiner was refused: its assets/moves.json differs" in host_line
     assert "the host refused this game: its assets/moves.json differs" in join_line
@@ -232,7 +236,8 @@ def test_a_joiner_with_other_move_data_is_refused_and_both_name_the_file(tmp_pat
     (["--headless", "--join", "h:0"], ["--join", "1 to 65535"]),
     (["--headless", "--host", "--input-delay", "9"], ["--input-delay", "0 to 8"]),
     (["--headless", "--host", "--max-rollback", "0"], ["--max-rollback", "1 to 16"]),
-    (["--headless", "--host", "--max-rollback", "17"], ["--max-rollback", "16"]),
+    (["--headless", "--host", "--max-rollback", "17"], ["--max-rollback", "from 1 to 16, got 17"]),
+    (["--headless", "--host", "--max-rollback", "-3"], ["--max-rollback", "from 1 to 16, got -3"]),
     (["--headless", "--host", "--net-timeout", "0"], ["--net-timeout", "0.5 to 600"]),
     (["--headless", "--host", "--net-timeout", "nan"], ["--net-timeout", "0.5 to 600"]),
     (["--headless", "--host", "--net-timeout", "soon"], ["--net-timeout", "'soon'"]),

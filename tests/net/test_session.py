@@ -192,3 +192,15 @@ def test_over_a_lossy_network_both_sides_end_in_the_state_of_the_confirmed_input
         assert s.stats(5.0).rollback_max <= s.max_rollback
     n = min(len(done[0]), len(done[1]))
     assert done[0][:n] == done[1][:n]
+
+
+def test_a_duplicated_or_replayed_quality_reply_leaves_the_ping_as_measured():
+    a, b = pair()
+    (quality,) = [d for d in a.poll(0.0) if isinstance(wire.parse(d)[1], wire.Quality)]
+    b.handle_datagram(quality, ADDRS[0], 0.010)
+    (reply,) = [d for d in b.poll(0.010) if isinstance(wire.parse(d)[1], wire.QualityReply)]
+    a.handle_datagram(reply, ADDRS[1], 0.020)
+    assert a.stats(0.020).ping_ms == pytest.approx(20.0)
+    a.handle_datagram(reply, ADDRS[1], 2.0)              # the same reply again, late (a duplicate, a replay)
+    a.handle_datagram(wire.encode(wire.QualityReply(1500), 9), ADDRS[1], 2.0)   # a stamp never sent
+    assert a.stats(2.0).ping_ms == pytest.approx(20.0)

@@ -54,14 +54,37 @@ def recorded(net: NetMatch) -> list[tuple[int, int]]:
     return out
 
 
-def test_a_refused_joiner_and_its_host_both_stop_naming_the_part_that_differs(links):
+def test_a_refused_joiner_stops_naming_the_part_that_differs_and_the_host_waits_on(links):
     other = settings_digest([b"0.8.0", b"other moves", b"fighters", b"arena"])
     host, join = make_pair(links, join_digest=other)
     tick([join, host, join], Clock(), 3)
-    for side in (host, join):
-        assert side.state == "ended" and side.ending.kind == "refused", side.ending
-        assert "assets/moves.json differs" in side.ending.detail
-        assert "fighters.json" not in side.ending.detail and "the game version" not in side.ending.detail
+    assert join.state == "ended" and join.ending.kind == "refused", join.ending
+    assert host.state == "waiting" and host.ending is None and host.refusals == 1
+    for line in (join.ending.detail, *host.notices()):
+        assert "assets/moves.json differs" in line
+        assert "fighters.json" not in line and "the game version" not in line
+    assert host.notices() == []                     # drained
+
+
+def test_a_strangers_datagrams_never_stop_a_waiting_host_which_then_plays_its_joiner(links):
+    from game.net import protocol as wire
+
+    host, join = make_pair(links)
+    stranger = UdpLink(LOOPBACK)
+    hello = wire.encode(wire.Hello(7, settings_digest([b"x"])), 0)
+    other_version = bytes([*b"RN", wire.VERSION + 1]) + hello[3:]
+    flipped = hello[:2] + bytes([hello[2] ^ 0x40]) + hello[3:]          # one bit of a Hello's version
+    try:
+        for data in (hello, other_version, flipped, hello, b"RN", b"\xff" * 600):
+            stranger.send(data, links[0].address)
+        tick([host], Clock(), 2)
+        assert host.state == "waiting" and host.refusals == 4
+        assert len(host.notices()) == 3                # each different line once
+        assert [wire.parse(d)[1].reason for d, _ in stranger.receive()] == [2, 1, 1, 2]   # digest, version
+        clock = Clock()
+        tick([join, host], clock, until=lambda: host.state == join.state == "playing")
+    finally:
+        stranger.close()
 
 
 @pytest.mark.slow
