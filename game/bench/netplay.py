@@ -23,7 +23,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from game.net.cpu_player import CpuPlayer
+from game.net.cpu_player import CpuPlayer, cpu_fight_inputs
 from game.net.requests import AdvanceFrame, LoadState, Request, SaveState
 from game.net.runner import MatchRunner
 from game.net.session import P2PSession
@@ -37,18 +37,6 @@ DEPTH = 8                   # frames rolled back on every frame (the default --m
 SEED = 5
 
 
-def cpu_inputs(seed: int, frames: int) -> list[tuple[int, int]]:
-    """Both sides' inputs of a CPU fight, as netplay plays one (CpuPlayer on a match with no CPU)."""
-    m = Match.new(seed)
-    cpus = (CpuPlayer("hard", 0, seed), CpuPlayer("normal", 1, seed + 1))
-    out = []
-    for _ in range(frames):
-        bits = (cpus[0].bits(m), cpus[1].bits(m))
-        out.append(bits)
-        m.step(FrameInput.from_bits(bits[0]), FrameInput.from_bits(bits[1]))
-    return out
-
-
 def rollback_requests(frame: int, inputs: list[tuple[int, int]], depth: int, slots: int) -> list[Request]:
     """The requests of frame ``frame`` when the guess of ``depth`` frames back was wrong: load
     that frame, then save and step every frame to ``frame`` (a P2PSession's after a rollback)."""
@@ -60,7 +48,7 @@ def rollback_requests(frame: int, inputs: list[tuple[int, int]], depth: int, slo
 
 
 def _rolled_back_frame(quick: bool) -> None:
-    inputs = cpu_inputs(SEED, 420)
+    inputs = cpu_fight_inputs(SEED, 420)
     m = Match.new(SEED)
     for p1, p2 in inputs[:400]:
         m.step(FrameInput.from_bits(p1), FrameInput.from_bits(p2))
@@ -94,7 +82,7 @@ def _worst_frame(quick: bool) -> None:
     from .render import _raster_gauge
 
     n = 240 if quick else 900
-    inputs = cpu_inputs(SEED + 1, n + 1)
+    inputs = cpu_fight_inputs(SEED + 1, n + 1)
     pyglet, window, game = open_game(1280, 720)
     from pyglet import gl
 

@@ -82,3 +82,19 @@ class CpuPlayer:
     def bits(self, match: Match) -> int:
         """This frame's input bits for the CPU's fighter, decided from ``match`` (left unchanged)."""
         return ai.decide(_Eyes(match, self._rng, self._plans), self.side, self.level)
+
+
+def cpu_fight_inputs(seed: int, frames: int) -> list[tuple[int, int]]:
+    """Both sides' input bits, frame by frame, of a fight of a hard CPU (P1) against a normal one
+    (P2) played as netplay plays it: a :class:`CpuPlayer` on each side of a match with no CPU
+    side.  A benchmark's and the tests' input script."""
+    from game.sim import FrameInput, Match
+
+    m = Match.new(seed)
+    cpus = (CpuPlayer("hard", 0, seed), CpuPlayer("normal", 1, seed + 1))
+    out = []
+    for _ in range(frames):
+        bits = (cpus[0].bits(m), cpus[1].bits(m))
+        out.append(bits)
+        m.step(FrameInput.from_bits(bits[0]), FrameInput.from_bits(bits[1]))
+    return out

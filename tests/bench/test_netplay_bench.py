@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from game.bench.netplay import DEPTH, cpu_inputs, rollback_requests
+from game.bench.netplay import DEPTH, rollback_requests
+from game.net.cpu_player import cpu_fight_inputs
 from game.net.requests import AdvanceFrame
 from game.net.runner import MatchRunner
 from game.sim import FrameInput, Match
@@ -13,7 +14,7 @@ from game.sim import FrameInput, Match
 
 @pytest.mark.slow
 def test_bench_rollback_requests_step_every_frame_again_and_end_where_plain_stepping_ends():
-    inputs = cpu_inputs(5, 60)
+    inputs = cpu_fight_inputs(5, 60)
     runner = MatchRunner(Match.new(5), DEPTH + 2)
     for f in range(60):
         reqs = rollback_requests(f, inputs, DEPTH, DEPTH + 2)

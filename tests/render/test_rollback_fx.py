@@ -13,7 +13,7 @@ import pytest
 
 from game.audio.player import AudioPlayer
 from game.audio.synth import NAMES
-from game.net.cpu_player import CpuPlayer
+from game.net.cpu_player import cpu_fight_inputs
 from game.net.runner import MatchRunner
 from game.net.simnet import Conditions
 from game.net.synctest import SyncTestSession
@@ -44,18 +44,6 @@ def _presenter() -> tuple[RollbackPresenter, FakeVoices]:
     ticks = iter(range(10**9))
     audio = AudioPlayer(backend, clock=lambda: float(next(ticks)))   # every voice free again at once
     return RollbackPresenter(Sparks(), Debris(), FightCamera(), audio), backend
-
-
-def _cpu_inputs(seed: int, frames: int) -> list[tuple[int, int]]:
-    """Both sides' inputs of a CPU fight (CpuPlayer on each side of a match with no CPU)."""
-    m = Match.new(seed)
-    cpus = (CpuPlayer("hard", 0, seed), CpuPlayer("normal", 1, seed + 1))
-    out = []
-    for _ in range(frames):
-        bits = (cpus[0].bits(m), cpus[1].bits(m))
-        out.append(bits)
-        m.step(FrameInput.from_bits(bits[0]), FrameInput.from_bits(bits[1]))
-    return out
 
 
 def _offline(seed: int, inputs) -> tuple[list[tuple], list[str]]:
@@ -118,7 +106,7 @@ def test_sparks_and_chips_of_a_taken_back_effect_go_at_once():
 @pytest.mark.slow
 def test_a_rollback_of_8_frames_on_every_frame_starts_each_effect_and_sound_once():
     seed, frames = 4, 900
-    inputs = _cpu_inputs(seed, frames)
+    inputs = cpu_fight_inputs(seed, frames)
     want_keys, want_sounds = _offline(seed, inputs)
     assert sum(k[0] == "Hit" for k in want_keys) >= 3           # the fight has hits to show
     presenter, backend = _presenter()
