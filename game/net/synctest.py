@@ -27,16 +27,18 @@ class Mismatch(NamedTuple):
 
 
 class SyncTestSession:
-    """Roll back ``check`` frames (1..8) on every frame and compare the re-simulated hashes."""
+    """Roll back ``check`` frames (1..8) on every frame and compare the re-simulated hashes;
+    ``start``: the match's frame when the session begins (0 for a new match)."""
 
-    def __init__(self, check: int) -> None:
+    def __init__(self, check: int, start: int = 0) -> None:
         if not 1 <= check <= 8:
             raise ValueError(f"SyncTestSession: check must be 1 to 8 frames, got {check!r}")
         self.check = check
         #: Snapshot slots the game keeps (a request's ``slot`` is below this).
         self.slots = check + 2
         #: The frame the match is at: the next :class:`AdvanceFrame` steps this frame.
-        self.frame = 0
+        self.frame = start
+        self._start = start
         #: The first difference found, or None.
         self.mismatch: Mismatch | None = None
         #: Frames compared so far (each re-simulated frame's hash against the first run's).
@@ -55,7 +57,7 @@ class SyncTestSession:
         self._inputs[f] = (p1_bits, p2_bits)
         reqs: list[Request] = [self._save(f), AdvanceFrame(f, self._inputs[f]), self._save(f + 1)]
         back = f + 1 - self.check
-        if back >= 0:
+        if back >= self._start:
             reqs.append(LoadState(back, back % self.slots))
             for g in range(back, f + 1):
                 reqs += [AdvanceFrame(g, self._inputs[g]), self._save(g + 1)]

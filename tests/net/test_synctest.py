@@ -125,3 +125,25 @@ def test_the_cli_sync_test_of_cpu_matches_agrees_on_every_frame(seed, check):
 @pytest.mark.slow
 def test_sync_test_usage_error_from_a_child_process():
     assert_usage_error(run_main(["--sync-test", "3"]), "--sync-test", "--headless")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("check", [1, 2, 8])
+def test_a_cpu_match_that_strikes_a_crate_rolled_back_every_frame_agrees_with_its_first_run(check):
+    """Seed 5, hard against hard, begun on either side of crate_north: the CPUs strike it by
+    frame 806; rolled back ``check`` frames on every frame, every re-simulated state equals the
+    first run's (the crate's re-split boxes and scene included)."""
+    from game.sim import CrateStruck
+    from simhelp import place, to_fight
+
+    m = Match.new(5, p1_cpu="hard", p2_cpu="hard")
+    to_fight(m)
+    place(m, (0.0, 3.5), (0.0, 6.5))
+    s = SyncTestSession(check, start=m.frame)
+    runner = MatchRunner(m, s.slots)
+    strikes = 0
+    while m.frame < 1000:
+        for _frame, events in runner.carry_out(s.advance(0, 0), s.saved):
+            strikes += sum(isinstance(e, CrateStruck) for e in events)
+    assert strikes >= 1, "no crate struck: pick another seed"
+    assert s.mismatch is None and s.compared >= check * 500
