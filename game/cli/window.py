@@ -118,7 +118,6 @@ def run_window(args: argparse.Namespace, program: Program = MAIN_PY, session: Se
     if not pyglet.options["headless"]:
         catch_display_loss(session)     # the X server gone: save, say so, exit 69 (not Xlib's exit(1))
     attach_replay_io(args, game, session, live=True)
-    audio: list[AudioPlayer | None] = [None]      # attached after the first frame (see on_draw)
     game.prepare_for_play()     # no glyph upload or full garbage collection stalls a frame later
 
     def step() -> None:
@@ -128,6 +127,23 @@ def run_window(args: argparse.Namespace, program: Program = MAIN_PY, session: Se
         if not game.quit and (args.frames is None or game.match.frame < args.frames):
             game.step()
 
+    try:
+        run_loop(args, program, pyglet, window, game, step,
+                 done=lambda: game.quit or (args.frames is not None and game.match.frame >= args.frames),
+                 speed=lambda: game.speed)          # a replay's fast forward / slow motion
+    finally:                         # a signal or a crash: the session saves the recording
+        window.close()
+    return session.finish(Reason.NORMAL) if own else 0
+
+
+def run_loop(args: argparse.Namespace, program: Program, pyglet: ModuleType, window: Any, game: Any,
+             step: Callable[[], None], done: Callable[[], bool],
+             speed: Callable[[], float] = lambda: 1.0) -> None:
+    """The window's event loop ("Fix Your Timestep"): ``step`` once per fixed 1/60 s of the
+    clock (times ``speed()``), one draw a frame interpolated by the accumulator's alpha; the
+    sound starts once the first frame is on the screen (off the frame path); leaves when
+    ``done()`` after a draw.  The audio is closed however it ends; the window is the caller's."""
+    audio: list[AudioPlayer | None] = [None]
     loop = FixedStep(step)
     last = [time.perf_counter()]
     drawn = [0]
@@ -135,21 +151,19 @@ def run_window(args: argparse.Namespace, program: Program = MAIN_PY, session: Se
     @window.event
     def on_draw() -> None:
         now = time.perf_counter()
-        alpha = loop.advance((now - last[0]) * game.speed)     # a replay's fast forward / slow motion
+        alpha = loop.advance((now - last[0]) * speed())
         last[0] = now
         game.draw(alpha)
         drawn[0] += 1
-        if drawn[0] == 2:           # the first frame is on the screen: sound starts, off the frame path
+        if drawn[0] == 2:
             audio[0] = attach_audio(args, pyglet, game, program)
             if audio[0] is not None:
                 audio[0].start()
-        if game.quit or (args.frames is not None and game.match.frame >= args.frames):
+        if done():
             pyglet.app.exit()
 
     try:
         pyglet.app.run(EVENT_LOOP_INTERVAL)
-    finally:                         # a signal or a crash: the session saves the recording
-        window.close()
+    finally:
         if audio[0] is not None:
             audio[0].close()
-    return session.finish(Reason.NORMAL) if own else 0

@@ -22,11 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from game.cli.ending import Session, catch_display_loss
 from game.cli.program import MAIN_PY, Program, UsageError
-from game.cli.timestep import FixedStep
-from game.cli.window import EVENT_LOOP_INTERVAL, attach_audio, open_game
+from game.cli.window import open_game, run_loop
 
 if TYPE_CHECKING:
-    from game.audio.player import AudioPlayer
     from game.cli.netplay import NetRun
     from game.online.udp import Address
     from game.render.net_game import NetGame
@@ -92,35 +90,12 @@ def _loop(args: argparse.Namespace, program: Program, session: Session, pyglet: 
     """The window's event loop: fixed steps (each a NetMatch tick), a draw per frame."""
     if not pyglet.options["headless"]:
         catch_display_loss(session)     # the X server gone: save, say so, exit 69
-    audio: list[AudioPlayer | None] = [None]
 
     def step() -> None:
         if not game.quit:
             game.step()
 
-    loop = FixedStep(step)
-    last = [time.perf_counter()]
-    drawn = [0]
-
-    @window.event
-    def on_draw() -> None:
-        now = time.perf_counter()
-        alpha = loop.advance(now - last[0])
-        last[0] = now
-        game.draw(alpha)
-        drawn[0] += 1
-        if drawn[0] == 2:
-            audio[0] = attach_audio(args, pyglet, game, program)
-            if audio[0] is not None:
-                audio[0].start()
-        if game.quit:
-            pyglet.app.exit()
-
-    try:
-        pyglet.app.run(EVENT_LOOP_INTERVAL)
-    finally:
-        if audio[0] is not None:
-            audio[0].close()
+    run_loop(args, program, pyglet, window, game, step, done=lambda: game.quit)
 
 
 def _ended(play: NetRun, session: Session, cancelled: bool) -> int:
