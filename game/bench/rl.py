@@ -51,7 +51,8 @@ class _EnvRun:
         self.env = RangeboxEnv(opponent="cpu", level="normal", **kwargs)
         _, info = self.env.reset(seed=SEED)
         self.match_seed = info["match_seed"]
-        self.match: Match = self.env.match          # type: ignore[assignment]   (set by reset)
+        assert self.env.match is not None
+        self.match: Match = self.env.match
         self.snap = self.match.snapshot() if replay else None
         self.actions = list(_actions(CHUNK if replay else 4 * CHUNK))
         self.i = 0
