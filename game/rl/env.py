@@ -12,6 +12,7 @@ same observations and the same ``state_hash()``.  ``docs/rl.md`` documents every
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -72,8 +73,7 @@ class RangeboxEnv(gymnasium.Env):
         self.match: Match | None = None
         #: The learner's side of this episode: 0 (P1) or 1 (P2).
         self.side = 0
-        template = Match.new(0, arena=arena)
-        self.layout: ObsLayout = layout_of(template)
+        self.layout, self._max_health = _layout(bool(arena))
         self._observers = (Observer(self.layout, 0), Observer(self.layout, 1))
         self.action_space = spaces.MultiBinary(FrameInput.BITS)
         self.observation_space = self._space()
@@ -81,7 +81,6 @@ class RangeboxEnv(gymnasium.Env):
         self._since = [0, 0]             # the frame each fighter's state began
         self._states: list[str] = ["", ""]
         self._start = 0                  # the match frame the episode's first step began at
-        self._max_health = template.data.max_health
 
     # ------------------------------------------------------------------ spaces
     def _space(self) -> spaces.Space:
@@ -241,6 +240,14 @@ class RangeboxEnv(gymnasium.Env):
             self._view.close()
             self._view = None
         super().close()
+
+
+@functools.cache
+def _layout(arena: bool) -> tuple[ObsLayout, int]:
+    """The observation layout and the fighters' full health of a match on the arena (or a bare
+    floor): the same for every match of the game's data, so made once per process."""
+    template = Match.new(0, arena=arena)
+    return layout_of(template), template.data.max_health
 
 
 def _check_args(side: object, observation: str, episode: str, rounds: int, timer: int, max_frames: int | None,
