@@ -61,19 +61,41 @@ class RangeboxEnv(gymnasium.Env):
                  skip_pauses: bool = True, arena: bool = True, replay: Replay | str | os.PathLike | None = None,
                  replay_side: int | None = None, render_mode: str | None = None,
                  render_size: tuple[int, int] = (256, 256)) -> None:
-        _check_args(side, observation, episode, rounds, timer, max_frames, frame_skip, render_mode, render_size)
+        _check_args(side, observation, episode, rounds, timer, max_frames, frame_skip, arena, render_mode,
+                    render_size)
+        #: Who plays the other side (:mod:`game.rl.opponents`).
         self.opponent: Opponent = make_opponent(opponent, level, replay, replay_side)
-        self.side_choice, self.observation, self.episode = side, observation, episode
+        #: The ``side`` argument: 0, 1 or "random".
+        self.side_choice = side
+        #: "flat" or "dict".
+        self.observation = observation
+        #: "match" or "round".
+        self.episode = episode
+        #: Rounds of each match (best of); 1 for round episodes.
         self.rounds = 1 if episode == "round" else rounds
-        self.timer, self.max_frames, self.frame_skip = timer, max_frames, frame_skip
-        self.win_bonus, self.skip_pauses, self.arena = float(win_bonus), skip_pauses, arena
-        self.render_mode, self.render_size = render_mode, (int(render_size[0]), int(render_size[1]))
+        #: Seconds a round lasts.
+        self.timer = timer
+        #: Match frames after which an episode is truncated, or None.
+        self.max_frames = max_frames
+        #: Match frames each action is held for.
+        self.frame_skip = frame_skip
+        #: Reward for a round won (minus it for one lost).
+        self.win_bonus = float(win_bonus)
+        #: Step through the frames that ignore inputs inside reset and step.
+        self.skip_pauses = skip_pauses
+        #: False: a bare floor.
+        self.arena = arena
+        #: None or "rgb_array"; ``render_size`` is its ``(width, height)``.
+        self.render_mode = render_mode
+        self.render_size = (int(render_size[0]), int(render_size[1]))
         self.metadata = {**self.metadata, "render_fps": 60 / frame_skip}
         #: The match being played (None before the first reset): read it, never step it.
         self.match: Match | None = None
         #: The learner's side of this episode: 0 (P1) or 1 (P2).
         self.side = 0
-        self.layout, self._max_health = _layout(bool(arena))
+        #: Where each block sits in the observation (:class:`~game.rl.layout.ObsLayout`).
+        self.layout: ObsLayout
+        self.layout, self._max_health = _layout(arena)
         self._observers = (Observer(self.layout, 0), Observer(self.layout, 1))
         self.action_space = spaces.MultiBinary(FrameInput.BITS)
         self.observation_space = self._space()
@@ -251,7 +273,7 @@ def _layout(arena: bool) -> tuple[ObsLayout, int]:
 
 
 def _check_args(side: object, observation: str, episode: str, rounds: int, timer: int, max_frames: int | None,
-                frame_skip: int, render_mode: str | None, render_size: tuple[int, int]) -> None:
+                frame_skip: int, arena: object, render_mode: str | None, render_size: tuple[int, int]) -> None:
     """ValueError naming the first argument out of range, and its choices."""
     def whole(v: object) -> bool:
         return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
@@ -265,6 +287,7 @@ def _check_args(side: object, observation: str, episode: str, rounds: int, timer
         (max_frames is None or (whole(max_frames) and max_frames >= 1),
          f"max_frames {max_frames!r}: None or a whole number of frames >= 1"),
         (whole(frame_skip) and frame_skip >= 1, f"frame_skip {frame_skip!r}: a whole number >= 1"),
+        (arena is True or arena is False, f"arena {arena!r}: True (the arena) or False (a bare floor)"),
         (render_mode in (None, "rgb_array"), f"render_mode {render_mode!r}: choose None or 'rgb_array'"),
         (len(render_size) == 2 and all(whole(v) and 16 <= v <= 4096 for v in render_size),
          f"render_size {render_size!r}: (width, height), each 16 to 4096 pixels"),

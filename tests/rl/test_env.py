@@ -200,7 +200,8 @@ def test_frame_skip_holds_the_action_for_its_frames():
     ({"side": 2}, "side"), ({"observation": "pixels"}, "observation"), ({"episode": "life"}, "episode"),
     ({"rounds": 2}, "rounds"), ({"timer": 0}, "timer"), ({"max_frames": 0}, "max_frames"),
     ({"frame_skip": 0}, "frame_skip"), ({"render_mode": "human"}, "render_mode"),
-    ({"render_size": (8, 8)}, "render_size"), ({"level": "expert"}, "level"), ({"opponent": "bot"}, "opponent"),
+    ({"render_size": (8, 8)}, "render_size"), ({"arena": "yes"}, "arena"), ({"level": "expert"}, "level"),
+    ({"opponent": "bot"}, "opponent"),
     ({"opponent": "replay"}, "replay"),
 ])
 def test_a_bad_argument_raises_value_error_naming_it(kwargs, word):
