@@ -53,9 +53,11 @@ class Observer:
         self.side = side
         self.buf = np.zeros(layout.size, dtype=np.float32)
         self._scalars = layout.scalars
-        limbs = (layout.limbs, 2, 3)
-        self._limbs = (self.buf[layout.slices["self_limbs"]].reshape(limbs),
-                       self.buf[layout.slices["opponent_limbs"]].reshape(limbs))
+        # both fighters' boxes, self's then the opponent's: the two blocks are contiguous, so one
+        # copy from the match's (2, L, 2, 3) array (reversed along its first axis for P2) fills both
+        assert layout.slices["self_limbs"].stop == layout.slices["opponent_limbs"].start
+        both = slice(layout.slices["self_limbs"].start, layout.slices["opponent_limbs"].stop)
+        self._limbs = self.buf[both].reshape(2, layout.limbs, 2, 3)
         self._crates = self.buf[layout.slices["crates"]].reshape(layout.crates, -1)
         self._move_index = {name: i for i, name in enumerate(layout.moves)}
         self._n_states = len(STATES)
@@ -77,8 +79,7 @@ class Observer:
         values += [m.timer / m.round_frames, max(m.round - 1, 0), me, *phase]
         self.buf[self._scalars] = values
         boxes = m.limbs.boxes
-        np.copyto(self._limbs[0], boxes[me])
-        np.copyto(self._limbs[1], boxes[1 - me])
+        np.copyto(self._limbs, boxes if me == 0 else boxes[::-1])
         if self.crates_stale:
             if m.stage is not None:
                 self._write_crates(m)
