@@ -7,8 +7,9 @@
 #     with its venv module where the machine lacks them (Debian ships `python3 -m venv`'s
 #     ensurepip apart, in python3-venv);
 #  2. .venv, made with `python3 -m venv`, into which pip installs Rangebox in editable mode
-#     with its test and lint tools (pip install -e ".[dev]"): .venv/bin/rangebox,
-#     .venv/bin/python -m pytest, .venv/bin/ruff and .venv/bin/mypy.
+#     with its test and lint tools and the Gymnasium environment's extra
+#     (pip install -e ".[dev,rl]"): .venv/bin/rangebox, .venv/bin/python -m pytest,
+#     .venv/bin/ruff, .venv/bin/mypy, and gymnasium for game/rl and its tests.
 # Nothing goes into the system's Python.  Safe to run again: a .venv made by the same Python
 # in this folder is kept, and pip is skipped when .venv already holds this pyproject.toml's
 # install and its tools run; a .venv made by another Python, moved here from another folder
@@ -21,7 +22,7 @@ cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
 VENV=.venv
 STAMP="$VENV/.rangebox-setup"      # what the last complete install was made from (see stamp_text)
-INSTALL=(-e ".[dev]")
+INSTALL=(-e ".[dev,rl]")
 APT_PACKAGES="libgl1 libegl1 libgl1-mesa-dri libfontconfig1 fonts-dejavu-core git xvfb"
 # A minimal Debian (debootstrap, a container image) has no Python at all, and Debian's own
 # python3 cannot make a venv (no ensurepip) without python3-venv: take them from apt then.
@@ -69,7 +70,7 @@ fi
 IDENTITY='import sys; print(sys.base_prefix, sys.version)'
 # Every package the game and its tests import, and the checkout that `game` is found in
 # (-P: not the current folder, so this is the editable install's mapping).
-CHECK='import numpy, pyrr, pyglet, pytest, hypothesis, game, os; print(os.path.dirname(os.path.dirname(os.path.realpath(game.__file__))))'
+CHECK='import numpy, pyrr, pyglet, pytest, hypothesis, gymnasium, game, os; print(os.path.dirname(os.path.dirname(os.path.realpath(game.__file__))))'
 HERE="$(pwd -P)"
 
 stamp_text() {

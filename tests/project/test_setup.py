@@ -35,7 +35,7 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 #: import name -> the distribution in requirements.txt that provides it
 DISTRIBUTIONS = {"numpy": "numpy", "pyrr": "pyrr", "pyglet": "pyglet", "pytest": "pytest",
-                 "hypothesis": "hypothesis"}
+                 "hypothesis": "hypothesis", "gymnasium": "gymnasium"}
 
 
 def _split(requirement: str) -> tuple[str, str]:
@@ -95,12 +95,13 @@ def test_every_third_party_import_is_in_requirements():
     assert not unknown, f"imported but not installed by requirements.txt: {unknown}"
 
 
-def test_requirements_txt_lists_exactly_pyprojects_runtime_and_test_requirements():
+def test_requirements_txt_lists_exactly_pyprojects_runtime_test_and_rl_requirements():
     """The README names both files; a package added to one and not the other would install
-    in one set-up and not the other."""
+    in one set-up and not the other.  The set-up installs the rl extra (the Gymnasium
+    environment), so requirements.txt lists it too."""
     reqs = _requirements()
     assert reqs, "requirements.txt lists nothing: the parse is broken"
-    assert reqs == _pyproject_requirements("test")
+    assert reqs == _pyproject_requirements("test", "rl")
 
 
 def test_the_dev_extra_is_the_tests_plus_the_lint_tools_ci_runs():
@@ -117,7 +118,7 @@ def test_the_dev_extra_is_the_tests_plus_the_lint_tools_ci_runs():
 def test_every_requirement_is_capped_below_the_next_major():
     """A new major (numpy 3, pytest 10, ...) must not reach CI unannounced: each line pins
     (==) or caps (<) its version; the lint tools below their next minor (new rules)."""
-    everything = {**_pyproject_requirements("test", "dev"), **_requirements()}
+    everything = {**_pyproject_requirements("test", "dev", "rl"), **_requirements()}
     for name, spec in everything.items():
         if name == PYPROJECT["project"]["name"]:
             continue
@@ -321,7 +322,7 @@ def test_setup_with_everything_installed_skips_apt_and_installs_the_project_into
     assert not [ln for ln in log if ln.startswith(("apt-get", "sudo"))], log
     assert _made_venv(log)
     pips = _pip_installs(log)
-    assert len(pips) == 1 and pips[0].endswith("-e .[dev]"), pips
+    assert len(pips) == 1 and pips[0].endswith("-e .[dev,rl]"), pips
     assert not [ln for ln in log if ln.startswith("python3 -m pip")], "pip ran in the system's Python"
     assert "setup: done" in p.stdout and ".venv/bin/rangebox" in p.stdout
     assert (stubs.venv / ".rangebox-setup").read_text().startswith(f"checkout: {stubs.repo.resolve()}\n")
