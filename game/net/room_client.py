@@ -36,16 +36,17 @@ JOIN_EVERY = 0.25
 class RoomJoin:
     """Asks ``server`` for a place in ``room`` as ``name`` (the results' name; "" lets the server
     use the address) with the game's ``digest``; ``settings`` (seed, rounds, timer) make the room
-    if this client is its first; ``nonce``: a random u32 the caller draws."""
+    if this client is its first, with ``frames`` (the frame the match stops at, 0 at its end:
+    the room's is :attr:`stop_at` once joined); ``nonce``: a random u32 the caller draws."""
 
     def __init__(self, server: object, room: str, name: str, digest: bytes, settings: MatchSettings,
-                 nonce: int, now: float, *, role: int = 0, give_up: float = 10.0) -> None:
+                 nonce: int, now: float, *, role: int = 0, give_up: float = 10.0, frames: int = 0) -> None:
         self.server, self.room, self.role = server, room, role
         self.nonce = nonce & 0xFFFFFFFF
         self.digest = digest
         # a name, room or setting out of range raises ProtocolError here, before anything is sent
         self._join = wire.encode(wire.Join(self.nonce, role, room, name, digest, settings.seed, settings.rounds,
-                                           settings.timer), 0)
+                                           settings.timer, frames), 0)
         self._start, self._last = now, -1.0
         self.give_up = give_up
         #: The token the server gave (0 until a Joined came).
@@ -54,6 +55,11 @@ class RoomJoin:
         self.joined: wire.Joined | None = None
         #: None while asking or waiting, then an :class:`Agreed` or a :class:`Failed`.
         self.result: Agreed | Failed | None = None
+
+    @property
+    def stop_at(self) -> int | None:
+        """The frame the room's match stops at (None: at its end, or not joined yet)."""
+        return self.joined.frames or None if self.joined is not None else None
 
     @property
     def waiting(self) -> bool:

@@ -46,6 +46,14 @@ def test_a_player_waits_on_ready_0_and_is_agreed_with_the_rooms_settings_on_read
     assert j.handle_datagram(_joined(1), SERVER, 31.0)         # a repeat is the join's, taken once
 
 
+def test_the_first_players_stop_frame_goes_in_the_join_and_the_rooms_comes_back():
+    j = _join(frames=300)
+    assert wire.parse(j.poll(0.0)[0])[1].frames == 300
+    assert j.stop_at is None
+    j.handle_datagram(wire.encode(wire.Joined(1234, 0, 1, 5, 42, 5, 45, 1, 600), 77), SERVER, 0.1)
+    assert j.stop_at == 600
+
+
 def test_a_spectator_is_agreed_on_its_first_joined():
     j = _join(role=1)
     assert j.handle_datagram(_joined(0, role=1, side=wire.NO_SIDE), SERVER, 0.1)
