@@ -57,6 +57,11 @@ class RoomJoin:
         self.result: Agreed | Failed | None = None
 
     @property
+    def host(self) -> object:
+        """The server's address (where :meth:`poll`'s datagrams go; as JoinHandshake's ``host``)."""
+        return self.server
+
+    @property
     def stop_at(self) -> int | None:
         """The frame the room's match stops at (None: at its end, or not joined yet)."""
         return self.joined.frames or None if self.joined is not None else None
