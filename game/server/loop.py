@@ -72,8 +72,8 @@ class ServerLoop:
         got = self.link.receive()
         for data, addr in got:
             self.server.handle(data, addr, now)
-        for data, addr in self.server.poll(now):
-            self.link.send(data, addr)                  # type: ignore[arg-type]   # the address recvfrom gave
+        for data, to in self.server.poll(now):
+            self.link.send(data, to)                    # type: ignore[arg-type]   # the address recvfrom gave
         if self.status_every > 0 and now - self._status_at >= self.status_every:
             self._status_at = now
             log.info("%s", status_line(self.server.status()))
