@@ -99,8 +99,13 @@ def _main(argv: list[str] | None, prog: str) -> int:
         raise FlagError(f"--results {folder}: cannot make or use this folder ({exc.strerror or exc}); "
                         f"give another with --results DIR") from None
     stop: list[int] = []
-    for sig, status in ((signal.SIGINT, EXIT_SIGINT), (signal.SIGTERM, EXIT_SIGTERM)):
-        signal.signal(sig, lambda _s, _f, status=status: stop.append(status))
+    statuses = {signal.SIGINT: EXIT_SIGINT, signal.SIGTERM: EXIT_SIGTERM}
+
+    def on_signal(signum: int, _frame: object) -> None:
+        stop.append(statuses[signal.Signals(signum)])
+
+    for sig in statuses:
+        signal.signal(sig, on_signal)
     ip, port = loop.address
     logging.getLogger("rangebox.server").info("listening on UDP %s:%d; results in %s", ip, port, loop.writer.folder)
     try:
