@@ -88,8 +88,8 @@ def check_net_flags(args: argparse.Namespace) -> None:
     _check_room_flags(args, role)
     if role is None:
         if net_flags:
-            raise UsageError(f"{net_flags[0]} only applies to netplay; add --host, --join HOST or --server HOST, "
-                             f"or drop it")
+            raise UsageError(f"{net_flags[0]} only applies to netplay; add --host or --join HOST (or --server "
+                             f"HOST --room NAME), or drop it")
         return
     if len(roles) > 1:
         raise UsageError(f"{roles[0]} and {roles[1]} cannot be used together: pick one way to play online")
