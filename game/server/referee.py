@@ -39,6 +39,9 @@ MAX_FRAMES = 40_000
 KEPT_HASHES = 64
 #: Reports held per side for frames the referee has not reached.
 PENDING_REPORTS = 16
+#: Frames of inputs held past a check frame before the referee steps on without a player's
+#: report of it (a lost report is not sent again).
+REPORT_WAIT = 60
 
 
 class Casts(NamedTuple):
@@ -52,7 +55,8 @@ class Referee:
     """The match of a room: ``seed``, ``rounds``, ``timer`` as the room's players agreed;
     ``stop_at``: the frame it stops at (None: the match's end)."""
 
-    def __init__(self, seed: int, rounds: int, timer: int, stop_at: int | None = None) -> None:
+    def __init__(self, seed: int, rounds: int, timer: int, stop_at: int | None = None, *,
+                 report_wait: int = REPORT_WAIT) -> None:
         self.match = Match.new(seed, rounds=rounds, timer=timer)
         self.recorder = ReplayRecorder.for_match(self.match)
         self.stop_at = None if stop_at is None else min(stop_at, MAX_FRAMES)
@@ -67,6 +71,8 @@ class Referee:
         self.desync_frame: int | None = None
         #: Frames confirmed but not yet handed on (the room pushes them to its spectators).
         self.fresh: list[tuple[int, int]] = []
+        self.report_wait = report_wait
+        self._reported = [-1, -1]                         # the newest check frame each side reported
 
     @property
     def frame(self) -> int:
@@ -110,6 +116,7 @@ class Referee:
             return "interval"
         if frame > self.frame + MAX_AHEAD:
             return "future"
+        self._reported[side] = max(self._reported[side], frame)
         own = self._own.get(frame)
         if own is not None:
             self._judge(side, frame, own, state_hash)
@@ -123,13 +130,18 @@ class Referee:
         return ""
 
     def advance(self, limit: int = 1 << 30) -> int:
-        """Step every confirmed frame (at most ``limit``); returns how many were stepped."""
+        """Step every confirmed frame (at most ``limit``); returns how many were stepped.  At a
+        check frame it waits for both players' reports of it (judged there, so a desync stops
+        the match on its frame), but no longer than ``report_wait`` frames of inputs."""
         a, b = self.inputs
         n = 0
         while n < limit and not self.done and self.frame < len(a) and self.frame < len(b):
             f = self.frame
-            if f % HASH_INTERVAL == 0 and f not in self._own and not self._check(f):
-                break
+            if f % HASH_INTERVAL == 0:
+                if f not in self._own and not self._check(f):
+                    break
+                if min(self._reported) < f and min(len(a), len(b)) - f <= self.report_wait:
+                    break
             p1, p2 = a[f], b[f]
             m = self.match
             m.step(FrameInput.from_bits(p1), FrameInput.from_bits(p2))

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 from game.net import protocol as netwire
 from game.net import room_protocol as wire
 
-from .referee import Referee
+from .referee import REPORT_WAIT, Referee
 
 #: Seconds an ended room stays (relaying, after a match played out; answering with its RoomEnd).
 LINGER = 5.0
@@ -59,11 +59,13 @@ class Room:
     """Room ``name``, made by P1's ``join`` from ``addr``: the room's ``digest``, seed, rounds,
     timer and stop frame are that Join's.  ``key``: the room's netplay key (u32, not 0);
     ``feed``: its spectators' feed (a :class:`game.server.spectators.SpectatorFeed`; None: no
-    spectators); ``timeout``: seconds of silence after which a player counts as gone."""
+    spectators); ``timeout``: seconds of silence after which a player counts as gone;
+    ``report_wait``: the referee's (:class:`~.referee.Referee`)."""
 
     def __init__(self, name: str, join: wire.Join, key: int, now: float, *, feed: Any = None,
-                 timeout: float = 10.0) -> None:
+                 timeout: float = 10.0, report_wait: int = REPORT_WAIT) -> None:
         self.name, self.join, self.key, self.feed, self.timeout = name, join, key, feed, timeout
+        self.report_wait = report_wait
         self.state = "waiting"
         self.players: list[Member] = []
         self.spectators: dict[int, Member] = {}
@@ -119,7 +121,7 @@ class Room:
 
     def _start(self) -> None:
         j = self.join
-        self.referee = Referee(j.seed, j.rounds, j.timer, j.frames or None)
+        self.referee = Referee(j.seed, j.rounds, j.timer, j.frames or None, report_wait=self.report_wait)
         self.state = "playing"
         for p in self.players:
             self.answer(p)
@@ -165,7 +167,7 @@ class Room:
                 bad = referee.add_report(side, msg.frame, msg.state_hash)
                 if bad:
                     self.dropped[f"hash {bad}"] += 1
-                self._after_referee(now)
+                self._advance(now)                          # it may have waited for this report
             return
         elif isinstance(msg, (netwire.DesyncNotice, netwire.Hello, netwire.Welcome, netwire.Refuse)):
             self.dropped["not relayed"] += 1

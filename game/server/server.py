@@ -30,6 +30,7 @@ from typing import Any, NamedTuple, TypeVar
 from game.net import room_protocol as wire
 from game.net.protocol import ProtocolError
 
+from .referee import REPORT_WAIT
 from .room import Member, Room
 
 log = logging.getLogger("rangebox.server")
@@ -48,6 +49,7 @@ class ServerOptions(NamedTuple):
     join_rate: float = 8.0          # new Joins a second from one address, on average (burst: twice that)
     waiting_per_ip: int = 16        # rooms waiting for their second player, made from one IP address
     max_spectators: int = 16        # spectators per room
+    report_wait: int = REPORT_WAIT  # frames a referee waits at a check frame for both hash reports
 
 
 class _Bucket:
@@ -140,7 +142,8 @@ class RoomServer:
             if why:
                 self._refuse(msg, why, addr)
                 return
-            room = Room(msg.room, msg, secrets.randbits(32) | 1, now, feed=self._feed(), timeout=o.room_timeout)
+            room = Room(msg.room, msg, secrets.randbits(32) | 1, now, feed=self._feed(), timeout=o.room_timeout,
+                        report_wait=o.report_wait)
             self.rooms[msg.room] = room
             log.info("room %s created by %s (seed %d, best of %d, %d s rounds%s)", msg.room, _addr(addr), msg.seed,
                      msg.rounds, msg.timer, f", stops at frame {msg.frames}" if msg.frames else "")

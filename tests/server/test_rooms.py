@@ -18,6 +18,8 @@ P1_ADDR, P2_ADDR, THIRD = ("10.0.0.2", 4000), ("10.0.0.3", 4000), ("10.0.0.4", 4
 
 
 def _server(**kw) -> tuple[RoomServer, list]:
+    """A server (the referee not waiting for hash reports, unless ``report_wait`` is given)."""
+    kw.setdefault("report_wait", 0)
     written: list = []
     srv = RoomServer(ServerOptions(**kw), sink=lambda room, started: written.append(room))
     return srv, written
@@ -155,6 +157,25 @@ def test_a_report_arriving_after_the_referee_passed_its_frame_is_judged_too():
     a.relay(netwire.HashReport(0, bytes(32)))               # P1 lies about frame 0, late
     route(srv, [a, b])
     assert written and written[0].ending.reason == "desync" and written[0].ending.culprits == 0b01
+
+
+def test_the_referee_waits_at_a_check_frame_for_both_reports_but_not_past_its_limit():
+    srv, _ = _server(report_wait=20)
+    a, b = _room(srv)
+    referee = srv.rooms["dojo"].referee
+    a.inputs(0, [0] * 40)
+    b.inputs(0, [0] * 40)
+    assert referee.frame == 30                              # at frame 30: no report of it yet
+    a.relay(netwire.HashReport(30, _hash_at(30)))
+    assert referee.frame == 30
+    b.relay(netwire.HashReport(30, _hash_at(30)))
+    assert referee.frame == 40                              # both in and equal: on it goes
+    a.inputs(40, [0] * 30)
+    b.inputs(40, [0] * 30)
+    assert referee.frame == 60                              # no report of 60 ...
+    a.inputs(70, [0] * 20)
+    b.inputs(70, [0] * 20)
+    assert referee.frame == 90                              # ... but it waits 20 frames of inputs at most
 
 
 def test_a_room_stops_at_its_stop_frame_and_writes_its_result_as_finished():
