@@ -86,9 +86,6 @@ def _main(argv: list[str] | None, prog: str) -> int:
     from .server import ServerOptions
 
     args = build_parser(prog).parse_args(argv)
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(message)s",
-                        datefmt="%Y-%m-%dT%H:%M:%SZ")
-    logging.Formatter.converter = time.gmtime
     folder = args.results if args.results is not None else results_dir()
     options = ServerOptions(max_rooms=int(args.max_rooms), room_timeout=args.room_timeout)
     try:
@@ -106,10 +103,18 @@ def _main(argv: list[str] | None, prog: str) -> int:
 
     for sig in statuses:
         signal.signal(sig, on_signal)
+    log = logging.getLogger("rangebox.server")
+    handler = logging.StreamHandler(sys.stderr)
+    formatter = logging.Formatter("%(asctime)s %(message)s", datefmt="%Y-%m-%dT%H:%M:%SZ")
+    formatter.converter = time.gmtime
+    handler.setFormatter(formatter)
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
     ip, port = loop.address
-    logging.getLogger("rangebox.server").info("listening on UDP %s:%d; results in %s", ip, port, loop.writer.folder)
+    log.info("listening on UDP %s:%d; results in %s", ip, port, loop.writer.folder)
     try:
         loop.run(lambda: bool(stop))
     finally:
         loop.close()
+        log.removeHandler(handler)
     return stop[0] if stop else 0
