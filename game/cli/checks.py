@@ -85,14 +85,14 @@ def check_net_flags(args: argparse.Namespace) -> None:
     roles = [flag for flag, name in (("--host", "host"), ("--join", "join"), ("--server", "server"))
              if getattr(args, name, None) is not None]
     role = roles[0] if roles else None
+    if len(roles) > 1:
+        raise UsageError(f"{roles[0]} and {roles[1]} cannot be used together: pick one way to play online")
     _check_room_flags(args, role)
     if role is None:
         if net_flags:
             raise UsageError(f"{net_flags[0]} only applies to netplay; add --host or --join HOST (or --server "
                              f"HOST --room NAME), or drop it")
         return
-    if len(roles) > 1:
-        raise UsageError(f"{roles[0]} and {roles[1]} cannot be used together: pick one way to play online")
     if args.realtime and not args.headless:
         raise UsageError("--realtime paces a headless netplay match; the window always plays at 60 frames a "
                          "second: drop --realtime, or add --headless")
