@@ -15,4 +15,5 @@ SECTIONS = {
     "render": "render",
     "netplay": "netplay",
     "rl": "rl",
+    "server": "server",
 }
