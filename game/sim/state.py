@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from .ai.plan import hash_text
 from .events import Event
 from .fighter import SCALARS
 from .inputs import FrameInput
@@ -124,7 +125,7 @@ def state_hash(m: Match) -> str:
         # rng.integers); with it the same state/inc draws other numbers.  Tagged "U": what
         # follows otherwise starts with "[", so no two states hash alike by this.
         h.update(struct.pack("<cI", b"U", rs["uinteger"]))
-    h.update(repr([s.hash_items() for s in m.ai_state]).encode())
+    h.update(hash_text(m.ai_state).encode())            # repr([s.hash_items() for s in m.ai_state])
     h.update(_le_bytes(m.limbs.boxes))
     if m.stage is not None:
         h.update(m.stage.state_bytes())

@@ -43,7 +43,8 @@ class Compound:
     keeps the old state.
     """
 
-    __slots__ = ("_bounds", "_thickness", "_slabs", "_boxes", "_layers", "_offsets", "_volume0", "_version", "_faces")
+    __slots__ = ("_bounds", "_thickness", "_slabs", "_boxes", "_layers", "_offsets", "_volume0", "_version", "_faces",
+                 "_state")
 
     def __init__(self, bounds: Any, thickness: float, boxes: Any, layers: Any, volume0: float):
         """Low level (restore, pickle, tests): adopt the given state as is; boxes
@@ -62,6 +63,7 @@ class Compound:
         self._volume0 = float(volume0)
         self._version = 0
         self._faces: FaceSet | None = None
+        self._state: bytes | None = None        # state_bytes(), made when first asked for
 
     # ---- construction -----------------------------------------------------
 
@@ -211,6 +213,7 @@ class Compound:
         self._boxes, self._layers, self._offsets = out.boxes, out.layers, out.offsets
         self._version += 1
         self._faces = None
+        self._state = None
         return out.result
 
     # ---- checking ----------------------------------------------------------
@@ -237,6 +240,7 @@ class Compound:
         c._volume0 = self._volume0
         c._version = self._version
         c._faces = self._faces
+        c._state = self._state
         return c
 
     __copy__ = copy
@@ -265,9 +269,12 @@ class Compound:
         ``b"RBCP"``, version u16, box count u32, bounds 6 x f64, thickness f64,
         then the boxes (K x 6 f64) and layers (K x u8).  Boxes are stored in a
         canonical order (by layer, then merged-row order), so equal shapes reached
-        by the same strikes give equal bytes.
+        by the same strikes give equal bytes.  Kept until a strike changes the state: the
+        match hashes its crates after every frame (a replay's tag) and most frames strike none.
         """
-        return state_bytes(self._bounds, self._thickness, self._boxes, self._layers)
+        if self._state is None:
+            self._state = state_bytes(self._bounds, self._thickness, self._boxes, self._layers)
+        return self._state
 
     def __repr__(self) -> str:
         return f"Compound(bounds={self._bounds.tolist()}, thickness={self._thickness}, boxes={len(self)})"
