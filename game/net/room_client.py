@@ -139,5 +139,6 @@ def _refusal_line(reason: str, room: str) -> str:
         "ended": f"room {room}'s match is over; pick another room name",
         "spectators": f"room {room} has no spectator place left",
         "name": "the server refused the player's name",
+        "address": "this address already holds a place on the server (another Join still in a room)",
     }
     return f"the server refused: {lines.get(reason, reason)}"

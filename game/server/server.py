@@ -8,9 +8,11 @@ anything (``docs/netplay.md``, "The server"):
 - every datagram: the sender's rate (a token bucket per address; over it, dropped), then
   :func:`game.net.room_protocol.parse` (malformed: dropped, counted by reason);
 - a Join (token 0): a repeat from the same address and nonce is answered with the same token;
-  a new one is rate-limited per address, makes its room if none has that name (at most
-  ``max_rooms`` rooms, at most ``waiting_per_ip`` waiting rooms made from one IP address), and
-  is given a fresh random 64-bit token;
+  one with another nonce from an address that holds a place is refused (``"address"``: one
+  place per address, so one client cannot take both seats of a room); a new one is
+  rate-limited per address, makes its room if none has that name (at most ``max_rooms``
+  rooms, at most ``waiting_per_ip`` waiting rooms made from one IP address), and is given a
+  fresh random 64-bit token;
 - any other message: its token must be one the server gave, to that very address, else it is
   dropped (so a client can neither speak for another nor send from another's address).
 
@@ -84,7 +86,7 @@ class RoomServer:
         self.wall = wall or time.time
         self.rooms: dict[str, Room] = {}
         self._members: dict[int, tuple[Member, Room]] = {}
-        self._joins: dict[tuple[object, int], int] = {}
+        self._joins: dict[object, tuple[int, int]] = {}     # a member's address: its Join's nonce, its token
         self._buckets: OrderedDict[object, _Bucket] = OrderedDict()
         self._join_buckets: OrderedDict[object, _Bucket] = OrderedDict()
         self._started: dict[str, float] = {}
@@ -124,10 +126,13 @@ class RoomServer:
         self._guard(room, now, room.handle, member, msg, now)
 
     def _join(self, msg: wire.Join, addr: object, now: float) -> None:
-        token = self._joins.get((addr, msg.nonce))
-        held = self._members.get(token) if token is not None else None
-        if held is not None:                              # a repeat: the same token, answered again
-            member, room = held
+        joined = self._joins.get(addr)
+        held = self._members.get(joined[1]) if joined is not None else None
+        if held is not None and joined is not None:
+            if joined[0] != msg.nonce:                    # one place per address: one client cannot take both seats
+                self._refuse(msg, "address", addr)
+                return
+            member, room = held                           # a repeat: the same token, answered again
             self._guard(room, now, room.handle, member, msg, now)
             return
         o = self.options
@@ -152,7 +157,7 @@ class RoomServer:
         got = self._guard(room, now, room.admit, token, msg, addr, now)
         if isinstance(got, Member):
             self._members[token] = (got, room)
-            self._joins[(addr, msg.nonce)] = token
+            self._joins[addr] = (msg.nonce, token)
             if state == "waiting" and room.state == "playing":
                 self._started[room.name] = self.wall()
                 log.info("room %s started: %s", room.name, " against ".join(
@@ -199,7 +204,7 @@ class RoomServer:
                 out.extend(sent)
             for member in room.departed:                   # spectators gone: their tokens with them
                 self._members.pop(member.token, None)
-                self._joins.pop((member.addr, member.nonce), None)
+                self._joins.pop(member.addr, None)
             room.departed.clear()
             self._finish(room, now)
             if room.gone(now) and self.rooms.get(room.name) is room:
@@ -237,7 +242,7 @@ class RoomServer:
         del self.rooms[room.name]
         for member in [*room.members(), *room.departed]:
             self._members.pop(member.token, None)
-            self._joins.pop((member.addr, member.nonce), None)
+            self._joins.pop(member.addr, None)
         room.departed.clear()
         self._started.pop(room.name, None)
 

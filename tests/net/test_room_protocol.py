@@ -107,7 +107,7 @@ def test_a_join_whose_names_are_not_ascii_is_refused_when_parsed():
 @pytest.mark.parametrize("bad", [wire.Joined(7, 0, wire.NO_SIDE, 1, 1, 3, 60, 1),
                                  wire.Joined(7, 1, 0, 1, 1, 3, 60, 1),
                                  wire.RoomEnd(6, 0, 0, 1, DIGEST), wire.RoomEnd(0, 4, 0, 1, DIGEST),
-                                 wire.RoomEnd(0, 0, 2, 1, DIGEST), wire.Refused(1, 8, DIGEST),
+                                 wire.RoomEnd(0, 0, 2, 1, DIGEST), wire.Refused(1, len(wire.REFUSALS), DIGEST),
                                  wire.Confirmed(10, 11, 0, ((0, 0), (0, 0))), wire.Leave(9)])
 def test_messages_with_fields_out_of_range_are_refused(bad):
     with pytest.raises(netwire.ProtocolError):

@@ -71,6 +71,19 @@ def test_a_third_player_is_refused_full_and_without_a_feed_spectators_are_refuse
     assert _last(c, wire.Refused).reason == wire.REFUSALS.index(refusal)
 
 
+def test_one_address_cannot_take_both_seats_of_a_room_with_a_second_join():
+    srv, _ = _server()
+    a = RawClient(srv, P1_ADDR)
+    a.join("dojo")
+    route(srv, [a])
+    first = a.token
+    again = RawClient(srv, P1_ADDR, nonce=a.nonce + 1)      # the same address, another nonce
+    again.join("dojo")
+    route(srv, [a, again])
+    assert _last(again, wire.Refused).reason == wire.REFUSALS.index("address")
+    assert srv.rooms["dojo"].state == "waiting" and a.token == first
+
+
 def test_a_join_with_another_digest_is_refused_with_the_rooms():
     srv, _ = _server()
     a = RawClient(srv, P1_ADDR)
