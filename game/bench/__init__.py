@@ -14,4 +14,5 @@ SECTIONS = {
     "rollback": "rollback",
     "render": "render",
     "netplay": "netplay",
+    "server": "server",
 }

@@ -146,7 +146,7 @@ def _run(argv: list[str] | None, program: Program, session: Session) -> int:
 def _run_headless(args: argparse.Namespace, session: Session) -> int:
     """``--headless``: one JSON line on stdout (a replay that diverges prints where, then exits 2;
     a sync test that finds a difference reports the frame and exits 1)."""
-    if args.host is not None or args.join is not None:
+    if args.host is not None or args.join is not None or args.server is not None:
         print(json.dumps(run_netplay(args, session)))
         return 0
     if args.sync_test is not None:

@@ -76,18 +76,23 @@ def check_sync_test_flags(args: argparse.Namespace) -> None:
 
 
 def check_net_flags(args: argparse.Namespace) -> None:
-    """``--host`` / ``--join`` and the netplay flags (exit 2).  The host fixes the match (seed,
-    rounds, timer) and plays P1, the joiner P2; each side's ``--p1`` / ``--p2`` says who plays
-    its own side (a player by default: neutral input headless)."""
+    """``--host`` / ``--join`` / ``--server`` and the netplay flags (exit 2).  The host fixes the
+    match (seed, rounds, timer) and plays P1, the joiner P2; each side's ``--p1`` / ``--p2`` says
+    who plays its own side (a player by default: neutral input headless).  Through a server the
+    room's first player fixes the match and the room gives the sides."""
     net_flags = [f"--{name.replace('_', '-')}" for name in (*NET_DEFAULTS, "realtime", "net_stats")
                  if getattr(args, name) not in (None, False)]
-    role = "--host" if args.host is not None else "--join" if args.join is not None else None
+    roles = [flag for flag, name in (("--host", "host"), ("--join", "join"), ("--server", "server"))
+             if getattr(args, name, None) is not None]
+    role = roles[0] if roles else None
+    if len(roles) > 1:
+        raise UsageError(f"{roles[0]} and {roles[1]} cannot be used together: pick one way to play online")
+    _check_room_flags(args, role)
     if role is None:
         if net_flags:
-            raise UsageError(f"{net_flags[0]} only applies to netplay; add --host or --join HOST, or drop it")
+            raise UsageError(f"{net_flags[0]} only applies to netplay; add --host or --join HOST (or --server "
+                             f"HOST --room NAME), or drop it")
         return
-    if args.host is not None and args.join is not None:
-        raise UsageError("--host and --join cannot be used together: one side hosts, the other joins")
     if args.realtime and not args.headless:
         raise UsageError("--realtime paces a headless netplay match; the window always plays at 60 frames a "
                          "second: drop --realtime, or add --headless")
@@ -98,6 +103,9 @@ def check_net_flags(args: argparse.Namespace) -> None:
         if getattr(args, name) not in (None, False):
             raise UsageError(f"{flag} cannot be used with {role}: a netplay match is played live against the "
                              f"opponent; drop {flag}")
+    if role == "--server":
+        _check_server_sides(args)
+        return
     local, remote = ("p1", "p2") if role == "--host" else ("p2", "p1")
     if getattr(args, remote) is not None:
         raise UsageError(f"--{remote} cannot be used with {role}: {remote.upper()} is the opponent, played on "
@@ -111,6 +119,29 @@ def check_net_flags(args: argparse.Namespace) -> None:
                          f"player; add --{local} cpu, or drop --level")
     if getattr(args, local) is None:
         setattr(args, local, "human")        # not MATCH_DEFAULTS' CPU P2: that is the offline opponent
+
+
+def _check_room_flags(args: argparse.Namespace, role: str | None) -> None:
+    """``--room`` and ``--name`` go with ``--server``, and ``--server`` needs ``--room``."""
+    for name in ("room", "name"):
+        if getattr(args, name, None) is not None and role != "--server":
+            raise UsageError(f"--{name} only applies to --server HOST; add --server, or drop --{name}")
+    if role == "--server" and args.room is None:
+        raise UsageError("--server: name the room to play in with --room NAME (the first to join makes it)")
+
+
+def _check_server_sides(args: argparse.Namespace) -> None:
+    """Through a server the room decides the side: ``--p1 cpu`` or ``--p2 cpu`` lets the CPU
+    play this side, whichever it is (both kept as one: :attr:`args.p1`)."""
+    given = [side for side in ("p1", "p2") if getattr(args, side) is not None]
+    if len(given) == 2:
+        raise UsageError("--server: the room gives your side (P1 or P2); say who plays it with one of --p1 and "
+                         "--p2, not both")
+    local = getattr(args, given[0]) if given else None
+    if args.level is not None and local != "cpu":
+        raise UsageError(f"--level {args.level} sets the CPU's difficulty, but your side is a player; add --p1 cpu, "
+                         f"or drop --level")
+    args.p1, args.p2 = local or "human", None
 
 
 def check_replay_flags(args: argparse.Namespace) -> None:

@@ -39,7 +39,7 @@ from game.cli.timestep import SIM_STEP, FixedStep
 if TYPE_CHECKING:
     from game.cli.ending import Session
     from game.cli.recording import RecordingRun
-    from game.online.netmatch import NetMatch
+    from game.online.netmatch import NetMatch, NetOptions
     from game.online.udp import Address, UdpLink
 
 #: Seconds a waiting side blocks on its socket between two looks (the handshake's Hellos go
@@ -80,17 +80,21 @@ def open_link(args: argparse.Namespace) -> tuple[UdpLink, Address | None]:
     any) on a port the system picks; ``(link, the host's resolved address)`` (None on the host),
     or UsageError naming the flag when it cannot be opened.  The window's netplay opens its
     link here too."""
+    from game.online.room_link import RECV_BYTES
     from game.online.udp import LinkError, UdpLink, is_loopback, resolve
     from game.sim import Match
 
     Match.new(0)
+    server = getattr(args, "server", None)
+    flag = "--host" if args.host is not None else "--server" if server is not None else "--join"
     try:
         if args.host is not None:
             return UdpLink(args.host), None
-        host = resolve(*args.join)
-        return UdpLink(("127.0.0.1" if is_loopback(host[0]) else "0.0.0.0", 0)), host
+        host = resolve(*(args.join if server is None else server))
+        bind = ("127.0.0.1" if is_loopback(host[0]) else "0.0.0.0", 0)
+        return UdpLink(bind, recv_bytes=RECV_BYTES) if server is not None else UdpLink(bind), host
     except LinkError as exc:
-        raise UsageError(f"{'--host' if args.host is not None else '--join'}: {exc}") from None
+        raise UsageError(f"{flag}: {exc}") from None
 
 
 class _Play:
@@ -103,7 +107,7 @@ class _Play:
         from game.online.netmatch import NetMatch, NetOptions
 
         self.args, self.session, self.link = args, session, link
-        local = args.p1 if args.host is not None else args.p2
+        local = args.p1 if args.host is not None or getattr(args, "server", None) is not None else args.p2
         self.options = NetOptions(args.input_delay, args.max_rollback, args.net_timeout, stop_at=args.frames,
                                   cpu_level=args.level if local == "cpu" else None,
                                   give_up=max(10.0, args.net_timeout))
@@ -111,9 +115,15 @@ class _Play:
         self.record_lines: list[str] = []
         digest = game_digest()
         ip, port = link.address
-        if host is None:
+        self.net: NetMatch
+        if getattr(args, "server", None) is not None:
+            assert host is not None
+            self.net = _through_server(args, link, host, digest, self.options)
+            session.report(f"joining room {args.room} on the server {host[0]}:{host[1]} from UDP {ip}:{port} "
+                           f"(Ctrl-C cancels)")
+        elif host is None:
             settings = MatchSettings(args.seed, self.options.cpu_level, None, args.rounds, args.timer, 0)
-            self.net: NetMatch = NetMatch.host(link, digest, settings, self.options)
+            self.net = NetMatch.host(link, digest, settings, self.options)
             session.report(f"waiting for an opponent on UDP {ip}:{port} (Ctrl-C cancels)")
         else:
             self.net = NetMatch.join(link, host, digest, secrets.randbits(32), time.monotonic(), self.options)
@@ -150,7 +160,8 @@ class _Play:
         assert agreed is not None and m is not None
         s = agreed.settings
         peer = ":".join(map(str, agreed.peer)) if isinstance(agreed.peer, tuple) else agreed.peer
-        self.session.report(f"playing {peer} as P{agreed.side + 1}: seed {s.seed}, best of {s.rounds}, "
+        where = f"in room {self.args.room} on the server {peer}" if getattr(self.args, "server", None) else peer
+        self.session.report(f"playing {where} as P{agreed.side + 1}: seed {s.seed}, best of {s.rounds}, "
                             f"{s.timer} s rounds")
         from game.cli.recording import RecordingRun
 
@@ -200,6 +211,21 @@ class _Play:
                 return f"could not write the desync report to {path} ({why(exc)})"
             return f"desync report written to {path}"
         return "could not write the desync report: every name for it is taken"
+
+
+def _through_server(args: argparse.Namespace, link: UdpLink, server: Address, digest: bytes,
+                    options: NetOptions) -> NetMatch:
+    """The NetMatch of ``--server``: a RoomJoin for ``--room`` (its settings and ``--frames`` make
+    the room if this side is its first), the session's datagrams relayed in the room."""
+    from game.net.handshake import MatchSettings
+    from game.net.room_client import RoomJoin
+    from game.online.netmatch import NetMatch
+    from game.online.room_link import RoomLink
+
+    settings = MatchSettings(args.seed, None, None, args.rounds, args.timer, 0)
+    join = RoomJoin(server, args.room, args.name or "", digest, settings, secrets.randbits(32), time.monotonic(),
+                    give_up=options.give_up, frames=args.frames or 0)
+    return NetMatch.through_server(RoomLink(link, join), options)
 
 
 def replays_dir() -> Path:

@@ -24,6 +24,8 @@ MATCH_DEFAULTS: dict[str, str | int] = {"p1": "human", "p2": "cpu", "level": "no
                                         "timer": 60}
 #: The UDP port ``--host`` listens on and ``--join`` asks when the flag names none.
 NET_PORT = 7000
+#: The UDP port ``--server`` asks when the flag names none (``python3 -m game.server``'s default).
+SERVER_PORT = 7100
 #: ``--host`` alone: every address of this machine, on NET_PORT.
 HOST_DEFAULT = ("0.0.0.0", NET_PORT)
 #: The netplay settings a user may leave out, and their values then (left None by the parser,
@@ -89,6 +91,33 @@ def join_address(text: str) -> tuple[str, int]:
     return (host, _port("--join", port, 1))
 
 
+def server_address(text: str) -> tuple[str, int]:
+    """``--server HOST[:PORT]``: the server's name or IPv4 address and its port (default SERVER_PORT)."""
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = text, str(SERVER_PORT)
+    if not host:
+        raise argparse.ArgumentTypeError(f"--server {text}: give the server's address, HOST or HOST:PORT")
+    return (host, _port("--server", port, 1))
+
+
+def _room_name(text: str) -> str:
+    """``--room NAME``: 1 to 16 of A-Z a-z 0-9 . _ - (room_protocol.ROOM_NAME)."""
+    if not 1 <= len(text) <= 16 or any(c not in _ROOM_CHARS for c in text):
+        raise argparse.ArgumentTypeError(f"--room {text!r}: a room's name is 1 to 16 of A-Z a-z 0-9 . _ -")
+    return text
+
+
+def _player_name(text: str) -> str:
+    """``--name NAME``: up to 16 printable ASCII characters (room_protocol.PLAYER_NAME)."""
+    if len(text) > 16 or any(not " " <= c <= "~" for c in text):
+        raise argparse.ArgumentTypeError(f"--name {text!r}: up to 16 printable ASCII characters")
+    return text
+
+
+_ROOM_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -110,6 +139,15 @@ def _add_net_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--join", type=join_address, default=None, metavar="HOST[:PORT]",
                    help=f"netplay: play the game waiting at HOST (an IPv4 address or name), port PORT (default "
                         f"{NET_PORT}); this side is P2")
+    p.add_argument("--server", type=server_address, default=None, metavar="HOST[:PORT]",
+                   help=f"netplay through a Rangebox server (python3 -m game.server) at HOST, port PORT (default "
+                        f"{SERVER_PORT}): play in the room --room NAME; the room's first player is P1 and fixes "
+                        f"the seed, rounds, timer and --frames, the second is P2 (--p1 cpu or --p2 cpu: the CPU "
+                        f"plays your side)")
+    p.add_argument("--room", type=_room_name, default=None, metavar="NAME",
+                   help="with --server: the room to play in (1 to 16 of A-Z a-z 0-9 . _ -)")
+    p.add_argument("--name", type=_player_name, default=None, metavar="NAME",
+                   help="with --server: your name in the room's result (default: your address)")
     p.add_argument("--input-delay", type=_positive_int("--input-delay", 9, "8"), default=None, metavar="N",
                    help="netplay: frames a local input waits before it is played, 0 to 8 (default 2)")
     p.add_argument("--max-rollback", type=_positive_int("--max-rollback", 17, "16", lowest=1), default=None,

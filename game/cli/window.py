@@ -103,7 +103,7 @@ def run_window(args: argparse.Namespace, program: Program = MAIN_PY, session: Se
     own = session is None
     if session is None:
         session = Session(lambda line: print(f"{program.name}: {line}", file=sys.stderr))
-    if getattr(args, "host", None) is not None or getattr(args, "join", None) is not None:
+    if any(getattr(args, name, None) is not None for name in ("host", "join", "server")):
         from game.cli.window_net import run_window_netplay
 
         status = run_window_netplay(args, program, session)

@@ -1,4 +1,4 @@
-"""``--host`` / ``--join`` in the window: one netplay match played at the keyboard.
+"""``--host`` / ``--join`` / ``--server`` in the window: one netplay match played at the keyboard.
 
 The command line's side of :class:`game.render.net_game.NetGame`: the UDP link and the
 :class:`~game.cli.netplay.NetRun` (NetMatch, recording, report lines) are the headless
@@ -46,10 +46,14 @@ def address_hint(bound: Address) -> str:
 
 
 def waiting_line(args: argparse.Namespace, bound: Address) -> str:
-    """The waiting screen's line: where the host listens and how to join it, or whom the
-    joiner asks."""
+    """The waiting screen's line: where the host listens and how to join it, whom the joiner
+    asks, or the server's room a player waits in (and how the opponent joins it)."""
     if args.host is not None:
         return f"Waiting on UDP port {bound[1]}   ·   join with --join {address_hint(bound)}:{bound[1]}"
+    if getattr(args, "server", None) is not None:
+        host, port = args.server
+        return (f"Room {args.room} on the server {host}:{port}   ·   waiting for an opponent: "
+                f"--server {host}:{port} --room {args.room}")
     host, port = args.join
     return f"Connecting to {host}:{port} ..."
 
@@ -64,7 +68,7 @@ def run_window_netplay(args: argparse.Namespace, program: Program = MAIN_PY, ses
     if session is None:
         session = Session(lambda line: print(f"{program.name}: {line}", file=sys.stderr))
     if load_pyglet(None).options["headless"] and args.frames is None:     # before anyone waits on the port
-        role = "--host" if args.host is not None else "--join"
+        role = "--host" if args.host is not None else "--server" if getattr(args, "server", None) else "--join"
         raise UsageError(f"{role} under PYGLET_HEADLESS=1 opens a window no one can see or play in; add --headless "
                          f"to play the match with no window, or --frames N to stop it at frame N")
     link, host = open_link(args)

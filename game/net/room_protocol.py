@@ -76,6 +76,7 @@ class Join(NamedTuple):
     seed: int             # u64: the match's seed, if this client makes the room
     rounds: int           # u8: best of this many rounds, if this client makes the room
     timer: int            # u8: seconds a round lasts, if this client makes the room
+    frames: int = 0       # u32: the match stops at this frame, if this client makes the room (0: at its end)
 
 
 class Joined(NamedTuple):
@@ -91,6 +92,7 @@ class Joined(NamedTuple):
     rounds: int           # u8: best of this many rounds
     timer: int            # u8: seconds a round lasts
     ready: int            # u8: 1 both players are in and the match runs; 0 waiting for the opponent
+    frames: int = 0       # u32: the room's match stops at this frame (0: at its end)
 
 
 class Refused(NamedTuple):
@@ -144,8 +146,8 @@ class Leave(NamedTuple):
 Message = Join | Joined | Refused | Relay | Confirmed | SpectatorAck | RoomEnd | Leave
 
 _FIXED = {
-    Join: (1, struct.Struct("<IB16s16s32sQBB")),
-    Joined: (2, struct.Struct("<IBBIQBBB")),
+    Join: (1, struct.Struct("<IB16s16s32sQBBI")),
+    Joined: (2, struct.Struct("<IBBIQBBBI")),
     Refused: (3, struct.Struct("<IB32s")),
     Relay: (4, struct.Struct("<H")),
     Confirmed: (5, struct.Struct("<IIBB")),
@@ -182,7 +184,7 @@ def encode(msg: Message, token: int) -> bytes:
     try:
         if isinstance(msg, Join):
             body = st.pack(msg.nonce, msg.role, msg.room.encode("ascii"), msg.name.encode("ascii"),
-                           msg.digest, msg.seed, msg.rounds, msg.timer)
+                           msg.digest, msg.seed, msg.rounds, msg.timer, msg.frames)
         elif isinstance(msg, Relay):
             body = st.pack(len(msg.payload)) + msg.payload
         elif isinstance(msg, Confirmed):
@@ -246,12 +248,12 @@ def _parse_variable(cls: type, st: struct.Struct, body: memoryview) -> Message:
 
 def _join(fields: tuple) -> Join:
     """A Join from its unpacked fields: the names' NUL padding removed, refused unless ASCII."""
-    nonce, role, room, name, digest, seed, rounds, timer = fields
+    nonce, role, room, name, digest, seed, rounds, timer, frames = fields
     try:
         room_s, name_s = room.rstrip(b"\0").decode("ascii"), name.rstrip(b"\0").decode("ascii")
     except UnicodeDecodeError:
         raise ProtocolError("field", "Join: a room or player name not in ASCII") from None
-    return Join(nonce, role, room_s, name_s, digest, seed, rounds, timer)
+    return Join(nonce, role, room_s, name_s, digest, seed, rounds, timer, frames)
 
 
 def _runs(inputs: tuple[tuple[int, int], ...]) -> list[tuple[tuple[int, int], int]]:
@@ -277,8 +279,10 @@ def _bad_field(msg: Message) -> str:
     if isinstance(msg, Join):
         return _bad_join(msg)
     if isinstance(msg, Joined) and (msg.role > 1 or (msg.side > 1 if msg.role == 0 else msg.side != NO_SIDE)
-                                    or msg.ready > 1 or msg.rounds not in MATCH_ROUNDS or not 1 <= msg.timer <= 60):
-        return f"role {msg.role}, side {msg.side}, ready {msg.ready}, rounds {msg.rounds} or timer {msg.timer}"
+                                    or msg.ready > 1 or msg.rounds not in MATCH_ROUNDS or not 1 <= msg.timer <= 60
+                                    or not 0 <= msg.frames < netwire.FRAME_LIMIT):
+        return (f"role {msg.role}, side {msg.side}, ready {msg.ready}, rounds {msg.rounds}, timer {msg.timer} "
+                f"or frames {msg.frames}")
     if isinstance(msg, Refused) and (msg.reason >= len(REFUSALS) or len(msg.digest) != netwire.DIGEST_BYTES):
         return f"reason {msg.reason} or a digest of {len(msg.digest)} bytes"
     if isinstance(msg, Relay) and not 1 <= len(msg.payload) <= netwire.MAX_DATAGRAM:
@@ -305,8 +309,8 @@ def _bad_join(msg: Join) -> str:
         return f"player name {msg.name!r} (up to 16 printable ASCII characters)"
     if len(msg.digest) != netwire.DIGEST_BYTES:
         return f"a digest of {len(msg.digest)} bytes"
-    if msg.rounds not in MATCH_ROUNDS or not 1 <= msg.timer <= 60:
-        return f"rounds {msg.rounds} or timer {msg.timer}"
+    if msg.rounds not in MATCH_ROUNDS or not 1 <= msg.timer <= 60 or not 0 <= msg.frames < netwire.FRAME_LIMIT:
+        return f"rounds {msg.rounds}, timer {msg.timer} or frames {msg.frames}"
     return ""
 
 

@@ -30,15 +30,18 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from game.net import protocol as wire
+from game.net import room_protocol as room_wire
 from game.net.cpu_player import CpuPlayer
 from game.net.handshake import Agreed, Failed, HostHandshake, JoinHandshake, MatchSettings, differing_parts
 from game.net.requests import Desync, Disconnected, Event
+from game.net.room_client import RoomJoin
 from game.net.runner import MatchRunner
 from game.net.session import NOTICE_REPEATS, P2PSession
 from game.sim import FrameInput, Match
 from game.sim.events import Hit
 
 from .digest import describe
+from .room_link import RoomLink
 from .udp import Address, UdpLink
 
 if TYPE_CHECKING:
@@ -77,7 +80,8 @@ class Ending(NamedTuple):
 class NetMatch:
     """One side of a netplay match; make it with :meth:`host` or :meth:`join`, then :meth:`tick`."""
 
-    def __init__(self, link: UdpLink, options: NetOptions, handshake: HostHandshake | JoinHandshake) -> None:
+    def __init__(self, link: UdpLink | RoomLink, options: NetOptions,
+                 handshake: HostHandshake | JoinHandshake | RoomJoin) -> None:
         self.link, self.options = link, options
         self._handshake = handshake
         #: See the module docstring.
@@ -114,6 +118,12 @@ class NetMatch:
         """Ask the host at ``host`` to play (``token``: a random u32 the caller draws)."""
         return cls(link, options, JoinHandshake(host, digest, token, now, give_up=options.give_up))
 
+    @classmethod
+    def through_server(cls, link: RoomLink, options: NetOptions) -> NetMatch:
+        """Play in a server's room: ``link``'s RoomJoin is the handshake, its Relays carry the
+        session's datagrams, and the server's verdict (a RoomEnd) ends the match."""
+        return cls(link, options, link.join)
+
     # ------------------------------------------------------------------ the caller's calls
     @property
     def match(self) -> Match | None:
@@ -131,6 +141,8 @@ class NetMatch:
         ``(frame, events)`` of every live frame stepped (re-simulated ones included: a frame
         seen before was rolled back and stepped again)."""
         received = self.link.receive()
+        if isinstance(self.link, RoomLink) and self.link.room_end is not None and self.state != "ended":
+            self._room_end(self.link.room_end, now)
         if self.state == "waiting":
             self._shake(received, now)
             return []
@@ -214,7 +226,8 @@ class NetMatch:
         self._send_handshake(now)
         result = hs.result
         if isinstance(result, Failed):
-            self._end("no answer" if result.reason == "no answer" else "refused", _failure(result), 0)
+            self._end("no answer" if result.reason == "no answer" else "refused",
+                      _failure(result, isinstance(hs, RoomJoin)), 0)
 
     def _refused(self, line: str) -> None:
         """Count a refused Hello and say why once: anyone can send a Hello, so a refusal never
@@ -251,6 +264,8 @@ class NetMatch:
                 self.link.send(data, hs.host)   # type: ignore[arg-type]
 
     def _start(self, agreed: Agreed, now: float) -> None:
+        if isinstance(self._handshake, RoomJoin) and self._handshake.stop_at is not None:
+            self.options = self.options._replace(stop_at=self._handshake.stop_at)    # the room's, for both
         o, s = self.options, agreed.settings
         self.agreed = agreed
         self.session = P2PSession(agreed.side, agreed.peer, now, key=agreed.key, input_delay=o.input_delay,
@@ -341,6 +356,29 @@ class NetMatch:
         for data in datagrams:
             self.link.send(data, self.session.peer)     # type: ignore[arg-type]
 
+    def _room_end(self, verdict: room_wire.RoomEnd, now: float) -> None:
+        """The server's verdict: a match played out ends as this side's own end does (its last
+        inputs still relayed); any other ends it now, with the server's reason."""
+        reason = room_wire.ENDINGS[verdict.reason]
+        frames = self.confirmed.frame if self.confirmed is not None else 0
+        if reason == "finished":
+            return
+        who = " and ".join(f"P{s + 1}" for s in (0, 1) if verdict.culprits >> s & 1) or "a player"
+        if self.session is not None:
+            self.session.close(now)
+        if reason == "desync":
+            desync = Desync(verdict.frame, "", verdict.state_hash.hex(), -1)
+            self._end("desync", f"desync: the referee's state differs from {who}'s at frame {verdict.frame} "
+                      f"(the referee's state hash {verdict.state_hash.hex()[:16]}...)", frames, desync)
+        elif reason == "disconnect":
+            self._end("disconnected", f"the server ended the match: {who} left or fell silent, after "
+                      f"{frames} confirmed frames", frames)
+        else:
+            words = {"error": "the room failed on the server", "shutdown": "the server shut down",
+                     "expired": "the room expired"}[reason]
+            self._end("disconnected", f"the server ended the match: {words}, after {frames} confirmed frames",
+                      frames)
+
     def _end(self, kind: str, detail: str, frames: int, desync: Desync | None = None) -> None:
         self.state = "ended"
         self.ending = Ending(kind, detail, frames, desync)
@@ -350,8 +388,10 @@ def _agreed(frame: int) -> str:
     return f"they last agreed at frame {frame}" if frame >= 0 else "no earlier check agreed"
 
 
-def _failure(f: Failed) -> str:
-    """The joiner's line for a failed handshake."""
+def _failure(f: Failed, server: bool = False) -> str:
+    """The joiner's line for a failed handshake (``server``: a room's join)."""
+    if server and f.reason == "no answer":
+        return f"{f.detail}: is the server running at that address (python3 -m game.server), and the port open?"
     if f.reason == "digest":
         return (f"the host refused this game: its {describe(f.parts)} from the host's; both sides need "
                 f"the same Rangebox (version and assets)")

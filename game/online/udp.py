@@ -65,10 +65,11 @@ def is_loopback(ip: str) -> bool:
 
 class UdpLink:
     """A non-blocking UDP socket bound to ``bind`` (``(ip, port)``; port 0 lets the system pick:
-    :attr:`address` says which)."""
+    :attr:`address` says which); ``recv_bytes``: each receive's cap (a server's datagrams are
+    larger: one more than ``room_protocol.MAX_DATAGRAM``)."""
 
-    def __init__(self, bind: Address, *, max_drain: int = MAX_DRAIN) -> None:
-        self.max_drain = max_drain
+    def __init__(self, bind: Address, *, max_drain: int = MAX_DRAIN, recv_bytes: int = RECV_BYTES) -> None:
+        self.max_drain, self.recv_bytes = max_drain, recv_bytes
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         try:
             sock.setblocking(False)
@@ -90,7 +91,7 @@ class UdpLink:
         out: list[tuple[bytes, Address]] = []
         while len(out) < self.max_drain:
             try:
-                data, addr = self._sock.recvfrom(RECV_BYTES)
+                data, addr = self._sock.recvfrom(self.recv_bytes)
             except BlockingIOError:
                 break
             except ConnectionRefusedError:     # a datagram sent earlier met a closed port

@@ -27,6 +27,8 @@ SAMPLES = [
     wire.SpectatorAck(131),
     wire.RoomEnd(2, 2, wire.NO_WINNER, 3601, DIGEST),
     wire.Leave(0),
+    wire.Join(9, 0, "dojo-2", "Mei", DIGEST, 5, 3, 60, netwire.FRAME_LIMIT - 1),    # with a stop frame
+    wire.Joined(9, 0, 0, 9, 5, 3, 60, 0, 3600),
 ]
 
 
@@ -90,7 +92,7 @@ def test_each_kind_of_malformed_datagram_is_refused_with_its_reason():
 
 @pytest.mark.parametrize("bad", [dict(room=""), dict(room="x" * 17), dict(room="a b"), dict(room="é"),
                                  dict(name="\x07"), dict(role=3), dict(rounds=2), dict(timer=0),
-                                 dict(digest=b"short")])
+                                 dict(digest=b"short"), dict(frames=netwire.FRAME_LIMIT)])
 def test_a_join_with_a_field_out_of_range_is_refused(bad):
     with pytest.raises(netwire.ProtocolError):
         wire.encode(SAMPLES[0]._replace(**bad), 0)

@@ -1,0 +1,7 @@
+"""``python3 -m game.server``: see :mod:`game.server.cli`."""
+
+import sys
+
+from game.server.cli import main
+
+sys.exit(main())

@@ -1,0 +1,106 @@
+"""Whole matches through the server: two CPU players (NetMatch through a RoomLink) and the
+referee agree on every state and replay, over memory on a virtual clock and over the loopback
+address; a player who lies about its hashes is named by the referee and both players stop."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from game.net import protocol as netwire
+from game.net import room_protocol as wire
+from game.replay import ReplayRecorder, load_replay
+from game.server.server import RoomServer
+from serverhelp import MemoryNet, close, memory_player, play, play_virtual, room_player, start_server
+
+pytestmark = pytest.mark.slow
+
+
+def _recorded(net) -> ReplayRecorder:
+    """A recorder following ``net``'s confirmed match from its start."""
+    holder: list[ReplayRecorder] = []
+
+    def listener(match, _events):
+        if not holder:
+            holder.append(ReplayRecorder.of_settings(match))
+        holder[0].record(match)
+    net.confirmed_listeners.append(listener)
+    return holder
+
+
+def test_two_cpu_players_through_the_server_agree_with_the_referee_state_and_replay():
+    written: list = []
+    srv = RoomServer(sink=lambda room, started: written.append(room))
+    net = MemoryNet(srv)
+    a = memory_player(net, ("10.0.0.2", 1), "dojo", frames=300)
+    b = memory_player(net, ("10.0.0.3", 1), "dojo", frames=300, level="normal", seed=9)
+    recs = [_recorded(a), _recorded(b)]
+    play_virtual(net, [a, b])
+    assert a.ending.kind == b.ending.kind == "finished" and (a.side, b.side) == (0, 1)
+    room = written[0]
+    assert room.ending.reason == "finished" and room.referee.frame == 300
+    assert a.confirmed.state_hash() == b.confirmed.state_hash() == room.referee.match.state_hash()
+    server_replay = room.referee.recorder.to_bytes()
+    assert recs[0][0].to_bytes() == recs[1][0].to_bytes() == server_replay
+    assert room.referee.casts.nearest > 0                  # the ground under the fighters (C7)
+
+
+def test_a_player_that_reports_false_hashes_is_named_and_both_players_end_in_that_desync():
+    written: list = []
+    srv = RoomServer(sink=lambda room, started: written.append(room))
+    net = MemoryNet(srv)
+    a = memory_player(net, ("10.0.0.2", 1), "dojo", frames=600)
+    b = memory_player(net, ("10.0.0.3", 1), "dojo", frames=600)
+
+    def lie(data: bytes) -> bytes:                          # P2's client rewrites its hash reports
+        token, msg = wire.parse(data)
+        if isinstance(msg, wire.Relay) and b.link.join.token:
+            seq, inner = netwire.parse(msg.payload, b.link.join.joined.key)
+            if isinstance(inner, netwire.HashReport) and inner.frame >= 60:
+                fake = netwire.encode(inner._replace(state_hash=bytes(32)), seq, b.link.join.joined.key)
+                return wire.encode(wire.Relay(fake), token)
+        return data
+    b.link.udp.tamper = lie
+    play_virtual(net, [a, b])
+    assert written[0].ending.reason == "desync" and written[0].ending.culprits == 0b10
+    assert written[0].referee.desync_frame == 60
+    for n in (a, b):
+        assert n.ending.kind == "desync"
+        assert "the referee's state differs from P2's at frame 60" in n.ending.detail
+
+
+def test_two_players_on_the_loopback_address_through_a_server_write_the_result_and_the_same_replay(tmp_path):
+    srv = start_server(tmp_path)
+    a = room_player(srv.address, "dojo", frames=240, name="Kaito")
+    b = room_player(srv.address, "dojo", frames=240, level="normal", seed=9)
+    recs = [_recorded(a), _recorded(b)]
+    try:
+        play([srv], [a, b], seconds=60, until=lambda: a.state == b.state == "ended" and not srv.server.rooms)
+    finally:
+        close([srv], [a, b])
+    lines = [json.loads(x) for x in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert len(lines) == 1
+    line = lines[0]
+    assert line["reason"] == "finished" and line["frames"] == 240 and line["room"] == "dojo"
+    assert line["players"][0]["name"] == "Kaito" and line["players"][1]["name"] == line["players"][1]["address"]
+    assert line["state_hash"] == a.confirmed.state_hash() == b.confirmed.state_hash()
+    replay = (tmp_path / line["replay"]).read_bytes()
+    assert replay == recs[0][0].to_bytes() == recs[1][0].to_bytes()
+    assert load_replay(tmp_path / line["replay"]).frames == 240
+
+
+def test_3600_frames_on_the_loopback_address_through_the_server_agree_to_the_end(tmp_path):
+    srv = start_server(tmp_path)
+    a = room_player(srv.address, "long", frames=3600, timer=60, rounds=5)
+    b = room_player(srv.address, "long", frames=3600, level="normal", seed=9)
+    recs = [_recorded(a), _recorded(b)]
+    try:
+        play([srv], [a, b], seconds=300, until=lambda: a.state == b.state == "ended" and not srv.server.rooms)
+    finally:
+        close([srv], [a, b])
+    line = json.loads((tmp_path / "results.jsonl").read_text())
+    assert a.ending.kind == b.ending.kind == "finished"
+    assert line["reason"] == "finished" and line["frames"] == min(3600, a.confirmed.frame)
+    assert line["state_hash"] == a.confirmed.state_hash() == b.confirmed.state_hash()
+    assert (tmp_path / line["replay"]).read_bytes() == recs[0][0].to_bytes() == recs[1][0].to_bytes()

@@ -1,0 +1,106 @@
+"""``python3 -m game.server`` as a process: its flags (one line and exit 2 for a bad one), and
+SIGTERM with rooms in play (every room's result and replay written, exit 143)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from game.replay import ReplayRecorder, decode, load_replay
+from game.server.cli import main
+from serverhelp import close, play, room_player
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--port", "70000"], ["--port", "0 to 65535"]),
+    (["--port", "x"], ["--port", "'x'"]),
+    (["--max-rooms", "0"], ["--max-rooms", "1 to"]),
+    (["--room-timeout", "soon"], ["--room-timeout"]),
+    (["--status-every", "-1"], ["--status-every"]),
+    (["--what"], ["--what"]),
+])
+def test_bad_server_flags_exit_2_with_one_line(args, words, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1, err
+    for w in words:
+        assert w in err, (w, err)
+
+
+def test_a_results_folder_that_cannot_be_made_exits_2_naming_it(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert main(["--port", "0", "--bind", "127.0.0.1", "--results", str(blocker / "sub")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "--results" in err
+
+
+def _server_child(results: Path) -> tuple[subprocess.Popen, tuple[str, int]]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    child = subprocess.Popen([sys.executable, "-m", "game.server", "--port", "0", "--bind", "127.0.0.1",
+                              "--results", str(results), "--status-every", "0.5"],
+                             cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    line = child.stderr.readline()
+    assert "listening on UDP 127.0.0.1:" in line, line
+    port = int(line.split("127.0.0.1:")[1].split(";")[0])
+    return child, ("127.0.0.1", port)
+
+
+def _recorded(net) -> list[ReplayRecorder]:
+    holder: list[ReplayRecorder] = []
+
+    def listener(match, _events):
+        if not holder:
+            holder.append(ReplayRecorder.of_settings(match))
+        holder[0].record(match)
+    net.confirmed_listeners.append(listener)
+    return holder
+
+
+@pytest.mark.slow
+def test_sigterm_with_rooms_in_play_writes_every_rooms_result_and_replay_and_exits_143(tmp_path):
+    child, address = _server_child(tmp_path)
+    nets = []
+    try:
+        for room in ("east", "west"):
+            nets += [room_player(address, room, timeout=3.0), room_player(address, room, level="normal", seed=9)]
+        recs = [_recorded(n) for n in nets]
+        play([], nets, seconds=120, until=lambda: all(n.confirmed is not None and n.confirmed.frame >= 150
+                                                      for n in nets))
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(30) == 143
+        play([], nets, seconds=30)                          # the RoomEnd ends every player's match
+    finally:
+        if child.poll() is None:
+            child.kill()
+        close([], nets)
+    err = child.stderr.read()
+    assert "Traceback" not in err and "status: 2 rooms, 4 players" in err
+    lines = [json.loads(x) for x in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert sorted(x["room"] for x in lines) == ["east", "west"]
+    for line in lines:
+        assert line["reason"] == "shutdown" and line["frames"] >= 140
+        replay = load_replay(line["replay"])
+        assert replay.frames == line["frames"]
+    for n, rec in zip(nets, recs):
+        assert n.ending.kind == "disconnected" and "the server shut down" in n.ending.detail
+        line = next(x for x in lines if x["room"] == n.link.join.room)
+        mine = decode(rec[0].to_bytes())
+        theirs = load_replay(line["replay"])
+        k = min(mine.frames, theirs.frames)
+        assert k >= 140 and (mine.inputs[:k] == theirs.inputs[:k]).all() and (mine.tags[:k] == theirs.tags[:k]).all()
+
+
+def test_the_status_line_names_rooms_players_packets_and_the_slowest_rooms_lag():
+    from game.server.loop import status_line
+    line = status_line({"rooms": 3, "players": 5, "spectators": 2, "in": 10, "out": 9, "dropped": 1, "lag": 4})
+    assert line == ("status: 3 rooms, 5 players, 2 spectators; packets 10 in, 9 out, 1 dropped; "
+                    "slowest room 4 frames behind")
