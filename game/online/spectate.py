@@ -76,6 +76,8 @@ class Spectator:
         #: The match as the spectator sees it (None before the Joined).
         self.match: Match | None = None
         self.settings: MatchSettings | None = None
+        #: Called once when the join succeeded, before the first step (the caller starts recording).
+        self.on_start: Callable[[], None] | None = None
         #: Called as ``listener(match, events)`` after each step (a recorder).
         self.listeners: list[Callable[[Match, tuple[SimEvent, ...]], None]] = []
         #: Hits so far; the most frames the shown match was behind the live one.
@@ -185,6 +187,8 @@ class Spectator:
         if room_stop is not None:
             self._stop_at = room_stop if self._stop_at is None else min(self._stop_at, room_stop)
         self.state = "watching"
+        if self.on_start is not None:
+            self.on_start()
 
     def _check_end(self, now: float) -> None:
         session, m = self.session, self.match
