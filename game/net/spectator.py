@@ -202,6 +202,11 @@ class SpectatorSession:
             self._events.append(Disconnected("closed", self.frame))
 
     @property
+    def interrupted(self) -> bool:
+        """Nothing heard from the server for ``interrupt_after`` s (and not yet ended)."""
+        return self._interrupted and self.state == "watching"
+
+    @property
     def behind(self) -> int:
         """Frames the match shown is behind the live one (``newest - frame``)."""
         return max(0, self.newest - self.frame)
