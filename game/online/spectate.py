@@ -111,6 +111,7 @@ class Spectator:
         assert session is not None and m is not None
         for data, addr in received:
             session.handle_datagram(data, addr, now)
+        self.behind_max = max(self.behind_max, session.newest - m.frame)
         stepped = []
         for r in session.advance(now):
             if m.over or (self._stop_at is not None and m.frame >= self._stop_at):
@@ -173,6 +174,9 @@ class Spectator:
             if result.reason == "digest":
                 detail = (f"the server refused: room {self.join.room} plays another game (its "
                           f"{describe(result.parts)} from this one's); spectator and players need the same Rangebox")
+            elif result.reason == "ended":
+                detail = (f"the server refused: room {self.join.room} has no match to watch (it is over, or "
+                          f"nobody made it); check the room's name")
             elif result.reason == "no answer":
                 detail = f"{result.detail}: is a server running at {self.server[0]}:{self.server[1]}?"
             self._end("no answer" if result.reason == "no answer" else "refused", detail)
