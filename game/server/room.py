@@ -30,6 +30,8 @@ from .referee import REPORT_WAIT, Referee
 
 #: Seconds an ended room stays (relaying, after a match played out; answering with its RoomEnd).
 LINGER = 5.0
+#: Seconds an ended room stays at most for its spectators to catch up (silent ones expire sooner).
+SPECTATOR_LINGER = 60.0
 #: A RoomEnd is sent this many times, one per poll at least this many seconds apart.
 END_REPEATS, END_EVERY = 3, 0.1
 #: A member's datagrams after the end are answered with the RoomEnd at most this often.
@@ -132,13 +134,13 @@ class Room:
         member.heard = now
         if isinstance(msg, wire.Join):
             self.answer(member)                             # a repeat: its Joined was lost
+        elif isinstance(msg, wire.SpectatorAck) and member.role == 1 and self.feed is not None:
+            self.feed.handle_ack(member.token, msg.next_frame, now)     # after the end too: it catches up
         elif self.state == "ended" and (self.ending is None or self.ending.reason != "finished"
                                         or not isinstance(msg, wire.Relay)):
             self._answer_end(member, now)
         elif isinstance(msg, wire.Relay) and member.role == 0:
             self._relay(member, msg.payload, now)
-        elif isinstance(msg, wire.SpectatorAck) and member.role == 1 and self.feed is not None:
-            self.feed.handle_ack(member.token, msg.next_frame, now)
         elif isinstance(msg, wire.Leave):
             self._leave(member, now)
         else:
@@ -277,9 +279,13 @@ class Room:
             self._out.append((self._end_for(member.token), member.addr))
 
     def gone(self, now: float) -> bool:
-        """The ended room may be forgotten (its linger over, or both players left)."""
-        return self.state == "ended" and self._end_sent >= END_REPEATS and (
-            now - self.ended_at > LINGER or all(self.left[:len(self.players)]))
+        """The ended room may be forgotten: its RoomEnd sent, its spectators gone (or
+        :data:`SPECTATOR_LINGER` over), and its linger over or both players left."""
+        if self.state != "ended" or self._end_sent < END_REPEATS:
+            return False
+        if self.spectators and now - self.ended_at <= SPECTATOR_LINGER:
+            return False                                    # spectators still catching up (or silent: expired)
+        return now - self.ended_at > LINGER or all(self.left[:len(self.players)])
 
     def lag(self) -> int:
         """Frames the room's referee could step but has not (0 for a room not playing)."""

@@ -100,3 +100,32 @@ def test_a_player_with_no_server_answering_exits_3_naming_the_server(tmp_path):
         s.close()
     assert p.returncode == 3, p.stderr
     assert "no answer from the server" in p.stderr and "python3 -m game.server" in p.stderr
+
+
+@pytest.mark.gl
+@pytest.mark.slow
+def test_a_window_plays_in_a_room_and_its_replay_is_the_servers(tmp_path):
+    child, port = _server_child(tmp_path / "server")
+    env = dict(os.environ, PYGLET_HEADLESS="1")
+    env.pop("DISPLAY", None)
+    common = ["--server", f"127.0.0.1:{port}", "--room", "window", "--frames", "240"]
+    try:
+        win = subprocess.Popen([sys.executable, str(ROOT / "main.py"), *common, "--record", "win.rpl"],
+                               cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        head = subprocess.Popen([sys.executable, str(ROOT / "main.py"), *common, "--headless", "--p2", "cpu",
+                                 "--record", "head.rpl"],
+                                cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        _, head_err = head.communicate(timeout=240)
+        _, win_err = win.communicate(timeout=120)
+    finally:
+        for p in (locals().get("win"), locals().get("head")):
+            if p is not None and p.poll() is None:
+                p.kill()
+        child.terminate()
+        child.wait(30)
+    assert head.returncode == 0, head_err
+    assert win.returncode == 0, win_err
+    assert "match played as P" in win_err and "saved to win.rpl (240 frames)" in win_err
+    line = json.loads((tmp_path / "server" / "results.jsonl").read_text())
+    assert (tmp_path / "win.rpl").read_bytes() == (tmp_path / "head.rpl").read_bytes() \
+        == Path(line["replay"]).read_bytes()

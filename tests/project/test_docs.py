@@ -177,7 +177,7 @@ def test_every_flag_the_docs_mention_is_an_option_of_one_of_our_programs():
     pip's that setup.sh passes may be named as well, and one of pytest's (with its plugins,
     as the tests run) for running the tests."""
     ours = set().union(*(_options(p) for p in ("main.py", "-m game.tools.bake", "-m game.tools.soak",
-                                                 "-m game.bench", "-m game.bench.ab")))
+                                                 "-m game.bench", "-m game.bench.ab", "-m game.server")))
     setup = _text(ROOT / "scripts" / "setup.sh")
     pytest_flags = _options("-m pytest")
     for where, text in _doc_texts().items():

@@ -128,10 +128,13 @@ def test_every_requirement_is_capped_below_the_next_major():
 
 
 def test_the_console_script_runs_the_command_line_main_py_runs():
-    assert PYPROJECT["project"]["scripts"] == {"rangebox": "game.cli:console"}
+    assert PYPROJECT["project"]["scripts"] == {"rangebox": "game.cli:console",
+                                               "rangebox-server": "game.server.cli:console"}
     import game.cli
+    import game.server.cli
 
     assert callable(game.cli.console) and game.cli.main is _main_module().main
+    assert callable(game.server.cli.console)
 
 
 def _main_module():

@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from game.net import protocol as netwire
 from game.net import room_protocol as wire
@@ -296,3 +298,82 @@ def test_a_flood_of_joins_and_junk_from_many_addresses_keeps_every_table_bounded
         assert referee.frame == frame                       # the room keeps its frame rate
     assert srv.dropped["refused rooms"] > 10_000 and srv.dropped["token"] >= 12_000
     assert not written and srv.rooms["dojo"].state == "playing"
+
+
+class _Feed:
+    """A stand-in for game.server.spectators.SpectatorFeed (its interface in the design note)."""
+
+    def __init__(self, places: int = 2) -> None:
+        self.places, self.tokens, self.pushed, self.ended, self.acks = places, {}, [], False, []
+        self.frames = 0
+
+    def add(self, token, addr, now):
+        if len(self.tokens) >= self.places and token not in self.tokens:
+            return False
+        self.tokens[token] = [addr, now]
+        return True
+
+    def remove(self, token):
+        self.tokens.pop(token, None)
+
+    def push(self, p1, p2):
+        assert not self.ended
+        self.pushed.append((p1, p2))
+        self.frames += 1
+
+    def end(self):
+        self.ended = True
+
+    def handle_ack(self, token, next_frame, now):
+        self.acks.append((token, next_frame))
+        self.tokens[token][1] = now
+
+    def poll(self, now):
+        return []
+
+    def expire(self, now, silent):
+        gone = [t for t, (_, heard) in self.tokens.items() if now - heard > silent]
+        for t in gone:
+            del self.tokens[t]
+        return gone
+
+    def addresses(self):
+        return [(t, a) for t, (a, _) in self.tokens.items()]
+
+    def __len__(self):
+        return len(self.tokens)
+
+
+def test_spectators_get_a_place_the_confirmed_frames_in_order_and_the_verdict_and_leave_no_token_behind():
+    feeds: list[_Feed] = []
+    srv = RoomServer(ServerOptions(report_wait=0, room_timeout=5.0),
+                     make_feed=lambda: feeds.append(_Feed()) or feeds[-1])
+    a, b = _room(srv, frames=6)
+    watchers = [RawClient(srv, ("10.0.9.1", p), nonce=p) for p in range(3)]
+    for k, w in enumerate(watchers):
+        w.join("dojo", role=1 if k else 2)                  # "play or spectate" in a full room: a spectator
+    route(srv, [a, b, *watchers])
+    feed = feeds[0]
+    assert [_last(w, wire.Joined).side for w in watchers[:2]] == [wire.NO_SIDE] * 2
+    assert _last(watchers[2], wire.Refused).reason == wire.REFUSALS.index("spectators")
+    watchers[0].send(wire.SpectatorAck(0), 0.5)
+    assert feed.acks == [(watchers[0].token, 0)]
+    a.inputs(0, [1, 2, 3, 4, 5, 6, 7])
+    b.inputs(0, [9, 9, 9, 9, 9, 9, 9])
+    route(srv, [a, b, *watchers], 1.0)
+    assert feed.pushed == [(1, 9), (2, 9), (3, 9), (4, 9), (5, 9), (6, 9)] and feed.ended
+    for w in watchers[:2]:
+        end = _last(w, wire.RoomEnd)
+        assert end is not None and wire.ENDINGS[end.reason] == "finished" and end.frame == 6
+    route(srv, [a, b, *watchers], 7.0)                      # silent spectators expire: their tokens too
+    assert len(feed) == 0 and srv.buffer_sizes()["members"] == 2
+
+
+@pytest.mark.slow
+@given(st.binary(max_size=700), st.sampled_from([0, 1, 2]))
+def test_any_bytes_from_anyone_are_dropped_or_taken_never_raised(data, who):
+    srv, _ = _server()
+    a, b = _room(srv)
+    srv.handle(data, (P1_ADDR, P2_ADDR, THIRD)[who], 0.1)
+    srv.handle(wire.encode(wire.Relay(data[:netwire.MAX_DATAGRAM] or b"x"), a.token), P1_ADDR, 0.1)
+    srv.poll(0.2)
