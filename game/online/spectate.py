@@ -223,6 +223,10 @@ class Spectator:
             self._end("finished", _verdict_line(v))
 
     def _end(self, kind: str, detail: str) -> None:
+        if kind not in ("left", "disconnected", "stopped"):
+            data = self.join.leave()            # the room need not keep this spectator's place
+            if data:
+                self.link.send(data, self.server)
         m = self.match
         v = self.session.verdict if self.session is not None else None
         agrees = None

@@ -80,6 +80,9 @@ def test_a_spectator_steps_the_rooms_confirmed_frames_and_its_hash_agrees_with_t
         assert e is not None and e.kind == "finished" and e.frames == 40 and e.agrees is True
         assert s.match is not None and s.match.state_hash() == final.state_hash()
         assert s.behind_max >= 10
+        time.sleep(0.01)
+        room.step(10.0)
+        assert room.room.left == [s.join.token]               # it left the room once it had seen it all
     finally:
         s.link.close()
         room.link.close()
