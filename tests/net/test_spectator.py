@@ -82,12 +82,12 @@ def run(frames: int, *, join_at: int = 0, conditions: Conditions | None = None, 
 
 
 def test_every_frame_is_stepped_once_in_order_with_the_confirmed_inputs_over_a_lossy_network():
-    w = run(600, conditions=Conditions(latency=0.03, jitter=0.02, loss=0.2, duplicate=0.1, reorder=0.2))
-    assert [r.frame for r in w.stepped] == list(range(600))
-    assert [r.inputs for r in w.stepped] == inputs_of(600)
+    w = run(400, conditions=Conditions(latency=0.03, jitter=0.02, loss=0.2, duplicate=0.1, reorder=0.2))
+    assert [r.frame for r in w.stepped] == list(range(400))
+    assert [r.inputs for r in w.stepped] == inputs_of(400)
     s = w.session
-    assert s.ending is not None and s.ending.kind == "finished" and s.ending.frames == 600
-    assert Verdict("finished", 0, 1, 600, HASH.hex()) in w.events
+    assert s.ending is not None and s.ending.kind == "finished" and s.ending.frames == 400
+    assert Verdict("finished", 0, 1, 400, HASH.hex()) in w.events
     assert s.dropped.total() == 0
 
 
@@ -106,25 +106,25 @@ def test_any_lossy_reordering_network_and_join_time_gives_every_frame_once_in_or
 
 
 def test_the_spectator_runs_the_delay_behind_the_live_match_until_the_end():
-    w = run(600, delay=30, conditions=Conditions(latency=0.02, jitter=0.01))
-    during = [(f, live, newest) for f, live, newest in w.lead if live < 600]
+    w = run(400, delay=30, conditions=Conditions(latency=0.02, jitter=0.01))
+    during = [(f, live, newest) for f, live, newest in w.lead if live < 400]
     assert during and all(newest >= f + 1 + 30 for f, _live, newest in during)   # frame f shown once f + 30 held
     assert min(newest - (f + 1) for f, _live, newest in during) == 30
     assert max(live - (f + 1) for f, live, _newest in during[60:]) <= 30 + 4    # never further behind than that
-    assert [r.frame for r in w.stepped][-1] == 599                               # the end: the last frames too
-    w0 = run(300, delay=0, conditions=Conditions(latency=0.02))
+    assert [r.frame for r in w.stepped][-1] == 399                               # the end: the last frames too
+    w0 = run(150, delay=0, conditions=Conditions(latency=0.02))
     assert min(newest - (f + 1) for f, _live, newest in w0.lead) == 0
 
 
 def test_a_late_joiner_catches_up_from_frame_0_at_its_rate_then_steps_one_frame_a_call():
-    w = run(1500, join_at=900, delay=30, catch_up=30, conditions=Conditions(latency=0.02, loss=0.05))
-    assert [r.frame for r in w.stepped] == list(range(1500))
-    assert w.stepped[0].frame == 0 and w.lead[0][1] >= 900          # from frame 0, though it came at 900
+    w = run(900, join_at=600, delay=30, catch_up=30, conditions=Conditions(latency=0.02, loss=0.05))
+    assert [r.frame for r in w.stepped] == list(range(900))
+    assert w.stepped[0].frame == 0 and w.lead[0][1] >= 600          # from frame 0, though it came at 600
     calls = w.calls[next(i for i, c in enumerate(w.calls) if c[0]):]
     back = next(i for i, (_n, _live, behind) in enumerate(calls) if behind <= 30 + 4)
     assert max(n for n, _l, _b in calls[:back + 1]) == 30            # catching up: 30 frames a call at most
-    assert 20 < back < 120                                            # ~870 frames at 29 a call net
-    live_after = [n for n, live, _b in calls[back + 1:] if live < 1500]
+    assert 15 < back < 80                                             # ~570 frames at 29 a call net
+    live_after = [n for n, live, _b in calls[back + 1:] if live < 900]
     assert live_after and max(live_after) == 1                        # then one frame a call
 
 
