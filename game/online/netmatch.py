@@ -9,6 +9,11 @@ order, never rolled back.  The confirmed match is what both sides agree on: a re
 (``confirmed_listeners``), ``--frames N`` stops when it reaches frame N, and its ``state_hash``
 is the one both sides print.
 
+Through a server (``docs/netplay.md``, "The server") the link is a
+:class:`~game.online.room_link.RoomLink` and the handshake its
+:class:`~game.net.room_client.RoomJoin` (:meth:`NetMatch.through_server`); the session is the
+same, and the server's verdict (a RoomEnd) ends the match otherwise than by its own end.
+
 Once per displayed frame the caller calls :meth:`NetMatch.tick` with the time and the local
 input; it drains the socket, runs the handshake or the session, carries out the requests,
 sends what the session has to send, and acts on the session's events.  :attr:`NetMatch.state`
