@@ -269,8 +269,8 @@ class NetMatch:
                 self.link.send(data, hs.host)   # type: ignore[arg-type]
 
     def _start(self, agreed: Agreed, now: float) -> None:
-        if isinstance(self._handshake, RoomJoin) and self._handshake.stop_at is not None:
-            self.options = self.options._replace(stop_at=self._handshake.stop_at)    # the room's, for both
+        if isinstance(self._handshake, RoomJoin):       # the room's stop frame, for both (None: its end)
+            self.options = self.options._replace(stop_at=self._handshake.stop_at)
         o, s = self.options, agreed.settings
         self.agreed = agreed
         self.session = P2PSession(agreed.side, agreed.peer, now, key=agreed.key, input_delay=o.input_delay,

@@ -26,6 +26,7 @@ from array import array
 from typing import NamedTuple
 
 from game.replay import ReplayRecorder
+from game.replay_header import MAX_MATCH_FRAMES
 from game.sim import FrameInput, Match
 
 #: Frames between two hash reports (the players' ``P2PSession.hash_interval``).
@@ -33,8 +34,9 @@ HASH_INTERVAL = 30
 #: Inputs may run this many frames ahead of the referee's frame (a player runs at most its
 #: input delay plus its prediction window ahead of what it confirmed; room for a slow start).
 MAX_AHEAD = 240
-#: No room's match lasts longer (five rounds of 60 s and their pauses are far fewer frames).
-MAX_FRAMES = 40_000
+#: No room's match lasts longer: the longest match a replay holds (five rounds of 60 s and
+#: their pauses).  A room's inputs (4 bytes a frame) and its recording stay within it.
+MAX_FRAMES = MAX_MATCH_FRAMES
 #: The referee's own check hashes kept for late reports (frames back: KEPT_HASHES x interval).
 KEPT_HASHES = 64
 #: Reports held per side for frames the referee has not reached.

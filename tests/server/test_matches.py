@@ -46,6 +46,17 @@ def test_two_cpu_players_through_the_server_agree_with_the_referee_state_and_rep
     assert room.referee.casts.nearest > 0                  # the ground under the fighters (C7)
 
 
+def test_the_second_player_stops_where_the_room_stops_not_where_its_own_frames_say():
+    written: list = []
+    srv = RoomServer(sink=lambda room, started: written.append(room))
+    net = MemoryNet(srv)
+    a = memory_player(net, ("10.0.0.2", 1), "dojo", frames=120)
+    b = memory_player(net, ("10.0.0.3", 1), "dojo", frames=60)
+    play_virtual(net, [a, b])
+    assert a.ending.kind == b.ending.kind == "finished" and a.confirmed.frame == b.confirmed.frame == 120
+    assert written[0].ending.reason == "finished" and written[0].referee.frame == 120
+
+
 def test_a_player_that_reports_false_hashes_is_named_and_both_players_end_in_that_desync():
     written: list = []
     srv = RoomServer(sink=lambda room, started: written.append(room))

@@ -4,6 +4,7 @@ datagrams on a virtual clock: joining, tokens, the relay, tampering, a room's fa
 from __future__ import annotations
 
 import functools
+import json
 
 import pytest
 from hypothesis import given
@@ -11,6 +12,8 @@ from hypothesis import strategies as st
 
 from game.net import protocol as netwire
 from game.net import room_protocol as wire
+from game.replay import load_replay
+from game.server.results import ResultWriter
 from game.server.room import LINGER
 from game.server.server import MAX_ADDRESSES, RoomServer, ServerOptions
 from game.sim import FrameInput, Match
@@ -130,8 +133,11 @@ def _hash_at(frame: int, seed: int = 5) -> bytes:
     return bytes.fromhex(m.state_hash())
 
 
-def test_a_false_hash_report_names_that_player_in_a_desync_to_both_and_in_the_result():
-    srv, written = _server()
+def test_a_false_hash_report_names_that_player_in_a_desync_to_both_and_in_the_result(tmp_path):
+    writer = ResultWriter(tmp_path)
+    written: list = []
+    srv = RoomServer(ServerOptions(report_wait=0),
+                     sink=lambda room, started: written.append(writer.write(room, started, started + 1) and room))
     a, b = _room(srv)
     true = _hash_at(30)
     a.relay(netwire.HashReport(30, true))
@@ -146,6 +152,10 @@ def test_a_false_hash_report_names_that_player_in_a_desync_to_both_and_in_the_re
         assert end is not None and wire.ENDINGS[end.reason] == "desync" and end.culprits == 0b10
         assert end.frame == 30 and end.state_hash == true
     assert [r.name for r in written] == ["dojo"] and written[0].ending.culprits == 0b10
+    line = json.loads((tmp_path / "results.jsonl").read_text())
+    assert line["reason"] == "desync" and line["culprits"] == [2] and line["frames"] == 30
+    assert line["state_hash"] == true.hex() and "P2's at frame 30" in line["detail"]
+    assert load_replay(line["replay"]).frames == 30
 
 
 def test_a_report_arriving_after_the_referee_passed_its_frame_is_judged_too():
@@ -214,7 +224,7 @@ def test_a_silent_player_ends_the_match_and_a_waiting_room_expires_unwritten():
     assert srv.rooms == {} and srv.buffer_sizes()["members"] == 0
 
 
-def test_one_rooms_exception_ends_it_as_an_error_with_its_result_and_the_others_go_on():
+def test_one_rooms_exception_ends_it_as_an_error_with_its_result_and_the_others_go_on(caplog):
     srv, written = _server()
     a, b = _room(srv, "bad")
     c, d = _room(srv, "good", p1=THIRD, p2=("10.0.0.5", 4000))
@@ -228,6 +238,7 @@ def test_one_rooms_exception_ends_it_as_an_error_with_its_result_and_the_others_
     a.inputs(5, [0] * 5)
     route(srv, [a, b, c, d])
     assert [r.name for r in written] == ["bad"] and written[0].ending.reason == "error"
+    assert "room bad failed" in caplog.text and "RuntimeError: injected fault" in caplog.text   # the traceback
     assert written[0].referee.recorder.frames == 5          # what it had is written
     assert wire.ENDINGS[_last(b, wire.RoomEnd).reason] == "error"
     c.inputs(0, [0] * 10)
