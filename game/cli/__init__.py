@@ -14,6 +14,8 @@
     python3 main.py --headless --join 127.0.0.1:7000 --p2 cpu   netplay: play the game waiting there
     python3 main.py --host 7000                       netplay in the window: wait on UDP port 7000 (Esc cancels)
     python3 main.py --join 127.0.0.1:7000             netplay in the window: join it, on P1's keys
+    python3 main.py --spectate 127.0.0.1 --room dojo   watch a server's room in the window (Esc leaves)
+    python3 main.py --spectate 127.0.0.1:7100 --room dojo --headless   watch it to its end: one JSON line
 
 Bad flags or values, flags that cannot take effect together, and files that cannot be
 read or written exit with status 2 and one line that names them, before the match is played.
@@ -29,6 +31,8 @@ signals, the display lost, exit statuses, the one save of what is pending), ``he
 ``synctest`` (--sync-test: a rollback on every frame, checked), ``netplay`` (--host /
 --join headless: a NetMatch ticked until it ends), ``timestep`` (the fixed-step
 accumulator), ``window`` (the game loop), ``window_net`` (--host / --join in the window),
+``spectate`` (--spectate headless: a Spectator ticked until the match ends), ``window_spectate``
+(--spectate in the window),
 ``screenshot`` and ``app`` (dispatch and error reporting).
 Every module imports the library (numpy, pyglet) inside the functions that need it, so
 ``--help`` and the usage errors work, and a missing package is one line naming the set-up.

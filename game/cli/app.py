@@ -149,6 +149,11 @@ def _run_headless(args: argparse.Namespace, session: Session) -> int:
     if args.host is not None or args.join is not None or args.server is not None:
         print(json.dumps(run_netplay(args, session)))
         return 0
+    if args.spectate is not None:
+        from game.cli.spectate import run_spectate
+
+        print(json.dumps(run_spectate(args, session)))
+        return 0
     if args.sync_test is not None:
         out, mismatch = run_sync_test(args)
         if mismatch:

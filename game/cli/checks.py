@@ -80,6 +80,11 @@ def check_net_flags(args: argparse.Namespace) -> None:
     match (seed, rounds, timer) and plays P1, the joiner P2; each side's ``--p1`` / ``--p2`` says
     who plays its own side (a player by default: neutral input headless).  Through a server the
     room's first player fixes the match and the room gives the sides."""
+    if getattr(args, "spectate", None) is not None:
+        check_spectate_flags(args)
+        return
+    if getattr(args, "spectate_delay", None) is not None:
+        raise UsageError("--spectate-delay only applies to --spectate HOST --room NAME; add --spectate, or drop it")
     net_flags = [f"--{name.replace('_', '-')}" for name in (*NET_DEFAULTS, "realtime", "net_stats")
                  if getattr(args, name) not in (None, False)]
     roles = [flag for flag, name in (("--host", "host"), ("--join", "join"), ("--server", "server"))
@@ -121,11 +126,34 @@ def check_net_flags(args: argparse.Namespace) -> None:
         setattr(args, local, "human")        # not MATCH_DEFAULTS' CPU P2: that is the offline opponent
 
 
+#: Flags a spectator has no use for: the room's players and first Join fix the match.
+_NOT_SPECTATING = {"p1": "--p1", "p2": "--p2", "level": "--level", "seed": "--seed", "rounds": "--rounds",
+                   "timer": "--timer", "input_delay": "--input-delay", "max_rollback": "--max-rollback",
+                   "realtime": "--realtime", "net_stats": "--net-stats", "replay": "--replay",
+                   "sync_test": "--sync-test", "screenshot": "--screenshot", "training": "--training"}
+
+
+def check_spectate_flags(args: argparse.Namespace) -> None:
+    """``--spectate HOST --room NAME``: a spectator watches the room's match, so nothing that
+    would play or fix a match goes with it (exit 2)."""
+    for name in ("host", "join", "server"):
+        if getattr(args, name, None) is not None:
+            raise UsageError(f"--spectate and --{name} cannot be used together: watch a room, or play; drop one")
+    if args.room is None:
+        raise UsageError("--spectate: name the room to watch with --room NAME")
+    for name, flag in _NOT_SPECTATING.items():
+        if getattr(args, name, None) not in (None, False):
+            raise UsageError(f"{flag} cannot be used with --spectate: a spectator watches the room's match as its "
+                             f"players play it; drop {flag}")
+
+
 def _check_room_flags(args: argparse.Namespace, role: str | None) -> None:
-    """``--room`` and ``--name`` go with ``--server``, and ``--server`` needs ``--room``."""
+    """``--room`` and ``--name`` go with ``--server`` (or ``--spectate``, checked on its own), and
+    ``--server`` needs ``--room``."""
     for name in ("room", "name"):
         if getattr(args, name, None) is not None and role != "--server":
-            raise UsageError(f"--{name} only applies to --server HOST; add --server, or drop --{name}")
+            raise UsageError(f"--{name} only applies to --server HOST (or --spectate HOST); add one, or drop "
+                             f"--{name}")
     if role == "--server" and args.room is None:
         raise UsageError("--server: name the room to play in with --room NAME (the first to join makes it)")
 

@@ -28,6 +28,9 @@ NET_PORT = 7000
 SERVER_PORT = 7100
 #: ``--host`` alone: every address of this machine, on NET_PORT.
 HOST_DEFAULT = ("0.0.0.0", NET_PORT)
+#: ``--spectate-delay``: frames a spectator runs behind the live match by default, and at most
+#: (ten seconds).
+SPECTATE_DELAY, SPECTATE_DELAY_LIMIT = 30, 600
 #: The netplay settings a user may leave out, and their values then (left None by the parser,
 #: so that one given without --host or --join can be refused).
 NET_DEFAULTS: dict[str, int | float] = {"input_delay": 2, "max_rollback": 8, "net_timeout": 5.0}
@@ -101,6 +104,16 @@ def server_address(text: str) -> tuple[str, int]:
     return (host, _port("--server", port, 1))
 
 
+def spectate_address(text: str) -> tuple[str, int]:
+    """``--spectate HOST[:PORT]``: the server's name or IPv4 address and its port (default SERVER_PORT)."""
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = text, str(SERVER_PORT)
+    if not host:
+        raise argparse.ArgumentTypeError(f"--spectate {text}: give the server's address, HOST or HOST:PORT")
+    return (host, _port("--spectate", port, 1))
+
+
 def _room_name(text: str) -> str:
     """``--room NAME``: 1 to 16 of A-Z a-z 0-9 . _ - (room_protocol.ROOM_NAME)."""
     if not 1 <= len(text) <= 16 or any(c not in _ROOM_CHARS for c in text):
@@ -144,10 +157,21 @@ def _add_net_flags(p: argparse.ArgumentParser) -> None:
                         f"{SERVER_PORT}): play in the room --room NAME; the room's first player is P1 and fixes "
                         f"the seed, rounds, timer and --frames, the second is P2 (--p1 cpu or --p2 cpu: the CPU "
                         f"plays your side)")
+    p.add_argument("--spectate", type=spectate_address, default=None, metavar="HOST[:PORT]",
+                   help=f"watch the match in the room --room NAME of the Rangebox server at HOST, port PORT "
+                        f"(default {SERVER_PORT}): its confirmed inputs only (no rollback), --spectate-delay "
+                        f"frames behind; a spectator joining mid-match catches up from the first frame. In the "
+                        f"window (Esc leaves), or with --headless one JSON line at the end")
+    p.add_argument("--spectate-delay", type=_positive_int("--spectate-delay", SPECTATE_DELAY_LIMIT + 1,
+                                                          str(SPECTATE_DELAY_LIMIT)),
+                   default=None, metavar="N",
+                   help=f"with --spectate: frames the match shown runs behind the live one, 0 to "
+                        f"{SPECTATE_DELAY_LIMIT} (default {SPECTATE_DELAY})")
     p.add_argument("--room", type=_room_name, default=None, metavar="NAME",
-                   help="with --server: the room to play in (1 to 16 of A-Z a-z 0-9 . _ -)")
+                   help="with --server: the room to play in; with --spectate: the room to watch (1 to 16 of "
+                        "A-Z a-z 0-9 . _ -)")
     p.add_argument("--name", type=_player_name, default=None, metavar="NAME",
-                   help="with --server: your name in the room's result (default: your address)")
+                   help="with --server or --spectate: your name in the room (default: your address)")
     p.add_argument("--input-delay", type=_positive_int("--input-delay", 9, "8"), default=None, metavar="N",
                    help="netplay: frames a local input waits before it is played, 0 to 8 (default 2)")
     p.add_argument("--max-rollback", type=_positive_int("--max-rollback", 17, "16", lowest=1), default=None,
@@ -221,3 +245,5 @@ def apply_defaults(args: argparse.Namespace) -> None:
     for name, value in {**MATCH_DEFAULTS, **NET_DEFAULTS}.items():
         if getattr(args, name) is None:
             setattr(args, name, value)
+    if getattr(args, "spectate_delay", None) is None:
+        args.spectate_delay = SPECTATE_DELAY

@@ -32,7 +32,8 @@ EVENT_LOOP_INTERVAL = 1 / 120
 
 def open_game(args: argparse.Namespace, *, headless: bool | None,
               report: Callable[[str], None] | None = None,
-              net: dict[str, Any] | None = None) -> tuple[ModuleType, Any, Game]:
+              net: dict[str, Any] | None = None,
+              spectate: dict[str, Any] | None = None) -> tuple[ModuleType, Any, Game]:
     """pyglet, its window and :class:`game.render.game.Game`; RenderUnavailable on no display/GL.
 
     ``headless`` True forces EGL (no screen), None keeps ``PYGLET_HEADLESS`` (see
@@ -41,7 +42,9 @@ def open_game(args: argparse.Namespace, *, headless: bool | None,
     the key bindings, the volume and fullscreen (``--fullscreen`` too); ``report`` gets a
     saved key name pyglet does not know (default: a line on stderr).  ``net``: the arguments of
     a netplay game (:class:`game.render.net_game.NetGame`: ``where``, ``show_stats``), made
-    instead of an offline one (its NetMatch comes later, ``NetGame.attach``)."""
+    instead of an offline one (its NetMatch comes later, ``NetGame.attach``); ``spectate``: the
+    arguments of a spectator's game (:class:`game.render.spectate_game.SpectateGame`: ``room``,
+    ``where``; its Spectator comes later, ``SpectateGame.attach``)."""
     from game.render.boot import check_fonts, load_pyglet, make_window, show_loading
 
     pyglet = load_pyglet(headless)
@@ -65,6 +68,10 @@ def open_game(args: argparse.Namespace, *, headless: bool | None,
         from game.render.net_game import NetGame
 
         return pyglet, window, NetGame(pyglet, window, **net, **common)
+    if spectate is not None:
+        from game.render.spectate_game import SpectateGame
+
+        return pyglet, window, SpectateGame(pyglet, window, **spectate, **common)
     game = Game(pyglet, window, p1=args.p1, p2=args.p2, training=args.training,
                 title=args.screenshot is None and args.frames is None, **common)
     return pyglet, window, game
@@ -107,6 +114,11 @@ def run_window(args: argparse.Namespace, program: Program = MAIN_PY, session: Se
         from game.cli.window_net import run_window_netplay
 
         status = run_window_netplay(args, program, session)
+        return session.finish(Reason.NORMAL) if own else status
+    if getattr(args, "spectate", None) is not None:
+        from game.cli.window_spectate import run_window_spectate
+
+        status = run_window_spectate(args, program, session)
         return session.finish(Reason.NORMAL) if own else status
     pyglet, window, game = open_game(args, headless=None)
     if pyglet.options["headless"] and args.frames is None and getattr(args, "replay_data", None) is None:

@@ -14,6 +14,8 @@ By concept:
 * :mod:`.synctest`: :class:`SyncTestSession`, a rollback every frame checked against the first run;
 * :mod:`.cpu_player`: :class:`CpuPlayer`, a CPU that plays one side through its input bits;
 * :mod:`.simnet`: :class:`SimNet`, a seeded simulated network for tests.
+* :mod:`.spectator`: :class:`SpectatorSession`, a server room's match watched from its confirmed
+  inputs (a fixed delay behind, never a rollback).
 
 ``docs/netplay.md`` describes the design and the datagram layouts.
 """

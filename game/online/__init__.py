@@ -8,6 +8,8 @@ what connects it to the machine:
   arena's files, part by part;
 * :mod:`.netmatch`: :class:`NetMatch`, one side of a match: link, handshake, session, the live
   and the confirmed match, the local CPU; ``tick(now, local_bits)`` once per frame.
+* :mod:`.spectate`: :class:`Spectator`, a server room's match watched from its confirmed inputs
+  (join, session, the match stepped once per frame); ``tick(now)``.
 
 The command line's headless netplay (``game/cli/netplay.py``) ticks a NetMatch as fast as the
 session allows (or at 60 Hz with ``--realtime``); ``docs/netplay.md`` ("Playing over UDP").
