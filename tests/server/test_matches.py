@@ -18,14 +18,14 @@ pytestmark = pytest.mark.slow
 
 
 def _recorded(net) -> ReplayRecorder:
-    """A recorder following ``net``'s confirmed match from its start."""
+    """A recorder following ``net``'s confirmed match (a spectator's match) from its start."""
     holder: list[ReplayRecorder] = []
 
     def listener(match, _events):
         if not holder:
             holder.append(ReplayRecorder.of_settings(match))
         holder[0].record(match)
-    net.confirmed_listeners.append(listener)
+    (net.listeners if hasattr(net, "listeners") else net.confirmed_listeners).append(listener)
     return holder
 
 
@@ -101,17 +101,44 @@ def test_two_players_on_the_loopback_address_through_a_server_write_the_result_a
     assert load_replay(tmp_path / line["replay"]).frames == 240
 
 
-def test_3600_frames_on_the_loopback_address_through_the_server_agree_to_the_end(tmp_path):
+def test_3600_frames_two_players_and_two_spectators_on_the_loopback_address_agree_to_the_end(tmp_path):
+    """The issue's whole-match check: two CPU players and two spectators (one from the start, one
+    joining at frame 1,800 and catching up from frame 0) through a server on 127.0.0.1: the
+    players' confirmed hashes, the referee's and the spectators' agree, and the server's replay
+    is byte for byte both players' replays and both spectators' recordings."""
+    from game.online.spectate import SpectateOptions, Spectator
+
     srv = start_server(tmp_path)
     a = room_player(srv.address, "long", frames=3600, timer=60, rounds=5)
     b = room_player(srv.address, "long", frames=3600, level="normal", seed=9)
     recs = [_recorded(a), _recorded(b)]
+    specs: list[Spectator] = []
+    watched: list[list[ReplayRecorder]] = []
+
+    def each(now: float) -> None:
+        frame = a.confirmed.frame if a.confirmed is not None else 0
+        if len(specs) < 2 and frame >= (1, 1800)[len(specs)]:
+            specs.append(Spectator.open(srv.address, "long", SpectateOptions(delay=30), now))
+            watched.append(_recorded(specs[-1]))
+        for sp in specs:
+            sp.tick(now)
+
     try:
-        play([srv], [a, b], seconds=300, until=lambda: a.state == b.state == "ended" and not srv.server.rooms)
+        play([srv], [a, b], seconds=400, each=each, until=lambda: a.state == b.state == "ended"
+             and len(specs) == 2 and all(sp.state == "ended" for sp in specs) and not srv.server.rooms)
     finally:
         close([srv], [a, b])
+        for sp in specs:
+            sp.link.close()
     line = json.loads((tmp_path / "results.jsonl").read_text())
     assert a.ending.kind == b.ending.kind == "finished"
-    assert line["reason"] == "finished" and line["frames"] == min(3600, a.confirmed.frame)
-    assert line["state_hash"] == a.confirmed.state_hash() == b.confirmed.state_hash()
-    assert (tmp_path / line["replay"]).read_bytes() == recs[0][0].to_bytes() == recs[1][0].to_bytes()
+    assert a.confirmed.frame == b.confirmed.frame == line["frames"] == 3600
+    assert line["reason"] == "finished"
+    final = a.confirmed.state_hash()
+    assert line["state_hash"] == final == b.confirmed.state_hash()
+    for sp in specs:
+        assert sp.ending is not None and sp.ending.agrees is True and sp.match.state_hash() == final
+    assert specs[1].behind_max > 1000                       # it joined at 1,800 and caught up from frame 0
+    replay = (tmp_path / line["replay"]).read_bytes()
+    assert replay == recs[0][0].to_bytes() == recs[1][0].to_bytes()
+    assert all(w[0].to_bytes() == replay for w in watched)
