@@ -44,7 +44,8 @@ class LimbBoxes:
         self._pairs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None   # this frame's, on demand
         #: What the boxes were last placed from: both bodies (kept, so no other array takes
         #: their ids) and both places; None after a restore.
-        self._placed: tuple[np.ndarray, np.ndarray, list[tuple[float, ...]]] | None = None
+        self._placed: tuple[np.ndarray, np.ndarray, list[tuple[float, float, float, float, float, float]]] | None \
+            = None
 
     def place(self, a: Fighter, b: Fighter) -> None:
         """A6: every limb's range box from its rotated solid's eight corners.

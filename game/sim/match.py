@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from . import actions, ai, combat, commands, projectiles, rounds, state, throws
+from . import actions, ai, combat, commands, posing, projectiles, rounds, state, throws
 from .arena import Arena
 from .commands import PAIR_LENIENCY
 from .contacts import ClashContact, CrateContact, LimbContact, ProjectileContact, ThrowContact
@@ -114,6 +114,8 @@ class Match:
         self.pair_commands = commands.pair_commands(data.throw)
         #: Within a step: the index in its events of a landed throw's ``Hit``, -1 for none.
         self.throw_hit = -1
+        #: Blend frames already computed (``posing.BlendMemo``): not state, a pure function's results.
+        self.blends = posing.BlendMemo()
         rounds.start_round(self)
         self.limbs.place(*self.fighters)
 

@@ -100,9 +100,53 @@ def source_bodies(d: GameData, key: str) -> np.ndarray | None:
     return d.pose_body.get(key)
 
 
-def pose(d: GameData, f: Fighter) -> None:
+#: A blend frame's pose: angles ``(L, 3)``, rotations ``(L, 3, 3)``, body-frame FK ``(12, L, 4)``.
+Blend = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+class BlendMemo:
+    """A match's blend frames already computed, by what they are computed from: the blend's
+    start and target angles (their bytes) and the blend frames left.  A blend frame costs
+    forward kinematics (``Skeleton.body``) and its sines and cosines; the same transitions
+    recur all fight long (about half of a CPU fight's blend frames are found here).  The
+    arrays are read-only values, so a fighter takes a found one by reference as it takes a
+    table row.  Not state: a pure function's results, the same in any order; at most
+    ``KEPT`` entries (about 6 kB each), forgotten all at once when full."""
+
+    KEPT = 256
+
+    def __init__(self) -> None:
+        self._done: dict[tuple[bytes, bytes, int], Blend] = {}
+
+    def blend(self, d: GameData, start: np.ndarray, target: np.ndarray, left: int) -> Blend:
+        """The pose ``left`` frames before the end of the blend from ``start`` to ``target``
+        (angles ``(L, 3)``), each array read-only."""
+        key = (start.tobytes(), target.tobytes(), left)
+        done = self._done.get(key)
+        if done is None:
+            done = _blend(d, start, target, left)
+            if len(self._done) >= self.KEPT:
+                self._done.clear()
+            self._done[key] = done
+        return done
+
+
+def _blend(d: GameData, start: np.ndarray, target: np.ndarray, left: int) -> Blend:
+    """:meth:`BlendMemo.blend` computed: the angles, their rotations and body-frame FK."""
+    w = 1.0 - left / BLEND_FRAMES
+    angles = start + (target - start) * w
+    angles.flags.writeable = False
+    local = euler_matrices(angles, d.table_sin_cos)
+    local.flags.writeable = False
+    fk = d.skeleton.body(local)
+    fk.flags.writeable = False
+    return angles, local, fk
+
+
+def pose(d: GameData, f: Fighter, memo: BlendMemo | None = None) -> None:
     """Set the fighter's joint angles and rotations for this frame, blending
-    for a few frames when the animation source changes.
+    for a few frames when the animation source changes (``memo``: the match's blend frames
+    already computed; None computes each).
 
     The arrays are replaced, never written in place, and all are read-only (table rows, or a
     blend's fresh arrays made so): ``f.pose`` and the others hand out no writable view of the
@@ -114,14 +158,9 @@ def pose(d: GameData, f: Fighter) -> None:
         f.blend_left = BLEND_FRAMES if f.frame_phase() != "active" else 0
     if f.blend_left > 0:
         f.blend_left -= 1
-        w = 1.0 - f.blend_left / BLEND_FRAMES
-        start = f.pose_from
-        angles = start + (target - start) * w
-        angles.flags.writeable = False
-        local = euler_matrices(angles, d.table_sin_cos)
-        local.flags.writeable = False
-        fk = d.skeleton.body(local)
-        fk.flags.writeable = False
-        f.take_pose(angles, local, fk)
+        if memo is None:
+            f.take_pose(*_blend(d, f.pose_from, target, f.blend_left))
+        else:
+            f.take_pose(*memo.blend(d, f.pose_from, target, f.blend_left))
     else:
         f.take_pose(target, rot, body)

@@ -72,3 +72,22 @@ def test_fighter_scalars_are_plain_attributes_so_set_scalars_may_write_the_dict(
     assert len(vals) == len(SCALARS) and vals == tuple(vars(f)[n] for n in SCALARS)
     g.set_scalars(vals)
     assert g.scalars() == vals
+
+
+def test_blend_memo_hands_back_the_blend_a_fresh_computation_gives():
+    """posing.BlendMemo: a blend found again is the same arrays, with the bits of computing it
+    afresh; a full memo forgets all and goes on."""
+    from game.sim.data import load_game_data
+    from game.sim.posing import BlendMemo, _blend
+
+    d = load_game_data(None)
+    start, target = d.poses["stance"], d.poses["crouch"]
+    memo = BlendMemo()
+    first = memo.blend(d, start, target, 2)
+    assert memo.blend(d, start.copy(), target.copy(), 2) is first
+    for got, want in zip(first, _blend(d, start, target, 2)):
+        assert got.tobytes() == want.tobytes() and not got.flags.writeable
+    assert memo.blend(d, start, target, 1) is not first
+    for k in range(BlendMemo.KEPT):
+        memo.blend(d, start + k, target, 0)
+    assert memo.blend(d, start, target, 2) is not first
