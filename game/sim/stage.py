@@ -317,8 +317,9 @@ class Stage:
 
     def push_out(self, x: float, z: float, r: float) -> tuple[float, float]:
         """Move a pushbox circle (centre x, z, radius r) out of pillars, walls and standing crates."""
+        xl, xh, zl, zh = x - r, x + r, z - r, z + r     # the circle's x-z box, kept until it moves
         for x0, z0, x1, z1 in self._obstacles:
-            if x + r <= x0 or x - r >= x1 or z + r <= z0 or z - r >= z1:
+            if xh <= x0 or xl >= x1 or zh <= z0 or zl >= z1:
                 continue
             cx, cz = min(max(x, x0), x1), min(max(z, z0), z1)
             dx, dz = x - cx, z - cz
@@ -332,6 +333,7 @@ class Stage:
                 exits = ((x - x0 + r, -1, 0), (x1 - x + r, 1, 0), (z - z0 + r, 0, -1), (z1 - z + r, 0, 1))
                 dist, sx, sz = min(exits)
                 x, z = x + sx * dist, z + sz * dist
+            xl, xh, zl, zh = x - r, x + r, z - r, z + r
         return x, z
 
     def push_rect_out(self, x: float, z: float, rect: tuple[float, float, float, float],
