@@ -116,6 +116,10 @@ class Match:
         self.throw_hit = -1
         #: Blend frames already computed (``posing.BlendMemo``): not state, a pure function's results.
         self.blends = posing.BlendMemo()
+        #: Each fighter's last lying rect with the body and facing it was made from
+        #: (``movement.lying_rect``), or None: not state, a pure function's result.
+        self.lying_rects: list[tuple[np.ndarray, float, float, tuple[float, float, float, float]] | None] = \
+            [None, None]
         rounds.start_round(self)
         self.limbs.place(*self.fighters)
 
