@@ -115,7 +115,7 @@ class Match:
         #: Within a step: the index in its events of a landed throw's ``Hit``, -1 for none.
         self.throw_hit = -1
         #: Blend frames already computed (``posing.BlendMemo``): not state, a pure function's results.
-        self.blends = posing.BlendMemo()
+        self.blends = posing.BlendMemo(len(data.skeleton.names))
         #: Each fighter's last lying rect with the body and facing it was made from
         #: (``movement.lying_rect``), or None: not state, a pure function's result.
         self.lying_rects: list[tuple[np.ndarray, float, float, tuple[float, float, float, float]] | None] = \

@@ -106,29 +106,54 @@ Blend = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 class BlendMemo:
     """A match's blend frames already computed, by what they are computed from: the blend's
-    start and target angles (their bytes) and the blend frames left.  A blend frame costs
-    forward kinematics (``Skeleton.body``) and its sines and cosines; the same transitions
-    recur all fight long (about half of a CPU fight's blend frames are found here).  The
-    arrays are read-only values, so a fighter takes a found one by reference as it takes a
-    table row.  Not state: a pure function's results, the same in any order; at most
-    ``KEPT`` entries (about 6 kB each), forgotten all at once when full."""
+    start and target angles and the blend frames left.  A blend frame costs forward kinematics
+    (``Skeleton.body``) and its sines and cosines, and the same transitions recur all fight
+    long (about half of a CPU fight's blend frames are found here).  Not state: a pure
+    function's results, the same in any order.
+
+    The ``KEPT`` slots are allocated with the match (about 1.5 MB), so a match's memory does
+    not grow as they fill; when all are used they are all forgotten.  A blend found is handed
+    out as read-only copies of its slot, fresh arrays as a computed one is (a slot is written
+    again later; what a fighter or a snapshot holds never changes)."""
 
     KEPT = 256
 
-    def __init__(self) -> None:
-        self._done: dict[tuple[bytes, bytes, int], Blend] = {}
+    def __init__(self, n_limbs: int) -> None:
+        self._slot: dict[int, int] = {}                       # hash of a key -> its slot
+        self._used = 0                                        # slots filled since the last clear
+        self._left = [-1] * self.KEPT                         # each slot's blend frames left
+        self._ends = np.zeros((self.KEPT, 2, n_limbs, 3))     # each slot's start and target angles
+        self._angles = np.zeros((self.KEPT, n_limbs, 3))
+        self._local = np.zeros((self.KEPT, n_limbs, 3, 3))
+        self._body = np.zeros((self.KEPT, 12, n_limbs, 4))
 
     def blend(self, d: GameData, start: np.ndarray, target: np.ndarray, left: int) -> Blend:
         """The pose ``left`` frames before the end of the blend from ``start`` to ``target``
         (angles ``(L, 3)``), each array read-only."""
-        key = (start.tobytes(), target.tobytes(), left)
-        done = self._done.get(key)
-        if done is None:
-            done = _blend(d, start, target, left)
-            if len(self._done) >= self.KEPT:
-                self._done.clear()
-            self._done[key] = done
+        sb, tb = start.tobytes(), target.tobytes()
+        h = hash((sb, tb, left))
+        k = self._slot.get(h)
+        if k is not None and self._left[k] == left and self._ends[k, 0].tobytes() == sb \
+                and self._ends[k, 1].tobytes() == tb:                 # the same bits: the same blend
+            return _frozen_copy(self._angles[k]), _frozen_copy(self._local[k]), _frozen_copy(self._body[k])
+        done = _blend(d, start, target, left)
+        if self._used == self.KEPT:
+            self._slot.clear()
+            self._used = 0
+        k = self._used
+        self._used += 1
+        self._slot[h] = k
+        self._left[k] = left
+        self._ends[k, 0], self._ends[k, 1] = start, target
+        self._angles[k], self._local[k], self._body[k] = done
         return done
+
+
+def _frozen_copy(a: np.ndarray) -> np.ndarray:
+    """A read-only copy of ``a``."""
+    c = a.copy()
+    c.flags.writeable = False
+    return c
 
 
 def _blend(d: GameData, start: np.ndarray, target: np.ndarray, left: int) -> Blend:
