@@ -58,7 +58,7 @@ def advance(m: Match, bits: tuple[int, int], events: list[Event]) -> None:
             movement.face(f, o)
     for f in m.fighters:
         if not frozen[f.index]:
-            posing.pose(m.data, f)
+            posing.pose(m.data, f, m.blends)
     movement.keep_trunks_apart(m)     # the poses' trunks, which may lean out past the pushboxes
     for f in m.fighters:          # a body on the ground is kept out of walls, pillars and crates
         if f.state in LYING_STATES and not frozen[f.index]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from . import ai
 from .fighter import Fighter
-from .inputs import ATTACK_BUTTONS, GUARD, HK, HP, LK, LP, FrameInput, axes
+from .inputs import ATTACK_BUTTONS, BY_BITS, GUARD, HK, HP, LK, LP, FrameInput, axes
 from .moves import ThrowSpec
 
 if TYPE_CHECKING:
@@ -34,20 +34,20 @@ LONE = {"lp": LP, "hp": HP, "lk": LK}
 def read_inputs(m: Match, p1: FrameInput, p2: FrameInput) -> tuple[int, int]:
     """Stage 1: each side's input bits this frame (a CPU side's from ``ai.decide``; a player's
     must be a :class:`FrameInput`, else TypeError).  Sets ``m.last_inputs``."""
-    given = (p1, p2)
-    out = []
-    for i in (0, 1):
-        level = m.cpu[i]
-        if level is not None:
-            b = ai.decide(m, i, level)
-        else:
-            inp = given[i]
-            if not isinstance(inp, FrameInput):
-                raise TypeError(f"Match.step: p{i + 1} must be a FrameInput, got {type(inp).__name__}")
-            b = inp.bits
-        out.append(b)
-    m.last_inputs = (FrameInput.from_bits(out[0]), FrameInput.from_bits(out[1]))
-    return out[0], out[1]
+    b1 = _side_bits(m, 0, p1)
+    b2 = _side_bits(m, 1, p2)
+    m.last_inputs = (BY_BITS[b1], BY_BITS[b2])
+    return b1, b2
+
+
+def _side_bits(m: Match, i: int, given: FrameInput) -> int:
+    """Side ``i``'s bits: its CPU's decision, or the player's ``given`` input."""
+    level = m.cpu[i]
+    if level is not None:
+        return ai.decide(m, i, level)
+    if not isinstance(given, FrameInput):
+        raise TypeError(f"Match.step: p{i + 1} must be a FrameInput, got {type(given).__name__}")
+    return given.bits
 
 
 def pair_commands(throw: ThrowSpec | None) -> dict[str, int]:

@@ -57,11 +57,11 @@ class FrameInput:
 
     @property
     def bits(self) -> int:
-        n = 0
-        for i, name in enumerate(BUTTONS):
-            if getattr(self, name):
-                n |= 1 << i
-        return n
+        """The buttons as an int, bit i for ``BUTTONS[i]`` (each field is a bool, so a shift of it
+        is 0 or that bit)."""
+        fwd, back, up, down, side_l, side_r, lp, hp, lk, hk, guard = _GET_BUTTONS(self)
+        return (fwd | back << 1 | up << 2 | down << 3 | side_l << 4 | side_r << 5 | lp << 6 | hp << 7
+                | lk << 8 | hk << 9 | guard << 10)
 
     @classmethod
     def from_bits(cls, n: int) -> "FrameInput":
@@ -79,6 +79,9 @@ class FrameInput:
 _DECODED = tuple(
     FrameInput(**{name: bool(n >> i & 1) for i, name in enumerate(BUTTONS)}) for n in range(1 << len(BUTTONS))
 )
+#: The :class:`FrameInput` of every ``n`` in ``range(2 ** FrameInput.BITS)``, by ``n``: what
+#: ``FrameInput.from_bits`` returns, for the match's own bits, which need no check.
+BY_BITS = _DECODED
 
 # Bit masks used by the match (plain ints: cheap to test).
 FORWARD, BACK, UP, DOWN, SIDE_L, SIDE_R, LP, HP, LK, HK, GUARD = (1 << i for i in range(len(BUTTONS)))

@@ -42,16 +42,30 @@ class LimbBoxes:
         self.origin = _frozen(np.zeros((2, n, 3)))
         self._judge = PairJudge.all_pairs(n, n)        # A2-A4 on every (P1 limb, P2 limb) pair
         self._pairs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None   # this frame's, on demand
+        #: What the boxes were last placed from: both bodies (kept, so no other array takes
+        #: their ids) and both places; None after a restore.
+        self._placed: tuple[np.ndarray, np.ndarray, list[tuple[float, float, float, float, float, float]]] | None \
+            = None
 
     def place(self, a: Fighter, b: Fighter) -> None:
         """A6: every limb's range box from its rotated solid's eight corners.
 
         Each fighter's pose in its own frame (``f.body``, forward kinematics) comes from
         the animation tables, or was computed this frame for a blend; here both bodies
-        are turned to their facing and set on the ground, corners included."""
-        rot, origin, padded = self.skeleton.place_rows(
-            np.concatenate((a.body[None], b.body[None])),
-            [(float(f.fx), float(f.fz), float(f.x), float(f.ground_y), float(f.z), f.lift()) for f in (a, b)])
+        are turned to their facing and set on the ground, corners included.
+
+        When both bodies are the arrays of the last placing and both fighters stand where they
+        stood then, facing the same way (an idle, guarding or stunned pair: two steps in five
+        of a CPU fight), the boxes are those of the last frame and are kept: the result is a
+        function of those values alone (read-only bodies; a ``-0.0`` in a place, equal to
+        ``0.0`` here, gives the same boxes)."""
+        places = [(float(f.fx), float(f.fz), float(f.x), float(f.ground_y), float(f.z), f.lift()) for f in (a, b)]
+        last = self._placed
+        if last is not None and last[0] is a.body and last[1] is b.body and last[2] == places:
+            self._pairs = None
+            return
+        self._placed = (a.body, b.body, places)
+        rot, origin, padded = self.skeleton.place_rows(np.concatenate((a.body[None], b.body[None])), places)
         rot.setflags(write=False)
         origin.setflags(write=False)
         padded.setflags(write=False)
@@ -86,6 +100,7 @@ class LimbBoxes:
         self.padded = _frozen(padded_boxes(boxes))
         self.boxes = self.padded[..., :3]
         self._pairs = None
+        self._placed = None
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from . import actions, ai, combat, commands, projectiles, rounds, state, throws
+from . import actions, ai, combat, commands, posing, projectiles, rounds, state, throws
 from .arena import Arena
 from .commands import PAIR_LENIENCY
 from .contacts import ClashContact, CrateContact, LimbContact, ProjectileContact, ThrowContact
@@ -114,6 +114,12 @@ class Match:
         self.pair_commands = commands.pair_commands(data.throw)
         #: Within a step: the index in its events of a landed throw's ``Hit``, -1 for none.
         self.throw_hit = -1
+        #: Blend frames already computed (``posing.BlendMemo``): not state, a pure function's results.
+        self.blends = posing.BlendMemo(len(data.skeleton.names))
+        #: Each fighter's last lying rect with the body and facing it was made from
+        #: (``movement.lying_rect``), or None: not state, a pure function's result.
+        self.lying_rects: list[tuple[np.ndarray, float, float, tuple[float, float, float, float]] | None] = \
+            [None, None]
         rounds.start_round(self)
         self.limbs.place(*self.fighters)
 

@@ -220,13 +220,24 @@ def follow_ground(stage: Stage, f: Fighter) -> None:
 def lying_rect(m: Match, f: Fighter) -> Rect:
     """``(x0, z0, x1, z1)``: the x–z rect, as offsets from ``(f.x, f.z)``, of every limb range box
     ``f``'s pose of this frame will have (stage 3 places the same corners, ``Skeleton.place_rows``),
-    grown to hold its pushbox circle too."""
-    c = f.body[4:]                            # (8, L, 4): each limb solid's corners, body frame
+    grown to hold its pushbox circle too.
+
+    A function of the body (a read-only array) and the facing: when they are the very objects
+    of ``f``'s last rect (a knocked-out body lying still, most lying frames), that rect is
+    ``m.lying_rects[f.index]``'s, kept with them."""
+    body, fx, fz = f.body, f.fx, f.fz
+    last = m.lying_rects[f.index]
+    if last is not None and last[0] is body and last[1] is fx and last[2] is fz:
+        return last[3]
+    c = body[4:]                              # (8, L, 4): each limb solid's corners, body frame
     x, z = c[..., 0], c[..., 2]
-    fx, fz, r = float(f.fx), float(f.fz), m.data.pushbox_radius
-    wx, wz = x * fx - z * fz, x * fz + z * fx  # turned to the facing, as placed
-    return (min(float(wx.min()), -r), min(float(wz.min()), -r),
+    r = m.data.pushbox_radius
+    ffx, ffz = float(fx), float(fz)
+    wx, wz = x * ffx - z * ffz, x * ffz + z * ffx  # turned to the facing, as placed
+    rect = (min(float(wx.min()), -r), min(float(wz.min()), -r),
             max(float(wx.max()), r), max(float(wz.max()), r))
+    m.lying_rects[f.index] = (body, fx, fz, rect)
+    return rect
 
 
 def place_lying(m: Match, x: float, z: float, rect: Rect) -> tuple[float, float] | None:

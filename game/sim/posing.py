@@ -100,9 +100,78 @@ def source_bodies(d: GameData, key: str) -> np.ndarray | None:
     return d.pose_body.get(key)
 
 
-def pose(d: GameData, f: Fighter) -> None:
+#: A blend frame's pose: angles ``(L, 3)``, rotations ``(L, 3, 3)``, body-frame FK ``(12, L, 4)``.
+Blend = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+class BlendMemo:
+    """A match's blend frames already computed, by what they are computed from: the blend's
+    start and target angles and the blend frames left.  A blend frame costs forward kinematics
+    (``Skeleton.body``) and its sines and cosines, and the same transitions recur all fight
+    long (about half of a CPU fight's blend frames are found here).  Not state: a pure
+    function's results, the same in any order.
+
+    The ``KEPT`` slots are allocated with the match (about 1.5 MB), so a match's memory does
+    not grow as they fill; when all are used they are all forgotten.  A blend found is handed
+    out as read-only copies of its slot, fresh arrays as a computed one is (a slot is written
+    again later; what a fighter or a snapshot holds never changes)."""
+
+    KEPT = 256
+
+    def __init__(self, n_limbs: int) -> None:
+        self._slot: dict[int, int] = {}                       # hash of a key -> its slot
+        self._used = 0                                        # slots filled since the last clear
+        self._left = [-1] * self.KEPT                         # each slot's blend frames left
+        self._ends = np.zeros((self.KEPT, 2, n_limbs, 3))     # each slot's start and target angles
+        self._angles = np.zeros((self.KEPT, n_limbs, 3))
+        self._local = np.zeros((self.KEPT, n_limbs, 3, 3))
+        self._body = np.zeros((self.KEPT, 12, n_limbs, 4))
+
+    def blend(self, d: GameData, start: np.ndarray, target: np.ndarray, left: int) -> Blend:
+        """The pose ``left`` frames before the end of the blend from ``start`` to ``target``
+        (angles ``(L, 3)``), each array read-only."""
+        sb, tb = start.tobytes(), target.tobytes()
+        h = hash((sb, tb, left))
+        k = self._slot.get(h)
+        if k is not None and self._left[k] == left and self._ends[k, 0].tobytes() == sb \
+                and self._ends[k, 1].tobytes() == tb:                 # the same bits: the same blend
+            return _frozen_copy(self._angles[k]), _frozen_copy(self._local[k]), _frozen_copy(self._body[k])
+        done = _blend(d, start, target, left)
+        if self._used == self.KEPT:
+            self._slot.clear()
+            self._used = 0
+        k = self._used
+        self._used += 1
+        self._slot[h] = k
+        self._left[k] = left
+        self._ends[k, 0], self._ends[k, 1] = start, target
+        self._angles[k], self._local[k], self._body[k] = done
+        return done
+
+
+def _frozen_copy(a: np.ndarray) -> np.ndarray:
+    """A read-only copy of ``a``."""
+    c = a.copy()
+    c.flags.writeable = False
+    return c
+
+
+def _blend(d: GameData, start: np.ndarray, target: np.ndarray, left: int) -> Blend:
+    """:meth:`BlendMemo.blend` computed: the angles, their rotations and body-frame FK."""
+    w = 1.0 - left / BLEND_FRAMES
+    angles = start + (target - start) * w
+    angles.flags.writeable = False
+    local = euler_matrices(angles, d.table_sin_cos)
+    local.flags.writeable = False
+    fk = d.skeleton.body(local)
+    fk.flags.writeable = False
+    return angles, local, fk
+
+
+def pose(d: GameData, f: Fighter, memo: BlendMemo | None = None) -> None:
     """Set the fighter's joint angles and rotations for this frame, blending
-    for a few frames when the animation source changes.
+    for a few frames when the animation source changes (``memo``: the match's blend frames
+    already computed; None computes each).
 
     The arrays are replaced, never written in place, and all are read-only (table rows, or a
     blend's fresh arrays made so): ``f.pose`` and the others hand out no writable view of the
@@ -114,14 +183,9 @@ def pose(d: GameData, f: Fighter) -> None:
         f.blend_left = BLEND_FRAMES if f.frame_phase() != "active" else 0
     if f.blend_left > 0:
         f.blend_left -= 1
-        w = 1.0 - f.blend_left / BLEND_FRAMES
-        start = f.pose_from
-        angles = start + (target - start) * w
-        angles.flags.writeable = False
-        local = euler_matrices(angles, d.table_sin_cos)
-        local.flags.writeable = False
-        fk = d.skeleton.body(local)
-        fk.flags.writeable = False
-        f.take_pose(angles, local, fk)
+        if memo is None:
+            f.take_pose(*_blend(d, f.pose_from, target, f.blend_left))
+        else:
+            f.take_pose(*memo.blend(d, f.pose_from, target, f.blend_left))
     else:
         f.take_pose(target, rot, body)

@@ -224,7 +224,7 @@ class Skeleton:
             g = flat.take(idx, axis=1)                # (N, 2, 4, l * 16): both operands in one gather
             _products(g[:, 0], g[:, 1], out=flat[:, dst])     # (take: a third of flat[:, idx]'s time)
         # every vector of every limb: t @ v, vector-major (N, 12, L, 4)
-        rows = _products(flat[:, self._fk_take], self._fk_vectors)
+        rows = _products(flat.take(self._fk_take, axis=1), self._fk_vectors)   # take: a gather, cheaper than [:, idx]
         return rows.reshape(lead + (self.BODY_COLS, nl, 4))
 
     def place(self, body: np.ndarray, ground: np.ndarray, facing: np.ndarray, lift: np.ndarray, *,

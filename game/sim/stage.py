@@ -148,7 +148,8 @@ class Stage:
         self._solid_xz = np.array([[[b[0, 0], b[0, 2]], [b[1, 0], b[1, 2]]] for b in solid]).reshape(-1, 2, 2)
         self._refresh_obstacles()
         self.projectiles: tuple[Projectile, ...] = ()
-        self.rays: list[RayRecord] = []
+        #: This step's ray casts, as :meth:`_record` logged them (``rays`` makes the records).
+        self._rays: list[tuple] = []
 
     @classmethod
     def load(cls, assets_dir: str | None = None) -> "Stage":
@@ -316,8 +317,9 @@ class Stage:
 
     def push_out(self, x: float, z: float, r: float) -> tuple[float, float]:
         """Move a pushbox circle (centre x, z, radius r) out of pillars, walls and standing crates."""
+        xl, xh, zl, zh = x - r, x + r, z - r, z + r     # the circle's x-z box, kept until it moves
         for x0, z0, x1, z1 in self._obstacles:
-            if x + r <= x0 or x - r >= x1 or z + r <= z0 or z - r >= z1:
+            if xh <= x0 or xl >= x1 or zh <= z0 or zl >= z1:
                 continue
             cx, cz = min(max(x, x0), x1), min(max(z, z0), z1)
             dx, dz = x - cx, z - cz
@@ -331,6 +333,7 @@ class Stage:
                 exits = ((x - x0 + r, -1, 0), (x1 - x + r, 1, 0), (z - z0 + r, 0, -1), (z1 - z + r, 0, 1))
                 dist, sx, sz = min(exits)
                 x, z = x + sx * dist, z + sz * dist
+            xl, xh, zl, zh = x - r, x + r, z - r, z + r
         return x, z
 
     def push_rect_out(self, x: float, z: float, rect: tuple[float, float, float, float],
@@ -356,7 +359,7 @@ class Stage:
         top = y_hint + GROUND_RAY_UP
         t = self.scene.cast_nearest_distance((x, top, z), (0.0, -1.0, 0.0), GROUND_RAY_DOWN, level=GROUND_LEVEL)
         self._record((x, top, z), (x, top - GROUND_RAY_DOWN, z), "ray_nearest", t is not None,
-                     None if t is None else np.array([x, top - t, z]))
+                     None if t is None else (x, top - t, z))
         return y_hint if t is None else top - t
 
     # ------------------------------------------------------------ projectiles
@@ -462,12 +465,20 @@ class Stage:
     # ------------------------------------------------------------ rays
     def begin_frame(self) -> None:
         """A step starts: forget the rays of the last one."""
-        self.rays = []
+        self._rays = []
 
-    def _record(self, origin: Vec3, end: Vec3, kind: str, hit: bool, point: np.ndarray | None) -> None:
+    @property
+    def rays(self) -> list[RayRecord]:
+        """The ray casts of this step (C6-C8), in order, for the debug overlay: made from the
+        log on each read, so a step that no overlay draws builds no record and no array."""
+        return [RayRecord(np.asarray(o, float), np.asarray(e, float), kind, hit,
+                          None if p is None else np.array(p, float), nodes, tris)
+                for o, e, kind, hit, p, nodes, tris in self._rays]
+
+    def _record(self, origin: Vec3, end: Vec3, kind: str, hit: bool, point: Vec3 | None) -> None:
+        """Log a cast the scene has just made (its visit counters are the last query's)."""
         st = self.scene.stats
-        self.rays.append(RayRecord(np.asarray(origin, float), np.asarray(end, float), kind, bool(hit), point,
-                                   int(st.nodes_visited), int(st.triangles_tested)))
+        self._rays.append((origin, end, kind, bool(hit), point, int(st.nodes_visited), int(st.triangles_tested)))
 
     # ------------------------------------------------------------ state
     def snapshot(self) -> tuple:
@@ -488,7 +499,7 @@ class Stage:
         if changed:
             self._rebuild_group()
             self._refresh_obstacles()
-        self.rays = []
+        self._rays = []
 
     def state_bytes(self) -> bytes:
         """The crates' and projectiles' state as bytes, for ``Match.state_hash``."""

@@ -52,6 +52,9 @@ def test_ab_runs_and_bad_revision_exits_2():
     ok = run("HEAD", "--seeds", "1", "--chunks", "2")
     assert ok.returncode == 0, ok.stderr
     assert "ratio working tree / HEAD: median" in ok.stdout
+    replayed = run("HEAD", "--seeds", "1", "--chunks", "2", "--replayed")
+    assert replayed.returncode == 0, replayed.stderr
+    assert "Match.step, replayed inputs, no CPU side: HEAD" in replayed.stdout
     bad = run("no-such-revision")
     assert bad.returncode == 2 and "REV" in bad.stderr and "no-such-revision" in bad.stderr
     assert "Traceback" not in bad.stderr

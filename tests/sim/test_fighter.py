@@ -72,3 +72,27 @@ def test_fighter_scalars_are_plain_attributes_so_set_scalars_may_write_the_dict(
     assert len(vals) == len(SCALARS) and vals == tuple(vars(f)[n] for n in SCALARS)
     g.set_scalars(vals)
     assert g.scalars() == vals
+
+
+def test_blend_memo_hands_back_the_blend_a_fresh_computation_gives():
+    """posing.BlendMemo: a blend found again has the bits of computing it afresh, in fresh
+    read-only arrays (its slot is written again later); a full memo forgets all and goes on."""
+    from game.sim.data import load_game_data
+    from game.sim.posing import BlendMemo, _blend
+
+    d = load_game_data(None)
+    start, target = d.poses["stance"], d.poses["crouch"]
+    memo = BlendMemo(len(d.skeleton.names))
+    want = _blend(d, start, target, 2)
+    first = memo.blend(d, start, target, 2)
+    again = memo.blend(d, start.copy(), target.copy(), 2)
+    for a, b, w in zip(first, again, want):
+        assert a.tobytes() == b.tobytes() == w.tobytes() and a is not b and not b.flags.writeable
+    other = memo.blend(d, start, target, 1)
+    assert other[0].tobytes() != first[0].tobytes()
+    for k in range(1, BlendMemo.KEPT + 1):           # fills the rest, then clears and reuses slots
+        memo.blend(d, start + k, target, 0)
+    for a, w in zip(first + memo.blend(d, start, target, 2), want + want):
+        assert a.tobytes() == w.tobytes()         # what was handed out is unchanged
+    got = memo.blend(d, start, target, 2)
+    assert all(a.tobytes() == w.tobytes() for a, w in zip(got, want))

@@ -141,3 +141,26 @@ def test_jump_leaves_the_ground_and_lands():
         m.step(NEUTRAL, NEUTRAL)
         heights.append(m.fighters[0].limb_boxes()[:, 0, 1].min())
     assert max(heights) > 0.4 and heights[-1] == pytest.approx(0.0, abs=1e-9)
+
+
+def test_lying_rect_kept_for_the_same_body_and_facing_is_the_rect_made_afresh():
+    """movement.lying_rect keeps a fighter's last rect with the body and facing objects it was
+    made from: the same objects give it back, a new facing or body makes a new one, and every
+    rect equals one made with nothing kept."""
+    from game.sim.movement import lying_rect
+
+    m = Match.new(seed=0)
+    f = m.fighters[0]
+    d = m.data
+    f.take_pose(f.pose, f.local, d.knockdown_body[-1])
+    first = lying_rect(m, f)
+    assert lying_rect(m, f) is first
+    for fx, fz in ((0.6, 0.8), (-1.0, 0.0)):
+        f.fx, f.fz = fx, fz
+        got = lying_rect(m, f)
+        m.lying_rects[0] = None
+        assert lying_rect(m, f) == got and got != first
+    f.take_pose(f.pose, f.local, d.pose_body["ko"])
+    got = lying_rect(m, f)
+    m.lying_rects[0] = None
+    assert lying_rect(m, f) == got

@@ -147,3 +147,39 @@ def test_A6_match_places_tabled_body_rows_like_posing_its_joint_rotations():
             assert np.allclose(boxes, np.stack([f.limb_boxes() for f in m.fighters]), rtol=0, atol=1e-12)
             checked += 1
     assert checked > 200
+
+
+def test_A6_range_boxes_kept_from_the_last_frame_are_the_bits_a_fresh_placing_gives():
+    """LimbBoxes.place keeps the last arrays when both bodies and places repeat: every frame
+    the match's rot, origin and boxes are those of placing the fighters afresh, bit for bit,
+    and both ways (kept and rebuilt) occur in the run.  (A grab's frame moves the thrown body
+    after its boxes were placed, A8: that frame is left out.)"""
+    from game.sim import ThrowGrab
+
+    m = Match.new(seed=2, p1_cpu="hard", p2_cpu="normal")
+    to_fight(m)
+    sk, kept, rebuilt = m.data.skeleton, 0, 0
+    for _ in range(300):
+        before = m.limbs.padded
+        if any(isinstance(e, ThrowGrab) for e in m.step()):
+            continue
+        a, b = m.fighters
+        places = [(f.fx, f.fz, f.x, f.ground_y, f.z, f.lift()) for f in (a, b)]
+        rot, origin, padded = sk.place_rows(np.stack((a.body, b.body)), places)
+        for got, want in ((m.limbs.rot, rot), (m.limbs.origin, origin), (m.limbs.padded, padded)):
+            assert np.ascontiguousarray(got).tobytes() == np.ascontiguousarray(want).tobytes()
+        kept += m.limbs.padded is before
+        rebuilt += m.limbs.padded is not before
+    assert kept > 20 and rebuilt > 20
+
+
+def test_range_boxes_after_a_restore_are_the_snapshots_not_the_kept_ones():
+    m = Match.new(seed=2, p1_cpu="hard", p2_cpu="normal")
+    to_fight(m)
+    snap = m.snapshot()
+    want = m.limbs.boxes.copy()
+    for _ in range(30):
+        m.step()
+    m.restore(snap)
+    m.limbs.place(*m.fighters)
+    assert np.array_equal(m.limbs.boxes, want)
