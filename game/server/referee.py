@@ -149,11 +149,9 @@ class Referee:
             m.step(FrameInput.from_bits(p1), FrameInput.from_bits(p2))
             stage = m.stage
             if stage is not None:
-                for ray in stage.rays:
-                    if ray.kind == "ray_any":
-                        self._any += 1
-                    else:
-                        self._nearest += 1
+                any_hit, nearest = stage.cast_counts()
+                self._any += any_hit
+                self._nearest += nearest
             self.recorder.record(m)
             self.fresh.append((p1, p2))
             n += 1

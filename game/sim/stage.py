@@ -475,6 +475,12 @@ class Stage:
                           None if p is None else np.array(p, float), nodes, tris)
                 for o, e, kind, hit, p, nodes, tris in self._rays]
 
+    def cast_counts(self) -> tuple[int, int]:
+        """``(any-hit, nearest-hit)`` casts of this step (C8, C7), counted from the log without
+        building its records (the server's referee counts every step's)."""
+        any_hit = sum(1 for r in self._rays if r[2] == "ray_any")
+        return any_hit, len(self._rays) - any_hit
+
     def _record(self, origin: Vec3, end: Vec3, kind: str, hit: bool, point: Vec3 | None) -> None:
         """Log a cast the scene has just made (its visit counters are the last query's)."""
         st = self.scene.stats

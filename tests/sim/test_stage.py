@@ -73,3 +73,18 @@ def test_debug_draw_describes_crates_quadtree_and_rays(at_crate):
     assert len(d.of("box", "crate_slab")) >= sum(len(c.compound.boxes) for c in m.stage.crates)
     assert d.of("rect_xz", "quadtree")
     assert d.of("quad", "crate_region") and d.of("quad", "crate_fill_face") and d.of("quad", "crate_target_face")
+
+
+def test_C7_C8_cast_counts_are_the_kinds_of_this_steps_ray_log():
+    from game.sim import Match
+    from simhelp import FIREBALL, NEUTRAL, to_fight
+    m = Match.new(seed=4)
+    to_fight(m)
+    seen = [0, 0]
+    for f in range(120):                               # P1 throws a fireball: its path is cast (C8)
+        m.step(FIREBALL if f == 0 else NEUTRAL, NEUTRAL)
+        kinds = [r.kind for r in m.stage.rays]
+        counts = m.stage.cast_counts()
+        assert counts == (kinds.count("ray_any"), kinds.count("ray_nearest")) and sum(counts) == len(kinds)
+        seen = [seen[0] + counts[0], seen[1] + counts[1]]
+    assert seen[0] > 0 and seen[1] > 0                 # both kinds were cast and counted
