@@ -15,6 +15,7 @@ import pytest
 from game.cli import app
 from game.cli.checks import check_net_flags
 from game.cli.parser import build_parser
+from serverhelp import server_child
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,18 +49,9 @@ def test_either_side_flag_lets_the_cpu_play_whichever_side_the_room_gives(side):
     assert args.server == ("h", 7100) and args.p1 == "cpu" and args.p2 is None
 
 
-def _server_child(results: Path) -> tuple[subprocess.Popen, int]:
-    child = subprocess.Popen([sys.executable, "-m", "game.server", "--port", "0", "--bind", "127.0.0.1",
-                              "--results", str(results), "--status-every", "0"],
-                             cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), stderr=subprocess.PIPE, text=True)
-    line = child.stderr.readline()
-    assert "listening on UDP 127.0.0.1:" in line, line
-    return child, int(line.split("127.0.0.1:")[1].split(";")[0])
-
-
 @pytest.mark.slow
 def test_two_headless_players_in_a_room_play_to_the_same_state_and_the_same_replay_as_the_servers(tmp_path):
-    child, port = _server_child(tmp_path / "server")
+    child, port = server_child(tmp_path / "server")
     env = dict(os.environ, PYGLET_HEADLESS="1")
     env.pop("DISPLAY", None)
     common = ["--server", f"127.0.0.1:{port}", "--room", "dojo", "--headless", "--frames", "360"]
@@ -105,7 +97,7 @@ def test_a_player_with_no_server_answering_exits_3_naming_the_server(tmp_path):
 @pytest.mark.gl
 @pytest.mark.slow
 def test_a_window_plays_in_a_room_and_its_replay_is_the_servers(tmp_path):
-    child, port = _server_child(tmp_path / "server")
+    child, port = server_child(tmp_path / "server")
     env = dict(os.environ, PYGLET_HEADLESS="1")
     env.pop("DISPLAY", None)
     common = ["--server", f"127.0.0.1:{port}", "--room", "window", "--frames", "240"]

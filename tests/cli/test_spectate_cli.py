@@ -17,6 +17,7 @@ from game.cli import app
 from game.cli.checks import check_net_flags
 from game.cli.parser import SPECTATE_DELAY, apply_defaults, build_parser
 from game.net.spectator import DELAY
+from serverhelp import server_child
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,18 +56,9 @@ def test_spectate_defaults_to_the_servers_port_and_the_sessions_delay():
     assert given.spectate == ("h", 7200) and given.spectate_delay == 0
 
 
-def _server_child(results: Path) -> tuple[subprocess.Popen, int]:
-    child = subprocess.Popen([sys.executable, "-m", "game.server", "--port", "0", "--bind", "127.0.0.1",
-                              "--results", str(results), "--status-every", "0"],
-                             cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), stderr=subprocess.PIPE, text=True)
-    line = child.stderr.readline()
-    assert "listening on UDP 127.0.0.1:" in line, line
-    return child, int(line.split("127.0.0.1:")[1].split(";")[0])
-
-
 @pytest.mark.slow
 def test_a_headless_spectator_joining_mid_match_ends_with_the_players_state_and_replay(tmp_path):
-    child, port = _server_child(tmp_path / "server")
+    child, port = server_child(tmp_path / "server")
     env = dict(os.environ, PYGLET_HEADLESS="1")
     env.pop("DISPLAY", None)
     server = f"127.0.0.1:{port}"

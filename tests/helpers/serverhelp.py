@@ -7,9 +7,13 @@ until every player's match has ended.
 
 from __future__ import annotations
 
+import os
 import secrets
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from game.net.handshake import MatchSettings
 from game.net.room_client import RoomJoin
@@ -19,6 +23,19 @@ from game.online.room_link import RECV_BYTES, RoomLink
 from game.online.udp import Address, UdpLink
 from game.server.loop import ServerLoop
 from game.server.server import ServerOptions
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def server_child(results: Path, status_every: str = "0") -> tuple[subprocess.Popen, int]:
+    """``python3 -m game.server`` in a child process on 127.0.0.1, port 0, writing into
+    ``results``; returns the child (its stderr a pipe: the log) and the port it printed."""
+    child = subprocess.Popen([sys.executable, "-m", "game.server", "--port", "0", "--bind", "127.0.0.1",
+                              "--results", str(results), "--status-every", status_every],
+                             cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), stderr=subprocess.PIPE, text=True)
+    line = child.stderr.readline()                              # type: ignore[union-attr]
+    assert "listening on UDP 127.0.0.1:" in line, line
+    return child, int(line.split("127.0.0.1:")[1].split(";")[0])
 
 
 def start_server(results, options: ServerOptions | None = None, **kw) -> ServerLoop:

@@ -4,17 +4,15 @@ SIGTERM with rooms in play (every room's result and replay written, exit 143).""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from game.replay import ReplayRecorder, decode, load_replay
 from game.server.cli import main
-from serverhelp import close, play, room_player
+from serverhelp import close, play, room_player, server_child
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,13 +42,7 @@ def test_a_results_folder_that_cannot_be_made_exits_2_naming_it(tmp_path, capsys
 
 
 def _server_child(results: Path) -> tuple[subprocess.Popen, tuple[str, int]]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    child = subprocess.Popen([sys.executable, "-m", "game.server", "--port", "0", "--bind", "127.0.0.1",
-                              "--results", str(results), "--status-every", "0.5"],
-                             cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
-    line = child.stderr.readline()
-    assert "listening on UDP 127.0.0.1:" in line, line
-    port = int(line.split("127.0.0.1:")[1].split(";")[0])
+    child, port = server_child(results, "0.5")
     return child, ("127.0.0.1", port)
 
 
