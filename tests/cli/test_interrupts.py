@@ -120,7 +120,7 @@ def _calibrate(tmp_path: Path) -> dict[str, float]:
 
 
 @pytest.mark.slow
-def test_signals_at_random_moments_leave_a_replay_that_verifies_or_none(tmp_path):
+def test_signals_at_random_moments_leave_a_replay_that_verifies_or_none(tmp_path, sighup_default):
     cal = _calibrate(tmp_path)
     lengths = {"set-up": cal["play"], "play": cal["save"] - cal["play"], "save": cal["saved"] - cal["save"]}
     rng = np.random.default_rng(33)

@@ -13,6 +13,8 @@ import pytest
 from clihelp import ROOT
 from game.cli.ending import SIGNAL_REASONS, Ended, Reason, Session
 
+pytestmark = pytest.mark.usefixtures("sighup_default")      # these tests send themselves SIGHUP
+
 
 class _Pending:
     """A pending save that records the reasons it was saved for."""

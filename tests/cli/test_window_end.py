@@ -95,7 +95,7 @@ def _assert_verified(path: Path, at_least: int) -> int:
     (signal.SIGHUP, "the terminal hung up (SIGHUP)"),
     (signal.SIGQUIT, "quit by SIGQUIT"),
 ])
-def test_a_signal_to_the_windowed_game_saves_the_match(tmp_path, xvfb, sig, words):
+def test_a_signal_to_the_windowed_game_saves_the_match(tmp_path, xvfb, sig, words, sighup_default):
     p, path = _run_and_end(tmp_path, xvfb, int(sig), lambda game: game.send_signal(sig))
     assert p.returncode == 128 + sig, p.stderr[-2000:]
     frames = _assert_verified(path, 60)
