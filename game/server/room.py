@@ -190,7 +190,7 @@ class Room:
         if self.state == "waiting":
             self.end("expired", 0, "P1 left before an opponent came", now)
         elif self.state == "playing":
-            self._advance(now)
+            self._advance_held(now)
             if self.state == "playing":
                 self.end("disconnect", 1 << member.side, f"P{member.side + 1} left", now)
 
@@ -200,6 +200,14 @@ class Room:
         assert referee is not None
         referee.advance()
         self._after_referee(now)
+
+    def _advance_held(self, now: float) -> None:
+        """Step every frame both players' inputs hold, waiting for no report: a player is gone,
+        and a match its inputs played to the end is finished whoever left after it."""
+        referee = self.referee
+        assert referee is not None
+        referee.stop_waiting()
+        self._advance(now)
 
     def _after_referee(self, now: float) -> None:
         referee = self.referee
@@ -241,7 +249,9 @@ class Room:
             return
         if self.state == "waiting":
             self.end("expired", 0, f"nobody came in {self.timeout:g} s", now)
-        else:
+            return
+        self._advance_held(now)
+        if self.state == "playing":
             bits = sum(1 << s for s in silent)
             self.end("disconnect", bits, " and ".join(f"P{s + 1}" for s in silent) + f" silent {self.timeout:g} s",
                      now)

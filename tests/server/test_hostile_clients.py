@@ -1,0 +1,64 @@
+"""A hostile or buggy client against the server (RoomServer in-process, on a virtual clock):
+it can neither forge another player's result nor hold a room, or the server, for ever."""
+
+from __future__ import annotations
+
+from game.net import protocol as netwire
+from game.net import room_protocol as wire
+from game.server.server import RoomServer, ServerOptions
+from game.sim import FrameInput, Match
+from serverhelp import RawClient, route
+
+P1_ADDR, P2_ADDR = ("10.0.0.2", 4000), ("10.0.0.3", 4000)
+
+
+def _server(**kw) -> tuple[RoomServer, list]:
+    written: list = []
+    return RoomServer(ServerOptions(**kw), sink=lambda room, started: written.append(room)), written
+
+
+def _room(srv: RoomServer, frames: int = 0) -> tuple[RawClient, RawClient]:
+    a, b = RawClient(srv, P1_ADDR), RawClient(srv, P2_ADDR)
+    a.join("dojo", frames=frames)
+    b.join("dojo", frames=frames)
+    route(srv, [a, b])
+    return a, b
+
+
+def _hashes(frames: int, seed: int = 5) -> dict[int, bytes]:
+    """The true state hash of every check frame before ``frames`` (both players idle)."""
+    m, out = Match.new(seed), {}
+    for f in range(frames):
+        if f % 30 == 0:
+            out[f] = bytes.fromhex(m.state_hash())
+        m.step(FrameInput.from_bits(0), FrameInput.from_bits(0))
+    return out
+
+
+def test_a_player_withholding_its_hash_reports_cannot_turn_the_match_end_into_a_disconnect_of_the_other():
+    srv, written = _server()                                # the referee waits for reports (REPORT_WAIT)
+    a, b = _room(srv, frames=100)
+    a.inputs(0, [0] * 64, 0.1)
+    b.inputs(0, [0] * 64, 0.1)
+    a.inputs(64, [0] * 36, 0.2)
+    b.inputs(64, [0] * 36, 0.2)
+    for f, h in _hashes(100).items():
+        a.relay(netwire.HashReport(f, h), 0.3)              # P1 honest; P2 never reports
+    route(srv, [a, b], 0.3)
+    assert srv.rooms["dojo"].state == "playing"             # the referee waits at frame 90 for P2's report
+    a.relay(netwire.Goodbye(0), 0.5)                        # P1's match is over: it says Goodbye
+    route(srv, [a, b], 0.6)
+    ending = written[0].ending
+    assert ending.reason == "finished" and ending.culprits == 0 and written[0].referee.frame == 100
+
+
+def test_both_players_silent_after_the_last_frame_is_a_finished_match_not_a_disconnect():
+    srv, written = _server(room_timeout=2.0)
+    a, b = _room(srv, frames=50)
+    a.inputs(0, [0] * 50, 0.1)
+    b.inputs(0, [0] * 50, 0.1)                              # neither reports: the referee waits at frame 0
+    route(srv, [a, b], 0.2)
+    assert srv.rooms["dojo"].referee.frame == 0
+    route(srv, [a, b], 3.0)
+    assert written[0].ending.reason == "finished" and written[0].referee.frame == 50
+    assert wire.ENDINGS[[m for _, m in a.got if isinstance(m, wire.RoomEnd)][-1].reason] == "finished"
