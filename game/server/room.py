@@ -61,7 +61,8 @@ class Room:
     """Room ``name``, made by P1's ``join`` from ``addr``: the room's ``digest``, seed, rounds,
     timer and stop frame are that Join's.  ``key``: the room's netplay key (u32, not 0);
     ``feed``: its spectators' feed (a :class:`game.server.spectators.SpectatorFeed`; None: no
-    spectators); ``timeout``: seconds of silence after which a player counts as gone;
+    spectators); ``timeout``: seconds of silence after which a player counts as gone (and of the
+    referee standing still, after which a player whose inputs it lacks does);
     ``report_wait``: the referee's (:class:`~.referee.Referee`)."""
 
     def __init__(self, name: str, join: wire.Join, key: int, now: float, *, feed: Any = None,
@@ -87,6 +88,7 @@ class Room:
         self._verdict: wire.RoomEnd | None = None
         self._end_sent, self._end_last = 0, -1.0
         self._answered: dict[int, float] = {}
+        self._moved = (0, now)                            # the referee's frame, and when it last changed
 
     # ------------------------------------------------------------------ joining
     def admit(self, token: int, join: wire.Join, addr: object, now: float) -> Member | str:
@@ -125,6 +127,7 @@ class Room:
         j = self.join
         self.referee = Referee(j.seed, j.rounds, j.timer, j.frames or None, report_wait=self.report_wait)
         self.state = "playing"
+        self._moved = (0, max(p.heard for p in self.players))
         for p in self.players:
             self.answer(p)
 
@@ -212,6 +215,8 @@ class Room:
     def _after_referee(self, now: float) -> None:
         referee = self.referee
         assert referee is not None
+        if referee.frame != self._moved[0]:
+            self._moved = (referee.frame, now)
         if self.feed is not None:
             for p1, p2 in referee.fresh:
                 self.feed.push(p1, p2)
@@ -245,15 +250,25 @@ class Room:
 
     def _check_silence(self, now: float) -> None:
         silent = [p.side for p in self.players if now - p.heard > self.timeout]
-        if not silent:
-            return
         if self.state == "waiting":
-            self.end("expired", 0, f"nobody came in {self.timeout:g} s", now)
+            if silent:
+                self.end("expired", 0, f"nobody came in {self.timeout:g} s", now)
             return
+        referee = self.referee
+        assert referee is not None
+        stuck = now - self._moved[1] > self.timeout       # the referee has not stepped for the timeout
+        if not silent and not stuck:
+            return
+        frame = referee.frame
         self._advance_held(now)
-        if self.state == "playing":
-            bits = sum(1 << s for s in silent)
-            self.end("disconnect", bits, " and ".join(f"P{s + 1}" for s in silent) + f" silent {self.timeout:g} s",
+        if self.state != "playing" or (not silent and referee.frame != frame):
+            return
+        # a player that speaks (keep-alives, junk) but sends no input holds the match up: a
+        # stuck referee names the players whose inputs it lacks
+        stalled = [s for s in (0, 1) if s not in silent and len(referee.inputs[s]) <= referee.frame] if stuck else []
+        if silent or stalled:
+            why = [f"P{s + 1} silent" for s in silent] + [f"P{s + 1} without inputs" for s in stalled]
+            self.end("disconnect", sum(1 << s for s in silent + stalled), " and ".join(why) + f" {self.timeout:g} s",
                      now)
 
     def end(self, reason: str, culprits: int, detail: str, now: float) -> None:

@@ -62,3 +62,32 @@ def test_both_players_silent_after_the_last_frame_is_a_finished_match_not_a_disc
     route(srv, [a, b], 3.0)
     assert written[0].ending.reason == "finished" and written[0].referee.frame == 50
     assert wire.ENDINGS[[m for _, m in a.got if isinstance(m, wire.RoomEnd)][-1].reason] == "finished"
+
+
+def test_a_player_sending_keep_alives_but_no_inputs_is_named_once_the_referee_is_stuck_for_the_timeout(tmp_path):
+    srv, written = _server(room_timeout=2.0)
+    a, b = _room(srv)
+    t = 0.0
+    for k in range(40):                                     # 4 s: P1 plays its first 40 frames, P2 only pings
+        t += 0.1
+        if k < 5:
+            a.inputs(8 * k, [0] * 8, t)
+        a.relay(netwire.Quality(0, 40, 0), t)
+        b.relay(netwire.Quality(0, 0, 0), t)
+        route(srv, [a, b], t)
+    assert written and written[0].ending.reason == "disconnect" and written[0].ending.culprits == 0b10
+    assert "P2 without inputs" in written[0].ending.detail
+
+
+def test_a_match_the_players_pause_together_on_the_same_frame_ends_naming_both():
+    srv, written = _server(room_timeout=2.0)
+    a, b = _room(srv)
+    a.inputs(0, [0] * 10, 0.1)
+    b.inputs(0, [0] * 10, 0.1)
+    for k in range(60):                                     # the referee steps to 10 (no reports) then is stuck
+        t = 0.2 + 0.1 * k
+        a.relay(netwire.Quality(0, 10, 0), t)
+        b.relay(netwire.Quality(0, 10, 0), t)
+        route(srv, [a, b], t)
+    assert written[0].ending.reason == "disconnect" and written[0].ending.culprits == 0b11
+    assert written[0].referee.frame == 10
