@@ -15,7 +15,8 @@ never relayed; a DesyncNotice is dropped (the referee judges desyncs); a Goodbye
 ends the match as a disconnect naming that player if the referee has not reached the end;
 Quality and QualityReply are relayed as they are.  After a match played to its end the room
 relays a little longer (:data:`LINGER` s), so each player's last inputs reach the other and both
-stop on the same frame.
+stop on the same frame; its Inputs are still checked against the referee's (a player cannot
+rewrite its last frames for the other once the referee has played them).
 """
 
 from __future__ import annotations
@@ -161,12 +162,13 @@ class Room:
             return
         referee = self.referee
         assert referee is not None
-        if isinstance(msg, netwire.Inputs) and self.state == "playing":
+        if isinstance(msg, netwire.Inputs):             # checked in the linger after the end too
             bad = referee.add_inputs(side, msg.start, msg.bits)
             if bad:
                 self.dropped[f"inputs {bad}"] += 1
                 return
-            self._advance(now)
+            if self.state == "playing":
+                self._advance(now)
         elif isinstance(msg, netwire.HashReport):
             if self.state == "playing":
                 bad = referee.add_report(side, msg.frame, msg.state_hash)

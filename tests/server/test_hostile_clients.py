@@ -91,3 +91,18 @@ def test_a_match_the_players_pause_together_on_the_same_frame_ends_naming_both()
         route(srv, [a, b], t)
     assert written[0].ending.reason == "disconnect" and written[0].ending.culprits == 0b11
     assert written[0].referee.frame == 10
+
+
+def test_after_a_finished_match_an_input_that_conflicts_with_the_referees_is_not_relayed():
+    srv, written = _server(report_wait=0)
+    a, b = _room(srv, frames=20)
+    a.inputs(0, [0] * 20, 0.1)
+    b.inputs(0, [0] * 20, 0.1)
+    route(srv, [a, b], 0.1)
+    assert written[0].ending.reason == "finished"
+    a.got.clear()
+    b.inputs(10, [1] * 10, 0.2)                             # P2 rewrites its last frames while the room lingers
+    b.inputs(0, [0] * 24, 0.2)                              # its true inputs (and some past the end) still go
+    route(srv, [a, b], 0.2)
+    relayed = [netwire.parse(m.payload, a.key)[1] for _, m in a.got if isinstance(m, wire.Relay)]
+    assert [(r.start, set(r.bits)) for r in relayed] == [(0, {0})]
