@@ -136,8 +136,10 @@ class Room:
     def handle(self, member: Member, msg: wire.Message, now: float) -> None:
         """A member's message (its token and address already checked by the server)."""
         member.heard = now
-        if isinstance(msg, wire.Join):
+        if isinstance(msg, wire.Join) and self.state != "ended":
             self.answer(member)                             # a repeat: its Joined was lost
+        elif isinstance(msg, wire.Join):
+            self._answer_end(member, now)                   # never a Joined saying an ended room runs
         elif isinstance(msg, wire.SpectatorAck) and member.role == 1 and self.feed is not None:
             self.feed.handle_ack(member.token, msg.next_frame, now)     # after the end too: it catches up
         elif self.state == "ended" and (self.ending is None or self.ending.reason != "finished"

@@ -106,3 +106,18 @@ def test_after_a_finished_match_an_input_that_conflicts_with_the_referees_is_not
     route(srv, [a, b], 0.2)
     relayed = [netwire.parse(m.payload, a.key)[1] for _, m in a.got if isinstance(m, wire.Relay)]
     assert [(r.start, set(r.bits)) for r in relayed] == [(0, {0})]
+
+
+def test_a_repeated_join_to_an_ended_room_is_answered_with_its_end_never_a_joined_saying_the_match_runs():
+    srv, _ = _server(room_timeout=2.0)
+    a = RawClient(srv, P1_ADDR)
+    a.join("lonely", now=0.0)
+    route(srv, [a], 0.0)
+    for k in range(3):                                      # it expires; its RoomEnds are lost
+        srv.poll(2.5 + 0.2 * k)
+    assert srv.rooms["lonely"].ending.reason == "expired"
+    a.got.clear()
+    a.join("lonely", now=3.2)                               # the waiting player's Join comes through again
+    route(srv, [a], 3.2)
+    assert [type(m) for _, m in a.got] == [wire.RoomEnd]
+    assert wire.ENDINGS[a.got[0][1].reason] == "expired"
