@@ -275,6 +275,13 @@ class Room:
             self.end("disconnect", sum(1 << s for s in silent + stalled), " and ".join(why) + f" {self.timeout:g} s",
                      now)
 
+    def stop(self, now: float) -> None:
+        """The server stops: the match ends ("shutdown") after every frame both players' inputs
+        hold is stepped (a referee waiting for a report steps on)."""
+        if self.state == "playing":
+            self._advance_held(now)
+        self.end("shutdown", 0, "the server stopped", now)
+
     def end(self, reason: str, culprits: int, detail: str, now: float) -> None:
         """End the match (once): the verdict goes to the players and spectators."""
         if self.state == "ended":

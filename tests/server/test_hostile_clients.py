@@ -121,3 +121,13 @@ def test_a_repeated_join_to_an_ended_room_is_answered_with_its_end_never_a_joine
     route(srv, [a], 3.2)
     assert [type(m) for _, m in a.got] == [wire.RoomEnd]
     assert wire.ENDINGS[a.got[0][1].reason] == "expired"
+
+
+def test_shutdown_writes_every_frame_both_players_sent_even_while_the_referee_waits_for_a_report():
+    srv, written = _server()                                # the referee waits at frame 0 for the reports
+    a, b = _room(srv)
+    a.inputs(0, [0] * 50, 0.1)
+    b.inputs(0, [0] * 50, 0.1)
+    assert srv.rooms["dojo"].referee.frame == 0
+    srv.shutdown(0.2)
+    assert written[0].ending.reason == "shutdown" and written[0].referee.recorder.frames == 50
