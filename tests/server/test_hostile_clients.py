@@ -3,8 +3,14 @@ it can neither forge another player's result nor hold a room, or the server, for
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from game.net import protocol as netwire
 from game.net import room_protocol as wire
+from game.replay import load_replay
+from game.server.results import ResultWriter
 from game.server.server import RoomServer, ServerOptions
 from game.sim import FrameInput, Match
 from serverhelp import RawClient, route
@@ -37,19 +43,19 @@ def _hashes(frames: int, seed: int = 5) -> dict[int, bytes]:
 
 def test_a_player_withholding_its_hash_reports_cannot_turn_the_match_end_into_a_disconnect_of_the_other():
     srv, written = _server()                                # the referee waits for reports (REPORT_WAIT)
-    a, b = _room(srv, frames=100)
+    a, b = _room(srv, frames=70)
     a.inputs(0, [0] * 64, 0.1)
     b.inputs(0, [0] * 64, 0.1)
-    a.inputs(64, [0] * 36, 0.2)
-    b.inputs(64, [0] * 36, 0.2)
-    for f, h in _hashes(100).items():
+    a.inputs(64, [0] * 6, 0.2)
+    b.inputs(64, [0] * 6, 0.2)
+    for f, h in _hashes(70).items():
         a.relay(netwire.HashReport(f, h), 0.3)              # P1 honest; P2 never reports
     route(srv, [a, b], 0.3)
-    assert srv.rooms["dojo"].state == "playing"             # the referee waits at frame 90 for P2's report
+    assert srv.rooms["dojo"].state == "playing"             # the referee waits at frame 60 for P2's report
     a.relay(netwire.Goodbye(0), 0.5)                        # P1's match is over: it says Goodbye
     route(srv, [a, b], 0.6)
     ending = written[0].ending
-    assert ending.reason == "finished" and ending.culprits == 0 and written[0].referee.frame == 100
+    assert ending.reason == "finished" and ending.culprits == 0 and written[0].referee.frame == 70
 
 
 def test_both_players_silent_after_the_last_frame_is_a_finished_match_not_a_disconnect():
@@ -131,3 +137,61 @@ def test_shutdown_writes_every_frame_both_players_sent_even_while_the_referee_wa
     assert srv.rooms["dojo"].referee.frame == 0
     srv.shutdown(0.2)
     assert written[0].ending.reason == "shutdown" and written[0].referee.recorder.frames == 50
+
+
+def _goodbye(srv, a, b):
+    b.relay(netwire.Goodbye(0), 0.3)
+
+
+def _leave(srv, a, b):
+    b.send(wire.Leave(0), 0.3)
+
+
+def _silence(srv, a, b):
+    a.relay(netwire.Quality(0, 0, 0), 2.5)                  # P1 still speaks; P2 is silent past the timeout
+    srv.poll(2.6)
+
+
+def _stall(srv, a, b):
+    for k in range(30):                                     # both speak; P2's inputs stop at frame 40
+        t = 0.3 + 0.1 * k
+        a.inputs(40 + k, [0], t)
+        b.relay(netwire.Quality(0, 40, 0), t)
+        srv.poll(t)
+
+
+def _desync(srv, a, b):
+    b.relay(netwire.HashReport(30, bytes(32)), 0.3)
+
+
+def _error(srv, a, b):
+    srv.rooms["dojo"].referee.match.step = None             # the room's next step raises
+    a.inputs(40, [0], 0.3)
+    b.inputs(40, [0], 0.3)
+
+
+def _shutdown(srv, a, b):
+    srv.shutdown(0.3)
+
+
+def _finished(srv, a, b):
+    a.inputs(40, [0] * 20, 0.3)
+    b.inputs(40, [0] * 20, 0.3)
+
+
+@pytest.mark.parametrize("how, reason", [(_goodbye, "disconnect"), (_leave, "disconnect"), (_silence, "disconnect"),
+                                         (_stall, "disconnect"), (_desync, "desync"), (_error, "error"),
+                                         (_shutdown, "shutdown"), (_finished, "finished")])
+def test_every_ending_of_a_started_match_writes_its_result_line_and_a_replay_of_the_referees_frames(tmp_path, how,
+                                                                                                   reason):
+    writer = ResultWriter(tmp_path)
+    srv = RoomServer(ServerOptions(room_timeout=2.0, report_wait=0),
+                     sink=lambda room, started: writer.write(room, started, started + 1))
+    a, b = _room(srv, frames=60)
+    a.inputs(0, [0] * 40, 0.1)
+    b.inputs(0, [0] * 40, 0.1)
+    how(srv, a, b)
+    srv.poll(3.0)
+    lines = [json.loads(x) for x in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert [x["reason"] for x in lines] == [reason]
+    assert load_replay(lines[0]["replay"]).frames == lines[0]["frames"] > 0
