@@ -15,7 +15,8 @@ the server answers for good:
 - a :class:`~.room_protocol.Refused` ends it: :attr:`RoomJoin.result` is a
   :class:`~.handshake.Failed` whose ``reason`` is the refusal's word (``"full"``, ``"digest"``
   with the differing parts, ...); no answer in ``give_up`` s is ``"no answer"`` (once the room
-  has answered, the wait for an opponent has no limit: a player waits as a host waits).
+  has answered, the wait for an opponent has no limit: a player waits as a host waits, as long
+  as the server answers its repeated Joins; ``give_up`` s without an answer is ``"no answer"``).
 
 Every answer must come from the server's address and echo the Join's nonce; once a Joined gave
 a token, only datagrams carrying it count.  The agreed player's session runs unchanged: what it
@@ -48,6 +49,7 @@ class RoomJoin:
         self._join = wire.encode(wire.Join(self.nonce, role, room, name, digest, settings.seed, settings.rounds,
                                            settings.timer, frames), 0)
         self._start, self._last = now, -1.0
+        self._answered = now                                # when the server last answered (a Joined)
         self.give_up = give_up
         #: The token the server gave (0 until a Joined came).
         self.token = 0
@@ -89,7 +91,7 @@ class RoomJoin:
             return False
         if self.result is not None:
             return True                                   # a repeat of the answer already taken
-        self.token, self.joined = token, msg
+        self.token, self.joined, self._answered = token, msg, now
         if msg.ready or msg.role == 1:
             settings = MatchSettings(msg.seed, None, None, msg.rounds, msg.timer, 0)
             self.result = Agreed(self.server, msg.key, msg.side, settings)
@@ -101,6 +103,10 @@ class RoomJoin:
             return []
         if self.joined is None and now - self._start > self.give_up:
             self.result = Failed("no answer", (), f"no answer from the server in {self.give_up:g} s")
+            return []
+        if self.joined is not None and now - self._answered > self.give_up:
+            self.result = Failed("no answer", (), f"the server stopped answering for {self.give_up:g} s while "
+                                                  f"room {self.room} waited for an opponent")
             return []
         if now - self._last >= JOIN_EVERY:
             self._last = now

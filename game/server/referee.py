@@ -159,6 +159,12 @@ class Referee:
             self._check(self.frame)                         # reports of the frame it waits at
         return n
 
+    def stop_waiting(self) -> None:
+        """A player left or fell silent: no more reports will come, so :meth:`advance` steps
+        every held frame without waiting at a check frame (a player withholding its last
+        report cannot hold the match short of its end)."""
+        self.report_wait = 0
+
     def state_hash(self) -> bytes:
         """The referee's state hash now (32 bytes)."""
         return bytes.fromhex(self.match.state_hash())

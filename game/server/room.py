@@ -15,7 +15,8 @@ never relayed; a DesyncNotice is dropped (the referee judges desyncs); a Goodbye
 ends the match as a disconnect naming that player if the referee has not reached the end;
 Quality and QualityReply are relayed as they are.  After a match played to its end the room
 relays a little longer (:data:`LINGER` s), so each player's last inputs reach the other and both
-stop on the same frame.
+stop on the same frame; its Inputs are still checked against the referee's (a player cannot
+rewrite its last frames for the other once the referee has played them).
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ class Room:
     """Room ``name``, made by P1's ``join`` from ``addr``: the room's ``digest``, seed, rounds,
     timer and stop frame are that Join's.  ``key``: the room's netplay key (u32, not 0);
     ``feed``: its spectators' feed (a :class:`game.server.spectators.SpectatorFeed`; None: no
-    spectators); ``timeout``: seconds of silence after which a player counts as gone;
+    spectators); ``timeout``: seconds of silence after which a player counts as gone (and of the
+    referee standing still, after which a player whose inputs it lacks does);
     ``report_wait``: the referee's (:class:`~.referee.Referee`)."""
 
     def __init__(self, name: str, join: wire.Join, key: int, now: float, *, feed: Any = None,
@@ -87,6 +89,7 @@ class Room:
         self._verdict: wire.RoomEnd | None = None
         self._end_sent, self._end_last = 0, -1.0
         self._answered: dict[int, float] = {}
+        self._moved = (0, now)                            # the referee's frame, and when it last changed
 
     # ------------------------------------------------------------------ joining
     def admit(self, token: int, join: wire.Join, addr: object, now: float) -> Member | str:
@@ -125,6 +128,7 @@ class Room:
         j = self.join
         self.referee = Referee(j.seed, j.rounds, j.timer, j.frames or None, report_wait=self.report_wait)
         self.state = "playing"
+        self._moved = (0, max(p.heard for p in self.players))
         for p in self.players:
             self.answer(p)
 
@@ -132,8 +136,10 @@ class Room:
     def handle(self, member: Member, msg: wire.Message, now: float) -> None:
         """A member's message (its token and address already checked by the server)."""
         member.heard = now
-        if isinstance(msg, wire.Join):
+        if isinstance(msg, wire.Join) and self.state != "ended":
             self.answer(member)                             # a repeat: its Joined was lost
+        elif isinstance(msg, wire.Join):
+            self._answer_end(member, now)                   # never a Joined saying an ended room runs
         elif isinstance(msg, wire.SpectatorAck) and member.role == 1 and self.feed is not None:
             self.feed.handle_ack(member.token, msg.next_frame, now)     # after the end too: it catches up
         elif self.state == "ended" and (self.ending is None or self.ending.reason != "finished"
@@ -158,12 +164,13 @@ class Room:
             return
         referee = self.referee
         assert referee is not None
-        if isinstance(msg, netwire.Inputs) and self.state == "playing":
+        if isinstance(msg, netwire.Inputs):             # checked in the linger after the end too
             bad = referee.add_inputs(side, msg.start, msg.bits)
             if bad:
                 self.dropped[f"inputs {bad}"] += 1
                 return
-            self._advance(now)
+            if self.state == "playing":
+                self._advance(now)
         elif isinstance(msg, netwire.HashReport):
             if self.state == "playing":
                 bad = referee.add_report(side, msg.frame, msg.state_hash)
@@ -190,7 +197,7 @@ class Room:
         if self.state == "waiting":
             self.end("expired", 0, "P1 left before an opponent came", now)
         elif self.state == "playing":
-            self._advance(now)
+            self._advance_held(now)
             if self.state == "playing":
                 self.end("disconnect", 1 << member.side, f"P{member.side + 1} left", now)
 
@@ -201,9 +208,19 @@ class Room:
         referee.advance()
         self._after_referee(now)
 
+    def _advance_held(self, now: float) -> None:
+        """Step every frame both players' inputs hold, waiting for no report: a player is gone,
+        and a match its inputs played to the end is finished whoever left after it."""
+        referee = self.referee
+        assert referee is not None
+        referee.stop_waiting()
+        self._advance(now)
+
     def _after_referee(self, now: float) -> None:
         referee = self.referee
         assert referee is not None
+        if referee.frame != self._moved[0]:
+            self._moved = (referee.frame, now)
         if self.feed is not None:
             for p1, p2 in referee.fresh:
                 self.feed.push(p1, p2)
@@ -237,14 +254,33 @@ class Room:
 
     def _check_silence(self, now: float) -> None:
         silent = [p.side for p in self.players if now - p.heard > self.timeout]
-        if not silent:
-            return
         if self.state == "waiting":
-            self.end("expired", 0, f"nobody came in {self.timeout:g} s", now)
-        else:
-            bits = sum(1 << s for s in silent)
-            self.end("disconnect", bits, " and ".join(f"P{s + 1}" for s in silent) + f" silent {self.timeout:g} s",
+            if silent:
+                self.end("expired", 0, f"nobody came in {self.timeout:g} s", now)
+            return
+        referee = self.referee
+        assert referee is not None
+        stuck = now - self._moved[1] > self.timeout       # the referee has not stepped for the timeout
+        if not silent and not stuck:
+            return
+        frame = referee.frame
+        self._advance_held(now)
+        if self.state != "playing" or (not silent and referee.frame != frame):
+            return
+        # a player that speaks (keep-alives, junk) but sends no input holds the match up: a
+        # stuck referee names the players whose inputs it lacks
+        stalled = [s for s in (0, 1) if s not in silent and len(referee.inputs[s]) <= referee.frame] if stuck else []
+        if silent or stalled:
+            why = [f"P{s + 1} silent" for s in silent] + [f"P{s + 1} without inputs" for s in stalled]
+            self.end("disconnect", sum(1 << s for s in silent + stalled), " and ".join(why) + f" {self.timeout:g} s",
                      now)
+
+    def stop(self, now: float) -> None:
+        """The server stops: the match ends ("shutdown") after every frame both players' inputs
+        hold is stepped (a referee waiting for a report steps on)."""
+        if self.state == "playing":
+            self._advance_held(now)
+        self.end("shutdown", 0, "the server stopped", now)
 
     def end(self, reason: str, culprits: int, detail: str, now: float) -> None:
         """End the match (once): the verdict goes to the players and spectators."""

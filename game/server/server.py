@@ -215,7 +215,7 @@ class RoomServer:
     def shutdown(self, now: float) -> list[tuple[bytes, object]]:
         """End every room ("shutdown"), writing every started match's result; the RoomEnds to send."""
         for room in list(self.rooms.values()):
-            self._guard(room, now, room.end, "shutdown", 0, "the server stopped", now)
+            self._guard(room, now, room.stop, now)
         out = self.poll(now)
         for room in list(self.rooms.values()):
             self._finish(room, now)

@@ -48,7 +48,7 @@ WINDOW = BURST * wire.MAX_CONFIRMED
 class _Spectator:
     """One spectator's place in the feed."""
 
-    __slots__ = ("addr", "acked", "next", "timer", "sent_at", "heard", "told_end")
+    __slots__ = ("addr", "acked", "next", "timer", "sent_at", "heard", "told_end", "proven")
 
     def __init__(self, addr: object, now: float) -> None:
         self.addr = addr            # where its datagrams go (the address its Join came from)
@@ -58,6 +58,7 @@ class _Spectator:
         self.sent_at = -1e9         # when it was last sent a datagram
         self.heard = now            # when it last spoke (its Join or an ack)
         self.told_end = False       # it has been sent a datagram saying the match is over
+        self.proven = False         # it has acked: the address is its own (see _poll_one)
 
 
 class SpectatorFeed:
@@ -125,7 +126,7 @@ class SpectatorFeed:
         s = self._spectators.get(token)
         if s is None:
             return
-        s.heard = now
+        s.heard, s.proven = now, True
         acked = min(next_frame, self.frames)
         if acked > s.acked:
             s.acked, s.timer = acked, now
@@ -175,15 +176,17 @@ class SpectatorFeed:
 
     # ------------------------------------------------------------------ inside
     def _poll_one(self, token: int, s: _Spectator, now: float, burst: int, out: list[tuple[bytes, object]]) -> None:
-        """Up to ``burst`` datagrams for one spectator, appended to ``out``."""
-        if s.next > s.acked and now - s.timer >= self.resend_after:
+        """Up to ``burst`` datagrams for one spectator, appended to ``out``.  Until its first ack
+        it is sent one datagram of frames and keep-alives, never again: a Join from a forged
+        source address cannot make the server send a window of frames to someone else."""
+        if s.proven and s.next > s.acked and now - s.timer >= self.resend_after:
             s.next = s.acked                    # go back: its acks stopped moving
             s.timer = now
             self.resends += 1
-        limit = min(self.frames, s.acked + self.window)
+        limit = min(self.frames, s.acked + (self.window if s.proven else wire.MAX_CONFIRMED))
         ended = int(self.ended)
         sent = 0
-        while sent < burst and s.next < limit:
+        while sent < (burst if s.proven else 1) and s.next < limit:
             if s.next == s.acked:
                 s.timer = now                   # the unacked run starts now
             msg = wire.confirmed_prefix(s.next, self.frames, ended, self._pairs(s.next, limit))

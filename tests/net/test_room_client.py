@@ -39,7 +39,10 @@ def test_a_player_waits_on_ready_0_and_is_agreed_with_the_rooms_settings_on_read
     j.poll(0.0)
     assert j.handle_datagram(_joined(0), SERVER, 0.1)
     assert j.result is None and j.waiting and j.token == 77
-    assert j.poll(30.0) != []                        # waiting for an opponent never gives up
+    for k in range(1, 121):                          # waiting for an opponent never gives up ...
+        assert j.poll(k * JOIN_EVERY) != []
+        j.handle_datagram(_joined(0), SERVER, k * JOIN_EVERY)   # ... while the server answers
+    assert j.result is None
     assert j.handle_datagram(_joined(1), SERVER, 30.1)
     assert j.result == Agreed(SERVER, 5555, 1, MatchSettings(42, None, None, 5, 45, 0))
     assert j.poll(31.0) == []
@@ -74,6 +77,17 @@ def test_no_answer_gives_up():
     j.poll(0.0)
     j.poll(2.5)
     assert isinstance(j.result, Failed) and j.result.reason == "no answer"
+
+
+def test_a_waiting_player_whose_server_falls_silent_gives_up_with_a_line():
+    j = _join(give_up=2.0)
+    j.poll(0.0)
+    j.handle_datagram(_joined(0), SERVER, 0.1)
+    j.poll(2.0)
+    j.handle_datagram(_joined(0, token=88), SERVER, 2.0)    # a restarted server's room: another token
+    assert j.result is None
+    j.poll(2.2)
+    assert isinstance(j.result, Failed) and j.result.reason == "no answer" and "stopped answering" in j.result.detail
 
 
 def test_answers_from_another_address_or_for_another_nonce_or_token_are_ignored():

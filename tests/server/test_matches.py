@@ -142,3 +142,25 @@ def test_3600_frames_two_players_and_two_spectators_on_the_loopback_address_agre
     replay = (tmp_path / line["replay"]).read_bytes()
     assert replay == recs[0][0].to_bytes() == recs[1][0].to_bytes()
     assert all(w[0].to_bytes() == replay for w in watched)
+
+
+def test_a_client_that_never_sends_hash_reports_still_ends_the_match_finished_with_both_players():
+    written: list = []
+    srv = RoomServer(sink=lambda room, started: written.append(room))
+    net = MemoryNet(srv)
+    a = memory_player(net, ("10.0.0.2", 1), "dojo", frames=300)
+    b = memory_player(net, ("10.0.0.3", 1), "dojo", frames=300)
+
+    def withhold(data: bytes) -> bytes | None:              # P2's client drops its hash reports
+        _, msg = wire.parse(data)
+        if isinstance(msg, wire.Relay) and b.link.join.joined is not None:
+            _, inner = netwire.parse(msg.payload, b.link.join.joined.key)
+            if isinstance(inner, netwire.HashReport):
+                return None
+        return data
+    b.link.udp.tamper = withhold
+    net.pump(play_virtual(net, [a, b]) + 0.1)               # the room's result is written at its next poll
+    assert a.ending.kind == b.ending.kind == "finished"
+    room = written[0]
+    assert room.ending.reason == "finished" and room.ending.culprits == 0 and room.referee.frame == 300
+    assert room.referee.match.state_hash() == a.confirmed.state_hash()

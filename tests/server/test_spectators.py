@@ -107,6 +107,7 @@ def test_a_mid_match_joiner_is_sent_from_frame_0_in_bursts_within_its_window():
     for p in pushed:
         feed.push(*p)
     assert feed.add(7, "late", 0.0)
+    feed.handle_ack(7, 0, 0.0)                          # its first ack: it is at the address it joined from
     out = feed.poll(0.0)
     assert len(out) == 3                                # one poll: at most `burst` datagrams to one spectator
     msgs = [wire.parse(d)[1] for d, addr in out]
@@ -121,6 +122,18 @@ def test_a_mid_match_joiner_is_sent_from_frame_0_in_bursts_within_its_window():
     feed.handle_ack(7, 500, 0.02)
     nxt = [wire.parse(d)[1] for d, _ in feed.poll(0.03)]
     assert nxt and nxt[0].start == 500
+
+
+def test_a_spectator_that_never_acks_is_sent_one_datagram_of_frames_and_keep_alives_only():
+    feed = SpectatorFeed()
+    for p in inputs_of(5000):
+        feed.push(*p)
+    feed.add(7, "forged", 0.0)                          # a Join whose source address was someone else's
+    sent = [d for k in range(400) for d, _ in feed.poll(k * 0.025)]     # 10 s, never an ack
+    frames = [len(wire.parse(d)[1].inputs) for d in sent]
+    assert frames[0] == wire.MAX_CONFIRMED and not any(frames[1:]) and sum(map(len, sent)) < 3_000
+    feed.handle_ack(7, 240, 10.0)                       # an ack: the window opens
+    assert len(feed.poll(10.0)) == feed.burst
 
 
 def test_unacked_frames_are_sent_again_from_the_acked_frame_once_acks_stop_moving():
