@@ -21,22 +21,6 @@ class Clock:
         return self.t
 
 
-@pytest.fixture(scope="module")
-def gl_window():
-    from game.render.boot import RenderUnavailable
-
-    try:
-        from game.render.boot import check_fonts, load_pyglet, make_window
-
-        pyglet = load_pyglet(True)
-        window = make_window(pyglet, width=1280, height=720, visible=False)
-        check_fonts(pyglet)
-    except RenderUnavailable as exc:
-        pytest.skip(f"no headless GL here: {exc}")
-    yield pyglet, window
-    window.close()
-
-
 def _pair(gl_window, *, mine: str | None, other: str | None = "normal", host_side_game: bool = True):
     """A NetGame on one side (the host, or the joiner) and a headless NetMatch on the other;
     ``mine`` and ``other``: the CPU level playing each (None: a player)."""

@@ -32,22 +32,6 @@ def fight(frames: int) -> list[tuple[int, int]]:
     return [(walk, walk) if f < 200 else ((f // 4 * 37) % 2048, (f // 6 * 53 + 9) % 2048) for f in range(frames)]
 
 
-@pytest.fixture(scope="module")
-def gl_window():
-    from game.render.boot import RenderUnavailable
-
-    try:
-        from game.render.boot import check_fonts, load_pyglet, make_window
-
-        pyglet = load_pyglet(True)
-        window = make_window(pyglet, width=1280, height=720, visible=False)
-        check_fonts(pyglet)
-    except RenderUnavailable as exc:
-        pytest.skip(f"no headless GL here: {exc}")
-    yield pyglet, window
-    window.close()
-
-
 class Setup:
     """A SpectateGame watching a FakeRoom over loopback UDP."""
 
