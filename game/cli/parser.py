@@ -84,34 +84,29 @@ def host_address(text: str) -> tuple[str, int]:
     return (addr or HOST_DEFAULT[0], _port("--host", port, 0))
 
 
-def join_address(text: str) -> tuple[str, int]:
-    """``--join HOST[:PORT]``: the host's name or IPv4 address and its port (default NET_PORT)."""
+def _remote_address(flag: str, text: str, default_port: int, whose: str) -> tuple[str, int]:
+    """``FLAG HOST[:PORT]``: a name or IPv4 address and its port (``default_port`` when none)."""
     host, sep, port = text.rpartition(":")
     if not sep:
-        host, port = text, str(NET_PORT)
+        host, port = text, str(default_port)
     if not host:
-        raise argparse.ArgumentTypeError(f"--join {text}: give the host's address, HOST or HOST:PORT")
-    return (host, _port("--join", port, 1))
+        raise argparse.ArgumentTypeError(f"{flag} {text}: give {whose} address, HOST or HOST:PORT")
+    return (host, _port(flag, port, 1))
+
+
+def join_address(text: str) -> tuple[str, int]:
+    """``--join HOST[:PORT]``: the host's name or IPv4 address and its port (default NET_PORT)."""
+    return _remote_address("--join", text, NET_PORT, "the host's")
 
 
 def server_address(text: str) -> tuple[str, int]:
     """``--server HOST[:PORT]``: the server's name or IPv4 address and its port (default SERVER_PORT)."""
-    host, sep, port = text.rpartition(":")
-    if not sep:
-        host, port = text, str(SERVER_PORT)
-    if not host:
-        raise argparse.ArgumentTypeError(f"--server {text}: give the server's address, HOST or HOST:PORT")
-    return (host, _port("--server", port, 1))
+    return _remote_address("--server", text, SERVER_PORT, "the server's")
 
 
 def spectate_address(text: str) -> tuple[str, int]:
     """``--spectate HOST[:PORT]``: the server's name or IPv4 address and its port (default SERVER_PORT)."""
-    host, sep, port = text.rpartition(":")
-    if not sep:
-        host, port = text, str(SERVER_PORT)
-    if not host:
-        raise argparse.ArgumentTypeError(f"--spectate {text}: give the server's address, HOST or HOST:PORT")
-    return (host, _port("--spectate", port, 1))
+    return _remote_address("--spectate", text, SERVER_PORT, "the server's")
 
 
 def _room_name(text: str) -> str:
