@@ -146,5 +146,7 @@ def _refusal_line(reason: str, room: str) -> str:
         "spectators": f"room {room} has no spectator place left",
         "name": "the server refused the player's name",
         "address": "this address already holds a place on the server (another Join still in a room)",
+        "network": "this IP address already holds as many places on the server as it may (seats in "
+                   "rooms, or spectator places in this room); try again when one is free",
     }
     return f"the server refused: {lines.get(reason, reason)}"

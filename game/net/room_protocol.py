@@ -55,8 +55,9 @@ ROLES = ("play", "spectate", "play or spectate")
 #: A Refused's reasons, by index: the room has two players; its game differs (digest); the
 #: settings asked for are impossible; the server holds its most rooms; too many datagrams from
 #: this address; the room's match is over; the room's spectator places are taken; the name; the
-#: sender's address already holds a place (in this room or another) under another Join.
-REFUSALS = ("full", "digest", "settings", "rooms", "rate", "ended", "spectators", "name", "address")
+#: sender's address already holds a place (in this room or another) under another Join; the
+#: sender's IP address holds as many seats, or spectator places of this room, as it may.
+REFUSALS = ("full", "digest", "settings", "rooms", "rate", "ended", "spectators", "name", "address", "network")
 #: A RoomEnd's reasons, by index: the match reached its end (a K.O. or time over decided it);
 #: a player left or fell silent; the referee found a player's state differs from its own; the
 #: room failed on the server; the server shut down; nobody came back to the room.

@@ -1,7 +1,8 @@
 """``python3 -m game.server`` (the ``rangebox-server`` command): one process serving many rooms.
 
 Flags (``--help``): ``--port`` (default 7100; 0 lets the system pick), ``--bind`` (default
-every address), ``--results DIR``, ``--max-rooms N``, ``--room-timeout S``, ``--status-every S``.
+every address), ``--results DIR``, ``--max-rooms N``, ``--rooms-per-ip N``, ``--spectators-per-ip N``,
+``--room-timeout S``, ``--status-every S``.
 A bad flag, a results folder that cannot be made or a port that cannot be opened is one line on
 stderr and exit status 2.  The log (stderr, one line each, UTC times): the address it listens
 on, each room's events (created, started, ended and why), a room's failure with its traceback,
@@ -58,6 +59,11 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                    help="the folder of results.jsonl and the replays (default $XDG_DATA_HOME/rangebox/server)")
     p.add_argument("--max-rooms", type=_number("--max-rooms", int, 1, 100_000), default=256, metavar="N",
                    help="rooms at once, at most (a Join for another is refused: \"rooms\"; default 256)")
+    p.add_argument("--rooms-per-ip", type=_number("--rooms-per-ip", int, 1, 100_000), default=32, metavar="N",
+                   help="rooms not ended in which one IP address holds a player's seat (one more is refused: "
+                        "\"network\"; default 32)")
+    p.add_argument("--spectators-per-ip", type=_number("--spectators-per-ip", int, 1, 1000), default=4,
+                   metavar="N", help="spectator places of one room held from one IP address (default 4)")
     p.add_argument("--room-timeout", type=_number("--room-timeout", float, 1.0, 600.0), default=10.0, metavar="S",
                    help="seconds of silence before a player counts as gone and a waiting room expires (default 10)")
     p.add_argument("--status-every", type=_number("--status-every", float, 0.0, 86_400.0), default=5.0,
@@ -87,7 +93,8 @@ def _main(argv: list[str] | None, prog: str) -> int:
 
     args = build_parser(prog).parse_args(argv)
     folder = args.results if args.results is not None else results_dir()
-    options = ServerOptions(max_rooms=int(args.max_rooms), room_timeout=args.room_timeout)
+    options = ServerOptions(max_rooms=int(args.max_rooms), room_timeout=args.room_timeout,
+                            rooms_per_ip=int(args.rooms_per_ip), spectators_per_ip=int(args.spectators_per_ip))
     try:
         loop = ServerLoop((args.bind, int(args.port)), folder, options, status_every=args.status_every)
     except LinkError as exc:

@@ -64,12 +64,13 @@ class Room:
     ``feed``: its spectators' feed (a :class:`game.server.spectators.SpectatorFeed`; None: no
     spectators); ``timeout``: seconds of silence after which a player counts as gone (and of the
     referee standing still, after which a player whose inputs it lacks does);
-    ``report_wait``: the referee's (:class:`~.referee.Referee`)."""
+    ``report_wait``: the referee's (:class:`~.referee.Referee`); ``spectators_per_ip``: the
+    spectator places one IP address may hold (beyond: refused, ``"network"``)."""
 
     def __init__(self, name: str, join: wire.Join, key: int, now: float, *, feed: Any = None,
-                 timeout: float = 10.0, report_wait: int = REPORT_WAIT) -> None:
+                 timeout: float = 10.0, report_wait: int = REPORT_WAIT, spectators_per_ip: int = 4) -> None:
         self.name, self.join, self.key, self.feed, self.timeout = name, join, key, feed, timeout
-        self.report_wait = report_wait
+        self.report_wait, self.spectators_per_ip = report_wait, spectators_per_ip
         self.state = "waiting"
         self.players: list[Member] = []
         self.spectators: dict[int, Member] = {}
@@ -110,6 +111,9 @@ class Room:
             return member
         if not may_watch:
             return "full"
+        ip = ip_of(addr)
+        if sum(1 for s in self.spectators.values() if ip_of(s.addr) == ip) >= self.spectators_per_ip:
+            return "network"
         if self.feed is None or not self.feed.add(token, addr, now):
             return "spectators"
         member = Member(token, addr, join.nonce, 1, wire.NO_SIDE, join.name, now)
@@ -142,13 +146,13 @@ class Room:
             self._answer_end(member, now)                   # never a Joined saying an ended room runs
         elif isinstance(msg, wire.SpectatorAck) and member.role == 1 and self.feed is not None:
             self.feed.handle_ack(member.token, msg.next_frame, now)     # after the end too: it catches up
+        elif isinstance(msg, wire.Leave):
+            self._leave(member, now)                        # after the end too: its place is freed at once
         elif self.state == "ended" and (self.ending is None or self.ending.reason != "finished"
                                         or not isinstance(msg, wire.Relay)):
             self._answer_end(member, now)
         elif isinstance(msg, wire.Relay) and member.role == 0:
             self._relay(member, msg.payload, now)
-        elif isinstance(msg, wire.Leave):
-            self._leave(member, now)
         else:
             self.dropped["unexpected"] += 1
 
@@ -329,3 +333,8 @@ class Room:
 
     def members(self) -> list[Member]:
         return [*self.players, *self.spectators.values()]
+
+
+def ip_of(addr: object) -> object:
+    """The IP address of a ``(ip, port)`` address (any other address as it is)."""
+    return addr[0] if isinstance(addr, tuple) else addr

@@ -12,7 +12,11 @@ anything (``docs/netplay.md``, "The server"):
   place per address, so one client cannot take both seats of a room); a new one is
   rate-limited per address, makes its room if none has that name (at most ``max_rooms``
   rooms, at most ``waiting_per_ip`` waiting rooms made from one IP address), and is given a
-  fresh random 64-bit token;
+  fresh random 64-bit token.  One IP address plays in at most ``rooms_per_ip`` rooms at once
+  and holds at most ``spectators_per_ip`` spectator places of one room (beyond: ``"network"``),
+  so one machine with many ports cannot fill the server or a room's spectator places.  An
+  address whose room has ended may join again at once with a new nonce (its old token still
+  gets that room's RoomEnd);
 - any other message: its token must be one the server gave, to that very address, else it is
   dropped (so a client can neither speak for another nor send from another's address).
 
@@ -33,7 +37,7 @@ from game.net import room_protocol as wire
 from game.net.protocol import ProtocolError
 
 from .referee import REPORT_WAIT
-from .room import Member, Room
+from .room import Member, Room, ip_of
 
 log = logging.getLogger("rangebox.server")
 T = TypeVar("T")
@@ -50,6 +54,8 @@ class ServerOptions(NamedTuple):
     burst: float = 800.0            # ... and at once
     join_rate: float = 8.0          # new Joins a second from one address, on average (burst: twice that)
     waiting_per_ip: int = 16        # rooms waiting for their second player, made from one IP address
+    rooms_per_ip: int = 32          # rooms not ended in which one IP address holds a player's seat
+    spectators_per_ip: int = 4      # spectator places of one room held from one IP address
     max_spectators: int = 16        # spectators per room
     report_wait: int = REPORT_WAIT  # frames a referee waits at a check frame for both hash reports
 
@@ -129,12 +135,14 @@ class RoomServer:
         joined = self._joins.get(addr)
         held = self._members.get(joined[1]) if joined is not None else None
         if held is not None and joined is not None:
-            if joined[0] != msg.nonce:                    # one place per address: one client cannot take both seats
+            member, room = held
+            if joined[0] == msg.nonce:                    # a repeat: the same token, answered again
+                self._guard(room, now, room.handle, member, msg, now)
+                return
+            if room.state != "ended":                     # one place per address: one client cannot take both seats
                 self._refuse(msg, "address", addr)
                 return
-            member, room = held                           # a repeat: the same token, answered again
-            self._guard(room, now, room.handle, member, msg, now)
-            return
+            del self._joins[addr]                         # its match is over: a new Join is a new place
         o = self.options
         if not _take(self._join_buckets, addr, o.join_rate, 2 * o.join_rate, now):
             self._refuse(msg, "rate", addr)
@@ -142,13 +150,16 @@ class RoomServer:
         found = self.rooms.get(msg.room)
         if found is not None:
             room = found
+            if msg.role != 1 and room.state == "waiting" and self._ip_rooms(addr) >= o.rooms_per_ip:
+                self._refuse(msg, "network", addr)
+                return
         else:
             why = self._cannot_make(msg, addr)
             if why:
                 self._refuse(msg, why, addr)
                 return
             room = Room(msg.room, msg, secrets.randbits(32) | 1, now, feed=self._feed(), timeout=o.room_timeout,
-                        report_wait=o.report_wait)
+                        report_wait=o.report_wait, spectators_per_ip=o.spectators_per_ip)
             self.rooms[msg.room] = room
             log.info("room %s created by %s (seed %d, best of %d, %d s rounds%s)", msg.room, _addr(addr), msg.seed,
                      msg.rounds, msg.timer, f", stops at frame {msg.frames}" if msg.frames else "")
@@ -171,10 +182,17 @@ class RoomServer:
             return "ended"                                  # a spectator of no room
         if len(self.rooms) >= self.options.max_rooms:
             return "rooms"
-        ip = addr[0] if isinstance(addr, tuple) else addr
+        ip = ip_of(addr)
         waiting = sum(1 for r in self.rooms.values() if r.state == "waiting" and r.players
-                      and (r.players[0].addr[0] if isinstance(r.players[0].addr, tuple) else r.players[0].addr) == ip)
-        return "rooms" if waiting >= self.options.waiting_per_ip else ""
+                      and ip_of(r.players[0].addr) == ip)
+        if waiting >= self.options.waiting_per_ip:
+            return "rooms"
+        return "network" if self._ip_rooms(addr) >= self.options.rooms_per_ip else ""
+
+    def _ip_rooms(self, addr: object) -> int:
+        """Rooms not ended in which ``addr``'s IP address holds a player's seat."""
+        ip = ip_of(addr)
+        return sum(1 for r in self.rooms.values() if r.state != "ended" and any(ip_of(p.addr) == ip for p in r.players))
 
     def _feed(self) -> Any:
         return self.make_feed() if self.make_feed is not None else None
@@ -203,8 +221,7 @@ class RoomServer:
             if sent:
                 out.extend(sent)
             for member in room.departed:                   # spectators gone: their tokens with them
-                self._members.pop(member.token, None)
-                self._joins.pop(member.addr, None)
+                self._drop_member(member)
             room.departed.clear()
             self._finish(room, now)
             if room.gone(now) and self.rooms.get(room.name) is room:
@@ -241,10 +258,16 @@ class RoomServer:
     def _forget(self, room: Room) -> None:
         del self.rooms[room.name]
         for member in [*room.members(), *room.departed]:
-            self._members.pop(member.token, None)
-            self._joins.pop(member.addr, None)
+            self._drop_member(member)
         room.departed.clear()
         self._started.pop(room.name, None)
+
+    def _drop_member(self, member: Member) -> None:
+        """Forget ``member``'s token, and its address's place unless the address joined anew."""
+        self._members.pop(member.token, None)
+        joined = self._joins.get(member.addr)
+        if joined is not None and joined[1] == member.token:
+            del self._joins[member.addr]
 
     def _guard(self, room: Room, now: float, call: Callable[..., T], *args: Any) -> T | None:
         """``call(*args)``; an exception ends the room as an "error" (logged with its traceback)."""

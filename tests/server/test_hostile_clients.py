@@ -195,3 +195,73 @@ def test_every_ending_of_a_started_match_writes_its_result_line_and_a_replay_of_
     lines = [json.loads(x) for x in (tmp_path / "results.jsonl").read_text().splitlines()]
     assert [x["reason"] for x in lines] == [reason]
     assert load_replay(lines[0]["replay"]).frames == lines[0]["frames"] > 0
+
+
+def _refusal(client: RawClient) -> str | None:
+    found = [m for _, m in client.got if isinstance(m, wire.Refused)]
+    return wire.REFUSALS[found[-1].reason] if found else None
+
+
+def test_one_ip_with_many_ports_holds_at_most_rooms_per_ip_seats_and_another_ip_still_gets_a_room():
+    srv, _ = _server(rooms_per_ip=3, waiting_per_ip=8)
+    host = "10.0.7.7"
+    clients = [RawClient(srv, (host, 5000 + k), nonce=k + 1) for k in range(8)]
+    for k, c in enumerate(clients[:4]):                     # rooms made from one IP: three, not four
+        c.join(f"r{k}")
+    route(srv, clients)
+    assert [_refusal(c) for c in clients[:4]] == [None, None, None, "network"]
+    seat = RawClient(srv, P2_ADDR)                          # a stranger takes r0's second seat: r0 plays
+    seat.join("r0")
+    late = clients[4]                                       # the same IP cannot take a seat of another IP's room
+    other = RawClient(srv, P1_ADDR)
+    other.join("theirs")
+    route(srv, [*clients, seat, other])
+    late.join("theirs")
+    route(srv, [*clients, seat, other])
+    assert _refusal(late) == "network" and _refusal(other) is None
+    assert srv.rooms["r0"].state == "playing" and srv.rooms["theirs"].state == "waiting"
+    assert _refusal(seat) is None and sorted(srv.rooms) == ["r0", "r1", "r2", "theirs"]
+
+
+def test_a_room_holds_at_most_spectators_per_ip_watchers_from_one_ip():
+    from game.server.spectators import SpectatorFeed
+    srv = RoomServer(ServerOptions(spectators_per_ip=2), make_feed=SpectatorFeed)
+    a, b = _room(srv)
+    crowd = [RawClient(srv, ("10.0.8.8", 6000 + k), nonce=k + 1) for k in range(3)]
+    elsewhere = RawClient(srv, ("10.0.8.9", 6000))
+    for c in (*crowd, elsewhere):
+        c.join("dojo", role=1)
+    route(srv, [a, b, *crowd, elsewhere])
+    assert [_refusal(c) for c in crowd] == [None, None, "network"] and _refusal(elsewhere) is None
+    assert len(srv.rooms["dojo"].spectators) == 3
+
+
+def test_a_fixed_port_player_joins_its_next_room_at_once_while_the_ended_one_lingers_and_a_leave_frees_places():
+    from game.server.spectators import SpectatorFeed
+    srv = RoomServer(ServerOptions(report_wait=0), make_feed=SpectatorFeed)
+    a, b = _room(srv, frames=3)
+    watcher = RawClient(srv, ("10.0.9.9", 7000))
+    watcher.join("dojo", role=1)
+    route(srv, [a, b, watcher])
+    a.inputs(0, [1, 1, 1])
+    b.inputs(0, [2, 2, 2])
+    route(srv, [a, b, watcher], 0.5)
+    old = srv.rooms["dojo"]
+    assert old.state == "ended" and old.ending.reason == "finished"
+    route(srv, [a, b, watcher], 6.0)                        # past the linger: the unacked spectator holds it
+    assert srv.rooms.get("dojo") is old
+    old_token = a.token
+    again = RawClient(srv, P1_ADDR, nonce=a.nonce + 1)      # the same address and port, a new Join
+    again.join("next", now=6.1)
+    route(srv, [again], 6.1)
+    assert _refusal(again) is None and again.token not in (0, old_token) and srv.rooms["next"].state == "waiting"
+    a.send(wire.Leave(0), 6.2)                              # the old token still speaks to the ended room
+    route(srv, [again], 6.3)
+    assert old.left[0] and srv.rooms["next"].players[0].token == again.token
+    watcher.send(wire.Leave(0), 6.4)                        # the spectator goes: the ended room is forgotten ...
+    route(srv, [again, watcher], 6.5)
+    assert "dojo" not in srv.rooms
+    first = again.token                                     # ... and the address keeps its new place
+    again.join("next", now=6.6)
+    route(srv, [again], 6.6)
+    assert again.token == first and _refusal(again) is None and srv.buffer_sizes()["joins"] == 1

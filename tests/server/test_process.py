@@ -21,6 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
     (["--port", "70000"], ["--port", "0 to 65535"]),
     (["--port", "x"], ["--port", "'x'"]),
     (["--max-rooms", "0"], ["--max-rooms", "1 to"]),
+    (["--rooms-per-ip", "0"], ["--rooms-per-ip", "1 to"]),
+    (["--spectators-per-ip", "many"], ["--spectators-per-ip", "'many'"]),
     (["--room-timeout", "soon"], ["--room-timeout"]),
     (["--status-every", "-1"], ["--status-every"]),
     (["--what"], ["--what"]),
@@ -75,7 +77,8 @@ def test_sigterm_with_rooms_in_play_writes_every_rooms_result_and_replay_and_exi
             child.kill()
         close([], nets)
     err = child.stderr.read()
-    assert "Traceback" not in err and "status: 2 rooms, 4 players" in err
+    assert "Traceback" not in err, err
+    assert "status: 2 rooms, 4 players" in err, err
     lines = [json.loads(x) for x in (tmp_path / "results.jsonl").read_text().splitlines()]
     assert sorted(x["room"] for x in lines) == ["east", "west"]
     for line in lines:
