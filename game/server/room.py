@@ -81,6 +81,8 @@ class Room:
         #: Datagrams dropped, by reason (a fixed, small set of words).
         self.dropped: Counter[str] = Counter()
         self.left = [False, False]
+        #: Spectators the room has given a place (each once, however long it stayed).
+        self.watchers = 0
         #: Spectators gone since the server last looked (their tokens are forgotten then).
         self.departed: list[Member] = []
         #: The server wrote the result (or had none to write); exceptions raised by this room.
@@ -118,6 +120,7 @@ class Room:
             return "spectators"
         member = Member(token, addr, join.nonce, 1, wire.NO_SIDE, join.name, now)
         self.spectators[token] = member
+        self.watchers += 1
         self.answer(member)
         return member
 

@@ -95,6 +95,7 @@ def test_two_players_on_the_loopback_address_through_a_server_write_the_result_a
     line = lines[0]
     assert line["reason"] == "finished" and line["frames"] == 240 and line["room"] == "dojo"
     assert line["players"][0]["name"] == "Kaito" and line["players"][1]["name"] == line["players"][1]["address"]
+    assert line["spectators"] == 0
     assert line["state_hash"] == a.confirmed.state_hash() == b.confirmed.state_hash()
     replay = (tmp_path / line["replay"]).read_bytes()
     assert replay == recs[0][0].to_bytes() == recs[1][0].to_bytes()
@@ -133,7 +134,7 @@ def test_3600_frames_two_players_and_two_spectators_on_the_loopback_address_agre
     line = json.loads((tmp_path / "results.jsonl").read_text())
     assert a.ending.kind == b.ending.kind == "finished"
     assert a.confirmed.frame == b.confirmed.frame == line["frames"] == 3600
-    assert line["reason"] == "finished"
+    assert line["reason"] == "finished" and line["spectators"] == 2
     final = a.confirmed.state_hash()
     assert line["state_hash"] == final == b.confirmed.state_hash()
     for sp in specs:
