@@ -23,8 +23,10 @@ a save or a load.
   applies: it plays on to the last frame.
 * **Catching up.** With ``catch_up`` None (headless), every frame it may show, at once.  Else
   (a window) one frame per :meth:`~SpectatorSession.advance` while it is within
-  :data:`CATCH_UP_SLACK` frames of its delay, and further behind (it joined mid-match, or
-  stalled) up to ``catch_up`` frames per call until it is back.
+  :data:`CATCH_UP_SLACK` frames of its delay; a little further behind (the server's frames came
+  in a burst, or the window's clock runs slow), :data:`FAST_FORWARD` frames a call, a smooth
+  fast-forward rather than a jump; and more than :data:`CATCH_UP_FAR` frames past its delay (it
+  joined mid-match, or stalled) up to ``catch_up`` frames per call until it is back.
 * **The end.** The :class:`Verdict` event brings the server's :class:`~.room_protocol.RoomEnd`;
   the session has ended (``state`` "ended", :attr:`~SpectatorSession.ending`) once it has
   played every frame up to the verdict's frame.  A Confirmed saying ``ended`` whose verdict
@@ -50,6 +52,10 @@ ACK_EVERY = 0.2
 AHEAD_CHUNKS = 16
 #: Frames past the delay a spectator may lag and still step one frame per advance.
 CATCH_UP_SLACK = 4
+#: Frames per advance while it lags more than that, but at most CATCH_UP_FAR frames.
+FAST_FORWARD = 2
+#: Frames past the delay beyond which it steps up to ``catch_up`` frames per advance.
+CATCH_UP_FAR = 30
 #: Seconds a spectator that played every frame of an ended match waits for the verdict.
 VERDICT_WAIT = 2.0
 #: The default delay behind the live match (frames).
@@ -163,10 +169,9 @@ class SpectatorSession:
         if n > 0:
             if self.catch_up is None:
                 steps = n
-            elif self.newest - self.frame > self.delay + CATCH_UP_SLACK:
-                steps = min(n, self.catch_up)
             else:
-                steps = 1
+                lag = self.newest - self.frame - self.delay
+                steps = min(n, self.catch_up if lag > CATCH_UP_FAR else FAST_FORWARD if lag > CATCH_UP_SLACK else 1)
             for f in range(self.frame, self.frame + steps):
                 v = self._inputs[f]
                 out.append(AdvanceFrame(f, (v & 0xFFFF, v >> 16)))

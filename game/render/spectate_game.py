@@ -5,11 +5,12 @@ Screens: ``"title"`` while the join runs (the title's slow camera sway, "joining
 HOST:PORT as a spectator"; Esc cancels), then ``"fight"``, the spectator's match drawn as the
 offline game draws its match, with a label at the bottom, "SPECTATING R  ·  N frames behind".
 One :meth:`SpectateGame.step` per fixed 1/60 s step of the window loop ticks the Spectator once:
-it steps one frame a tick a fixed delay behind the live match, or up to
-:data:`~game.online.spectate.WINDOW_CATCH_UP` a tick while catching up (a spectator joining
-mid-match replays the match from frame 0 fast, silently: sounds only play for a tick of one
-frame).  The frames' effects go through :class:`~game.render.rollback_fx.RollbackPresenter`,
-as netplay's do (a spectator never rolls back, so each effect starts once).
+it steps one frame a tick a fixed delay behind the live match, two a tick when a little
+behind, or up to :data:`~game.online.spectate.WINDOW_CATCH_UP` a tick while catching up from
+afar (a spectator joining mid-match replays the match from frame 0 fast, silently: sounds only
+play for a tick of at most :data:`~game.net.spectator.FAST_FORWARD` frames).  The frames'
+effects go through :class:`~game.render.rollback_fx.RollbackPresenter`, as netplay's do (a
+spectator never rolls back, so each effect starts once).
 
 Esc leaves at once (the server is told).  When watching ends (the server's verdict, the
 server gone, the join refused) a message says why, with the verdict and whether this
@@ -24,6 +25,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pyglet import gl
+
+from game.net.spectator import FAST_FORWARD
 
 from .game import Game
 from .hud import GOLD, _rgba255, _Text
@@ -98,7 +101,8 @@ class SpectateGame(Game):
         if self.screen == "fight" and stepped:
             self._held = False
             self.view_rays.clear()
-            self.presenter.audio = self.audio if len(stepped) == 1 else None    # no burst of sounds catching up
+            # no burst of sounds catching up from afar; a fast-forward of a frame or two keeps them
+            self.presenter.audio = self.audio if len(stepped) <= FAST_FORWARD else None
             self._defer_crates = self.presenter.present(self.match, stepped, self.view_rays)
             self.last_events = tuple(self.presenter.last_started)
             self._follow(self.last_events)

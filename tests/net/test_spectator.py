@@ -11,7 +11,16 @@ from hypothesis import strategies as st
 from game.net import room_protocol as wire
 from game.net.requests import AdvanceFrame, Disconnected, Interrupted, Resumed
 from game.net.simnet import Conditions, SimNet
-from game.net.spectator import ACK_EVERY, ACK_MIN, VERDICT_WAIT, SpectatorSession, Verdict
+from game.net.spectator import (
+    ACK_EVERY,
+    ACK_MIN,
+    CATCH_UP_FAR,
+    CATCH_UP_SLACK,
+    FAST_FORWARD,
+    VERDICT_WAIT,
+    SpectatorSession,
+    Verdict,
+)
 from roomhelp import FakeRoom
 
 SERVER, ME = "server", "spectator"
@@ -125,7 +134,30 @@ def test_a_late_joiner_catches_up_from_frame_0_at_its_rate_then_steps_one_frame_
     assert max(n for n, _l, _b in calls[:back + 1]) == 30            # catching up: 30 frames a call at most
     assert 15 < back < 80                                             # ~570 frames at 29 a call net
     live_after = [n for n, live, _b in calls[back + 1:] if live < 900]
-    assert live_after and max(live_after) == 1                        # then one frame a call
+    assert live_after and max(live_after) <= FAST_FORWARD and set(live_after[10:]) == {1}   # then one a call
+
+
+def _held(frames: int, delay: int, catch_up: int) -> SpectatorSession:
+    """A window's session holding ``frames`` confirmed frames (the live match's newest)."""
+    s = SpectatorSession(SERVER, TOKEN, 0.0, delay=delay, catch_up=catch_up)
+    s.handle_datagram(wire.encode(wire.Confirmed(0, frames, 0, ((1, 2),) * min(frames, wire.MAX_CONFIRMED)),
+                                  TOKEN), SERVER, 0.0)
+    return s
+
+
+@pytest.mark.parametrize("lag, steps", [(0, 1), (CATCH_UP_SLACK, 1), (CATCH_UP_SLACK + 1, FAST_FORWARD),
+                                        (CATCH_UP_FAR, FAST_FORWARD), (CATCH_UP_FAR + 1, 30)])
+def test_a_window_a_little_behind_fast_forwards_a_frame_or_two_and_only_one_far_behind_jumps(lag, steps):
+    """A burst of the server's frames (or a slow window clock) puts the view a few frames past its
+    delay: it plays two frames a tick until back, not a jump of all of them at once."""
+    delay = 10
+    s = _held(delay + lag, delay, catch_up=30)
+    assert len(s.advance(0.0)) == min(steps, lag)
+    if lag and steps == FAST_FORWARD:
+        calls = []
+        while s.newest - s.frame > delay:
+            calls.append(len(s.advance(0.0)))
+        assert set(calls) <= {1, FAST_FORWARD} and s.newest - s.frame == delay
 
 
 def test_headless_catch_up_steps_every_frame_held_in_one_call():
