@@ -102,11 +102,35 @@ _GET_SORTED = operator.attrgetter(*_SORTED_NAMES)    # and sorted by name
 _ITEMS_FORMAT = "[" + ", ".join(f"({n!r}, {{!r}})" for n in _SORTED_NAMES) + "]"
 
 
+#: Each plan's text by its values (a pure function of them; cleared when it holds MEMO_SIZE).
+_TEXTS: dict[tuple, str] = {}
+MEMO_SIZE = 4096
+
+
 def hash_text(plans: Sequence[CpuPlan]) -> str:
     """``repr([p.hash_items() for p in plans])``, the same text, filled into one format string
-    per plan: the match hashes its plans after every frame (a replay's tag), and the repr of
-    two dozen small tuples each time cost a third of that hash."""
-    return "[" + ", ".join(_ITEMS_FORMAT.format(*_GET_SORTED(p)) for p in plans) + "]"
+    per plan and remembered by the plan's values: the match hashes its plans after every frame
+    (a replay's tag, the server's referee), and a plan often holds still for many frames (a
+    side without a CPU, always)."""
+    parts = []
+    for p in plans:
+        values = _GET_SORTED(p)
+        text = _TEXTS.get(values)
+        if text is None:
+            if len(_TEXTS) >= MEMO_SIZE:
+                _TEXTS.clear()
+            text = _TEXTS[values] = _ITEMS_FORMAT.format(*map(_plain, values))
+        parts.append(text)
+    return "[" + ", ".join(parts) + "]"
+
+
+def _plain(v: int | tuple[int, ...]) -> int | tuple[int, ...]:
+    """A field's value as Python ints: a numpy integer set by a tool is the same state as the
+    int it equals (as ``state_hash`` reads a fighter's numpy scalars), and so the same text
+    whichever of the two filled the memo first."""
+    if type(v) is int:
+        return v
+    return tuple(int(x) for x in v) if isinstance(v, tuple) else int(v)
 
 
 def initial_state() -> CpuPlan:
