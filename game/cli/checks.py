@@ -148,12 +148,12 @@ def check_spectate_flags(args: argparse.Namespace) -> None:
 
 
 def _check_room_flags(args: argparse.Namespace, role: str | None) -> None:
-    """``--room`` and ``--name`` go with ``--server`` (or ``--spectate``, checked on its own), and
+    """``--room``, ``--name`` and ``--room-key`` go with ``--server`` (or ``--spectate``, checked on its own), and
     ``--server`` needs ``--room``."""
-    for name in ("room", "name"):
+    for name in ("room", "name", "room_key"):
+        flag = "--" + name.replace("_", "-")
         if getattr(args, name, None) is not None and role != "--server":
-            raise UsageError(f"--{name} only applies to --server HOST (or --spectate HOST); add one, or drop "
-                             f"--{name}")
+            raise UsageError(f"{flag} only applies to --server HOST (or --spectate HOST); add one, or drop {flag}")
     if role == "--server" and args.room is None:
         raise UsageError("--server: name the room to play in with --room NAME (the first to join makes it)")
 

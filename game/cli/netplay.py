@@ -224,7 +224,7 @@ def _through_server(args: argparse.Namespace, link: UdpLink, server: Address, di
 
     settings = MatchSettings(args.seed, None, None, args.rounds, args.timer, 0)
     join = RoomJoin(server, args.room, args.name or "", digest, settings, secrets.randbits(32), time.monotonic(),
-                    give_up=options.give_up, frames=args.frames or 0)
+                    give_up=options.give_up, frames=args.frames or 0, key=args.room_key or "")
     return NetMatch.through_server(RoomLink(link, join), options)
 
 

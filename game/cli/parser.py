@@ -123,6 +123,14 @@ def _player_name(text: str) -> str:
     return text
 
 
+def _room_key(text: str) -> str:
+    """``--room-key WORD``: 1 to 64 printable ASCII characters."""
+    if not 1 <= len(text) <= 64 or any(not " " <= c <= "~" for c in text):
+        raise argparse.ArgumentTypeError(f"--room-key: give 1 to 64 printable ASCII characters (got {len(text)} "
+                                         f"characters{'' if text.isprintable() else ', some not printable'})")
+    return text
+
+
 _ROOM_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 
 
@@ -167,6 +175,10 @@ def _add_net_flags(p: argparse.ArgumentParser) -> None:
                         "A-Z a-z 0-9 . _ -)")
     p.add_argument("--name", type=_player_name, default=None, metavar="NAME",
                    help="with --server or --spectate: your name in the room (default: your address)")
+    p.add_argument("--room-key", type=_room_key, default=None, metavar="WORD",
+                   help="with --server or --spectate: the key of a private room (the first to join makes the "
+                        "room private with it; players and spectators give the same; 1 to 64 printable ASCII "
+                        "characters)")
     p.add_argument("--input-delay", type=_positive_int("--input-delay", 9, "8"), default=None, metavar="N",
                    help="netplay: frames a local input waits before it is played, 0 to 8 (default 2)")
     p.add_argument("--max-rollback", type=_positive_int("--max-rollback", 17, "16", lowest=1), default=None,

@@ -45,7 +45,7 @@ def open_spectator(args: argparse.Namespace, now: float, *, catch_up: int | None
                               give_up=max(10.0, args.net_timeout), stop_at=args.frames)
     try:
         server = resolve(*args.spectate)
-        return Spectator.open(server, args.room, options, now, name=args.name or "")
+        return Spectator.open(server, args.room, options, now, name=args.name or "", key=args.room_key or "")
     except LinkError as exc:
         raise UsageError(f"--spectate: {exc}") from None
 

@@ -38,16 +38,18 @@ class RoomJoin:
     """Asks ``server`` for a place in ``room`` as ``name`` (the results' name; "" lets the server
     use the address) with the game's ``digest``; ``settings`` (seed, rounds, timer) make the room
     if this client is its first, with ``frames`` (the frame the match stops at, 0 at its end:
-    the room's is :attr:`stop_at` once joined); ``nonce``: a random u32 the caller draws."""
+    the room's is :attr:`stop_at` once joined); ``nonce``: a random u32 the caller draws;
+    ``key``: a private room's key, shared by its players and spectators ("": a public room)."""
 
     def __init__(self, server: object, room: str, name: str, digest: bytes, settings: MatchSettings,
-                 nonce: int, now: float, *, role: int = 0, give_up: float = 10.0, frames: int = 0) -> None:
+                 nonce: int, now: float, *, role: int = 0, give_up: float = 10.0, frames: int = 0,
+                 key: str = "") -> None:
         self.server, self.room, self.role = server, room, role
         self.nonce = nonce & 0xFFFFFFFF
         self.digest = digest
         # a name, room or setting out of range raises ProtocolError here, before anything is sent
         self._join = wire.encode(wire.Join(self.nonce, role, room, name, digest, settings.seed, settings.rounds,
-                                           settings.timer, frames), 0)
+                                           settings.timer, frames, wire.room_secret(room, key)), 0)
         self._start, self._last = now, -1.0
         self._answered = now                                # when the server last answered (a Joined)
         self.give_up = give_up
@@ -146,6 +148,7 @@ def _refusal_line(reason: str, room: str) -> str:
         "spectators": f"room {room} has no spectator place left",
         "name": "the server refused the player's name",
         "address": "this address already holds a place on the server (another Join still in a room)",
+        "key": f"room {room} is private and this is not its key (give the players' --room-key)",
         "network": "this IP address already holds as many places on the server as it may (seats in "
                    "rooms, or spectator places in this room); try again when one is free",
     }

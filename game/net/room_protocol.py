@@ -23,6 +23,7 @@ with :func:`.protocol.parse` and the room's key.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import struct
 import zlib
@@ -35,7 +36,7 @@ from .protocol import ProtocolError
 
 MAGIC = b"RS"
 #: Bumped whenever a layout or a message's meaning changes; a server refuses another version.
-VERSION = 1
+VERSION = 2
 #: No datagram is larger: a Relay of the largest netplay datagram fits.
 MAX_DATAGRAM = 600
 #: At most this many frames in one Confirmed datagram, in at most MAX_RUNS runs of one pair
@@ -49,6 +50,8 @@ PLAYER_NAME = re.compile(r"[ -~]{0,16}")
 NO_SIDE = 255
 
 HEADER = struct.Struct("<2sBBQI")           # magic, version, type, token, check
+#: A Join's ``secret``: bytes of :func:`room_secret` (all zeros: a public room).
+SECRET_BYTES = 16
 
 #: What a client asks for in a Join, by index.
 ROLES = ("play", "spectate", "play or spectate")
@@ -56,14 +59,26 @@ ROLES = ("play", "spectate", "play or spectate")
 #: settings asked for are impossible; the server holds its most rooms; too many datagrams from
 #: this address; the room's match is over; the room's spectator places are taken; the name; the
 #: sender's address already holds a place (in this room or another) under another Join; the
-#: sender's IP address holds as many seats, or spectator places of this room, as it may.
-REFUSALS = ("full", "digest", "settings", "rooms", "rate", "ended", "spectators", "name", "address", "network")
+#: sender's IP address holds as many seats, or spectator places of this room, as it may; the
+#: room is private and the Join's secret is not its.
+REFUSALS = ("full", "digest", "settings", "rooms", "rate", "ended", "spectators", "name", "address", "network",
+            "key")
 #: A RoomEnd's reasons, by index: the match reached its end (a K.O. or time over decided it);
 #: a player left or fell silent; the referee found a player's state differs from its own; the
 #: room failed on the server; the server shut down; nobody came back to the room.
 ENDINGS = ("finished", "disconnect", "desync", "error", "shutdown", "expired")
 #: A RoomEnd's ``winner`` when the match has none (a draw, or it ended early).
 NO_WINNER = 255
+
+
+def room_secret(room: str, key: str) -> bytes:
+    """A Join's ``secret`` for ``room`` with the players' shared ``key`` ("" : a public room, all
+    zeros): the first 16 bytes of a SHA-256 of both, so the key itself never travels and one
+    room's secret opens no other room."""
+    if not key:
+        return bytes(SECRET_BYTES)
+    return hashlib.sha256(b"rangebox room key\0" + room.encode("utf-8") + b"\0" + key.encode("utf-8")).digest()[
+        :SECRET_BYTES]
 
 
 class Join(NamedTuple):
@@ -79,6 +94,7 @@ class Join(NamedTuple):
     rounds: int           # u8: best of this many rounds, if this client makes the room
     timer: int            # u8: seconds a round lasts, if this client makes the room
     frames: int = 0       # u32: the match stops at this frame, if this client makes the room (0: at its end)
+    secret: bytes = bytes(SECRET_BYTES)     # 16 bytes: room_secret(room, key) of a private room; zeros: public
 
 
 class Joined(NamedTuple):
@@ -148,7 +164,7 @@ class Leave(NamedTuple):
 Message = Join | Joined | Refused | Relay | Confirmed | SpectatorAck | RoomEnd | Leave
 
 _FIXED = {
-    Join: (1, struct.Struct("<IB16s16s32sQBBI")),
+    Join: (1, struct.Struct("<IB16s16s32sQBBI16s")),
     Joined: (2, struct.Struct("<IBBIQBBBI")),
     Refused: (3, struct.Struct("<IB32s")),
     Relay: (4, struct.Struct("<H")),
@@ -186,7 +202,7 @@ def encode(msg: Message, token: int) -> bytes:
     try:
         if isinstance(msg, Join):
             body = st.pack(msg.nonce, msg.role, msg.room.encode("ascii"), msg.name.encode("ascii"),
-                           msg.digest, msg.seed, msg.rounds, msg.timer, msg.frames)
+                           msg.digest, msg.seed, msg.rounds, msg.timer, msg.frames, msg.secret)
         elif isinstance(msg, Relay):
             body = st.pack(len(msg.payload)) + msg.payload
         elif isinstance(msg, Confirmed):
@@ -250,12 +266,12 @@ def _parse_variable(cls: type, st: struct.Struct, body: memoryview) -> Message:
 
 def _join(fields: tuple) -> Join:
     """A Join from its unpacked fields: the names' NUL padding removed, refused unless ASCII."""
-    nonce, role, room, name, digest, seed, rounds, timer, frames = fields
+    nonce, role, room, name, digest, seed, rounds, timer, frames, secret = fields
     try:
         room_s, name_s = room.rstrip(b"\0").decode("ascii"), name.rstrip(b"\0").decode("ascii")
     except UnicodeDecodeError:
         raise ProtocolError("field", "Join: a room or player name not in ASCII") from None
-    return Join(nonce, role, room_s, name_s, digest, seed, rounds, timer, frames)
+    return Join(nonce, role, room_s, name_s, digest, seed, rounds, timer, frames, secret)
 
 
 def _runs(inputs: tuple[tuple[int, int], ...]) -> list[tuple[tuple[int, int], int]]:
@@ -311,6 +327,8 @@ def _bad_join(msg: Join) -> str:
         return f"player name {msg.name!r} (up to 16 printable ASCII characters)"
     if len(msg.digest) != netwire.DIGEST_BYTES:
         return f"a digest of {len(msg.digest)} bytes"
+    if len(msg.secret) != SECRET_BYTES:
+        return f"a room secret of {len(msg.secret)} bytes"
     if msg.rounds not in MATCH_ROUNDS or not 1 <= msg.timer <= 60 or not 0 <= msg.frames < netwire.FRAME_LIMIT:
         return f"rounds {msg.rounds}, timer {msg.timer} or frames {msg.frames}"
     return ""

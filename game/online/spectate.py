@@ -86,16 +86,17 @@ class Spectator:
 
     @classmethod
     def open(cls, server: Address, room: str, options: SpectateOptions, now: float, *, name: str = "",
-             digest: bytes | None = None, nonce: int | None = None) -> Spectator:
+             digest: bytes | None = None, nonce: int | None = None, key: str = "") -> Spectator:
         """A spectator of ``room`` on the server at ``server`` (a resolved ``(ip, port)``), on a
         socket of its own (loopback for a loopback server, else any address; a port the system
-        picks).  ``digest``: the game's (default :func:`~game.online.digest.game_digest`)."""
+        picks).  ``digest``: the game's (default :func:`~game.online.digest.game_digest`); ``key``:
+        a private room's key ("": a public room)."""
         from .digest import game_digest
 
         udp = UdpLink(("127.0.0.1" if is_loopback(server[0]) else "0.0.0.0", 0), recv_bytes=RECV_BYTES)
         join = RoomJoin(server, room, name, game_digest() if digest is None else digest,
                         MatchSettings(0, None, None, 3, 60, 0), secrets.randbits(32) if nonce is None else nonce,
-                        now, role=1, give_up=options.give_up)
+                        now, role=1, give_up=options.give_up, key=key)
         return cls(udp, join, options)
 
     # ------------------------------------------------------------------ the caller's calls

@@ -53,7 +53,7 @@ def result_line(room: Room, started: float, ended: float, replay: str) -> dict[s
         "state_hash": m.state_hash(), "reason": ending.reason, "detail": ending.detail,
         "culprits": [s + 1 for s in (0, 1) if ending.culprits >> s & 1],
         "casts": {"any_hit": casts.any_hit, "nearest": casts.nearest},
-        "spectators": room.watchers,
+        "spectators": room.watchers, "private": any(room.join.secret),
         "seed": room.join.seed, "started": utc(started), "ended": utc(ended), "replay": replay,
     }
 

@@ -6,6 +6,8 @@ datagrams out (:meth:`Room.poll`: ``(bytes, address)`` pairs), ``now`` passed in
 ``"waiting"`` (its first player, P1, made it with its settings and digest), ``"playing"``
 (the second, P2, joined with the same digest: both are sent Joined ``ready`` 1) or ``"ended"``
 (:attr:`Room.ending` says why; a :class:`RoomEnd` goes to both players and every spectator).
+A private room (made by a Join with a secret: ``room_protocol.room_secret``) admits only Joins
+with the same secret, players and spectators alike; any other is refused ``"key"``.
 
 The relay (``docs/netplay.md``, "The server"): a player's Relay payload is parsed with the
 room's key (:func:`game.net.protocol.parse`); an Inputs datagram is the sender's side's inputs
@@ -21,6 +23,7 @@ rewrite its last frames for the other once the referee has played them).
 
 from __future__ import annotations
 
+import hmac
 from collections import Counter
 from typing import Any, NamedTuple
 
@@ -100,6 +103,8 @@ class Room:
         wants_play, may_watch = join.role in (0, 2), join.role in (1, 2)
         if self.state == "ended":
             return "ended"
+        if not hmac.compare_digest(join.secret, self.join.secret):
+            return "key"                                    # a private room: before anything of it is told
         if join.digest != self.join.digest:
             return "digest"
         if wants_play and self.state == "waiting":

@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
     (["--headless", "--server", "h"], ["--server", "--room NAME"]),
     (["--headless", "--room", "dojo"], ["--room", "--server"]),
     (["--headless", "--name", "Kai"], ["--name", "--server"]),
+    (["--headless", "--room-key", "tiger"], ["--room-key", "--server"]),
+    (["--headless", "--server", "h", "--room", "a", "--room-key", ""], ["--room-key", "1 to 64"]),
     (["--headless", "--server", "h", "--join", "h", "--room", "a"], ["--join and --server"]),
     (["--headless", "--server", "h:0", "--room", "a"], ["--server", "1 to 65535"]),
     (["--headless", "--server", ":7100", "--room", "a"], ["--server", "HOST"]),
@@ -50,11 +52,13 @@ def test_either_side_flag_lets_the_cpu_play_whichever_side_the_room_gives(side):
 
 
 @pytest.mark.slow
-def test_two_headless_players_in_a_room_play_to_the_same_state_and_the_same_replay_as_the_servers(tmp_path):
+def test_two_headless_players_in_a_private_room_play_to_the_same_state_and_the_same_replay_as_the_servers(
+        tmp_path):
     child, port = server_child(tmp_path / "server")
     env = dict(os.environ, PYGLET_HEADLESS="1")
     env.pop("DISPLAY", None)
-    common = ["--server", f"127.0.0.1:{port}", "--room", "dojo", "--headless", "--frames", "360"]
+    common = ["--server", f"127.0.0.1:{port}", "--room", "dojo", "--room-key", "tiger", "--headless", "--frames",
+              "360"]
     try:
         a = subprocess.Popen([sys.executable, str(ROOT / "main.py"), *common, "--p1", "cpu", "--level", "hard",
                               "--name", "Kaito", "--record", str(tmp_path / "a.rpl")],
@@ -67,13 +71,13 @@ def test_two_headless_players_in_a_room_play_to_the_same_state_and_the_same_repl
         child.terminate()
         child.wait(30)
     assert a.returncode == b.returncode == 0, outs
+    assert "playing in room dojo on the server" in outs[0][1]
     ja, jb = (json.loads(o[0]) for o in outs)
     assert ja["frames"] == jb["frames"] == 360 and ja["state_hash"] == jb["state_hash"]
     assert {ja["player"], jb["player"]} == {1, 2}
-    assert "playing in room dojo on the server" in outs[0][1]
     line = json.loads((tmp_path / "server" / "results.jsonl").read_text())
     assert line["state_hash"] == ja["state_hash"] and line["reason"] == "finished"
-    assert "Kaito" in [p["name"] for p in line["players"]]
+    assert "Kaito" in [p["name"] for p in line["players"]] and line["private"] is True
     server_replay = Path(line["replay"]).read_bytes()
     assert (tmp_path / "a.rpl").read_bytes() == (tmp_path / "b.rpl").read_bytes() == server_replay
 

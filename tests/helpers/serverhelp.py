@@ -184,9 +184,10 @@ class RawClient:
         self.server.handle(wire.encode(msg, self.token if token is None else token), addr or self.addr, now)
 
     def join(self, room: str, *, role: int = 0, frames: int = 0, seed: int = 5, digest: bytes = DIGEST,
-             now: float = 0.0) -> None:
+             now: float = 0.0, key: str = "") -> None:
         from game.net import room_protocol as wire
-        self.send(wire.Join(self.nonce, role, room, "", digest, seed, 3, 60, frames), now, token=0)
+        self.send(wire.Join(self.nonce, role, room, "", digest, seed, 3, 60, frames, wire.room_secret(room, key)),
+                  now, token=0)
 
     def relay(self, netmsg, now: float = 0.0, token: int | None = None, addr: Address | None = None) -> None:
         from game.net import protocol as netwire

@@ -29,6 +29,7 @@ SAMPLES = [
     wire.Leave(0),
     wire.Join(9, 0, "dojo-2", "Mei", DIGEST, 5, 3, 60, netwire.FRAME_LIMIT - 1),    # with a stop frame
     wire.Joined(9, 0, 0, 9, 5, 3, 60, 0, 3600),
+    wire.Join(10, 1, "vip", "", DIGEST, 5, 3, 60, 0, wire.room_secret("vip", "tiger")),    # a private room's
 ]
 
 
@@ -59,6 +60,16 @@ def test_a_full_confirmed_datagram_fits_the_size_cap():
     assert len(wire.encode(held, 1)) == wire.HEADER.size + 10 + 5        # one run
     with pytest.raises(netwire.ProtocolError):
         wire.encode(held._replace(inputs=held.inputs + ((3, 4),), newest=held.newest + 1), 1)
+
+
+def test_a_join_with_a_secret_of_another_size_is_refused_and_a_room_secret_hides_its_key():
+    with pytest.raises(netwire.ProtocolError):
+        wire.encode(wire.Join(1, 0, "vip", "", DIGEST, 5, 3, 60, 0, b"tiger"), 0)
+    secret = wire.room_secret("vip", "tiger")
+    assert len(secret) == wire.SECRET_BYTES and b"tiger" not in wire.encode(wire.Join(1, 0, "vip", "", DIGEST, 5, 3,
+                                                                                      60, 0, secret), 0)
+    assert wire.room_secret("vip", "") == bytes(wire.SECRET_BYTES) != secret
+    assert secret not in (wire.room_secret("vip2", "tiger"), wire.room_secret("vip", "tiger2"))
 
 
 def _reason(data: bytes) -> str:

@@ -84,6 +84,37 @@ def test_one_address_cannot_take_both_seats_of_a_room_with_a_second_join():
     assert srv.rooms["dojo"].state == "waiting" and a.token == first
 
 
+def test_a_private_room_admits_only_joins_with_its_key_players_and_spectators_alike(tmp_path):
+    from game.server.spectators import SpectatorFeed
+
+    writer = ResultWriter(tmp_path)
+    srv = RoomServer(ServerOptions(report_wait=0), make_feed=SpectatorFeed,
+                     sink=lambda room, started: writer.write(room, started, started))
+    a = RawClient(srv, P1_ADDR)
+    a.join("dojo", key="tiger", frames=3)
+    strangers = [RawClient(srv, ("10.0.5.1", 4000 + k), nonce=k + 1) for k in range(4)]
+    strangers[0].join("dojo")                               # no key
+    strangers[1].join("dojo", key="lion")                   # another key
+    strangers[2].join("dojo", key="lion", digest=bytes(32))  # another key and game: the key is checked first
+    strangers[3].join("dojo", role=1)                       # a spectator without the key
+    route(srv, [a, *strangers])
+    for c in strangers:
+        refused = _last(c, wire.Refused)
+        assert refused.reason == wire.REFUSALS.index("key") and refused.digest == bytes(32)
+    assert srv.rooms["dojo"].state == "waiting" and not srv.rooms["dojo"].spectators
+    b, watcher = RawClient(srv, P2_ADDR), RawClient(srv, THIRD)
+    b.join("dojo", key="tiger")
+    watcher.join("dojo", role=1, key="tiger")
+    route(srv, [a, b, watcher])
+    assert b.side == 1 and watcher.token != 0 and srv.rooms["dojo"].state == "playing"
+    a.inputs(0, [1, 1, 1])
+    b.inputs(0, [2, 2, 2])
+    route(srv, [a, b, watcher], 0.5)
+    line = json.loads((tmp_path / "results.jsonl").read_text())
+    assert line["private"] is True and line["spectators"] == 1 and line["reason"] == "finished"
+    assert wire.room_secret("dojo", "tiger") != wire.room_secret("dojo2", "tiger") != bytes(16)
+
+
 def test_a_join_with_another_digest_is_refused_with_the_rooms():
     srv, _ = _server()
     a = RawClient(srv, P1_ADDR)
