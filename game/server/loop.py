@@ -99,5 +99,11 @@ class ServerLoop:
 
 def status_line(s: dict[str, int]) -> str:
     """The status line of :meth:`RoomServer.status`'s figures."""
-    return (f"status: {s['rooms']} rooms, {s['players']} players, {s['spectators']} spectators; packets "
-            f"{s['in']} in, {s['out']} out, {s['dropped']} dropped; slowest room {s['lag']} frames behind")
+    ended = f" (and {s['ended']} ended, closing)" if s.get("ended") else ""
+    return (f"status: {_count(s['rooms'], 'room')}{ended}, {_count(s['players'], 'player')}, "
+            f"{_count(s['spectators'], 'spectator')}; packets {s['in']} in, {s['out']} out, {s['dropped']} dropped; "
+            f"slowest room {_count(s['lag'], 'frame')} behind")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

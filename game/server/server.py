@@ -290,10 +290,12 @@ class RoomServer:
 
     # ------------------------------------------------------------------ figures
     def status(self) -> dict[str, int]:
-        """The status line's figures: rooms, players, spectators, packets in and out, dropped,
-        the slowest room's lag (frames)."""
+        """The status line's figures: rooms not ended and their players, rooms ended but still
+        kept (their last datagrams, spectators catching up), spectators, packets in and out,
+        dropped, the slowest room's lag (frames)."""
         rooms = list(self.rooms.values())
-        return {"rooms": len(rooms), "players": sum(len(r.players) for r in rooms),
+        live = [r for r in rooms if r.state != "ended"]
+        return {"rooms": len(live), "players": sum(len(r.players) for r in live), "ended": len(rooms) - len(live),
                 "spectators": sum(len(r.spectators) for r in rooms), "in": self.packets_in,
                 "out": self.packets_out, "dropped": sum(self.dropped.values()) + sum(
                     sum(r.dropped.values()) for r in rooms), "lag": max((r.lag() for r in rooms), default=0)}

@@ -96,6 +96,24 @@ def test_sigterm_with_rooms_in_play_writes_every_rooms_result_and_replay_and_exi
 
 def test_the_status_line_names_rooms_players_packets_and_the_slowest_rooms_lag():
     from game.server.loop import status_line
-    line = status_line({"rooms": 3, "players": 5, "spectators": 2, "in": 10, "out": 9, "dropped": 1, "lag": 4})
+    line = status_line({"rooms": 3, "players": 5, "ended": 0, "spectators": 2, "in": 10, "out": 9, "dropped": 1,
+                        "lag": 4})
     assert line == ("status: 3 rooms, 5 players, 2 spectators; packets 10 in, 9 out, 1 dropped; "
                     "slowest room 4 frames behind")
+    line = status_line({"rooms": 1, "players": 2, "ended": 1, "spectators": 1, "in": 1, "out": 1, "dropped": 0,
+                        "lag": 1})
+    assert line.startswith("status: 1 room (and 1 ended, closing), 2 players, 1 spectator;")
+    assert line.endswith("slowest room 1 frame behind")
+
+
+def test_the_status_counts_an_ended_room_apart_from_the_rooms_in_play():
+    from game.server.server import RoomServer
+    from serverhelp import RawClient, route
+    srv = RoomServer()
+    a, b = RawClient(srv, ("10.0.0.2", 4000)), RawClient(srv, ("10.0.0.3", 4000))
+    for c in (a, b):
+        c.join("dojo", frames=2)
+    route(srv, [a, b])
+    assert (srv.status()["rooms"], srv.status()["players"], srv.status()["ended"]) == (1, 2, 0)
+    srv.rooms["dojo"].end("finished", 0, "over", 0.0)
+    assert (srv.status()["rooms"], srv.status()["players"], srv.status()["ended"]) == (0, 0, 1)
