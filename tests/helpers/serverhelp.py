@@ -38,6 +38,25 @@ def server_child(results: Path, status_every: str = "0") -> tuple[subprocess.Pop
     return child, int(line.split("127.0.0.1:")[1].split(";")[0])
 
 
+#: What a server's log shows only when something went wrong: a traceback (``log.exception``: a
+#: room that raised, a result that could not be written), logging's own error report, an
+#: exception Python ignored (a finalizer, at exit), a room that failed again.
+LOG_FAULTS = ("Traceback", "--- Logging error ---", "Exception ignored", "failed again")
+
+
+def log_faults(log: str) -> list[str]:
+    """The lines of a server's ``log`` (its stderr) that show a fault (:data:`LOG_FAULTS`)."""
+    return [line for line in log.splitlines() if any(f in line for f in LOG_FAULTS)]
+
+
+def stop_child(child: subprocess.Popen) -> str:
+    """Kill ``child`` if it still runs; its whole stderr (the server's log)."""
+    if child.poll() is None:
+        child.kill()
+        child.wait(30)
+    return child.stderr.read() if child.stderr is not None else ""     # type: ignore[union-attr]
+
+
 def start_server(results, options: ServerOptions | None = None, **kw) -> ServerLoop:
     """A server on 127.0.0.1, port 0, writing into ``results``."""
     return ServerLoop(("127.0.0.1", 0), results, options, status_every=0, **kw)

@@ -12,7 +12,7 @@ import pytest
 
 from game.replay import ReplayRecorder, decode, load_replay
 from game.server.cli import main
-from serverhelp import close, play, room_player, server_child
+from serverhelp import close, log_faults, play, room_player, server_child, stop_child
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,15 +70,16 @@ def test_sigterm_with_rooms_in_play_writes_every_rooms_result_and_replay_and_exi
         play([], nets, seconds=120, until=lambda: all(n.confirmed is not None and n.confirmed.frame >= 150
                                                       for n in nets))
         child.send_signal(signal.SIGTERM)
-        assert child.wait(30) == 143
+        code = child.wait(30)
         play([], nets, seconds=30)                          # the RoomEnd ends every player's match
     finally:
-        if child.poll() is None:
-            child.kill()
+        err = stop_child(child)
         close([], nets)
-    err = child.stderr.read()
-    assert "Traceback" not in err, err
-    assert "status: 2 rooms, 4 players" in err, err
+        print(f"the server's log (its stderr):\n{err}")     # pytest shows it with any failure of this test
+    faults = log_faults(err)
+    if faults:                                              # the whole log, which an assert's message would cut
+        pytest.fail(f"the server's log shows a fault ({faults[0].strip()}); its whole log:\n{err}", pytrace=False)
+    assert code == 143 and "status: 2 rooms, 4 players" in err
     lines = [json.loads(x) for x in (tmp_path / "results.jsonl").read_text().splitlines()]
     assert sorted(x["room"] for x in lines) == ["east", "west"]
     for line in lines:
