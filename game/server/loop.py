@@ -22,7 +22,7 @@ from game.net import room_protocol as wire
 from game.online.udp import Address, UdpLink
 
 from .results import ResultWriter
-from .room import Room
+from .room import END_EVERY, END_REPEATS, Room
 from .server import RoomServer, ServerOptions
 
 log = logging.getLogger("rangebox.server")
@@ -88,9 +88,16 @@ class ServerLoop:
         self.shutdown(clock())
 
     def shutdown(self, now: float) -> None:
-        """End every room now ("shutdown"), write each started match's result, tell the members."""
-        for data, addr in self.server.shutdown(now):
-            self.link.send(data, addr)                  # type: ignore[arg-type]
+        """End every room now ("shutdown"), write each started match's result, tell the members:
+        the RoomEnds go out :data:`~.room.END_REPEATS` times, :data:`~.room.END_EVERY` s apart, as
+        a room's verdict always does (one lost datagram would leave a player waiting out its
+        timeout for a server that is gone)."""
+        out = self.server.shutdown(now)
+        for k in range(END_REPEATS):
+            if k:
+                time.sleep(END_EVERY)
+            for data, addr in out:
+                self.link.send(data, addr)              # type: ignore[arg-type]
         log.info("stopped: %d matches' results in %s", self.server.matches_ended, self.writer.folder)
 
     def close(self) -> None:

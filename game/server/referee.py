@@ -118,16 +118,17 @@ class Referee:
             return "interval"
         if frame > self.frame + MAX_AHEAD:
             return "future"
-        self._reported[side] = max(self._reported[side], frame)
         own = self._own.get(frame)
         if own is not None:
+            self._reported[side] = max(self._reported[side], frame)
             self._judge(side, frame, own, state_hash)
             return ""
         if frame < self.frame:
             return "past"
         pending = self._reports[side]
         if frame not in pending and len(pending) >= PENDING_REPORTS:
-            return "future"
+            return "future"                                # refused: it does not count as reported
+        self._reported[side] = max(self._reported[side], frame)
         pending.setdefault(frame, state_hash)              # the first report of a frame counts
         return ""
 

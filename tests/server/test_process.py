@@ -118,3 +118,40 @@ def test_the_status_counts_an_ended_room_apart_from_the_rooms_in_play():
     assert (srv.status()["rooms"], srv.status()["players"], srv.status()["ended"]) == (1, 2, 0)
     srv.rooms["dojo"].end("finished", 0, "over", 0.0)
     assert (srv.status()["rooms"], srv.status()["players"], srv.status()["ended"]) == (0, 0, 1)
+
+
+@pytest.mark.slow
+def test_shutdown_sends_each_players_room_end_three_times(tmp_path):
+    """One lost RoomEnd would leave a player waiting out its timeout for a server that is gone."""
+    import socket
+
+    from game.net import room_protocol as wire
+    from serverhelp import DIGEST, start_server
+
+    loop = start_server(tmp_path)
+    socks = []
+    try:
+        for nonce in (1, 2):
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            s.bind(("127.0.0.1", 0))
+            s.settimeout(2.0)
+            s.sendto(wire.encode(wire.Join(nonce, 0, "dojo", "", DIGEST, 5, 3, 60), 0), loop.address)
+            socks.append(s)
+        loop.step(0.0)
+        for s in socks:
+            while not (isinstance(m := wire.parse(s.recv(700))[1], wire.Joined) and m.ready):
+                pass
+        loop.shutdown(0.1)
+        for s in socks:
+            ends = []
+            s.settimeout(0.5)
+            try:
+                while True:
+                    ends.append(wire.parse(s.recv(700))[1])
+            except TimeoutError:
+                pass
+            assert [wire.ENDINGS[e.reason] for e in ends if isinstance(e, wire.RoomEnd)] == ["shutdown"] * 3
+    finally:
+        for s in socks:
+            s.close()
+        loop.close()
