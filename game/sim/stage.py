@@ -319,9 +319,31 @@ class Stage:
         live = [c.compound.bounds for c in self.crates if not c.broken]
         self._obstacles = [tuple(r) for r in self._solid_xz.reshape(-1, 4).tolist()] + [
             (float(b[0, 0]), float(b[0, 2]), float(b[1, 0]), float(b[1, 2])) for b in live]
+        self._pushed: dict[tuple[float, float, float], tuple[float, float]] = {}
+
+    #: :meth:`push_out` answers kept at most (a match asks the same few circles, again and again)
+    PUSHED_KEPT = 64
 
     def push_out(self, x: float, z: float, r: float) -> tuple[float, float]:
-        """Move a pushbox circle (centre x, z, radius r) out of pillars, walls and standing crates."""
+        """Move a pushbox circle (centre x, z, radius r) out of pillars, walls and standing crates.
+
+        A function of the circle and the obstacles: the answers for the circles asked since the
+        obstacles last changed are kept (most calls: a fighter standing, or a second pass of
+        ``movement.resolve_pushboxes`` over a circle the first moved nowhere).  Not for a zero
+        coordinate, whose sign a kept ``0.0`` or ``-0.0`` would not give back."""
+        key = (x, z, r)
+        if x and z:
+            hit = self._pushed.get(key)
+            if hit is not None:
+                return hit
+        out = self._push_out(x, z, r)
+        if len(self._pushed) >= self.PUSHED_KEPT:
+            self._pushed.clear()
+        self._pushed[key] = out
+        return out
+
+    def _push_out(self, x: float, z: float, r: float) -> tuple[float, float]:
+        """:meth:`push_out` computed."""
         xl, xh, zl, zh = x - r, x + r, z - r, z + r     # the circle's x-z box, kept until it moves
         for x0, z0, x1, z1 in self._obstacles:
             if xh <= x0 or xl >= x1 or zh <= z0 or zl >= z1:
