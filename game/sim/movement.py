@@ -105,6 +105,7 @@ def resolve_pushboxes(m: Match, gap: float | None = None) -> None:
     r = m.data.pushbox_radius
     g = 2 * r if gap is None else gap
     for _ in range(2):
+        before = (a.x, a.z, b.x, b.z)
         dx, dz = b.x - a.x, b.z - a.z
         d = math.hypot(dx, dz)
         if d < g:
@@ -117,6 +118,8 @@ def resolve_pushboxes(m: Match, gap: float | None = None) -> None:
             b.z += dz * push
         for f in m.fighters:
             f.x, f.z = constrain(m, f.x, f.z)
+        if _same_floats(before, (a.x, a.z, b.x, b.z)):
+            break       # a pass that moved nothing: the next one, on the same values, would not either
     # An obstacle pushing one of them back into the pair's overlap leaves some of it: the one
     # that can give way does, by the whole of it (both: half each, as above).
     dx, dz = b.x - a.x, b.z - a.z
@@ -130,6 +133,14 @@ def resolve_pushboxes(m: Match, gap: float | None = None) -> None:
             a.x, a.z = a.x - dx * over * share, a.z - dz * over * share
         if b_free:
             b.x, b.z = b.x + dx * over * share, b.z + dz * over * share
+
+
+def _same_floats(p: tuple[float, ...], q: tuple[float, ...]) -> bool:
+    """The same bits in ``p`` and ``q``: equal values, and zeros of the same sign."""
+    if p != q:
+        return False
+    ones = (1.0,) * len(p)
+    return all(p) or list(map(math.copysign, ones, p)) == list(map(math.copysign, ones, q))
 
 
 @functools.lru_cache(maxsize=4)

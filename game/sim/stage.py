@@ -319,7 +319,7 @@ class Stage:
         live = [c.compound.bounds for c in self.crates if not c.broken]
         self._obstacles = [tuple(r) for r in self._solid_xz.reshape(-1, 4).tolist()] + [
             (float(b[0, 0]), float(b[0, 2]), float(b[1, 0]), float(b[1, 2])) for b in live]
-        self._pushed: dict[tuple[float, float, float], tuple[float, float]] = {}
+        self._pushed: dict[tuple[float, ...], tuple[float, float]] = {}
 
     #: :meth:`push_out` answers kept at most (a match asks the same few circles, again and again)
     PUSHED_KEPT = 64
@@ -329,13 +329,13 @@ class Stage:
 
         A function of the circle and the obstacles: the answers for the circles asked since the
         obstacles last changed are kept (most calls: a fighter standing, or a second pass of
-        ``movement.resolve_pushboxes`` over a circle the first moved nowhere).  Not for a zero
-        coordinate, whose sign a kept ``0.0`` or ``-0.0`` would not give back."""
-        key = (x, z, r)
-        if x and z:
-            hit = self._pushed.get(key)
-            if hit is not None:
-                return hit
+        ``movement.resolve_pushboxes`` over a circle the first moved nowhere).
+        (A zero coordinate's sign is part of the key: ``0.0 == -0.0``, and a kept answer gives
+        the zero back as it was asked.)"""
+        key: tuple[float, ...] = (x, z, r) if x and z else (x, z, r, math.copysign(1.0, x), math.copysign(1.0, z))
+        hit = self._pushed.get(key)
+        if hit is not None:
+            return hit
         out = self._push_out(x, z, r)
         if len(self._pushed) >= self.PUSHED_KEPT:
             self._pushed.clear()
