@@ -10,7 +10,7 @@ the first question of a frame that needs it and shared by both fighters.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
@@ -19,7 +19,12 @@ from game.collision import PairJudge, padded_boxes
 from .skeleton import Skeleton
 
 if TYPE_CHECKING:
-    from .fighter import Fighter
+    from .fighter import Fighter, PendingPose
+
+#: A fighter's body-frame FK ``(12, L, 4)``, or what makes it (``Fighter.placed_body``).
+Body: TypeAlias = "np.ndarray | PendingPose"
+#: A fighter's place ``(fx, fz, gx, gy, gz, lift)``, Python floats.
+Place = tuple[float, float, float, float, float, float]
 
 
 class _Placed:
@@ -63,14 +68,12 @@ class LimbBoxes:
         self._origin = _frozen(np.zeros((2, n, 3)))
         #: What the arrays are still to be placed from (both bodies and both places), or None
         #: when they are current: see :meth:`place`.
-        self._pending: tuple[np.ndarray, np.ndarray, list[tuple[float, float, float, float, float, float]]] \
-            | None = None
+        self._pending: tuple[Body, Body, list[Place]] | None = None
         self._judge = PairJudge.all_pairs(n, n)        # A2-A4 on every (P1 limb, P2 limb) pair
         self._pairs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None   # this frame's, on demand
         #: What the boxes were last placed from: both bodies (kept, so no other array takes
         #: their ids) and both places; None after a restore.
-        self._placed: tuple[np.ndarray, np.ndarray, list[tuple[float, float, float, float, float, float]]] | None \
-            = None
+        self._placed: tuple[Body, Body, list[Place]] | None = None
 
     # The arrays, placed when first read after a place(): a function of what place() was
     # given (read-only bodies, plain floats), so a step that reads none of them (most steps
@@ -95,18 +98,20 @@ class LimbBoxes:
         function of those values alone (read-only bodies; a ``-0.0`` in a place, equal to
         ``0.0`` here, gives the same boxes)."""
         places = [(float(f.fx), float(f.fz), float(f.x), float(f.ground_y), float(f.z), f.lift()) for f in (a, b)]
+        body_a, body_b = a.placed_body(), b.placed_body()    # a blend frame's body: made when placed
         last = self._placed
-        if last is not None and last[0] is a.body and last[1] is b.body and last[2] == places:
+        if last is not None and last[0] is body_a and last[1] is body_b and last[2] == places:
             self._pairs = None
             return
-        self._placed = self._pending = (a.body, b.body, places)
+        self._placed = self._pending = (body_a, body_b, places)
         self._pairs = None
 
     def _settle(self) -> None:
         """Place the arrays from what the last :meth:`place` was given."""
         assert self._pending is not None
-        a_body, b_body, places = self._pending
+        a_src, b_src, places = self._pending
         self._pending = None
+        a_body, b_body = (s if isinstance(s, np.ndarray) else s.resolve()[1] for s in (a_src, b_src))
         rot, origin, padded = self.skeleton.place_rows(np.concatenate((a_body[None], b_body[None])), places)
         rot.setflags(write=False)
         origin.setflags(write=False)
