@@ -320,6 +320,9 @@ class Stage:
         self._obstacles = [tuple(r) for r in self._solid_xz.reshape(-1, 4).tolist()] + [
             (float(b[0, 0]), float(b[0, 2]), float(b[1, 0]), float(b[1, 2])) for b in live]
         self._pushed: dict[tuple[float, ...], tuple[float, float]] = {}
+        #: Counts the changes of the obstacles (a crate broken or restored): what a cache of
+        #: something they decide (``movement.resolve_pushboxes``) checks to know it is current.
+        self.obstacles_version = getattr(self, "obstacles_version", -1) + 1
 
     #: :meth:`push_out` answers kept at most (a match asks the same few circles, again and again)
     PUSHED_KEPT = 64
