@@ -39,26 +39,30 @@ class GroundGrid:
 
     def __init__(self, models: Sequence[CollisionModel]) -> None:
         """File the triangles of ``models`` (a scene's models above the ray's level, C9)."""
-        tris: list[tuple[float, ...]] = []
+        parts = [np.zeros((0, 9))]
         for model in models:
             t = model.tree
-            rows = np.concatenate([t.v0, t.e1, t.e2], axis=1)[np.asarray(t.slot_tri) >= 0]
-            tris += [tuple(r) for r in rows.tolist() if abs(_det_down(r)) >= RAY_PARALLEL_EPS]
-        boxes = [_xz_box(tri) for tri in tris]
-        self.x0 = min((b[0] for b in boxes), default=0.0)
-        self.z0 = min((b[1] for b in boxes), default=0.0)
-        self.nx = self._cell(max((b[2] for b in boxes), default=0.0), self.x0, 1 << 30) + 1
-        self.nz = self._cell(max((b[3] for b in boxes), default=0.0), self.z0, 1 << 30) + 1
+            parts.append(np.concatenate([t.v0, t.e1, t.e2], axis=1)[np.asarray(t.slot_tri) >= 0])
+        rows = np.concatenate(parts)
+        rows = rows[np.abs(_det_down(rows.T)) >= RAY_PARALLEL_EPS]       # (T, 9): v0, e1, e2
+        xs = rows[:, [0, 0, 0]] + np.concatenate([np.zeros((len(rows), 1)), rows[:, [3, 6]]], axis=1)
+        zs = rows[:, [2, 2, 2]] + np.concatenate([np.zeros((len(rows), 1)), rows[:, [5, 8]]], axis=1)
+        lo = np.stack([xs.min(axis=1), zs.min(axis=1)], axis=1) - PAD        # (T, 2): x-z box, grown
+        hi = np.stack([xs.max(axis=1), zs.max(axis=1)], axis=1) + PAD
+        corner = lo.min(axis=0) if len(rows) else np.zeros(2)
+        self.x0: float = float(corner[0])
+        self.z0: float = float(corner[1])
+        # cells as distance() finds them: floor((v - corner) / CELL), the same operations
+        first = np.floor((lo - corner) / CELL).astype(np.int64)
+        last = np.floor((hi - corner) / CELL).astype(np.int64)
+        size = (last.max(axis=0) + 1).tolist() if len(rows) else [1, 1]
+        self.nx: int = size[0]
+        self.nz: int = size[1]
         self.cells: list[list[tuple[float, ...]]] = [[] for _ in range(self.nx * self.nz)]
-        for tri, (bx0, bz0, bx1, bz1) in zip(tris, boxes):
-            for ix in range(self._cell(bx0, self.x0, self.nx), self._cell(bx1, self.x0, self.nx) + 1):
-                for iz in range(self._cell(bz0, self.z0, self.nz), self._cell(bz1, self.z0, self.nz) + 1):
+        for tri, (ix0, iz0), (ix1, iz1) in zip(map(tuple, rows.tolist()), first.tolist(), last.tolist()):
+            for ix in range(ix0, ix1 + 1):
+                for iz in range(iz0, iz1 + 1):
                     self.cells[ix * self.nz + iz].append(tri)
-
-    @staticmethod
-    def _cell(v: float, v0: float, n: int) -> int:
-        """The cell index of coordinate ``v`` along an axis starting at ``v0``, clamped to ``[0, n)``."""
-        return min(max(int(math.floor((v - v0) / CELL)), 0), n - 1)
 
     def distance(self, x: float, top: float, z: float, max_distance: float) -> float | None:
         """``Scene.cast_nearest_distance((x, top, z), (0, -1, 0), max_distance, level)``: the
@@ -99,20 +103,13 @@ def ground_grid(scene: Scene, level: int) -> GroundGrid:
     return grid
 
 
-def _det_down(tri: list[float]) -> float:
-    """The ray test's determinant for the direction ``(0, -1, 0)``, as it computes it: zero
-    (below ``RAY_PARALLEL_EPS``) for a triangle edge-on to a vertical ray."""
+def _det_down(tri: np.ndarray) -> np.ndarray:
+    """The ray test's determinant for the direction ``(0, -1, 0)`` of triangles ``(9, T)``, as
+    ``ray_triangle_scalar`` computes it: zero (below ``RAY_PARALLEL_EPS``) for a triangle
+    edge-on to a vertical ray, which the test never hits."""
     _, _, _, ax, ay, az, bx, by, bz = tri
     dx, dy, dz = 0.0, -1.0, 0.0
     px = dy * bz - dz * by
     py = dz * bx - dx * bz
     pz = dx * by - dy * bx
     return ax * px + ay * py + az * pz
-
-
-def _xz_box(tri: tuple[float, ...]) -> tuple[float, float, float, float]:
-    """``(x0, z0, x1, z1)``: the x–z box of a triangle ``(v0, e1, e2)``, grown by :data:`PAD`."""
-    vx, _, vz, ax, _, az, bx, _, bz = tri
-    xs = (vx, vx + ax, vx + bx)
-    zs = (vz, vz + az, vz + bz)
-    return min(xs) - PAD, min(zs) - PAD, max(xs) + PAD, max(zs) + PAD
