@@ -392,11 +392,17 @@ class Stage:
         overlay shows, are counted by walking the ray when the overlay reads :attr:`rays` (or
         before a crate's model changes: :meth:`_settle_rays`)."""
         top = y_hint + GROUND_RAY_UP
+        if not (type(x) is float and type(z) is float and type(top) is float and math.isfinite(x + top + z)):
+            # not plain finite floats (a tool's value): the scene's cast, which checks them
+            t = self.scene.cast_nearest_distance((x, top, z), (0.0, -1.0, 0.0), GROUND_RAY_DOWN, level=GROUND_LEVEL)
+            self._record((x, top, z), (x, top - GROUND_RAY_DOWN, z), "ray_nearest", t is not None,
+                         None if t is None else (x, top - t, z))
+            return y_hint if t is None else top - t
         grid = self._ground
         if grid is None or self._ground_version != self.scene.version:
             grid = self._ground = ground_grid(self.scene, GROUND_LEVEL)
             self._ground_version = self.scene.version
-        t = grid.distance(float(x), float(top), float(z), GROUND_RAY_DOWN)
+        t = grid.distance(x, top, z, GROUND_RAY_DOWN)
         self._rays.append(((x, top, z), (x, top - GROUND_RAY_DOWN, z), "ray_nearest", t is not None,
                            None if t is None else (x, top - t, z), -1, -1))
         return y_hint if t is None else top - t

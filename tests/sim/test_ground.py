@@ -7,6 +7,7 @@ import math
 import random
 
 import numpy as np
+import pytest
 
 from game.sim import FrameInput, Match
 from game.sim.ground import ground_grid
@@ -60,3 +61,12 @@ def test_ground_rays_logged_show_the_walks_visit_counters():
         st = m.stage.scene.stats
         assert (r.nodes, r.triangles) == (st.nodes_visited, st.triangles_tested) and r.nodes > 0
         assert r.point is not None and r.point[1] == r.origin[1] - got
+
+
+def test_ground_height_of_a_value_not_a_plain_finite_float_is_the_scenes_cast():
+    """An int or numpy coordinate is cast by the scene as before, and a NaN is refused by it."""
+    stage = Stage.load()
+    assert stage.ground_height(1, np.float64(1.0), 0.0) == stage.ground_height(1.0, 1.0, 0.0) == 0.0
+    assert stage.rays[0].nodes > 0                    # counted by the cast itself
+    with pytest.raises(ValueError, match="NaN or inf"):
+        stage.ground_height(math.nan, 0.0, 0.0)
