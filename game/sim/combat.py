@@ -69,7 +69,6 @@ def judge(m: Match) -> Touches:
     # the knocked-out body, not on the winner (the result stands as announced).
     live = m.phase == FIGHT
     stage = m.stage
-    boxes = m.limbs.boxes
     for f in m.fighters:
         if not f.move or f.hitstop:
             continue
@@ -86,7 +85,7 @@ def judge(m: Match) -> Touches:
                 limb.append(LimbTouch(f.index, ks, ls, j1[ks, ls, :3], j2[ks, ls, :3], mv))
         if stage is not None and not f.crate_hit and not throws.is_grab(m.data.throw, mv):
             origin = (f.x, f.z)
-            touch = stage.touch(boxes[f.index, hits], origin=origin)    # B3: through the wall facing f
+            touch = stage.touch(m.limbs.boxes[f.index, hits], origin=origin)   # B3: through the wall facing f
             if touch is not None:
                 crate.append(CrateTouch(f.index, mv.hit_limbs[touch.limb], touch.crate, touch.box, touch.reach,
                                         origin, mv.heavy))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import operator
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -25,6 +25,14 @@ if TYPE_CHECKING:
 
     from .data import GameData, Move
     from .limbs import LimbBoxes
+
+
+class PendingPose(Protocol):
+    """A pose's rotations and body still to be made (``posing.PendingBlend``)."""
+
+    def resolve(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(local (L, 3, 3), body (12, L, 4))``, read-only; the same arrays on every call."""
+        ...
 
 
 class FighterState(StrEnum):
@@ -148,6 +156,8 @@ class Fighter:
         self._pose_from = self._pose
         self._local = np.broadcast_to(np.eye(3), (n_limbs, 3, 3))
         self._body = _frozen(np.zeros((12, n_limbs, 4)))
+        #: A blend frame's ``(local, body)`` still to be made (:meth:`take_pending_pose`), or None
+        self._pending: PendingPose | None = None
         self.set_scalars(ZERO_SCALARS)
 
     # ---- pose arrays: read-only values, replaced (never written in place) by the match ----
@@ -172,27 +182,53 @@ class Fighter:
     @property
     def local(self) -> np.ndarray:
         """Joint rotations ``(L, 3, 3)`` float for ``pose`` (``euler_matrices``), read-only."""
+        if self._pending is not None:
+            self._resolve()
         return self._local
 
     @local.setter
     def local(self, value: object) -> None:
+        if self._pending is not None:
+            self._resolve()
         self._local = _frozen_copy(value, self._local.shape, "local")
 
     @property
     def body(self) -> np.ndarray:
         """``local`` posed in the body frame ``(12, L, 4)`` float (``Skeleton.body``), read-only:
         the next step places it to rebuild the range boxes (A6)."""
+        if self._pending is not None:
+            self._resolve()
         return self._body
 
     @body.setter
     def body(self, value: object) -> None:
+        if self._pending is not None:
+            self._resolve()
         self._body = _frozen_copy(value, self._body.shape, "body")
+
+    def placed_body(self) -> np.ndarray | PendingPose:
+        """:attr:`body`, or while a blend frame's is still to be made, what makes it (its
+        ``resolve()[1]``): what the range boxes record at stage 3 without making it."""
+        return self._body if self._pending is None else self._pending
+
+    def _resolve(self) -> None:
+        """Make the pending blend frame's rotations and body (:meth:`take_pending_pose`)."""
+        assert self._pending is not None
+        self._local, self._body = self._pending.resolve()
+        self._pending = None
 
     # ---- the match's ways to set them: its own read-only arrays, taken by reference ------
     def take_pose(self, pose: np.ndarray, local: np.ndarray, body: np.ndarray) -> None:
         """This frame's pose: angles ``(L, 3)``, rotations ``(L, 3, 3)`` and body-frame FK
         ``(12, L, 4)``, each read-only (table rows, or a blend's fresh arrays made so)."""
         self._pose, self._local, self._body = pose, local, body
+        self._pending = None
+
+    def take_pending_pose(self, pose: np.ndarray, pending: PendingPose) -> None:
+        """:meth:`take_pose` of a blend frame: its angles ``(L, 3)`` (read-only), and what
+        makes its rotations and body when they are first read (``pending.resolve()``:
+        ``(local, body)``, read-only)."""
+        self._pose, self._pending = pose, pending
 
     def begin_blend(self) -> None:
         """The animation source changed: the blend to the new one starts from this pose."""
@@ -202,12 +238,14 @@ class Fighter:
         """A round's start: :meth:`take_pose` with no blend under way (``pose_from`` is ``pose``)."""
         self._pose = self._pose_from = pose
         self._local, self._body = local, body
+        self._pending = None
 
     def restore_pose(self, pose: object, pose_from: object, local: object, body: object) -> None:
         """The four arrays from a snapshot, by reference when read-only float64 (a writable
         one, as from an unpickled snapshot, is taken as a read-only copy)."""
         self._pose, self._pose_from = frozen_value(pose), frozen_value(pose_from)
         self._local, self._body = frozen_value(local), frozen_value(body)
+        self._pending = None
 
     # ---- read-only views -------------------------------------------------
     @property

@@ -10,7 +10,7 @@ the first question of a frame that needs it and shared by both fighters.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
@@ -19,7 +19,33 @@ from game.collision import PairJudge, padded_boxes
 from .skeleton import Skeleton
 
 if TYPE_CHECKING:
-    from .fighter import Fighter
+    from .fighter import Fighter, PendingPose
+
+#: A fighter's body-frame FK ``(12, L, 4)``, or what makes it (``Fighter.placed_body``).
+Body: TypeAlias = "np.ndarray | PendingPose"
+#: A fighter's place ``(fx, fz, gx, gy, gz, lift)``, Python floats.
+Place = tuple[float, float, float, float, float, float]
+
+
+class _Placed:
+    """A :class:`LimbBoxes` array (``rot``, ``origin``, ``padded``, ``boxes``): placed by its first
+    read after :meth:`LimbBoxes.place` (:meth:`LimbBoxes._settle`), kept in ``_<name>``.  A tool
+    that sets one sets it in place of the placed one."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.attr = "_" + name
+
+    def __get__(self, obj: LimbBoxes | None, objtype: type | None = None) -> Any:
+        if obj is None:                  # read on the class
+            return self
+        if obj._pending is not None:
+            obj._settle()
+        return getattr(obj, self.attr)
+
+    def __set__(self, obj: LimbBoxes, value: np.ndarray) -> None:
+        if obj._pending is not None:     # placed first, so that no later read replaces this value
+            obj._settle()
+        setattr(obj, self.attr, value)
 
 
 class LimbBoxes:
@@ -36,23 +62,35 @@ class LimbBoxes:
     def __init__(self, skeleton: Skeleton) -> None:
         n = len(skeleton.names)
         self.skeleton = skeleton
-        self.padded = _frozen(padded_boxes(np.zeros((2, n, 2, 3))))
-        self.boxes = self.padded[..., :3]
-        self.rot = _frozen(np.zeros((2, n, 3, 3)))
-        self.origin = _frozen(np.zeros((2, n, 3)))
+        self._padded = _frozen(padded_boxes(np.zeros((2, n, 2, 3))))
+        self._boxes = self._padded[..., :3]
+        self._rot = _frozen(np.zeros((2, n, 3, 3)))
+        self._origin = _frozen(np.zeros((2, n, 3)))
+        #: What the arrays are still to be placed from (both bodies and both places), or None
+        #: when they are current: see :meth:`place`.
+        self._pending: tuple[Body, Body, list[Place]] | None = None
         self._judge = PairJudge.all_pairs(n, n)        # A2-A4 on every (P1 limb, P2 limb) pair
         self._pairs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None   # this frame's, on demand
         #: What the boxes were last placed from: both bodies (kept, so no other array takes
         #: their ids) and both places; None after a restore.
-        self._placed: tuple[np.ndarray, np.ndarray, list[tuple[float, float, float, float, float, float]]] | None \
-            = None
+        self._placed: tuple[Body, Body, list[Place]] | None = None
+
+    # The arrays, placed when first read after a place(): a function of what place() was
+    # given (read-only bodies, plain floats), so a step that reads none of them (most steps
+    # of a fight have no active hitting limb, no projectile and no throw) places nothing.
+    rot = _Placed()
+    origin = _Placed()
+    padded = _Placed()
+    boxes = _Placed()
 
     def place(self, a: Fighter, b: Fighter) -> None:
         """A6: every limb's range box from its rotated solid's eight corners.
 
         Each fighter's pose in its own frame (``f.body``, forward kinematics) comes from
         the animation tables, or was computed this frame for a blend; here both bodies
-        are turned to their facing and set on the ground, corners included.
+        are turned to their facing and set on the ground, corners included: when the arrays
+        are first read (:meth:`_settle`), from the bodies and places of this call (a fighter
+        moved after it, as a thrown one is on a grab's frame, does not move its boxes).
 
         When both bodies are the arrays of the last placing and both fighters stand where they
         stood then, facing the same way (an idle, guarding or stunned pair: two steps in five
@@ -60,18 +98,26 @@ class LimbBoxes:
         function of those values alone (read-only bodies; a ``-0.0`` in a place, equal to
         ``0.0`` here, gives the same boxes)."""
         places = [(float(f.fx), float(f.fz), float(f.x), float(f.ground_y), float(f.z), f.lift()) for f in (a, b)]
+        body_a, body_b = a.placed_body(), b.placed_body()    # a blend frame's body: made when placed
         last = self._placed
-        if last is not None and last[0] is a.body and last[1] is b.body and last[2] == places:
+        if last is not None and last[0] is body_a and last[1] is body_b and last[2] == places:
             self._pairs = None
             return
-        self._placed = (a.body, b.body, places)
-        rot, origin, padded = self.skeleton.place_rows(np.concatenate((a.body[None], b.body[None])), places)
+        self._placed = self._pending = (body_a, body_b, places)
+        self._pairs = None
+
+    def _settle(self) -> None:
+        """Place the arrays from what the last :meth:`place` was given."""
+        assert self._pending is not None
+        a_src, b_src, places = self._pending
+        self._pending = None
+        a_body, b_body = (s if isinstance(s, np.ndarray) else s.resolve()[1] for s in (a_src, b_src))
+        rot, origin, padded = self.skeleton.place_rows(np.concatenate((a_body[None], b_body[None])), places)
         rot.setflags(write=False)
         origin.setflags(write=False)
         padded.setflags(write=False)
-        self.rot, self.origin, self.padded = rot, origin, padded
-        self.boxes = padded[..., :3]               # (2, L, 2, 3), a view: one array per frame
-        self._pairs = None
+        self._rot, self._origin, self._padded = rot, origin, padded
+        self._boxes = padded[..., :3]              # (2, L, 2, 3), a view: one array per frame
 
     def pairs(self, attacker: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """A2-A4 on every (attacker limb, defender limb) pair of this frame: ``ok (L, L)``
@@ -96,11 +142,11 @@ class LimbBoxes:
 
     def restore(self, rot: np.ndarray, origin: np.ndarray, boxes: np.ndarray) -> None:
         """Put back what :meth:`snapshot` copied (copied again: the snapshot stays unchanged)."""
-        self.rot, self.origin = _frozen(rot.copy()), _frozen(origin.copy())
-        self.padded = _frozen(padded_boxes(boxes))
-        self.boxes = self.padded[..., :3]
+        self._rot, self._origin = _frozen(rot.copy()), _frozen(origin.copy())
+        self._padded = _frozen(padded_boxes(boxes))
+        self._boxes = self._padded[..., :3]
         self._pairs = None
-        self._placed = None
+        self._placed = self._pending = None
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:

@@ -120,6 +120,9 @@ class Match:
         #: (``movement.lying_rect``), or None: not state, a pure function's result.
         self.lying_rects: list[tuple[np.ndarray, float, float, tuple[float, float, float, float]] | None] = \
             [None, None]
+        #: ``movement.resolve_pushboxes``' results by the exact bits of what they are a function
+        #: of: not state, a pure function's results.
+        self.pushbox_memo: dict[bytes, tuple[float, float, float, float]] = {}
         rounds.start_round(self)
         self.limbs.place(*self.fighters)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+import struct
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -100,11 +101,42 @@ def is_free(m: Match, x: float, z: float) -> bool:
 def resolve_pushboxes(m: Match, gap: float | None = None) -> None:
     """Keep the two pushbox circles apart, and both inside the arena and out of obstacles;
     ``gap``: the least distance between the two centres (m; twice the pushbox radius when
-    None)."""
+    None).
+
+    A function of both centres, the first fighter's facing, the gap and the obstacles: the
+    match keeps its results by the exact bits of those (``Match.pushbox_memo``), so a pair
+    standing where it stood (about half the steps of a CPU fight) is not resolved again.
+    Only for plain floats (a tool may set an int, which the resolution may leave an int)."""
     a, b = m.fighters
     r = m.data.pushbox_radius
     g = 2 * r if gap is None else gap
+    given = (a.x, a.z, b.x, b.z, a.fx, a.fz, g)
+    key = None
+    if _ALL_FLOATS.issuperset(map(type, given)):
+        key = _PACK(*given, -1 if m.stage is None else m.stage.obstacles_version)
+        hit = m.pushbox_memo.get(key)
+        if hit is not None:
+            a.x, a.z, b.x, b.z = hit
+            return
+    _resolve_pushboxes(m, g)
+    if key is not None:
+        if len(m.pushbox_memo) >= PUSHBOX_MEMO_KEPT:
+            m.pushbox_memo.clear()
+        m.pushbox_memo[key] = (a.x, a.z, b.x, b.z)
+
+
+#: ``resolve_pushboxes``' key: seven floats and the obstacles' version, little-endian bytes
+_PACK = struct.Struct("<7dq").pack
+_ALL_FLOATS = frozenset((float,))
+#: results ``Match.pushbox_memo`` keeps at most
+PUSHBOX_MEMO_KEPT = 64
+
+
+def _resolve_pushboxes(m: Match, g: float) -> None:
+    """:func:`resolve_pushboxes` computed, for the gap ``g``."""
+    a, b = m.fighters
     for _ in range(2):
+        before = (a.x, a.z, b.x, b.z)
         dx, dz = b.x - a.x, b.z - a.z
         d = math.hypot(dx, dz)
         if d < g:
@@ -117,6 +149,8 @@ def resolve_pushboxes(m: Match, gap: float | None = None) -> None:
             b.z += dz * push
         for f in m.fighters:
             f.x, f.z = constrain(m, f.x, f.z)
+        if _same_floats(before, (a.x, a.z, b.x, b.z)):
+            break       # a pass that moved nothing: the next one, on the same values, would not either
     # An obstacle pushing one of them back into the pair's overlap leaves some of it: the one
     # that can give way does, by the whole of it (both: half each, as above).
     dx, dz = b.x - a.x, b.z - a.z
@@ -130,6 +164,14 @@ def resolve_pushboxes(m: Match, gap: float | None = None) -> None:
             a.x, a.z = a.x - dx * over * share, a.z - dz * over * share
         if b_free:
             b.x, b.z = b.x + dx * over * share, b.z + dz * over * share
+
+
+def _same_floats(p: tuple[float, ...], q: tuple[float, ...]) -> bool:
+    """The same bits in ``p`` and ``q``: equal values, and zeros of the same sign."""
+    if p != q:
+        return False
+    ones = (1.0,) * len(p)
+    return all(p) or list(map(math.copysign, ones, p)) == list(map(math.copysign, ones, q))
 
 
 @functools.lru_cache(maxsize=4)

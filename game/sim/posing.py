@@ -156,11 +156,43 @@ def _frozen_copy(a: np.ndarray) -> np.ndarray:
     return c
 
 
-def _blend(d: GameData, start: np.ndarray, target: np.ndarray, left: int) -> Blend:
-    """:meth:`BlendMemo.blend` computed: the angles, their rotations and body-frame FK."""
+def blend_angles(start: np.ndarray, target: np.ndarray, left: int) -> np.ndarray:
+    """The joint angles ``(L, 3)`` ``left`` frames before the end of the blend from ``start``
+    to ``target``, read-only."""
     w = 1.0 - left / BLEND_FRAMES
     angles = start + (target - start) * w
     angles.flags.writeable = False
+    return angles
+
+
+class PendingBlend:
+    """A blend frame's rotations and body-frame FK, computed when first asked for
+    (:meth:`resolve`): the angles are state and made at once, but the forward kinematics only
+    serves the range boxes, the trunk and lying-body fits and a snapshot, which most blend
+    frames of a fight do not ask for (``Fighter.body``)."""
+
+    __slots__ = ("_args", "_done")
+
+    def __init__(self, d: GameData, memo: BlendMemo | None, start: np.ndarray, target: np.ndarray,
+                 left: int) -> None:
+        self._args: tuple[GameData, BlendMemo | None, np.ndarray, np.ndarray, int] | None = \
+            (d, memo, start, target, left)
+        self._done: tuple[np.ndarray, np.ndarray] | None = None
+
+    def resolve(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(local (L, 3, 3), body (12, L, 4))``, read-only, computed once (the same arrays
+        on every call): ``BlendMemo.blend``'s (or ``_blend``'s, with no memo)."""
+        if self._done is None:
+            assert self._args is not None
+            d, memo, start, target, left = self._args
+            _, local, body = _blend(d, start, target, left) if memo is None else memo.blend(d, start, target, left)
+            self._done, self._args = (local, body), None
+        return self._done
+
+
+def _blend(d: GameData, start: np.ndarray, target: np.ndarray, left: int) -> Blend:
+    """:meth:`BlendMemo.blend` computed: the angles, their rotations and body-frame FK."""
+    angles = blend_angles(start, target, left)
     local = euler_matrices(angles, d.table_sin_cos)
     local.flags.writeable = False
     fk = d.skeleton.body(local)
@@ -175,7 +207,8 @@ def pose(d: GameData, f: Fighter, memo: BlendMemo | None = None) -> None:
 
     The arrays are replaced, never written in place, and all are read-only (table rows, or a
     blend's fresh arrays made so): ``f.pose`` and the others hand out no writable view of the
-    match's state, and a snapshot keeps them by reference."""
+    match's state, and a snapshot keeps them by reference.  A blend frame's rotations and
+    body are made when first read (:class:`PendingBlend`)."""
     key, target, rot, body = target_pose(d, f)
     if key != f.pose_key:
         f.pose_key = key
@@ -183,9 +216,7 @@ def pose(d: GameData, f: Fighter, memo: BlendMemo | None = None) -> None:
         f.blend_left = BLEND_FRAMES if f.frame_phase() != "active" else 0
     if f.blend_left > 0:
         f.blend_left -= 1
-        if memo is None:
-            f.take_pose(*_blend(d, f.pose_from, target, f.blend_left))
-        else:
-            f.take_pose(*memo.blend(d, f.pose_from, target, f.blend_left))
+        f.take_pending_pose(blend_angles(f.pose_from, target, f.blend_left),
+                            PendingBlend(d, memo, f.pose_from, target, f.blend_left))
     else:
         f.take_pose(target, rot, body)

@@ -30,6 +30,7 @@ from game.collision.compound import StrikeResult
 
 from .arena import CRATE_WALL, Arena, ArenaObject, load_arena
 from .debug import DebugDraw, RayRecord, draw_rays
+from .ground import GroundGrid, ground_grid
 from .moves import ProjectileSpec
 from .projectiles import Projectile, Stopped, flight_blocked
 from .reach import reach_box, tear_box
@@ -135,6 +136,11 @@ class Stage:
     def __init__(self, arena: Arena) -> None:
         self.arena = arena
         self.scene = copy.deepcopy(arena.scene)
+        #: The ground ray's triangles by x–z cell, for the scene's models as of ``_ground_version``
+        self._ground: GroundGrid | None = None
+        self._ground_version = -1
+        #: This step's ray casts, as :meth:`_record` logged them (``rays`` makes the records).
+        self._rays: list[tuple] = []
         self.bounds = np.array(arena.bounds, dtype=float)
         self.bounds.flags.writeable = False      # read once into the match's plain floats
         self.crates: list[Crate] = []
@@ -148,8 +154,6 @@ class Stage:
         self._solid_xz = np.array([[[b[0, 0], b[0, 2]], [b[1, 0], b[1, 2]]] for b in solid]).reshape(-1, 2, 2)
         self._refresh_obstacles()
         self.projectiles: tuple[Projectile, ...] = ()
-        #: This step's ray casts, as :meth:`_record` logged them (``rays`` makes the records).
-        self._rays: list[tuple] = []
 
     @classmethod
     def load(cls, assets_dir: str | None = None) -> "Stage":
@@ -164,6 +168,7 @@ class Stage:
         enters is on the union's boundary); the exact boundary faces
         (``compound.faces``) are for drawing, and cost far more to build.
         """
+        self._settle_rays()
         boxes = crate.compound.boxes
         if crate.broken or len(boxes) == 0:
             # A broken crate leaves no collision: a zero-area sliver that no ray can hit.
@@ -314,9 +319,34 @@ class Stage:
         live = [c.compound.bounds for c in self.crates if not c.broken]
         self._obstacles = [tuple(r) for r in self._solid_xz.reshape(-1, 4).tolist()] + [
             (float(b[0, 0]), float(b[0, 2]), float(b[1, 0]), float(b[1, 2])) for b in live]
+        self._pushed: dict[tuple[float, ...], tuple[float, float]] = {}
+        #: Counts the changes of the obstacles (a crate broken or restored): what a cache of
+        #: something they decide (``movement.resolve_pushboxes``) checks to know it is current.
+        self.obstacles_version = getattr(self, "obstacles_version", -1) + 1
+
+    #: :meth:`push_out` answers kept at most (a match asks the same few circles, again and again)
+    PUSHED_KEPT = 64
 
     def push_out(self, x: float, z: float, r: float) -> tuple[float, float]:
-        """Move a pushbox circle (centre x, z, radius r) out of pillars, walls and standing crates."""
+        """Move a pushbox circle (centre x, z, radius r) out of pillars, walls and standing crates.
+
+        A function of the circle and the obstacles: the answers for the circles asked since the
+        obstacles last changed are kept (most calls: a fighter standing, or a second pass of
+        ``movement.resolve_pushboxes`` over a circle the first moved nowhere).
+        (A zero coordinate's sign is part of the key: ``0.0 == -0.0``, and a kept answer gives
+        the zero back as it was asked.)"""
+        key: tuple[float, ...] = (x, z, r) if x and z else (x, z, r, math.copysign(1.0, x), math.copysign(1.0, z))
+        hit = self._pushed.get(key)
+        if hit is not None:
+            return hit
+        out = self._push_out(x, z, r)
+        if len(self._pushed) >= self.PUSHED_KEPT:
+            self._pushed.clear()
+        self._pushed[key] = out
+        return out
+
+    def _push_out(self, x: float, z: float, r: float) -> tuple[float, float]:
+        """:meth:`push_out` computed."""
         xl, xh, zl, zh = x - r, x + r, z - r, z + r     # the circle's x-z box, kept until it moves
         for x0, z0, x1, z1 in self._obstacles:
             if xh <= x0 or xl >= x1 or zh <= z0 or zl >= z1:
@@ -355,11 +385,26 @@ class Stage:
         return x, z, moved
 
     def ground_height(self, x: float, z: float, y_hint: float) -> float:
-        """Floor height under (x, z) by a downward nearest-hit ray (C7) against high models."""
+        """Floor height under (x, z) by a downward nearest-hit ray (C7) against high models.
+
+        The distance is the scene walk's, found among the few triangles under the point
+        (:class:`~game.sim.ground.GroundGrid`); the walk's visit counters, which only the debug
+        overlay shows, are counted by walking the ray when the overlay reads :attr:`rays` (or
+        before a crate's model changes: :meth:`_settle_rays`)."""
         top = y_hint + GROUND_RAY_UP
-        t = self.scene.cast_nearest_distance((x, top, z), (0.0, -1.0, 0.0), GROUND_RAY_DOWN, level=GROUND_LEVEL)
-        self._record((x, top, z), (x, top - GROUND_RAY_DOWN, z), "ray_nearest", t is not None,
-                     None if t is None else (x, top - t, z))
+        if not (type(x) is float and type(z) is float and type(top) is float and math.isfinite(x + top + z)):
+            # not plain finite floats (a tool's value): the scene's cast, which checks them
+            t = self.scene.cast_nearest_distance((x, top, z), (0.0, -1.0, 0.0), GROUND_RAY_DOWN, level=GROUND_LEVEL)
+            self._record((x, top, z), (x, top - GROUND_RAY_DOWN, z), "ray_nearest", t is not None,
+                         None if t is None else (x, top - t, z))
+            return y_hint if t is None else top - t
+        grid = self._ground
+        if grid is None or self._ground_version != self.scene.version:
+            grid = self._ground = ground_grid(self.scene, GROUND_LEVEL)
+            self._ground_version = self.scene.version
+        t = grid.distance(x, top, z, GROUND_RAY_DOWN)
+        self._rays.append(((x, top, z), (x, top - GROUND_RAY_DOWN, z), "ray_nearest", t is not None,
+                           None if t is None else (x, top - t, z), -1, -1))
         return y_hint if t is None else top - t
 
     # ------------------------------------------------------------ projectiles
@@ -471,6 +516,7 @@ class Stage:
     def rays(self) -> list[RayRecord]:
         """The ray casts of this step (C6-C8), in order, for the debug overlay: made from the
         log on each read, so a step that no overlay draws builds no record and no array."""
+        self._settle_rays()
         return [RayRecord(np.asarray(o, float), np.asarray(e, float), kind, hit,
                           None if p is None else np.array(p, float), nodes, tris)
                 for o, e, kind, hit, p, nodes, tris in self._rays]
@@ -486,6 +532,15 @@ class Stage:
         st = self.scene.stats
         self._rays.append((origin, end, kind, bool(hit), point, int(st.nodes_visited), int(st.triangles_tested)))
 
+    def _settle_rays(self) -> None:
+        """Count the visits of the logged ground rays (-1 until counted) by walking each in the
+        scene, as it stands: called before the scene changes, and when the log is read."""
+        for i, (origin, end, kind, hit, point, nodes, _) in enumerate(self._rays):
+            if nodes < 0:
+                self.scene.cast_nearest_distance(origin, (0.0, -1.0, 0.0), GROUND_RAY_DOWN, level=GROUND_LEVEL)
+                st = self.scene.stats
+                self._rays[i] = (origin, end, kind, hit, point, int(st.nodes_visited), int(st.triangles_tested))
+
     # ------------------------------------------------------------ state
     def snapshot(self) -> tuple:
         """``(((compound snapshot, broken) per crate), projectiles)``: values, kept by reference."""
@@ -494,6 +549,7 @@ class Stage:
     def restore(self, snap: tuple) -> None:
         """Put back what :meth:`snapshot` returned (a crate's compound only where it changed)."""
         crates, self.projectiles = snap
+        self._rays = []
         changed = False
         for c, (csnap, broken) in zip(self.crates, crates):
             if c.compound.boxes is not csnap.boxes or c.broken != broken:   # strikes replace, never mutate

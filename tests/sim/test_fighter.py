@@ -96,3 +96,23 @@ def test_blend_memo_hands_back_the_blend_a_fresh_computation_gives():
         assert a.tobytes() == w.tobytes()         # what was handed out is unchanged
     got = memo.blend(d, start, target, 2)
     assert all(a.tobytes() == w.tobytes() for a, w in zip(got, want))
+
+
+def test_a_blend_frames_rotations_and_body_are_made_when_read_with_the_bits_of_computing_them():
+    """posing.PendingBlend: a blend frame's angles are set at once (state), its rotations and
+    body-frame FK when first read, and then they are the arrays the blend computes."""
+    from game.sim.posing import BLEND_FRAMES, _blend
+
+    m = blending(Match.new(seed=2))
+    f = m.fighters[0]
+    assert f._pending is not None and 0 <= f.blend_left < BLEND_FRAMES and f.move   # blending into a move
+    target = m.data.moves[f.move].angles[f.mframe]
+    angles, local, body = _blend(m.data, f.pose_from, target, f.blend_left)
+    assert f.placed_body() is f._pending
+    got_local, got_body = f.local, f.body
+    assert f._pending is None and f.placed_body() is got_body
+    assert not got_local.flags.writeable and not got_body.flags.writeable
+    assert (f.pose.tobytes(), got_local.tobytes(), got_body.tobytes()) == \
+        (angles.tobytes(), local.tobytes(), body.tobytes())
+    snap = m.snapshot()                         # a snapshot holds the made arrays
+    assert snap.poses[0][3] is got_body

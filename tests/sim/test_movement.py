@@ -164,3 +164,27 @@ def test_lying_rect_kept_for_the_same_body_and_facing_is_the_rect_made_afresh():
     got = lying_rect(m, f)
     m.lying_rects[0] = None
     assert lying_rect(m, f) == got
+
+
+def test_resolve_pushboxes_kept_results_are_the_computed_ones():
+    """Match.pushbox_memo: a pair resolved again from the same bits gets the computed result
+    (overlapping, and against a pillar), and a tool's int position is resolved, not looked up."""
+    from game.sim.movement import _resolve_pushboxes, resolve_pushboxes
+
+    m = Match.new(seed=0)
+    to_fight(m)
+    a, b = m.fighters
+    pillar = m.arena.object("pillar_en").aabb
+    for pa, pb in (((0.0, 2.0), (0.2, 2.0)), ((float(pillar[0, 0]) + 0.1, float(pillar[0, 2]) - 0.1), (0.0, -0.0))):
+        want = []
+        for memo in (False, True, True):
+            (a.x, a.z), (b.x, b.z) = pa, pb
+            if memo:
+                resolve_pushboxes(m)
+            else:
+                _resolve_pushboxes(m, 2 * m.data.pushbox_radius)
+            want.append(repr((a.x, a.z, b.x, b.z)))
+        assert want[0] == want[1] == want[2] and want[0] != repr((*pa, *pb))
+    (a.x, a.z), (b.x, b.z) = (-3, 0), (3, 0)
+    resolve_pushboxes(m)
+    assert (a.x, b.x) == (-3, 3) and type(a.x) is int

@@ -183,3 +183,20 @@ def test_range_boxes_after_a_restore_are_the_snapshots_not_the_kept_ones():
     m.restore(snap)
     m.limbs.place(*m.fighters)
     assert np.array_equal(m.limbs.boxes, want)
+
+
+def test_A6_range_boxes_are_placed_when_read_from_the_bodies_and_places_of_their_frame():
+    """LimbBoxes.place only records what it places from; the first read places it.  A step
+    that reads no box (no active hitting limb, no projectile, no throw) places nothing, and a
+    fighter moved after stage 3 (as a grab moves the thrown body) does not move its boxes."""
+    m = Match.new(seed=2)
+    to_fight(m)
+    m.step()
+    assert m.limbs._pending is not None                     # a quiet step: nothing read, nothing placed
+    a, b = m.fighters
+    places = [(f.fx, f.fz, f.x, f.ground_y, f.z, f.lift()) for f in (a, b)]
+    rot, origin, padded = m.data.skeleton.place_rows(np.stack((a.body, b.body)), places)
+    a.x += 0.5                                              # after the placing: not in this frame's boxes
+    for got, want in ((m.limbs.rot, rot), (m.limbs.origin, origin), (m.limbs.padded, padded)):
+        assert np.ascontiguousarray(got).tobytes() == np.ascontiguousarray(want).tobytes()
+    assert m.limbs._pending is None and not m.limbs.boxes.flags.writeable

@@ -88,3 +88,15 @@ def test_C7_C8_cast_counts_are_the_kinds_of_this_steps_ray_log():
         assert counts == (kinds.count("ray_any"), kinds.count("ray_nearest")) and sum(counts) == len(kinds)
         seen = [seen[0] + counts[0], seen[1] + counts[1]]
     assert seen[0] > 0 and seen[1] > 0                 # both kinds were cast and counted
+
+
+def test_push_out_answers_kept_are_the_computed_ones_and_keep_a_zeros_sign():
+    stage = Stage.load()
+    pillar = stage.arena.object("pillar_en").aabb
+    into = (float(pillar[0, 0]) + 0.05, float(pillar[0, 2]) - 0.1)        # overlapping the pillar's corner
+    for x, z in (into, (1.25, 2.5), (0.0, 1.0), (-0.0, 1.0), (1.0, -0.0)):
+        first = stage.push_out(x, z, 0.3)
+        assert stage.push_out(x, z, 0.3) == first == stage._push_out(x, z, 0.3)
+    assert stage.push_out(*into, 0.3) != into
+    x, _ = stage.push_out(-0.0, 1.0, 0.3)       # asked after 0.0, which compares equal to it
+    assert str(x) == "-0.0"

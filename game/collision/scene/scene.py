@@ -40,6 +40,7 @@ class Scene:
         self._stale: set[int] = set()   # models replaced since the packed arrays were built
         self._stats = QueryStats()
         self._qcache: QuadBoxes | None = None
+        self._version = 0               # model replacements so far (see version)
 
     # ---- construction ------------------------------------------------------
     @staticmethod
@@ -72,6 +73,12 @@ class Scene:
     @property
     def quadtree(self) -> QuadTree:
         return self._qt
+
+    @property
+    def version(self) -> int:
+        """How many times a model has been replaced (:meth:`replace_model`): what a cache of
+        something the models decide (``game.sim.ground``) checks to know it is current."""
+        return self._version
 
     @property
     def stats(self) -> QueryStats:
@@ -134,6 +141,7 @@ class Scene:
         i = self._model_index(index)
         old = self._models[i]
         self._models[i] = new
+        self._version += 1
         self._scalar[i] = None
         self._roots[i] = tuple(new.root_box.reshape(6).tolist())
         self._levels[i] = new.level
