@@ -5,6 +5,7 @@ dual-stack (IPv4 peers seen as ``::ffff:127.0.0.1``)."""
 
 from __future__ import annotations
 
+import errno
 import socket
 
 import pytest
@@ -166,3 +167,21 @@ def test_an_ipv6_port_in_use_or_a_name_that_does_not_resolve_is_one_line_with_br
         taken.close()
     with pytest.raises(LinkError, match="no-such-host.invalid: cannot find this host"):
         UdpLink(("no-such-host.invalid", 0))
+
+
+def test_every_address_falls_back_to_every_ipv4_address_where_the_system_has_no_ipv6(monkeypatch):
+    real = socket.socket
+
+    def no_ipv6(family=socket.AF_INET, *args, **kw):
+        if family == socket.AF_INET6:
+            raise OSError(errno.EAFNOSUPPORT, "Address family not supported by protocol")
+        return real(family, *args, **kw)
+
+    monkeypatch.setattr(socket, "socket", no_ipv6)
+    link = UdpLink((EVERY_ADDRESS, 0))
+    try:
+        assert link.family == socket.AF_INET and link.address[0] == "0.0.0.0"
+    finally:
+        link.close()
+    with pytest.raises(LinkError, match=r"UDP \[::1\]:0: this machine has no IPv6; give an IPv4 address"):
+        UdpLink(("::1", 0))
