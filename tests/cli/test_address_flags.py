@@ -69,3 +69,11 @@ def test_a_bad_address_exits_2_with_one_line_naming_the_flag_and_the_fix(args, w
     for w in words:
         assert w in err, (w, err)
 
+
+
+def test_the_joining_line_names_the_address_used_and_the_name_it_resolved_from():
+    from game.cli.netplay import named_address
+
+    assert named_address(("::1", 7000), ("::1", 7000)) == "[::1]:7000"
+    assert named_address(("127.0.0.1", 7000), ("127.0.0.1", 7000)) == "127.0.0.1:7000"
+    assert named_address(("localhost", 7000), ("::1", 7000)) == "localhost ([::1]:7000)"
