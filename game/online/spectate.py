@@ -88,10 +88,10 @@ class Spectator:
     @classmethod
     def open(cls, server: Address, room: str, options: SpectateOptions, now: float, *, name: str = "",
              digest: bytes | None = None, nonce: int | None = None, key: str = "") -> Spectator:
-        """A spectator of ``room`` on the server at ``server`` (a resolved ``(ip, port)``), on a
-        socket of its own (the server's family: loopback for a loopback server, else any address;
-        a port the system picks).  ``digest``: the game's (default :func:`~game.online.digest.game_digest`); ``key``:
-        a private room's key ("": a public room)."""
+        """A spectator of ``room`` on the server at ``server`` (a resolved address), on a socket
+        of its own (the server's family: loopback for a loopback server, else any address; a
+        port the system picks).  ``digest``: the game's (default
+        :func:`~game.online.digest.game_digest`); ``key``: a private room's key ("": a public room)."""
         from .digest import game_digest
 
         udp = UdpLink(client_bind(server), recv_bytes=RECV_BYTES)
