@@ -76,12 +76,12 @@ def run_netplay(args: argparse.Namespace, session: Session) -> dict[str, object]
 
 def open_link(args: argparse.Namespace) -> tuple[UdpLink, Address | None]:
     """The assets loaded (or their error naming the file) and the UDP socket opened, before
-    anyone waits: ``--host``'s address, or the joiner's (loopback for a loopback host, else
-    any) on a port the system picks; ``(link, the host's resolved address)`` (None on the host),
+    anyone waits: ``--host``'s address, or the joiner's (the host's family; loopback for a
+    loopback host, else any) on a port the system picks; ``(link, the host's resolved address)`` (None on the host),
     or UsageError naming the flag when it cannot be opened.  The window's netplay opens its
     link here too."""
     from game.online.room_link import RECV_BYTES
-    from game.online.udp import LinkError, UdpLink, is_loopback, resolve
+    from game.online.udp import LinkError, UdpLink, client_bind, resolve
     from game.sim import Match
 
     Match.new(0)
@@ -91,7 +91,7 @@ def open_link(args: argparse.Namespace) -> tuple[UdpLink, Address | None]:
         if args.host is not None:
             return UdpLink(args.host), None
         host = resolve(*(args.join if server is None else server))
-        bind = ("127.0.0.1" if is_loopback(host[0]) else "0.0.0.0", 0)
+        bind = client_bind(host)
         return UdpLink(bind, recv_bytes=RECV_BYTES) if server is not None else UdpLink(bind), host
     except LinkError as exc:
         raise UsageError(f"{flag}: {exc}") from None
@@ -113,21 +113,23 @@ class _Play:
                                   give_up=max(10.0, args.net_timeout))
         self.run: RecordingRun | None = None
         self.record_lines: list[str] = []
+        from game.online.address import format_address
+
         digest = game_digest()
-        ip, port = link.address
+        bound = format_address(link.address)
         self.net: NetMatch
         if getattr(args, "server", None) is not None:
             assert host is not None
             self.net = _through_server(args, link, host, digest, self.options)
-            session.report(f"joining room {args.room} on the server {host[0]}:{host[1]} from UDP {ip}:{port} "
-                           f"(Ctrl-C cancels)")
+            session.report(f"joining room {args.room} on the server {named_address(args.server, host)} from UDP "
+                           f"{bound} (Ctrl-C cancels)")
         elif host is None:
             settings = MatchSettings(args.seed, self.options.cpu_level, None, args.rounds, args.timer, 0)
             self.net = NetMatch.host(link, digest, settings, self.options)
-            session.report(f"waiting for an opponent on UDP {ip}:{port} (Ctrl-C cancels)")
+            session.report(f"waiting for an opponent on UDP {bound} (Ctrl-C cancels)")
         else:
             self.net = NetMatch.join(link, host, digest, secrets.randbits(32), time.monotonic(), self.options)
-            session.report(f"joining {host[0]}:{host[1]} from UDP {ip}:{port} (Ctrl-C cancels)")
+            session.report(f"joining {named_address(args.join, host)} from UDP {bound} (Ctrl-C cancels)")
 
     def loop(self) -> None:
         """Tick the match until it ends (as fast as it can, or at 60 Hz with ``--realtime``)."""
@@ -159,7 +161,9 @@ class _Play:
         agreed, m = net.agreed, net.confirmed
         assert agreed is not None and m is not None
         s = agreed.settings
-        peer = ":".join(map(str, agreed.peer)) if isinstance(agreed.peer, tuple) else agreed.peer
+        from game.online.address import format_address
+
+        peer = format_address(agreed.peer)
         where = f"in room {self.args.room} on the server {peer}" if getattr(self.args, "server", None) else peer
         self.session.report(f"playing {where} as P{agreed.side + 1}: seed {s.seed}, best of {s.rounds}, "
                             f"{s.timer} s rounds")
@@ -226,6 +230,15 @@ def _through_server(args: argparse.Namespace, link: UdpLink, server: Address, di
     join = RoomJoin(server, args.room, args.name or "", digest, settings, secrets.randbits(32), time.monotonic(),
                     give_up=options.give_up, frames=args.frames or 0, key=args.room_key or "")
     return NetMatch.through_server(RoomLink(link, join), options)
+
+
+def named_address(given: tuple[str, int], resolved: Address) -> str:
+    """The address a flag named, as printed: ``[::1]:7000``; a name with the address it
+    resolved to, ``localhost ([::1]:7000)``."""
+    from game.online.address import format_address, is_ip
+
+    where = format_address(resolved)
+    return where if is_ip(given[0]) else f"{given[0]} ({where})"
 
 
 def replays_dir() -> Path:

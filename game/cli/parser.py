@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from game.cli.program import MAIN_PY, UsageError
+from game.online.address import EVERY_ADDRESS, AddressError, is_ip, split_host_port
 
 #: The replay header stores the seed as a u64 (the sim's PCG64 takes any int >= 0).
 SEED_LIMIT = 2**64
@@ -26,8 +27,8 @@ MATCH_DEFAULTS: dict[str, str | int] = {"p1": "human", "p2": "cpu", "level": "no
 NET_PORT = 7000
 #: The UDP port ``--server`` asks when the flag names none (``python3 -m game.server``'s default).
 SERVER_PORT = 7100
-#: ``--host`` alone: every address of this machine, on NET_PORT.
-HOST_DEFAULT = ("0.0.0.0", NET_PORT)
+#: ``--host`` alone: every address of this machine (IPv6 and IPv4 where it can), on NET_PORT.
+HOST_DEFAULT = (EVERY_ADDRESS, NET_PORT)
 #: ``--spectate-delay``: frames a spectator runs behind the live match by default, and at most
 #: (ten seconds).
 SPECTATE_DELAY, SPECTATE_DELAY_LIMIT = 30, 600
@@ -75,37 +76,54 @@ def _port(flag: str, text: str, lowest: int) -> int:
     return port
 
 
+def _split(flag: str, text: str) -> tuple[str, str | None]:
+    """``text`` as ``(host, port text or None)`` (``game.online.address.split_host_port``), its
+    errors one line naming ``flag``."""
+    try:
+        return split_host_port(text)
+    except AddressError as exc:
+        raise argparse.ArgumentTypeError(f"{flag} {text}: {exc}") from None
+
+
 def host_address(text: str) -> tuple[str, int]:
     """``--host [ADDR:]PORT``: the address to listen on (every one of this machine when left
-    out) and the port (0: the system picks one, printed on stderr)."""
-    addr, sep, port = text.rpartition(":")
-    if sep and not addr:
+    out: IPv6 and IPv4 both where the system allows) and the port (0: the system picks one,
+    printed on stderr).  ADDR is an IPv4 address, an IPv6 one in brackets (``[::1]:0``), or a
+    name; an address alone (``127.0.0.1``, ``::1``, ``[::1]``) listens on NET_PORT."""
+    if is_ip(text):
+        return (text, NET_PORT)
+    addr, port = _split("--host", text)
+    if port is None:
+        if text.startswith("["):
+            return (addr, NET_PORT)
+        addr, port = "", addr
+    elif not addr:
         raise argparse.ArgumentTypeError(f"--host {text}: give PORT or ADDRESS:PORT")
     return (addr or HOST_DEFAULT[0], _port("--host", port, 0))
 
 
 def _remote_address(flag: str, text: str, default_port: int, whose: str) -> tuple[str, int]:
-    """``FLAG HOST[:PORT]``: a name or IPv4 address and its port (``default_port`` when none)."""
-    host, sep, port = text.rpartition(":")
-    if not sep:
-        host, port = text, str(default_port)
+    """``FLAG HOST[:PORT]``: a name, an IPv4 address, or an IPv6 address (bare, with no port
+    part, or in brackets: ``[::1]:7100``), and its port (``default_port`` when none)."""
+    host, port = _split(flag, text)
     if not host:
-        raise argparse.ArgumentTypeError(f"{flag} {text}: give {whose} address, HOST or HOST:PORT")
-    return (host, _port(flag, port, 1))
+        raise argparse.ArgumentTypeError(f"{flag} {text}: give {whose} address, HOST or HOST:PORT "
+                                         f"([ADDRESS]:PORT for IPv6)")
+    return (host, _port(flag, str(default_port) if port is None else port, 1))
 
 
 def join_address(text: str) -> tuple[str, int]:
-    """``--join HOST[:PORT]``: the host's name or IPv4 address and its port (default NET_PORT)."""
+    """``--join HOST[:PORT]``: the host's name, IPv4 or IPv6 address and its port (default NET_PORT)."""
     return _remote_address("--join", text, NET_PORT, "the host's")
 
 
 def server_address(text: str) -> tuple[str, int]:
-    """``--server HOST[:PORT]``: the server's name or IPv4 address and its port (default SERVER_PORT)."""
+    """``--server HOST[:PORT]``: the server's name, IPv4 or IPv6 address and its port (default SERVER_PORT)."""
     return _remote_address("--server", text, SERVER_PORT, "the server's")
 
 
 def spectate_address(text: str) -> tuple[str, int]:
-    """``--spectate HOST[:PORT]``: the server's name or IPv4 address and its port (default SERVER_PORT)."""
+    """``--spectate HOST[:PORT]``: the server's name, IPv4 or IPv6 address and its port (default SERVER_PORT)."""
     return _remote_address("--spectate", text, SERVER_PORT, "the server's")
 
 
@@ -149,20 +167,21 @@ def _add_net_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", nargs="?", const=HOST_DEFAULT, type=host_address, default=None,
                    metavar="[ADDR:]PORT",
                    help=f"netplay: wait for one opponent on this UDP port (default {NET_PORT}; 0 lets the system "
-                        f"pick one, printed on stderr), on every address of this machine or ADDR; this side is P1 "
+                        f"pick one, printed on stderr), on every address of this machine (IPv6 and IPv4) or ADDR (an "
+                        f"IPv4 address, or IPv6 in brackets: [::1]:7000); this side is P1 "
                         f"and fixes the seed, rounds and timer. The window waits on a screen that names the port "
                         f"(Esc cancels); with --headless, no window")
     p.add_argument("--join", type=join_address, default=None, metavar="HOST[:PORT]",
-                   help=f"netplay: play the game waiting at HOST (an IPv4 address or name), port PORT (default "
-                        f"{NET_PORT}); this side is P2")
+                   help=f"netplay: play the game waiting at HOST (an IPv4 address, an IPv6 address: [2001:db8::5]:PORT "
+                        f"or bare with no port, or a name), port PORT (default {NET_PORT}); this side is P2")
     p.add_argument("--server", type=server_address, default=None, metavar="HOST[:PORT]",
-                   help=f"netplay through a Rangebox server (python3 -m game.server) at HOST, port PORT (default "
-                        f"{SERVER_PORT}): play in the room --room NAME; the room's first player is P1 and fixes "
-                        f"the seed, rounds, timer and --frames, the second is P2 (--p1 cpu or --p2 cpu: the CPU "
-                        f"plays your side)")
+                   help=f"netplay through a Rangebox server (python3 -m game.server) at HOST (as --join's), port PORT "
+                        f"(default {SERVER_PORT}): play in the room --room NAME; the room's first player is P1 and "
+                        f"fixes the seed, rounds, timer and --frames, the second is P2 (--p1 cpu or --p2 cpu: the "
+                        f"CPU plays your side)")
     p.add_argument("--spectate", type=spectate_address, default=None, metavar="HOST[:PORT]",
-                   help=f"watch the match in the room --room NAME of the Rangebox server at HOST, port PORT "
-                        f"(default {SERVER_PORT}): its confirmed inputs only (no rollback), --spectate-delay "
+                   help=f"watch the match in the room --room NAME of the Rangebox server at HOST (as --join's), port "
+                        f"PORT (default {SERVER_PORT}): its confirmed inputs only (no rollback), --spectate-delay "
                         f"frames behind; a spectator joining mid-match catches up from the first frame. In the "
                         f"window (Esc leaves), or with --headless one JSON line at the end")
     p.add_argument("--spectate-delay", type=_positive_int("--spectate-delay", SPECTATE_DELAY_LIMIT + 1,

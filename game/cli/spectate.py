@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from game.cli.ending import Reason
-from game.cli.netplay import IDLE_WAIT, WAIT_POLL, NetplayEnded
+from game.cli.netplay import IDLE_WAIT, WAIT_POLL, NetplayEnded, named_address
 from game.cli.program import UsageError
 
 if TYPE_CHECKING:
@@ -58,9 +58,10 @@ class Watching:
         self.run: RecordingRun | None = None
         self.record_lines: list[str] = []
         self._started = False
-        ip, port = spectator.link.address
-        s = spectator.server
-        session.report(f"joining room {args.room} on the server {s[0]}:{s[1]} as a spectator from UDP {ip}:{port} "
+        from game.online.address import format_address
+
+        where, bound = named_address(args.spectate, spectator.server), format_address(spectator.link.address)
+        session.report(f"joining room {args.room} on the server {where} as a spectator from UDP {bound} "
                        f"(Ctrl-C leaves)")
 
     def started(self) -> None:

@@ -31,31 +31,36 @@ if TYPE_CHECKING:
 
 
 def address_hint(bound: Address) -> str:
-    """This machine's IPv4 address an opponent could join (the bound one if it is not "every
-    address"; else the first its host name resolves to, loopback left out), or a placeholder
-    the player fills in.  Only the local resolver is asked: nothing is sent."""
-    ip = bound[0]
-    if ip not in ("0.0.0.0", ""):
-        return ip
+    """This machine's address an opponent could join, as ``--join`` takes it with the bound
+    port (the bound address if it is not "every address"; else the first its host name
+    resolves to, IPv4 before IPv6, loopback and link-local left out), or a placeholder the
+    player fills in.  Only the local resolver is asked: nothing is sent."""
+    from game.online.address import format_address, is_loopback
+
+    if bound[0] not in ("0.0.0.0", "::", ""):
+        return format_address(bound)
+    family = socket.AF_INET if bound[0] == "0.0.0.0" else socket.AF_UNSPEC
     try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET, socket.SOCK_DGRAM)
+        infos = socket.getaddrinfo(socket.gethostname(), None, family, socket.SOCK_DGRAM)
     except (OSError, UnicodeError):
         infos = []
-    ips = sorted({str(i[4][0]) for i in infos if not str(i[4][0]).startswith("127.")})
-    return ips[0] if ips else "<this machine's address>"
+    ips = {str(i[4][0]) for i in infos if i[0] in (socket.AF_INET, socket.AF_INET6)}
+    usable = sorted((":" in ip, ip) for ip in ips if not is_loopback(ip) and not ip.lower().startswith("fe80:"))
+    return format_address((usable[0][1], bound[1])) if usable else f"<this machine's address>:{bound[1]}"
 
 
 def waiting_line(args: argparse.Namespace, bound: Address) -> str:
     """The waiting screen's line: where the host listens and how to join it, whom the joiner
     asks, or the server's room a player waits in (and how the opponent joins it)."""
+    from game.online.address import format_address
+
     if args.host is not None:
-        return f"Waiting on UDP port {bound[1]}   ·   join with --join {address_hint(bound)}:{bound[1]}"
+        return f"Waiting on UDP port {bound[1]}   ·   join with --join {address_hint(bound)}"
     if getattr(args, "server", None) is not None:
-        host, port = args.server
-        return (f"Room {args.room} on the server {host}:{port}   ·   waiting for an opponent: "
-                f"--server {host}:{port} --room {args.room}")
-    host, port = args.join
-    return f"Connecting to {host}:{port} ..."
+        server = format_address(args.server)
+        return (f"Room {args.room} on the server {server}   ·   waiting for an opponent: "
+                f"--server {server} --room {args.room}")
+    return f"Connecting to {format_address(args.join)} ..."
 
 
 def run_window_netplay(args: argparse.Namespace, program: Program = MAIN_PY, session: Session | None = None) -> int:

@@ -39,9 +39,10 @@ def run_window_spectate(args: argparse.Namespace, program: Program = MAIN_PY, se
                          "watch with no window, or --frames N to stop at frame N")
     w = open_spectator(args, time.monotonic(), catch_up=WINDOW_CATCH_UP)
     try:
-        host, port = w.server
+        from game.online.address import format_address
+
         pyglet, window, game = open_game(args, headless=None, spectate={
-            "room": args.room, "where": f"Joining room {args.room} on {host}:{port} as a spectator ..."})
+            "room": args.room, "where": f"Joining room {args.room} on {format_address(w.server)} as a spectator ..."})
         assert isinstance(game, SpectateGame)
         try:
             game.prepare_for_play()

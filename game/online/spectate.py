@@ -28,8 +28,9 @@ from game.net.spectator import DELAY, SpectatorSession, Verdict
 from game.sim import FrameInput, Match
 from game.sim.events import Hit
 
+from .address import format_address
 from .digest import describe
-from .udp import Address, UdpLink, is_loopback
+from .udp import Address, UdpLink, client_bind
 
 if TYPE_CHECKING:
     from game.sim.events import Event as SimEvent
@@ -87,13 +88,13 @@ class Spectator:
     @classmethod
     def open(cls, server: Address, room: str, options: SpectateOptions, now: float, *, name: str = "",
              digest: bytes | None = None, nonce: int | None = None, key: str = "") -> Spectator:
-        """A spectator of ``room`` on the server at ``server`` (a resolved ``(ip, port)``), on a
-        socket of its own (loopback for a loopback server, else any address; a port the system
-        picks).  ``digest``: the game's (default :func:`~game.online.digest.game_digest`); ``key``:
-        a private room's key ("": a public room)."""
+        """A spectator of ``room`` on the server at ``server`` (a resolved address), on a socket
+        of its own (the server's family: loopback for a loopback server, else any address; a
+        port the system picks).  ``digest``: the game's (default
+        :func:`~game.online.digest.game_digest`); ``key``: a private room's key ("": a public room)."""
         from .digest import game_digest
 
-        udp = UdpLink(("127.0.0.1" if is_loopback(server[0]) else "0.0.0.0", 0), recv_bytes=RECV_BYTES)
+        udp = UdpLink(client_bind(server), recv_bytes=RECV_BYTES)
         join = RoomJoin(server, room, name, game_digest() if digest is None else digest,
                         MatchSettings(0, None, None, 3, 60, 0), secrets.randbits(32) if nonce is None else nonce,
                         now, role=1, give_up=options.give_up, key=key)
@@ -179,7 +180,7 @@ class Spectator:
                 detail = (f"the server refused: room {self.join.room} has no match to watch (it is over, or "
                           f"nobody made it); check the room's name")
             elif result.reason == "no answer":
-                detail = f"{result.detail}: is a server running at {self.server[0]}:{self.server[1]}?"
+                detail = f"{result.detail}: is a server running at {format_address(self.server)}?"
             self._end("no answer" if result.reason == "no answer" else "refused", detail)
             return
         assert isinstance(result, Agreed)

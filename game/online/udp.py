@@ -1,4 +1,11 @@
-"""The UDP link: one non-blocking IPv4 datagram socket, drained each frame, its errors counted.
+"""The UDP link: one non-blocking datagram socket, IPv4 or IPv6, drained each frame, its errors counted.
+
+The socket's family is the bind address's: an IPv4 address, an IPv6 address, or
+:data:`~game.online.address.EVERY_ADDRESS`, every address of the machine, which is one IPv6
+socket on ``::`` with ``IPV6_V6ONLY`` off (IPv4 peers reach it too, seen as
+``::ffff:a.b.c.d``), or every IPv4 address where the system has no IPv6.  A client's socket
+matches its remote's family (:func:`client_bind`).  Addresses received are
+:func:`~game.online.address.normalized`: ``(host, port)``, the same tuple for the same peer.
 
 ``UdpLink`` only moves bytes: what it receives goes to the handshake or the session as it is
 (``handle_datagram``), which parse it with ``struct`` and check it; nothing here interprets a
@@ -23,13 +30,18 @@ from typing import NamedTuple
 
 from game.net.protocol import MAX_DATAGRAM
 
+from .address import EVERY_ADDRESS, Address, family_of, format_address, is_loopback, normalized
+
 #: Bytes asked of each ``recvfrom``: one more than the largest valid datagram, so that an
 #: oversized one is seen as such (and refused by the parser) rather than cut to a valid size.
 RECV_BYTES = MAX_DATAGRAM + 1
 #: Datagrams taken from the socket in one drain at most (a frame's worth is a handful).
 MAX_DRAIN = 64
 
-Address = tuple[str, int]
+#: Errors of an IPv6 socket on a system without IPv6: every address then means every IPv4 one.
+_NO_IPV6 = frozenset({errno.EAFNOSUPPORT, errno.EADDRNOTAVAIL, errno.EPROTONOSUPPORT})
+
+__all__ = ["Address", "LinkCounts", "LinkError", "UdpLink", "client_bind", "is_loopback", "resolve"]
 
 
 class LinkError(OSError):
@@ -47,43 +59,52 @@ class LinkCounts(NamedTuple):
 
 
 def resolve(host: str, port: int) -> Address:
-    """``(ip, port)`` of an IPv4 host name or address; :class:`LinkError` if it has none."""
+    """The address of ``host`` (an IPv4 or IPv6 address, or a name: the first address the
+    system's resolver gives, IPv6 or IPv4) and ``port``; :class:`LinkError` if it has none."""
     try:
-        infos = socket.getaddrinfo(host, port, socket.AF_INET, socket.SOCK_DGRAM)
+        infos = socket.getaddrinfo(host, port, socket.AF_UNSPEC, socket.SOCK_DGRAM)
     except (socket.gaierror, UnicodeError) as exc:
         reason = exc.strerror if isinstance(exc, socket.gaierror) else str(exc)
-        raise LinkError(f"{host}: cannot find this host ({reason}); give its IPv4 address or a name "
+        raise LinkError(f"{host}: cannot find this host ({reason}); give its IPv4 or IPv6 address or a name "
                         f"that resolves") from None
-    ip, got_port = infos[0][4][:2]
-    return str(ip), int(got_port)
+    usable = [i for i in infos if i[0] in (socket.AF_INET, socket.AF_INET6)]
+    if not usable:
+        raise LinkError(f"{host}: this host has no IPv4 or IPv6 address; give one")
+    return normalized(usable[0][4])
 
 
-def is_loopback(ip: str) -> bool:
-    """True for an address of 127.0.0.0/8."""
-    return ip.startswith("127.")
+def client_bind(remote: Address) -> Address:
+    """Where a client's socket binds to talk to ``remote``: its family's loopback address for a
+    loopback remote, else its family's every address; a port the system picks."""
+    host = remote[0]
+    if family_of(host) != socket.AF_INET6:
+        return ("127.0.0.1" if is_loopback(host) else "0.0.0.0", 0)
+    mapped = host.startswith("::ffff:")              # an IPv4 peer written as IPv6: reached from "::" only
+    return ("::1" if is_loopback(host) and not mapped else "::", 0)
 
 
 class UdpLink:
-    """A non-blocking UDP socket bound to ``bind`` (``(ip, port)``; port 0 lets the system pick:
+    """A non-blocking UDP socket bound to ``bind`` (``(host, port)``: an IPv4 or IPv6 address, a
+    name, or :data:`~game.online.address.EVERY_ADDRESS`; port 0 lets the system pick:
     :attr:`address` says which); ``recv_bytes``: each receive's cap (a server's datagrams are
     larger: one more than ``room_protocol.MAX_DATAGRAM``)."""
 
     def __init__(self, bind: Address, *, max_drain: int = MAX_DRAIN, recv_bytes: int = RECV_BYTES) -> None:
         self.max_drain, self.recv_bytes = max_drain, recv_bytes
-        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         try:
-            sock.setblocking(False)
-            sock.bind(bind)
+            sock = _open(bind)
+        except socket.gaierror as exc:
+            raise LinkError(f"{bind[0]}: cannot find this host ({exc.strerror}); give an address of this "
+                            f"machine") from None
         except OSError as exc:
-            sock.close()
             raise LinkError(_bind_message(bind, exc)) from None
         except OverflowError:
-            sock.close()
             raise LinkError(f"UDP port {bind[1]}: give a port from 0 to 65535") from None
         self._sock = sock
-        ip, port = sock.getsockname()[:2]
         #: The address the socket is bound to (the port the system picked for port 0).
-        self.address: Address = (str(ip), int(port))
+        self.address: Address = normalized(sock.getsockname())
+        #: The socket's family: ``socket.AF_INET`` or ``socket.AF_INET6``.
+        self.family = sock.family
         self._received = self._sent = self._refused = self._send_drops = self._recv_errors = 0
 
     def receive(self) -> list[tuple[bytes, Address]]:
@@ -100,7 +121,7 @@ class UdpLink:
             except OSError:
                 self._recv_errors += 1
                 break
-            out.append((data, (str(addr[0]), int(addr[1]))))
+            out.append((data, normalized(addr)))
         self._received += len(out)
         return out
 
@@ -133,13 +154,46 @@ class UdpLink:
         self._sock.close()
 
 
+def _open(bind: Address) -> socket.socket:
+    """A non-blocking UDP socket bound to ``bind`` (see :class:`UdpLink`); OSError (a
+    ``gaierror`` for a name that does not resolve) or OverflowError (the port) if it cannot be."""
+    host, port = bind[0], bind[1]
+    if host == EVERY_ADDRESS:
+        try:
+            return _bound(socket.AF_INET6, ("::", port))
+        except OSError as exc:
+            if exc.errno not in _NO_IPV6:
+                raise
+        return _bound(socket.AF_INET, ("0.0.0.0", port))
+    family = family_of(host)
+    if family is None or "%" in host:                  # a name (its first address), or a zone to look up
+        info = socket.getaddrinfo(host, port, socket.AF_UNSPEC, socket.SOCK_DGRAM, 0, socket.AI_PASSIVE)[0]
+        family, bind = info[0], normalized(info[4])
+    return _bound(family, bind)
+
+
+def _bound(family: socket.AddressFamily, bind: Address) -> socket.socket:
+    """A socket of ``family`` bound to ``bind``; on ``::`` dual-stack (``IPV6_V6ONLY`` off)."""
+    sock = socket.socket(family, socket.SOCK_DGRAM)
+    try:
+        sock.setblocking(False)
+        if family == socket.AF_INET6 and bind[0] == "::":
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        sock.bind(bind)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
 def _bind_message(bind: Address, exc: OSError) -> str:
-    ip, port = bind
-    where = f"UDP {ip}:{port}"
+    where = f"UDP port {bind[1]}" if bind[0] == EVERY_ADDRESS else f"UDP {format_address(bind)}"
     if exc.errno == errno.EADDRINUSE:
         return f"cannot listen on {where}: the port is in use (another game?); give another port"
     if exc.errno in (errno.EACCES, errno.EPERM):
         return f"cannot listen on {where}: not allowed ({exc.strerror}); give a port from 1024 up"
     if exc.errno == errno.EADDRNOTAVAIL:
         return f"cannot listen on {where}: this machine has no such address; give one of its own, or none"
+    if exc.errno == errno.EAFNOSUPPORT:
+        return f"cannot listen on {where}: this machine has no IPv6; give an IPv4 address, or none"
     return f"cannot listen on {where} ({exc.strerror or exc})"

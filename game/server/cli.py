@@ -1,7 +1,8 @@
 """``python3 -m game.server`` (the ``rangebox-server`` command): one process serving many rooms.
 
 Flags (``--help``): ``--port`` (default 7100; 0 lets the system pick), ``--bind`` (default
-every address), ``--results DIR``, ``--max-rooms N``, ``--rooms-per-ip N``, ``--spectators-per-ip N``,
+every address: IPv6 and IPv4 on one dual-stack socket where the system allows, else IPv4),
+``--results DIR``, ``--max-rooms N``, ``--rooms-per-ip N``, ``--spectators-per-ip N``,
 ``--room-timeout S``, ``--status-every S``.
 A bad flag, a results folder that cannot be made or a port that cannot be opened is one line on
 stderr and exit status 2.  The log (stderr, one line each, UTC times): the address it listens
@@ -20,6 +21,8 @@ import sys
 import time
 from collections.abc import Callable
 from typing import NoReturn
+
+from game.online.address import EVERY_ADDRESS, AddressError, format_address, split_host_port
 
 #: The UDP port a server listens on when ``--port`` is not given.
 SERVER_PORT = 7100
@@ -48,13 +51,30 @@ def _number(flag: str, kind: Callable[[str], float], low: float, high: float) ->
     return parse
 
 
+def _bind_address(text: str) -> str:
+    """``--bind ADDR``: an IPv4 address, an IPv6 one (bare or in brackets: ``::1``, ``[::1]``)
+    or a name; the port is ``--port``'s.  "" (the default) is every address."""
+    if text == EVERY_ADDRESS:
+        return text
+    try:
+        host, port = split_host_port(text)
+    except AddressError as exc:
+        raise argparse.ArgumentTypeError(f"--bind {text}: {exc}") from None
+    if port is not None or not host:
+        raise argparse.ArgumentTypeError(f"--bind {text}: give the address alone (an IPv4 address, an IPv6 one, "
+                                         f"or a name); the port is --port's")
+    return host
+
+
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     p = _Parser(prog=prog, description="The Rangebox server: rooms of two players, relayed and refereed, with "
                                        "spectators; a result and a replay per match (docs/netplay.md).")
     p.add_argument("--port", type=_number("--port", int, 0, 65535), default=SERVER_PORT,
                    help=f"the UDP port to listen on (default {SERVER_PORT}; 0 lets the system pick one, logged)")
-    p.add_argument("--bind", default="0.0.0.0", metavar="ADDR",
-                   help="the IPv4 address to listen on (default every address of this machine)")
+    p.add_argument("--bind", type=_bind_address, default=EVERY_ADDRESS, metavar="ADDR",
+                   help="the address to listen on: an IPv4 or IPv6 address (::1 or [::1]) or a name (default every "
+                        "address of this machine, IPv6 and IPv4 both where the system allows: IPv4 players are "
+                        "logged as [::ffff:a.b.c.d]:PORT)")
     p.add_argument("--results", default=None, metavar="DIR",
                    help="the folder of results.jsonl and the replays (default $XDG_DATA_HOME/rangebox/server)")
     p.add_argument("--max-rooms", type=_number("--max-rooms", int, 1, 100_000), default=256, metavar="N",
@@ -117,8 +137,7 @@ def _main(argv: list[str] | None, prog: str) -> int:
     handler.setFormatter(formatter)
     log.addHandler(handler)
     log.setLevel(logging.INFO)
-    ip, port = loop.address
-    log.info("listening on UDP %s:%d; results in %s", ip, port, loop.writer.folder)
+    log.info("listening on UDP %s; results in %s", format_address(loop.address), loop.writer.folder)
     try:
         loop.run(lambda: bool(stop))
     finally:

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from game.files import write_atomic
+from game.online.address import format_address
 
 from .room import Room
 
@@ -34,10 +35,6 @@ def utc(wall: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(wall))
 
 
-def _address(addr: object) -> str:
-    return ":".join(map(str, addr)) if isinstance(addr, tuple) else str(addr)
-
-
 def result_line(room: Room, started: float, ended: float, replay: str) -> dict[str, object]:
     """The JSON line's fields of ``room``'s ended match (``started``, ``ended``: wall seconds)."""
     ending, referee = room.ending, room.referee
@@ -47,7 +44,8 @@ def result_line(room: Room, started: float, ended: float, replay: str) -> dict[s
     casts = referee.casts
     return {
         "room": room.name,
-        "players": [{"side": p.side + 1, "name": p.name or _address(p.addr), "address": _address(p.addr)}
+        "players": [{"side": p.side + 1, "name": p.name or format_address(p.addr),
+                     "address": format_address(p.addr)}
                     for p in room.players],
         "winner": winner, "rounds": [f.wins for f in m.fighters], "frames": referee.frame,
         "state_hash": m.state_hash(), "reason": ending.reason, "detail": ending.detail,

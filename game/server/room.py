@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 
 from game.net import protocol as netwire
 from game.net import room_protocol as wire
+from game.online.address import ip_key
 
 from .referee import REPORT_WAIT, Referee
 
@@ -344,5 +345,7 @@ class Room:
 
 
 def ip_of(addr: object) -> object:
-    """The IP address of a ``(ip, port)`` address (any other address as it is)."""
-    return addr[0] if isinstance(addr, tuple) else addr
+    """What the per-IP limits count an ``(ip, port, ...)`` address as
+    (:func:`game.online.address.ip_key`: an IPv4-mapped address as its IPv4 one, a global IPv6
+    address as its /64 network); any other address as it is."""
+    return ip_key(str(addr[0])) if isinstance(addr, tuple) else addr

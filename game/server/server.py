@@ -35,6 +35,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from game.net import room_protocol as wire
 from game.net.protocol import ProtocolError
+from game.online.address import format_address
 
 from .referee import REPORT_WAIT
 from .room import Member, Room, ip_of
@@ -161,8 +162,8 @@ class RoomServer:
             room = Room(msg.room, msg, secrets.randbits(32) | 1, now, feed=self._feed(), timeout=o.room_timeout,
                         report_wait=o.report_wait, spectators_per_ip=o.spectators_per_ip)
             self.rooms[msg.room] = room
-            log.info("room %s created by %s (seed %d, best of %d, %d s rounds%s)", msg.room, _addr(addr), msg.seed,
-                     msg.rounds, msg.timer, f", stops at frame {msg.frames}" if msg.frames else "")
+            log.info("room %s created by %s (seed %d, best of %d, %d s rounds%s)", msg.room, format_address(addr),
+                     msg.seed, msg.rounds, msg.timer, f", stops at frame {msg.frames}" if msg.frames else "")
         token = self._new_token()
         state = room.state
         got = self._guard(room, now, room.admit, token, msg, addr, now)
@@ -172,7 +173,7 @@ class RoomServer:
             if state == "waiting" and room.state == "playing":
                 self._started[room.name] = self.wall()
                 log.info("room %s started: %s", room.name, " against ".join(
-                    f"P{p.side + 1} {p.name or _addr(p.addr)}" for p in room.players))
+                    f"P{p.side + 1} {p.name or format_address(p.addr)}" for p in room.players))
         elif isinstance(got, str):
             self._refuse(msg, got, addr)
 
@@ -317,7 +318,3 @@ def _take(buckets: OrderedDict[object, _Bucket], addr: object, rate: float, burs
     else:
         buckets.move_to_end(addr)
     return bucket.take(rate, burst, now)
-
-
-def _addr(addr: object) -> str:
-    return ":".join(map(str, addr)) if isinstance(addr, tuple) else str(addr)

@@ -1,4 +1,5 @@
-"""``--host`` / ``--join``: two real processes play one match over UDP on the loopback address.
+"""``--host`` / ``--join``: two real processes play one match over UDP on the loopback address
+(127.0.0.1, and ::1 over IPv6).
 
 Headless, CPU players on both sides: they end on the same confirmed ``state_hash`` and record
 byte-identical replays that play back.  One side killed mid-match (SIGKILL, the host or the
@@ -64,10 +65,11 @@ def start(args, cwd, main=ROOT / "main.py", env=None):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def host_port(host) -> int:
-    """The port a ``--host 127.0.0.1:0`` child prints on its first stderr line."""
+def host_port(host, address: str = "127.0.0.1") -> int:
+    """The port a ``--host 127.0.0.1:0`` child (``--host [::1]:0``: ``address`` "[::1]") prints
+    on its first stderr line."""
     line = host.stderr.readline()
-    m = re.search(r"waiting for an opponent on UDP 127\.0\.0\.1:(\d+)", line)
+    m = re.search(rf"waiting for an opponent on UDP {re.escape(address)}:(\d+)", line)
     assert m, f"the host's first line: {line!r}"
     return int(m.group(1))
 
@@ -120,6 +122,22 @@ def test_two_processes_play_3600_frames_to_the_same_state_and_byte_identical_rep
     for name in ("host.rpl", "join.rpl"):
         out = play_back(tmp_path / name, tmp_path)
         assert out["frames"] == a["frames"] and out["final_hash"] == a["state_hash"]
+
+
+@pytest.mark.slow
+def test_two_processes_play_over_the_ipv6_loopback_to_the_same_state(tmp_path):
+    host = start([*CPU, "--host", "[::1]:0", "--p1", "cpu", "--frames", "300", "--record", "host.rpl"], tmp_path)
+    port = host_port(host, "[::1]")
+    join = start([*CPU, "--join", f"[::1]:{port}", "--p2", "cpu", "--frames", "300", "--record", "join.rpl"],
+                 tmp_path)
+    (hs, hout, herr), (js, jout, jerr) = finish(host), finish(join)
+    assert hs == js == 0, (herr, jerr)
+    a, b = json.loads(hout), json.loads(jout)
+    assert a["frames"] == b["frames"] == 300 and a["state_hash"] == b["state_hash"]
+    assert re.search(r"playing \[::1\]:\d+ as P1", herr), herr              # the joiner, printed in brackets
+    assert f"joining [::1]:{port} from UDP [::1]:" in jerr, jerr
+    assert (tmp_path / "host.rpl").read_bytes() == (tmp_path / "join.rpl").read_bytes()
+    assert play_back(tmp_path / "join.rpl", tmp_path)["final_hash"] == a["state_hash"]
 
 
 @pytest.mark.slow

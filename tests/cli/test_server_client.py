@@ -1,11 +1,13 @@
 """``main.py --server HOST[:PORT] --room NAME``: its flags' checks (exit 2, one line), and two
 headless CPU players in one room of a ``python3 -m game.server`` child: both exit 0 with the
-same state, and their replays and the server's are the same bytes."""
+same state, and their replays and the server's are the same bytes; the same on a server on
+``::1`` with a spectator, every address printed in brackets."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -125,3 +127,38 @@ def test_a_window_plays_in_a_room_and_its_replay_is_the_servers(tmp_path):
     line = json.loads((tmp_path / "server" / "results.jsonl").read_text())
     assert (tmp_path / "win.rpl").read_bytes() == (tmp_path / "head.rpl").read_bytes() \
         == Path(line["replay"]).read_bytes()
+
+
+@pytest.mark.slow
+def test_a_server_on_the_ipv6_loopback_with_two_headless_players_and_a_spectator_prints_addresses_in_brackets(
+        tmp_path):
+    child = subprocess.Popen([sys.executable, "-m", "game.server", "--port", "0", "--bind", "::1", "--results",
+                              str(tmp_path / "server"), "--status-every", "0"], cwd=ROOT,
+                             env=dict(os.environ, PYTHONPATH=str(ROOT)), stderr=subprocess.PIPE, text=True)
+    env = dict(os.environ, PYGLET_HEADLESS="1")
+    env.pop("DISPLAY", None)
+    try:
+        first = child.stderr.readline()                         # type: ignore[union-attr]
+        m = re.search(r"listening on UDP \[::1\]:(\d+);", first)
+        assert m, first
+        common = ["--server", f"[::1]:{m.group(1)}", "--room", "six", "--headless", "--frames", "240", "--realtime"]
+
+        def run(*args):
+            return subprocess.Popen([sys.executable, str(ROOT / "main.py"), *args], cwd=tmp_path, env=env,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        a = run(*common, "--p1", "cpu", "--level", "hard")
+        assert "on the server [::1]:" in a.stderr.readline()    # type: ignore[union-attr]
+        b = run(*common, "--p2", "cpu")
+        assert "playing in room six" in a.stderr.readline()     # type: ignore[union-attr]
+        spectator = run("--spectate", f"[::1]:{m.group(1)}", "--room", "six", "--headless")
+        outs = [p.communicate(timeout=120) for p in (a, b, spectator)]
+    finally:
+        child.terminate()
+        child.wait(30)
+    assert a.returncode == b.returncode == spectator.returncode == 0, outs
+    ja, jb, js = (json.loads(o[0]) for o in outs)
+    assert ja["state_hash"] == jb["state_hash"] == js["state_hash"] and js["verdict"]["agrees"] is True
+    assert re.search(r"joining room six on the server \[::1\]:\d+ as a spectator from UDP \[::1\]:\d+", outs[2][1])
+    line = json.loads((tmp_path / "server" / "results.jsonl").read_text())
+    assert line["state_hash"] == ja["state_hash"] and line["spectators"] == 1
+    assert all(re.fullmatch(r"\[::1\]:\d+", p["address"]) for p in line["players"]), line["players"]

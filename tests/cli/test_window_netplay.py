@@ -18,6 +18,7 @@ from clihelp import ROOT
 from game.cli.checks import check_mode_flags
 from game.cli.parser import build_parser
 from game.cli.program import UsageError
+from game.online.address import EVERY_ADDRESS
 
 
 @pytest.mark.parametrize("args, words", [
@@ -38,7 +39,7 @@ def test_window_netplay_refuses_flags_that_cannot_take_effect(args, words):
 def test_window_netplay_takes_the_network_display_flag():
     ns = build_parser().parse_args(["--host", "0", "--net-stats"])
     check_mode_flags(ns)
-    assert ns.net_stats and ns.host == ("0.0.0.0", 0)
+    assert ns.net_stats and ns.host == (EVERY_ADDRESS, 0)        # every address, IPv6 and IPv4
 
 
 def _start(args, tmp_path, *, window: bool) -> subprocess.Popen:

@@ -20,7 +20,7 @@ from game.net.room_client import RoomJoin
 from game.online.digest import game_digest
 from game.online.netmatch import NetMatch, NetOptions
 from game.online.room_link import RECV_BYTES, RoomLink
-from game.online.udp import Address, UdpLink
+from game.online.udp import Address, UdpLink, client_bind
 from game.server.loop import ServerLoop
 from game.server.server import ServerOptions
 
@@ -57,16 +57,18 @@ def stop_child(child: subprocess.Popen) -> str:
     return child.stderr.read() if child.stderr is not None else ""     # type: ignore[union-attr]
 
 
-def start_server(results, options: ServerOptions | None = None, **kw) -> ServerLoop:
-    """A server on 127.0.0.1, port 0, writing into ``results``."""
-    return ServerLoop(("127.0.0.1", 0), results, options, status_every=0, **kw)
+def start_server(results, options: ServerOptions | None = None, *, bind: str = "127.0.0.1", **kw) -> ServerLoop:
+    """A server on ``bind`` (127.0.0.1; ``::1``, or ``""`` for every address, dual-stack), port 0,
+    writing into ``results``."""
+    return ServerLoop((bind, 0), results, options, status_every=0, **kw)
 
 
 def room_player(server: Address, room: str, *, level: str = "hard", seed: int = 5, frames: int | None = None,
                 name: str = "", rounds: int = 3, timer: int = 60, digest: bytes | None = None,
                 timeout: float = 5.0) -> NetMatch:
-    """A CPU player (``level``) joining ``room``; ``frames``: the room's stop frame if it makes it."""
-    udp = UdpLink(("127.0.0.1", 0), recv_bytes=RECV_BYTES)
+    """A CPU player (``level``) joining ``room`` on a socket of the server address's family;
+    ``frames``: the room's stop frame if it makes it."""
+    udp = UdpLink(client_bind(server), recv_bytes=RECV_BYTES)
     join = RoomJoin(server, room, name, game_digest() if digest is None else digest,
                     MatchSettings(seed, None, None, rounds, timer, 0), secrets.randbits(32), time.monotonic(),
                     frames=frames or 0, give_up=timeout)

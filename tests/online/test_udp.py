@@ -1,15 +1,18 @@
-"""game/online/udp.py: the link moves datagrams on the loopback address, bounds every receive
-(bytes a datagram, datagrams a drain), counts the socket's errors instead of raising them, and
-says what to do when it cannot open its socket."""
+"""game/online/udp.py: the link moves datagrams on the loopback address (127.0.0.1 and ::1),
+bounds every receive (bytes a datagram, datagrams a drain), counts the socket's errors instead
+of raising them, says what to do when it cannot open its socket, and on every address listens
+dual-stack (IPv4 peers seen as ``::ffff:127.0.0.1``)."""
 
 from __future__ import annotations
 
+import errno
 import socket
 
 import pytest
 
 from game.net.protocol import MAX_DATAGRAM
-from game.online.udp import RECV_BYTES, LinkError, UdpLink, is_loopback, resolve
+from game.online.address import EVERY_ADDRESS
+from game.online.udp import RECV_BYTES, LinkError, UdpLink, client_bind, is_loopback, resolve
 
 LOOPBACK = ("127.0.0.1", 0)
 
@@ -107,3 +110,78 @@ def test_wait_returns_false_when_nothing_comes(pair):
     _, b = pair
     assert not b.wait(0.0)
     assert isinstance(b._sock, socket.socket)
+
+
+# ----------------------------------------------------------------- IPv6 and dual stack (::1 only)
+def test_a_link_on_the_ipv6_loopback_is_an_ipv6_socket_and_a_datagram_crosses_with_its_senders_address():
+    a, b = UdpLink(("::1", 0)), UdpLink(("::1", 0))
+    try:
+        assert a.family == socket.AF_INET6 and b.address[0] == "::1" and len(b.address) == 2
+        assert a.send(b"hello", b.address) and b.wait(1.0)
+        assert b.receive() == [(b"hello", a.address)]                  # (host, port): the same tuple each time
+    finally:
+        a.close()
+        b.close()
+
+
+def test_every_address_is_one_dual_stack_socket_reached_over_127_0_0_1_and_the_ipv6_loopback():
+    server = UdpLink((EVERY_ADDRESS, 0))
+    v4, v6 = UdpLink(LOOPBACK), UdpLink(("::1", 0))
+    try:
+        assert server.family == socket.AF_INET6 and server.address[0] == "::"
+        port = server.address[1]
+        v4.send(b"four", ("127.0.0.1", port))
+        v6.send(b"six", ("::1", port))
+        got: list = []
+        while len(got) < 2 and server.wait(1.0):
+            got += server.receive()
+        assert sorted(got) == sorted([(b"four", ("::ffff:127.0.0.1", v4.address[1])), (b"six", v6.address)])
+        for data, addr in got:                                          # answered at the address it came from
+            server.send(data, addr)
+        assert v4.wait(1.0) and v4.receive() == [(b"four", ("127.0.0.1", port))]
+        assert v6.wait(1.0) and v6.receive() == [(b"six", ("::1", port))]
+    finally:
+        for link in (server, v4, v6):
+            link.close()
+
+
+def test_a_client_binds_the_family_and_loopback_of_its_remote():
+    assert client_bind(("::1", 7000)) == ("::1", 0)
+    assert client_bind(("2001:db8::5", 7000)) == ("::", 0)
+    assert client_bind(("::ffff:127.0.0.1", 7000)) == ("::", 0)          # an IPv4 peer written as IPv6
+    assert client_bind(("127.0.0.1", 7000)) == ("127.0.0.1", 0)
+    assert client_bind(("203.0.113.5", 7000)) == ("0.0.0.0", 0)
+
+
+def test_resolve_gives_an_ipv6_address_as_the_link_receives_it():
+    assert resolve("::1", 7100) == ("::1", 7100)
+    assert resolve("0:0:0:0:0:0:0:1", 7100) == ("::1", 7100)           # the one spelling recvfrom gives
+
+
+def test_an_ipv6_port_in_use_or_a_name_that_does_not_resolve_is_one_line_with_brackets():
+    taken = UdpLink(("::1", 0))
+    try:
+        with pytest.raises(LinkError, match=rf"UDP \[::1\]:{taken.address[1]}: the port is in use"):
+            UdpLink(taken.address)
+    finally:
+        taken.close()
+    with pytest.raises(LinkError, match="no-such-host.invalid: cannot find this host"):
+        UdpLink(("no-such-host.invalid", 0))
+
+
+def test_every_address_falls_back_to_every_ipv4_address_where_the_system_has_no_ipv6(monkeypatch):
+    real = socket.socket
+
+    def no_ipv6(family=socket.AF_INET, *args, **kw):
+        if family == socket.AF_INET6:
+            raise OSError(errno.EAFNOSUPPORT, "Address family not supported by protocol")
+        return real(family, *args, **kw)
+
+    monkeypatch.setattr(socket, "socket", no_ipv6)
+    link = UdpLink((EVERY_ADDRESS, 0))
+    try:
+        assert link.family == socket.AF_INET and link.address[0] == "0.0.0.0"
+    finally:
+        link.close()
+    with pytest.raises(LinkError, match=r"UDP \[::1\]:0: this machine has no IPv6; give an IPv4 address"):
+        UdpLink(("::1", 0))

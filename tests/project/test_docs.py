@@ -85,9 +85,15 @@ def _command_strings(text: str) -> list[str]:
     return commands
 
 
+#: An IPv6 address in brackets in a command (``--join [::1]:7000``): hex digits, ``:`` and ``.``.
+_IPV6_IN_BRACKETS = re.compile(r"\[([0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)\]")
+
+
 def _program(command: str) -> tuple[str, list[str]]:
-    """``("main.py" or "-m MODULE", the arguments)``, placeholders filled in."""
-    tokens = shlex.split(command.replace("[", " ").replace("]", " "))
+    """``("main.py" or "-m MODULE", the arguments)``, placeholders filled in.  Brackets mark an
+    optional part (``[ADDR:]PORT``), except around an IPv6 address (``[::1]:7000``)."""
+    kept = _IPV6_IN_BRACKETS.sub(lambda m: "\0" + m.group(1) + "\1", command)
+    tokens = shlex.split(kept.replace("[", " ").replace("]", " ").replace("\0", "[").replace("\1", "]"))
     if tokens[1] == "-m":
         prog, args = f"-m {tokens[2]}", tokens[3:]
     else:
