@@ -32,7 +32,7 @@ import pytest
 CHILD = Path(__file__).with_name("interrupted_child.py")
 MATCH = ["--headless", "--p1", "cpu", "--p2", "cpu", "--level", "hard", "--frames", "900"]
 SAVE_DELAY = 0.4
-MOMENTS = {"set-up": 5, "play": 10, "save": 5}
+MOMENTS = {"set-up": 3, "play": 5, "save": 5}
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 REASON_WORDS = {signal.SIGINT: "interrupted (SIGINT)", signal.SIGTERM: "stopped by SIGTERM",
                 signal.SIGHUP: "the terminal hung up (SIGHUP)"}
