@@ -236,3 +236,17 @@ def route(server, clients: Sequence[RawClient], now: float = 0.0) -> list:
         if isinstance(msg, wire.Joined):
             c.token, c.key, c.side = token, msg.key, msg.side
     return stray
+
+
+def recorded(net) -> list:
+    """A recorder (in a one-item list, filled at the first frame) following ``net``'s confirmed
+    match, or a spectator's match, from its start."""
+    from game.replay import ReplayRecorder
+    holder: list[ReplayRecorder] = []
+
+    def listener(match, _events):
+        if not holder:
+            holder.append(ReplayRecorder.of_settings(match))
+        holder[0].record(match)
+    (net.listeners if hasattr(net, "listeners") else net.confirmed_listeners).append(listener)
+    return holder

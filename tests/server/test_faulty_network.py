@@ -13,10 +13,10 @@ import random
 
 import pytest
 
-from game.replay import ReplayRecorder, decode
+from game.replay import decode
 from game.server.server import RoomServer, ServerOptions
 from game.server.spectators import SpectatorFeed
-from serverhelp import MemoryNet, memory_player
+from serverhelp import MemoryNet, memory_player, recorded
 
 pytestmark = pytest.mark.slow
 
@@ -81,15 +81,6 @@ class Faults(logging.Handler):
             self.records.append(record)
 
 
-def _recorded(net) -> list[ReplayRecorder]:
-    holder: list[ReplayRecorder] = []
-
-    def listener(match, _events):
-        if not holder:
-            holder.append(ReplayRecorder.of_settings(match))
-        holder[0].record(match)
-    net.confirmed_listeners.append(listener)
-    return holder
 
 
 def _play(seed: int, stop_at: int, loss: float, dup: float, jitter: float, report_wait: int) -> None:
@@ -109,7 +100,7 @@ def _play(seed: int, stop_at: int, loss: float, dup: float, jitter: float, repor
     for k, room in enumerate(("east", "west")):
         nets.append(memory_player(net, ("10.0.1.1", 1000 + k), room, nonce=2 * k + 1))
         nets.append(memory_player(net, ("10.0.2.1", 1000 + k), room, level="normal", seed=9, nonce=2 * k + 2))
-    recs = [_recorded(n) for n in nets]
+    recs = [recorded(n) for n in nets]
     now, stopped_at = 0.0, None
     try:
         for _ in range(20_000):

@@ -12,21 +12,11 @@ from game.net import protocol as netwire
 from game.net import room_protocol as wire
 from game.replay import ReplayRecorder, load_replay
 from game.server.server import RoomServer
-from serverhelp import MemoryNet, close, memory_player, play, play_virtual, room_player, start_server
+from serverhelp import MemoryNet, close, memory_player, play, play_virtual, recorded, room_player, start_server
 
 pytestmark = pytest.mark.slow
 
 
-def _recorded(net) -> ReplayRecorder:
-    """A recorder following ``net``'s confirmed match (a spectator's match) from its start."""
-    holder: list[ReplayRecorder] = []
-
-    def listener(match, _events):
-        if not holder:
-            holder.append(ReplayRecorder.of_settings(match))
-        holder[0].record(match)
-    (net.listeners if hasattr(net, "listeners") else net.confirmed_listeners).append(listener)
-    return holder
 
 
 def test_two_cpu_players_through_the_server_agree_with_the_referee_state_and_replay():
@@ -35,7 +25,7 @@ def test_two_cpu_players_through_the_server_agree_with_the_referee_state_and_rep
     net = MemoryNet(srv)
     a = memory_player(net, ("10.0.0.2", 1), "dojo", frames=300)
     b = memory_player(net, ("10.0.0.3", 1), "dojo", frames=300, level="normal", seed=9)
-    recs = [_recorded(a), _recorded(b)]
+    recs = [recorded(a), recorded(b)]
     play_virtual(net, [a, b])
     assert a.ending.kind == b.ending.kind == "finished" and (a.side, b.side) == (0, 1)
     room = written[0]
@@ -85,7 +75,7 @@ def test_two_players_on_the_loopback_address_through_a_server_write_the_result_a
     srv = start_server(tmp_path)
     a = room_player(srv.address, "dojo", frames=240, name="Kaito")
     b = room_player(srv.address, "dojo", frames=240, level="normal", seed=9)
-    recs = [_recorded(a), _recorded(b)]
+    recs = [recorded(a), recorded(b)]
     try:
         play([srv], [a, b], seconds=60, until=lambda: a.state == b.state == "ended" and not srv.server.rooms)
     finally:
@@ -112,7 +102,7 @@ def test_3600_frames_two_players_and_two_spectators_on_the_loopback_address_agre
     srv = start_server(tmp_path)
     a = room_player(srv.address, "long", frames=3600, timer=60, rounds=5)
     b = room_player(srv.address, "long", frames=3600, level="normal", seed=9)
-    recs = [_recorded(a), _recorded(b)]
+    recs = [recorded(a), recorded(b)]
     specs: list[Spectator] = []
     watched: list[list[ReplayRecorder]] = []
 
@@ -120,7 +110,7 @@ def test_3600_frames_two_players_and_two_spectators_on_the_loopback_address_agre
         frame = a.confirmed.frame if a.confirmed is not None else 0
         if len(specs) < 2 and frame >= (1, 1800)[len(specs)]:
             specs.append(Spectator.open(srv.address, "long", SpectateOptions(delay=30), now))
-            watched.append(_recorded(specs[-1]))
+            watched.append(recorded(specs[-1]))
         for sp in specs:
             sp.tick(now)
 

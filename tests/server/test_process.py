@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from game.replay import ReplayRecorder, decode, load_replay
+from game.replay import decode, load_replay
 from game.server.cli import main
-from serverhelp import close, log_faults, play, room_player, server_child, stop_child
+from serverhelp import close, log_faults, play, recorded, room_player, server_child, stop_child
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,15 +48,6 @@ def _server_child(results: Path) -> tuple[subprocess.Popen, tuple[str, int]]:
     return child, ("127.0.0.1", port)
 
 
-def _recorded(net) -> list[ReplayRecorder]:
-    holder: list[ReplayRecorder] = []
-
-    def listener(match, _events):
-        if not holder:
-            holder.append(ReplayRecorder.of_settings(match))
-        holder[0].record(match)
-    net.confirmed_listeners.append(listener)
-    return holder
 
 
 @pytest.mark.slow
@@ -66,7 +57,7 @@ def test_sigterm_with_rooms_in_play_writes_every_rooms_result_and_replay_and_exi
     try:
         for room in ("east", "west"):
             nets += [room_player(address, room, timeout=3.0), room_player(address, room, level="normal", seed=9)]
-        recs = [_recorded(n) for n in nets]
+        recs = [recorded(n) for n in nets]
         play([], nets, seconds=120, until=lambda: all(n.confirmed is not None and n.confirmed.frame >= 150
                                                       for n in nets))
         child.send_signal(signal.SIGTERM)
