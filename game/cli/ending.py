@@ -202,3 +202,14 @@ def catch_display_loss(session: Session) -> None:
     handler = xlib.XIOErrorHandler(lost)
     session.keep_alive(handler)              # Xlib calls it for the rest of the process's life
     xlib.XSetIOErrorHandler(handler)
+
+
+def report_left(session: Session, run: Any, record_lines: list[str], line: str) -> int:
+    """A netplay or spectator window the player left: its recording ``run`` (if any) ended,
+    ``line`` and then where the match was saved reported; exit status 0."""
+    if run is not None:
+        run.end()
+    session.report(line)
+    for saved in record_lines:
+        session.report(saved)
+    return 0

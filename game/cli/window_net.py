@@ -20,7 +20,7 @@ import time
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from game.cli.ending import Session, catch_display_loss
+from game.cli.ending import Session, catch_display_loss, report_left
 from game.cli.program import MAIN_PY, Program, UsageError
 from game.cli.window import open_game, run_loop
 
@@ -114,12 +114,8 @@ def _ended(play: NetRun, session: Session, cancelled: bool) -> int:
         session.report("cancelled: no match was played")
         return 0
     if ending is not None and ending.kind == "left":
-        if play.run is not None:
-            play.run.end()
-        session.report(f"you left the match after {ending.frames} confirmed frames")
-        for line in play.record_lines:
-            session.report(line)
-        return 0
+        return report_left(session, play.run, play.record_lines,
+                           f"you left the match after {ending.frames} confirmed frames")
     out = play.result()                        # raises NetplayEnded unless the match was played out
     winner = "a draw" if out["winner"] is None else f"P{out['winner']} won"
     session.report(f"match played as P{out['player']}: {winner} after {out['frames']} frames (state hash "

@@ -16,7 +16,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from game.cli.ending import Session, catch_display_loss
+from game.cli.ending import Session, catch_display_loss, report_left
 from game.cli.program import MAIN_PY, Program, UsageError
 from game.cli.window import open_game, run_loop
 
@@ -73,12 +73,8 @@ def _ended(watching: Watching, session: Session, cancelled: bool) -> int:
         session.report("cancelled: nothing was watched")
         return 0
     if ending is not None and ending.kind == "left":
-        if watching.run is not None:
-            watching.run.end()
-        session.report(f"you left room {watching.args.room} after {ending.frames} frames")
-        for line in watching.record_lines:
-            session.report(line)
-        return 0
+        return report_left(session, watching.run, watching.record_lines,
+                           f"you left room {watching.args.room} after {ending.frames} frames")
     out = watching.result()                    # raises NetplayEnded unless the match was watched
     v = out["verdict"]
     said = "" if not isinstance(v, dict) else f"; the server's verdict: {v['reason']}"

@@ -145,3 +145,19 @@ def test_an_exception_with_no_signal_is_still_a_crash(monkeypatch, capsys):
     assert app.main([]) == Reason.CRASH.status
     err = capsys.readouterr().err
     assert "Traceback" in err and "internal error" in err
+
+
+def test_a_window_left_ends_its_recording_and_reports_the_line_then_where_it_was_saved():
+    from game.cli.ending import report_left
+
+    class Run:
+        ended = False
+
+        def end(self):
+            self.ended = True
+
+    lines: list[str] = []
+    run = Run()
+    assert report_left(Session(lines.append), run, ["--record: match 1 saved to a.rpl"], "you left") == 0
+    assert run.ended and lines == ["you left", "--record: match 1 saved to a.rpl"]
+    assert report_left(Session(lines.append), None, [], "you left room r") == 0 and lines[-1] == "you left room r"
