@@ -10,6 +10,15 @@ every frame (``match.last_inputs``), a 2-byte tag of ``state_hash()`` after
 every frame and an 8-byte prefix of ``state_hash()`` every ``interval`` (60)
 frames and at the end.
 
+A match played online is recorded without the per-frame tags (``tags=False``), with a
+checkpoint every :data:`ONLINE_INTERVAL` (30) frames: the frames whose hashes the players
+report and the server's referee checks.  The referee records every match it serves, and a
+``state_hash`` after every frame would be most of its work (the hash reads the range boxes
+and blend bodies that ``Match.step`` otherwise places only when something reads them); the
+players and spectators record the same file, byte for byte.  Such a replay still checks
+every recorded input of a CPU side after every frame, and names a divergence to within
+``interval`` frames.
+
 CPU sides: playback rebuilds the match with the **same CPU config** and lets
 the CPU decide again; :meth:`ReplayPlayer.check` verifies that the CPU's
 recomputed input equals the recorded one.  (Feeding the recorded inputs to a
@@ -19,7 +28,8 @@ advances.)  Human sides get the recorded inputs.
 
 Divergence is named to the exact frame: the recorded inputs of a CPU side
 and the per-frame hash tag are compared after every step, and the 60-frame
-checkpoints confirm it with 64 bits.
+checkpoints confirm it with 64 bits (a replay without tags: to the checkpoint
+after it).
 
 API
 ---
@@ -63,7 +73,9 @@ from game.replay_header import (
     OFFSETS,
     OLD_ROUNDS,
     OLD_TIMER,
+    ONLINE_INTERVAL,
     RUN,
+    TAGS_CODES,
     TRAILER,
     Header,
     check_fields,
@@ -79,28 +91,21 @@ class ReplayError(ValueError):
 
 
 class ReplayMismatch(ReplayError):
-    """Playback diverged from the recording; ``frame`` is the first frame that differs."""
+    """Playback diverged from the recording; ``frame`` is the frame whose check found it: the
+    first frame that differs, or in a replay without tags the checkpoint (or last) frame after it."""
 
     def __init__(self, message: str, frame: int):
         super().__init__(message)
         self.frame = frame
 
 
-def _tag(match) -> int:
-    return int(match.state_hash()[:4], 16)
-
-
-def _check8(match) -> bytes:
-    return bytes.fromhex(match.state_hash()[:16])
-
-
 @dataclass(frozen=True)
 class Replay:
     """A decoded replay.  ``inputs`` ``(frames, 2) uint16`` input bits per frame;
-    ``tags`` ``(frames,) uint16`` state-hash tag after each frame; ``checkpoints``
-    ``(n, 8) uint8`` hash prefixes after frames ``interval, 2*interval, ...``;
-    ``final`` the 8-byte hash prefix after the last frame; ``arena`` the match's
-    arena setting (``Match.new(arena=...)``)."""
+    ``tags`` ``(frames,) uint16`` state-hash tag after each frame (``(0,)`` when the file
+    has none: ``tagged`` False); ``checkpoints`` ``(n, 8) uint8`` hash prefixes after frames
+    ``interval, 2*interval, ...``; ``final`` the 8-byte hash prefix after the last frame;
+    ``arena`` the match's arena setting (``Match.new(arena=...)``)."""
 
     path: str
     game_version: str
@@ -117,6 +122,8 @@ class Replay:
     rounds: int = OLD_ROUNDS
     #: Seconds each round lasted (``Match.new(timer=...)``).
     timer: int = OLD_TIMER
+    #: True: a state tag after every frame (``tags``); False: the checkpoints only (online).
+    tagged: bool = True
 
     @property
     def frames(self) -> int:
@@ -139,18 +146,19 @@ def _runs(inputs: np.ndarray) -> np.ndarray:
     return np.array(out, dtype=RUN)
 
 
-def encode(seed: int, cpu, inputs: np.ndarray, tags: np.ndarray, checkpoints: np.ndarray, final: bytes,
+def encode(seed: int, cpu, inputs: np.ndarray, tags: np.ndarray | None, checkpoints: np.ndarray, final: bytes,
            game_version: str = game.__version__, interval: int = CHECK_INTERVAL, arena: bool = True,
            rounds: int = OLD_ROUNDS, timer: int = OLD_TIMER) -> bytes:
-    """The bytes of a replay file (see docs/replay-format.md), format version 3."""
+    """The bytes of a replay file (see docs/replay-format.md), format version 4; ``tags``
+    None: a file without per-frame tags (its ``tags`` field 0)."""
     runs = _runs(np.asarray(inputs, dtype=np.uint16).reshape(-1, 2))
-    raw = runs.tobytes() + np.asarray(tags, dtype="<u2").tobytes() \
-        + np.asarray(checkpoints, dtype=np.uint8).reshape(-1, 8).tobytes() + bytes(final)
+    tag_bytes = b"" if tags is None else np.asarray(tags, dtype="<u2").tobytes()
+    raw = runs.tobytes() + tag_bytes + np.asarray(checkpoints, dtype=np.uint8).reshape(-1, 8).tobytes() + bytes(final)
     payload = zlib.compress(raw, 9)
     gv = game_version.encode("ascii")[:16]
     header = HEADER.pack(MAGIC, FORMAT_VERSION, HEADER.size, gv, int(seed), CPU_CODES[cpu[0]], CPU_CODES[cpu[1]],
                          interval, len(inputs), len(runs), len(checkpoints), len(payload), zlib.crc32(payload),
-                         ARENA_CODES[bool(arena)], rounds, timer)
+                         ARENA_CODES[bool(arena)], rounds, timer, TAGS_CODES[tags is not None])
     body = header + payload
     return body + TRAILER.pack(zlib.crc32(body))
 
@@ -179,7 +187,7 @@ def decode(data: bytes, path: str = "<bytes>") -> Replay:
     inputs, tags, chk, final = _payload(_inflate(data, h, err), h, err)
     c1, c2 = h.cpu_codes
     return Replay(str(path), game_version, h.seed, (CPU_NAMES[c1], CPU_NAMES[c2]), h.interval, inputs, tags, chk,
-                  bytes(final), h.arena_code == ARENA_CODES[True], h.rounds, h.timer)
+                  bytes(final), h.arena_code == ARENA_CODES[True], h.rounds, h.timer, h.tagged)
 
 
 def _inflate(data: bytes, h: Header, err: ErrorFactory) -> bytes:
@@ -203,8 +211,8 @@ def _inflate(data: bytes, h: Header, err: ErrorFactory) -> bytes:
 
 
 def _payload(raw: bytes, h: Header, err: ErrorFactory) -> tuple[np.ndarray, np.ndarray, np.ndarray, bytes]:
-    """``(inputs (frames, 2) uint16, tags (frames,) uint16, checkpoints (n, 8) uint8, final)``
-    from the decompressed payload, after its input runs are checked."""
+    """``(inputs (frames, 2) uint16, tags (frames,) or (0,) uint16, checkpoints (n, 8) uint8,
+    final)`` from the decompressed payload, after its input runs are checked."""
     frames, nruns, nchk = h.frames, h.runs, h.checkpoints
     runs = np.frombuffer(raw, dtype=RUN, count=nruns)
     if not runs["count"].all():
@@ -217,8 +225,9 @@ def _payload(raw: bytes, h: Header, err: ErrorFactory) -> tuple[np.ndarray, np.n
     inputs[:, 0] = np.repeat(runs["p1"], runs["count"])
     inputs[:, 1] = np.repeat(runs["p2"], runs["count"])
     o = nruns * RUN.itemsize
-    tags = np.frombuffer(raw, dtype="<u2", count=frames, offset=o).astype(np.uint16)
-    o += frames * 2
+    tagged = frames if h.tagged else 0
+    tags = np.frombuffer(raw, dtype="<u2", count=tagged, offset=o).astype(np.uint16)
+    o += tagged * 2
     chk = np.frombuffer(raw, dtype=np.uint8, count=nchk * 8, offset=o).reshape(nchk, 8).copy()
     return inputs, tags, chk, raw[o + nchk * 8:]
 
@@ -269,14 +278,27 @@ class ReplayRecorder:
     """Collects a match's effective inputs and hashes.  Call :meth:`record`
     after every ``match.step``; then :meth:`to_bytes` or :meth:`save`.
 
+    ``tags``: the file holds a state tag after every frame (offline play), or only the
+    checkpoints (False: online play, with ``interval`` :data:`ONLINE_INTERVAL`; see the
+    module docstring).
+
     Recording is transactional: :meth:`record` computes a frame's input bits and state hash
     first and commits them in one ``list.append`` of a finished pair, which no signal handler
     or exception can split (Python runs handlers between bytecodes, never inside that call).
     So whenever a save happens (a signal, a crash, the display lost), the file holds whole
-    frames only and decodes and verifies up to its last one."""
+    frames only and decodes and verifies up to its last one.  That is why even a recording
+    without tags hashes every frame: any frame may turn out to be the last, whose hash the
+    file ends with.
+
+    ``final_at_save`` (only with ``tags=False``): hash only the checkpoint frames, and the
+    last frame when the file is made (:meth:`to_bytes`), from the match last recorded.  For
+    an owner that never saves in the middle of a step, as the server's referee: its loop
+    saves between datagrams, and its signal handlers only ask the loop to stop.  (Should the
+    match have moved on unrecorded, the file ends at its last hashed frame.)"""
 
     def __init__(self, seed: int, cpu: tuple[str | None, str | None], interval: int = CHECK_INTERVAL, *,
-                 arena: bool = True, rounds: int = OLD_ROUNDS, timer: int = OLD_TIMER):
+                 arena: bool = True, rounds: int = OLD_ROUNDS, timer: int = OLD_TIMER, tags: bool = True,
+                 final_at_save: bool = False):
         # Checked here, not by save() at the end of a recorded match: the header's fields are a u64
         # seed, a CPU code per side, a u16 interval and the arena setting.
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
@@ -296,28 +318,39 @@ class ReplayRecorder:
                 or not 1 <= timer <= OLD_TIMER:
             raise ValueError(f"ReplayRecorder: rounds {rounds!r}, timer {timer!r}: as given to Match.new "
                              f"(best of {', '.join(map(str, MATCH_ROUNDS))}; 1 to {OLD_TIMER} s)")
+        if final_at_save and tags:
+            raise ValueError("ReplayRecorder: final_at_save=True is for a recording without tags (tags=False)")
         self.seed, self.cpu, self.interval, self.arena = int(seed), tuple(cpu), interval, bool(arena)
         self.rounds, self.timer = int(rounds), timer
+        self.tags, self.final_at_save = bool(tags), bool(final_at_save)
         #: one committed pair per frame: (P1's input bits | P2's << 16, the 8-byte state-hash prefix
-        #: after the frame); tags, checkpoints and the final hash are all read from it
+        #: after the frame, or b"" where ``final_at_save`` left it out); tags, checkpoints and
+        #: the final hash are all read from it
         self._frames: list[tuple[int, bytes]] = []
+        #: ``final_at_save``: the match last recorded, and its hash at the newest checkpoint
+        #: (frame, 64 hex digits), which its owner may reuse (:meth:`checkpoint_hash`)
+        self._match = None
+        self._checkpoint: tuple[int, str] = (-1, "")
 
     @classmethod
-    def for_match(cls, match) -> ReplayRecorder:
+    def for_match(cls, match, *, online: bool = False, final_at_save: bool = False) -> ReplayRecorder:
         """A recorder for ``match``, on its frame 0: its seed, CPU config and arena setting
-        (on the arena, or a bare floor: ``Match.new(arena=False)``)."""
+        (on the arena, or a bare floor: ``Match.new(arena=False)``); ``online``: without
+        per-frame tags, a checkpoint every :data:`ONLINE_INTERVAL` frames."""
         if match.frame != 0:
             raise ValueError("ReplayRecorder.for_match: start recording on frame 0")
-        return cls.of_settings(match)
+        return cls.of_settings(match, online=online, final_at_save=final_at_save)
 
     @classmethod
-    def of_settings(cls, match) -> ReplayRecorder:
+    def of_settings(cls, match, *, online: bool = False, final_at_save: bool = False) -> ReplayRecorder:
         """An empty recorder with ``match``'s seed, CPU config and arena setting, whatever its
         frame (a step listener meets a new match after its first step; :meth:`record` still
-        refuses a match that is not one frame past the recording)."""
+        refuses a match that is not one frame past the recording); ``online`` as
+        :meth:`for_match`'s."""
         # (a stand-in match without a stage counts as on the arena)
-        return cls(match.seed, match.cpu, arena=getattr(match, "stage", True) is not None,
-                   rounds=getattr(match, "rounds", OLD_ROUNDS), timer=getattr(match, "timer_seconds", OLD_TIMER))
+        return cls(match.seed, match.cpu, ONLINE_INTERVAL if online else CHECK_INTERVAL,
+                   arena=getattr(match, "stage", True) is not None, rounds=getattr(match, "rounds", OLD_ROUNDS),
+                   timer=getattr(match, "timer_seconds", OLD_TIMER), tags=not online, final_at_save=final_at_save)
 
     @property
     def frames(self) -> int:
@@ -334,19 +367,44 @@ class ReplayRecorder:
                              f"{held} frames; call record(match) once after every step, from "
                              f"frame 0 (a match restored to another frame cannot be recorded on)")
         p1, p2 = match.last_inputs
-        entry = (p1.bits | p2.bits << 16, bytes.fromhex(match.state_hash()[:16]))
+        if not self.final_at_save:
+            entry = (p1.bits | p2.bits << 16, bytes.fromhex(match.state_hash()[:16]))
+        elif match.frame % self.interval:
+            entry = (p1.bits | p2.bits << 16, b"")
+        else:
+            full = match.state_hash()
+            self._checkpoint = (match.frame, full)
+            entry = (p1.bits | p2.bits << 16, bytes.fromhex(full[:16]))
+        if self.final_at_save:
+            self._match = match
         self._frames.append(entry)                 # the commit: one call, all of the frame or none
+
+    def checkpoint_hash(self, frame: int) -> str | None:
+        """``final_at_save``: the match's ``state_hash()`` after ``frame`` frames, if that is the
+        newest checkpoint recorded (its owner need not hash the same state twice), else None."""
+        at, full = self._checkpoint
+        return full if at == frame else None
 
     def to_bytes(self) -> bytes:
         """The replay file of the frames committed so far."""
         frames = self._frames[:]                   # one call: a frame committed meanwhile is left out whole
+        if frames and not frames[-1][1]:           # final_at_save: the last frame's hash, now
+            match = self._match
+            if match is not None and match.frame == len(frames):
+                frames[-1] = (frames[-1][0], bytes.fromhex(match.state_hash()[:16]))
+            else:                                  # moved on unrecorded: end at the newest hashed frame
+                del frames[len(frames) // self.interval * self.interval:]
         n = len(frames)
         packed = np.fromiter((bits for bits, _h in frames), dtype=np.uint32, count=n)
         inputs = np.stack((packed & 0xFFFF, packed >> 16), axis=1).astype(np.uint16)
-        hashes = np.frombuffer(b"".join(h for _b, h in frames), dtype=np.uint8).reshape(n, 8)
-        tags = (hashes[:, 0].astype(np.uint16) << 8) | hashes[:, 1]        # the hash's first 4 hex digits
-        checkpoints = hashes[self.interval - 1::self.interval]             # after frames interval, 2 interval, ...
+        step = self.interval
+        marked = [h for _b, h in frames[step - 1::step]]                    # after frames interval, 2 interval, ...
+        checkpoints = np.frombuffer(b"".join(marked), dtype=np.uint8).reshape(len(marked), 8)
         final = frames[-1][1] if frames else b"\0" * 8
+        tags = None
+        if self.tags:
+            hashes = np.frombuffer(b"".join(h for _b, h in frames), dtype=np.uint8).reshape(n, 8)
+            tags = (hashes[:, 0].astype(np.uint16) << 8) | hashes[:, 1]    # the hash's first 4 hex digits
         return encode(self.seed, self.cpu, inputs, tags, checkpoints, final, interval=self.interval,
                       arena=self.arena, rounds=self.rounds, timer=self.timer)
 
@@ -452,18 +510,24 @@ class ReplayPlayer:
             if got.bits != want:
                 raise ReplayMismatch(f"{where}: P{side + 1} {'CPU ' if r.cpu[side] else ''}input recorded "
                                      f"{_describe(want)}, replayed {got}; {fix}", i)
+        last = i + 1 == r.frames
+        if not (r.tagged or last or match.frame % r.interval == 0):
+            self._i += 1                           # no hash of this frame to check (a replay without tags)
+            return
         h = match.state_hash()
-        if int(h[:4], 16) != int(r.tags[i]):
+        if r.tagged and int(h[:4], 16) != int(r.tags[i]):
             raise ReplayMismatch(f"{where}: state hash differs after this frame; {fix}", i)
+        since = "" if r.tagged else f" (the file holds no per-frame tags: it diverged in frames " \
+                                    f"{(match.frame - 1) // r.interval * r.interval} to {i})"
         if match.frame % r.interval == 0:
             k = match.frame // r.interval - 1
             if bytes.fromhex(h[:16]) != r.checkpoints[k].tobytes():
-                raise ReplayMismatch(f"{where}: checkpoint hash at frame {match.frame} differs; {fix}", i)
+                raise ReplayMismatch(f"{where}: checkpoint hash at frame {match.frame} differs{since}; {fix}", i)
             self.checked += 1
         self._i += 1
         if self.done:
             if bytes.fromhex(h[:16]) != r.final:
-                raise ReplayMismatch(f"{where}: final hash differs; {fix}", i)
+                raise ReplayMismatch(f"{where}: final hash differs{since}; {fix}", i)
             self.checked += 1
 
 

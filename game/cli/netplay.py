@@ -172,7 +172,7 @@ class _Play:
         if self.args.record is None:             # every netplay match is kept: see default_replay
             self.args.record = default_replay(agreed.side)
         run = RecordingRun(self.args.record, self.args.force, session=self.session, keep_empty=True,
-                           report=self.record_lines.append)
+                           report=self.record_lines.append, online=True)
         run.begin(m)
         net.confirmed_listeners.append(lambda match, _events: run.record(match))
         self.run = run

@@ -248,7 +248,7 @@ def build_parser(prog: str = MAIN_PY.command) -> argparse.ArgumentParser:
                         "FILE-3.rpl ... (FILE without .rpl); training is not recorded")
     p.add_argument("--replay", metavar="FILE", default=None,
                    help="play a replay file back, checking it frame by frame (with --headless: one JSON line, "
-                        "plus replay_frames with --frames); a regular file of at most 156296 bytes")
+                        "plus replay_frames with --frames); a regular file of at most 156298 bytes")
     p.add_argument("--force", action="store_true",
                    help="let --record overwrite existing files (FILE and its FILE-N.rpl)")
     p.add_argument("--screenshot", metavar="PNG", default=None,

@@ -138,11 +138,14 @@ class RecordingRun:
     frames is saved too (a run of one match the user sized, ``--frames 0``).  ``report``
     gets each save's line as it happens (the window; None: the lines wait for
     ``save_pending``).  ``session`` defers signals during a save and saves what is pending
-    at the end, however the run ends."""
+    at the end, however the run ends.  ``online``: the matches are online ones, recorded as
+    the server's referee records them (no per-frame tags, a checkpoint every 30 frames;
+    ``ReplayRecorder.for_match``), so a player's, a spectator's and the server's replay of
+    a match are the same bytes."""
 
     def __init__(self, path: str, force: bool, *, session: Session | None = None, keep_empty: bool = False,
-                 report: Callable[[str], None] | None = None):
-        self.path, self.force, self.keep_empty = path, force, keep_empty
+                 report: Callable[[str], None] | None = None, online: bool = False):
+        self.path, self.force, self.keep_empty, self.online = path, force, keep_empty, online
         self.session = session
         self.report = report
         self.saved: list[Saved] = []        # every save so far, in match order
@@ -171,7 +174,7 @@ class RecordingRun:
         if self._take is not None and self._take.match is match:
             return
         self.end()
-        self._take = _Take(match, ReplayRecorder.of_settings(match))
+        self._take = _Take(match, ReplayRecorder.of_settings(match, online=self.online))
 
     def record(self, match: Match) -> None:
         """After a step of the recorded match: commit its frame; on its last frame, save it."""

@@ -78,7 +78,7 @@ class Watching:
             from game.cli.recording import RecordingRun
 
             run = RecordingRun(self.args.record, self.args.force, session=self.session, keep_empty=True,
-                               report=self.record_lines.append)
+                               report=self.record_lines.append, online=True)
             run.begin(w.match)
             w.listeners.append(lambda match, _events: run.record(match))
             self.run = run

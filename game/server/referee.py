@@ -6,7 +6,11 @@ sender's, decided by its token, never by the datagram) and steps its :class:`~ga
 with frame ``f`` once both sides' inputs for ``f`` are held: a frame is *confirmed* then, and
 never changes (a later, different input for a held frame is refused as a conflict).  So the
 referee never predicts and never rolls back; its match is what both players' confirmed matches
-must be.  It records that match (:class:`~game.replay.ReplayRecorder`): the authoritative replay.
+must be.  It records that match (:class:`~game.replay.ReplayRecorder`): the authoritative replay,
+an online one (a checkpoint at each check frame, no per-frame tags), as the players' and the
+spectators' own recordings are, byte for byte.  It hashes only its check frames and, when the
+replay is written, the last frame (``final_at_save``): the server saves between datagrams,
+never inside a step.
 
 The desync check: every :data:`HASH_INTERVAL` frames a player's session reports the
 ``state_hash`` of the state at the start of that frame (HashReport).  The referee compares each
@@ -26,11 +30,12 @@ from array import array
 from typing import NamedTuple
 
 from game.replay import ReplayRecorder
-from game.replay_header import MAX_MATCH_FRAMES
+from game.replay_header import MAX_MATCH_FRAMES, ONLINE_INTERVAL
 from game.sim import FrameInput, Match
 
-#: Frames between two hash reports (the players' ``P2PSession.hash_interval``).
-HASH_INTERVAL = 30
+#: Frames between two hash reports (the players' ``P2PSession.hash_interval``), which are the
+#: checkpoints of an online replay.
+HASH_INTERVAL = ONLINE_INTERVAL
 #: Inputs may run this many frames ahead of the referee's frame (a player runs at most its
 #: input delay plus its prediction window ahead of what it confirmed; room for a slow start).
 MAX_AHEAD = 240
@@ -60,7 +65,7 @@ class Referee:
     def __init__(self, seed: int, rounds: int, timer: int, stop_at: int | None = None, *,
                  report_wait: int = REPORT_WAIT) -> None:
         self.match = Match.new(seed, rounds=rounds, timer=timer)
-        self.recorder = ReplayRecorder.for_match(self.match)
+        self.recorder = ReplayRecorder.for_match(self.match, online=True, final_at_save=True)
         self.stop_at = None if stop_at is None else min(stop_at, MAX_FRAMES)
         #: Every input of each side so far: ``inputs[side][frame]`` (u16).
         self.inputs = (array("H"), array("H"))
@@ -173,7 +178,8 @@ class Referee:
     def _check(self, frame: int) -> bool:
         """Hash the state at the start of ``frame`` and judge the reports held for it; False
         when a player's differs (the match stops as a desync)."""
-        own = self.state_hash()
+        recorded = self.recorder.checkpoint_hash(frame)     # the state the recording just hashed
+        own = self.state_hash() if recorded is None else bytes.fromhex(recorded)
         self._own[frame] = own
         for old in [f for f in self._own if f <= frame - KEPT_HASHES * HASH_INTERVAL]:
             del self._own[old]

@@ -44,7 +44,7 @@ def _with_crc(body: bytes) -> bytes:
     (lambda d: d[:-7], ["payload_size", "truncated", "record it again"]),
     (lambda d: d[:20], ["header_size", "truncated"]),
     (lambda d: d[:100] + bytes([d[100] ^ 0x10]) + d[101:], ["crc", "corrupted"]),
-    (lambda d: d[:4] + struct.pack("<H", 4) + d[6:], ["format_version", "byte 4", "version 4"]),
+    (lambda d: d[:4] + struct.pack("<H", 5) + d[6:], ["format_version", "byte 4", "version 5"]),
     (lambda d: _with_crc(d[:8] + b"9.9.9".ljust(16, b"\0") + d[24:-4]), ["game_version", "9.9.9", "record it again"]),
 ])
 def test_bad_replay_file(make, words, good_replay_bytes, tmp_path):

@@ -17,6 +17,7 @@ import pytest
 from game.cli import app
 from game.cli.checks import check_net_flags
 from game.cli.parser import build_parser
+from game.replay import load_replay, play_replay
 from serverhelp import server_child
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,6 +83,9 @@ def test_two_headless_players_in_a_private_room_play_to_the_same_state_and_the_s
     assert "Kaito" in [p["name"] for p in line["players"]] and line["private"] is True
     server_replay = Path(line["replay"]).read_bytes()
     assert (tmp_path / "a.rpl").read_bytes() == (tmp_path / "b.rpl").read_bytes() == server_replay
+    replay = load_replay(line["replay"])                # an online replay: checkpoints only, and it plays
+    assert not replay.tagged and replay.interval == 30 and len(replay.checkpoints) == 12
+    assert play_replay(replay)["final_hash"] == ja["state_hash"]
 
 
 @pytest.mark.slow

@@ -246,7 +246,7 @@ def recorded(net) -> list:
 
     def listener(match, _events):
         if not holder:
-            holder.append(ReplayRecorder.of_settings(match))
+            holder.append(ReplayRecorder.of_settings(match, online=True))    # as the game records it
         holder[0].record(match)
     (net.listeners if hasattr(net, "listeners") else net.confirmed_listeners).append(listener)
     return holder

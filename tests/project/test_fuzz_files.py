@@ -63,9 +63,9 @@ N_SCENES = 320
 
 
 # ------------------------------------------------------------------ replays
-def _record(seed: int, frames: int, p2_cpu: str | None) -> bytes:
+def _record(seed: int, frames: int, p2_cpu: str | None, online: bool = False) -> bytes:
     m = Match.new(seed=seed, p2_cpu=p2_cpu)
-    rec = ReplayRecorder.for_match(m)
+    rec = ReplayRecorder.for_match(m, online=online)
     rng = np.random.default_rng(seed)
     bits = rng.integers(0, 1 << FrameInput.BITS, frames // 8 + 1)
     while m.frame < frames:
@@ -82,7 +82,8 @@ def _reseal_replay(data: bytearray) -> bytes:
 
 def _damaged_replays(good: list[bytes], rng: np.random.Generator) -> list[tuple[str, bytes]]:
     out: list[tuple[str, bytes]] = []
-    count_fields = {"frames": 36, "runs": 40, "checkpoints": 44, "payload_size": 48, "interval": 34}
+    count_fields = {"frames": 36, "runs": 40, "checkpoints": 44, "payload_size": 48, "interval": 34, "tags": 64}
+    short = ("interval", "tags")                                # u16 fields
     big = [1, 2, 59, 60, 61, 19_200, 19_201, 65_535, 2**20, 74_000_000, 2**31, 2**32 - 1]
     while len(out) < N_REPLAYS:
         src = good[int(rng.integers(len(good)))]
@@ -98,8 +99,8 @@ def _damaged_replays(good: list[bytes], rng: np.random.Generator) -> list[tuple[
             out.append(("truncate", bytes(data[:cut]) + tail))
         elif kind == 2:                                         # a count inflated, CRCs valid
             name = list(count_fields)[int(rng.integers(len(count_fields)))]
-            fmt = "<H" if name == "interval" else "<I"
-            value = int(rng.choice(big)) & (0xFFFF if name == "interval" else 0xFFFFFFFF)
+            fmt = "<H" if name in short else "<I"
+            value = int(rng.choice(big + [0])) & (0xFFFF if name in short else 0xFFFFFFFF)
             struct.pack_into(fmt, data, count_fields[name], value)
             out.append((f"inflate {name}", _reseal_replay(data)))
         else:                                                   # a header spliced onto another payload
@@ -107,7 +108,7 @@ def _damaged_replays(good: list[bytes], rng: np.random.Generator) -> list[tuple[
             if rng.random() < 0.5:
                 spliced = bytearray(src[:HEADER.size] + other[HEADER.size:])
             else:                                               # the other version's header length
-                v1 = HEADER_V1.pack(*HEADER.unpack_from(src)[:-3])             # no arena, rounds, timer
+                v1 = HEADER_V1.pack(*HEADER.unpack_from(src)[:-4])             # no arena, rounds, timer, tags
                 v1 = v1[:4] + struct.pack("<HH", 1, HEADER_V1.size) + v1[8:]
                 spliced = bytearray(v1 + other[HEADER.size:])
             out.append(("splice", _reseal_replay(spliced)))
@@ -116,7 +117,7 @@ def _damaged_replays(good: list[bytes], rng: np.random.Generator) -> list[tuple[
 
 @pytest.fixture(scope="module")
 def replays():
-    return [_record(1, 400, "hard"), _record(2, 130, None), _record(3, 61, "easy")]
+    return [_record(1, 400, "hard"), _record(2, 130, None), _record(3, 61, "easy"), _record(4, 250, "normal", True)]
 
 
 def test_damaged_replays_decode_or_raise_replay_error(replays):

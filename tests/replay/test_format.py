@@ -34,15 +34,17 @@ from game.replay import (
 from game.sim import FrameInput, Match
 from replayhelp import record, record_script
 
-#: docs/replay-format.md's header (format version 3), field by field: (name, struct code)
+#: docs/replay-format.md's header (format version 4), field by field: (name, struct code)
 DOC_HEADER = (("magic", "4s"), ("format_version", "H"), ("header_size", "H"), ("game_version", "16s"),
               ("seed", "Q"), ("p1_cpu", "B"), ("p2_cpu", "B"), ("interval", "H"), ("frames", "I"),
               ("runs", "I"), ("checkpoints", "I"), ("payload_size", "I"), ("payload_crc", "I"),
-              ("arena", "I"), ("rounds", "H"), ("timer", "H"))
-#: Format version 2: the same fields without ``rounds`` and ``timer`` (best of 3, 60 s rounds).
-DOC_HEADER_V2 = DOC_HEADER[:-2]
+              ("arena", "I"), ("rounds", "H"), ("timer", "H"), ("tags", "H"))
+#: Format version 3: the same fields without ``tags`` (a tag after every frame).
+DOC_HEADER_V3 = DOC_HEADER[:-1]
+#: Format version 2: version 3 without ``rounds`` and ``timer`` (best of 3, 60 s rounds).
+DOC_HEADER_V2 = DOC_HEADER[:-3]
 #: Format version 1: version 2 without ``arena`` (every version-1 replay is on the arena).
-DOC_HEADER_V1 = DOC_HEADER[:-3]
+DOC_HEADER_V1 = DOC_HEADER[:-4]
 
 
 def doc_offset(field: str) -> int:
@@ -53,12 +55,13 @@ def doc_offset(field: str) -> int:
 
 def forge(raw: bytes | None = None, *, compressed: bytes | None = None, **fields) -> bytes:
     """A replay file built field by field with struct and zlib, both CRCs right; ``fields``
-    override the header (defaults: a valid empty replay, format version 3 on the arena, best of
-    3 rounds of 60 s; ``format_version=1`` or ``2`` forges that version's layout)."""
-    layout = {1: DOC_HEADER_V1, 2: DOC_HEADER_V2}.get(fields.get("format_version", 3), DOC_HEADER)
-    h = dict(magic=b"RBXR", format_version=3, header_size=struct.calcsize("<" + "".join(c for _, c in layout)),
+    override the header (defaults: a valid empty replay, format version 4 on the arena, best of
+    3 rounds of 60 s, a tag every frame; ``format_version=1``, ``2`` or ``3`` forges that
+    version's layout)."""
+    layout = {1: DOC_HEADER_V1, 2: DOC_HEADER_V2, 3: DOC_HEADER_V3}.get(fields.get("format_version", 4), DOC_HEADER)
+    h = dict(magic=b"RBXR", format_version=4, header_size=struct.calcsize("<" + "".join(c for _, c in layout)),
              game_version=game.__version__.encode(), seed=1, p1_cpu=0, p2_cpu=0, interval=60, frames=0, runs=0,
-             checkpoints=0, arena=1, rounds=3, timer=60)
+             checkpoints=0, arena=1, rounds=3, timer=60, tags=1)
     h.update(fields)
     payload = compressed if compressed is not None else zlib.compress(b"\0" * 8 if raw is None else raw)
     h.setdefault("payload_size", len(payload))
@@ -96,7 +99,8 @@ def test_header_offsets_in_messages_are_the_documented_layout():
     """Every offset a message can name is the field's offset in the documented header."""
     assert [n for n, _ in DOC_HEADER] == list(rh._FIELDS)
     assert {n: doc_offset(n) for n, _ in DOC_HEADER} == rh.OFFSETS
-    assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER)) == rp.HEADER.size == 64
+    assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER)) == rp.HEADER.size == 66
+    assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER_V3)) == rh.HEADER_V3.size == 64
     assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER_V2)) == rh.HEADER_V2.size == 60
     assert struct.calcsize("<" + "".join(c for _, c in DOC_HEADER_V1)) == rh.HEADER_V1.size == 56
 
@@ -106,14 +110,14 @@ def test_file_shorter_than_the_version_fields_is_a_magic_error_not_a_struct_erro
     assert_error(forge()[:n], "magic", 0, f"file is {n} bytes")
 
 
-@pytest.mark.parametrize("version", [0, 4, 0xFFFF])
+@pytest.mark.parametrize("version", [0, 5, 0xFFFF])
 def test_any_other_format_version_is_refused_older_or_newer(version):
     data = bytearray(forge())
     data[4:6] = struct.pack("<H", version)
     assert_error(bytes(data), "format_version", doc_offset("format_version"), f"replay format version {version}, ")
 
 
-@pytest.mark.parametrize("version, size, other", [(3, 64, 60), (2, 60, 56), (1, 56, 60)])
+@pytest.mark.parametrize("version, size, other", [(4, 66, 64), (3, 64, 66), (2, 60, 56), (1, 56, 60)])
 def test_other_header_size_is_refused(version, size, other):
     data = bytearray(forge(format_version=version))
     data[6:8] = struct.pack("<H", other)
@@ -320,13 +324,13 @@ def test_bare_floor_and_arena_replays_differ_only_in_the_arena_field():
 
 
 def _as_version_1(data: bytes) -> bytes:
-    """A version-3 file (best of 3, 60 s rounds) rewritten by hand in the version-1 layout
-    (no arena, rounds or timer field)."""
-    v2 = struct.Struct("<4sHH16sQBBHIIIIIIHH")
-    fields = list(v2.unpack_from(data))
-    assert fields[1] == 3 and fields[-3:] == [1, 3, 60], "not a version-3 arena replay of the defaults"
-    head = struct.pack("<4sHH16sQBBHIIIII", fields[0], 1, 56, *fields[3:-3])
-    body = head + data[v2.size:-4]
+    """A version-4 file (best of 3, 60 s rounds, a tag every frame) rewritten by hand in the
+    version-1 layout (no arena, rounds, timer or tags field)."""
+    v4 = struct.Struct("<4sHH16sQBBHIIIIIIHHH")
+    fields = list(v4.unpack_from(data))
+    assert fields[1] == 4 and fields[-4:] == [1, 3, 60, 1], "not a version-4 tagged arena replay of the defaults"
+    head = struct.pack("<4sHH16sQBBHIIIII", fields[0], 1, 56, *fields[3:-4])
+    body = head + data[v4.size:-4]
     return body + struct.pack("<I", zlib.crc32(body))
 
 
@@ -341,11 +345,44 @@ def test_a_version_1_file_is_still_read_and_plays_on_the_arena(tmp_path):
     assert play_replay(r)["final_hash"] == hashes[-1]
 
 
+def _as_version_3(data: bytes) -> bytes:
+    """A version-4 file with a tag every frame rewritten by hand in the version-3 layout (no
+    ``tags`` field)."""
+    fields = list(HEADER.unpack_from(data))
+    assert fields[1] == 4 and fields[-1] == 1, "not a version-4 replay with tags"
+    head = rh.HEADER_V3.pack(fields[0], 3, rh.HEADER_V3.size, *fields[3:-1])
+    body = head + data[HEADER.size:-4]
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+def test_a_version_3_file_is_read_as_tagged_and_plays(tmp_path):
+    m = Match.new(seed=4, p1_cpu="normal")
+    rec, hashes = record_script(m, 130)
+    (tmp_path / "v3.rpl").write_bytes(_as_version_3(rec.to_bytes()))
+    r = load_replay(tmp_path / "v3.rpl")
+    assert r.tagged and r.frames == 130 and r.tags.shape == (130,)
+    assert play_replay(r)["final_hash"] == hashes[-1]
+
+
+@pytest.mark.parametrize("code", [2, 0xFFFF])
+def test_unknown_tags_code_is_a_field_error(code):
+    assert_error(forge(tags=code), "tags", doc_offset("tags"), f"unknown tags code {code}")
+
+
+def test_a_file_without_tags_holds_none_in_its_payload():
+    """``tags`` 0: the payload is the runs, the checkpoints and the final hash (no u16 a frame)."""
+    raw = runs_bytes((3, 5, 61)) + bytes(range(16)) + b"\5" * 8
+    r = decode(forge(raw, frames=61, runs=1, checkpoints=2, interval=30, tags=0))
+    assert not r.tagged and r.tags.shape == (0,) and r.checkpoints.tolist() == [list(range(8)), list(range(8, 16))]
+    assert_error(forge(raw, frames=61, runs=1, checkpoints=2, interval=30, tags=1), "payload", HEADER.size,
+                 "the header implies")
+
+
 def _forge(arena: int) -> bytes:
     raw = bytes(8)                                                  # 0 frames: just the final hash
     payload = zlib.compress(raw)
-    head = rp.HEADER.pack(b"RBXR", 3, rp.HEADER.size, rp.game.__version__.encode(), 0, 0, 0, 60, 0, 0, 0,
-                          len(payload), zlib.crc32(payload), arena, 3, 60)
+    head = rp.HEADER.pack(b"RBXR", 4, rp.HEADER.size, rp.game.__version__.encode(), 0, 0, 0, 60, 0, 0, 0,
+                          len(payload), zlib.crc32(payload), arena, 3, 60, 1)
     return head + payload + struct.pack("<I", zlib.crc32(head + payload))
 
 
@@ -360,8 +397,8 @@ def test_unknown_arena_code_is_a_field_error(code):
 def _file(payload: bytes, frames: int, runs: int) -> bytes:
     import game
 
-    header = HEADER.pack(b"RBXR", 3, HEADER.size, game.__version__.encode(), 0, 0, 0, 60, frames, runs,
-                         frames // 60, len(payload), zlib.crc32(payload), 1, 3, 60)
+    header = HEADER.pack(b"RBXR", 4, HEADER.size, game.__version__.encode(), 0, 0, 0, 60, frames, runs,
+                         frames // 60, len(payload), zlib.crc32(payload), 1, 3, 60, 1)
     return header + payload + TRAILER.pack(zlib.crc32(header + payload))
 
 

@@ -20,9 +20,9 @@ from game.sim import FrameInput, Match
 BEFORE = (100, CHECK_INTERVAL * 2 - 1)
 
 
-def _recorded(frames: int) -> tuple[Match, ReplayRecorder]:
+def _recorded(frames: int, online: bool = False) -> tuple[Match, ReplayRecorder]:
     m = Match.new(seed=7, p2_cpu="hard")
-    rec = ReplayRecorder.for_match(m)
+    rec = ReplayRecorder.for_match(m, online=online)
     for i in range(frames):
         m.step(FrameInput(forward=i % 30 < 12, lp=i % 17 == 0), FrameInput())
         rec.record(m)
@@ -60,12 +60,14 @@ class _Interrupt(BaseException):
     """What the trace raises: as the game's signal handlers' exception, not an Exception."""
 
 
+@pytest.mark.parametrize("online", [False, True], ids=["tagged", "online"])
 @pytest.mark.parametrize("before", BEFORE)
-def test_an_interrupt_at_any_bytecode_of_record_leaves_the_recording_whole(before):
+def test_an_interrupt_at_any_bytecode_of_record_leaves_the_recording_whole(before, online):
     """Raise at the k-th bytecode of ``record`` for every k: the recording then holds the
-    frames before it or those and the new one, never part of a frame."""
+    frames before it or those and the new one, never part of a frame (a recording without
+    tags too: it hashes every frame, any of which may be the file's last)."""
     code = ReplayRecorder.record.__code__
-    m, whole = _recorded(before)
+    m, whole = _recorded(before, online)
     m.step(FrameInput(lp=True), FrameInput())
     k = 0
     outcomes: dict[int, ReplayRecorder] = {}

@@ -126,7 +126,8 @@ def _play(seed: int, stop_at: int, loss: float, dup: float, jitter: float, repor
             continue
         mine, theirs = decode(rec[0].to_bytes()), decode(room.referee.recorder.to_bytes())
         k = min(mine.frames, theirs.frames)
-        assert (mine.inputs[:k] == theirs.inputs[:k]).all() and (mine.tags[:k] == theirs.tags[:k]).all(), seed
+        same_hashes = (mine.checkpoints[:k // 30] == theirs.checkpoints[:k // 30]).all()
+        assert (mine.inputs[:k] == theirs.inputs[:k]).all() and same_hashes, seed
 
 
 @pytest.mark.parametrize("seed, stop_at, loss, dup, jitter, report_wait", [

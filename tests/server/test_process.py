@@ -86,7 +86,8 @@ def test_sigterm_with_rooms_in_play_writes_every_rooms_result_and_replay_and_exi
         mine = decode(rec[0].to_bytes())
         theirs = load_replay(line["replay"])
         k = min(mine.frames, theirs.frames)
-        assert k >= 140 and (mine.inputs[:k] == theirs.inputs[:k]).all() and (mine.tags[:k] == theirs.tags[:k]).all()
+        same_hashes = (mine.checkpoints[:k // 30] == theirs.checkpoints[:k // 30]).all()
+        assert k >= 140 and (mine.inputs[:k] == theirs.inputs[:k]).all() and same_hashes
 
 
 def test_the_status_line_names_rooms_players_packets_and_the_slowest_rooms_lag():
