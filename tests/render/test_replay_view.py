@@ -37,6 +37,18 @@ def replay():
 
 
 @pytest.fixture(scope="module")
+def online_replay(replay):
+    """The same frames recorded as an online match is (a checkpoint every 30, no tags)."""
+    rp, _hashes = replay
+    m = Match.new(seed=SEED, p1_cpu=LEVEL, p2_cpu=LEVEL)
+    rec = ReplayRecorder.for_match(m, online=True)
+    while m.frame < FRAMES:
+        m.step()
+        rec.record(m)
+    return decode(rec.to_bytes(), "online.rpl")
+
+
+@pytest.fixture(scope="module")
 def env():
     yield from game_env(640, 360, p1="cpu", p2="cpu", level=LEVEL, seed=SEED)
 
@@ -220,6 +232,31 @@ def test_a_seek_and_playback_stop_where_the_recording_diverges(env, replay):
     _viewer(game, bad)
     with pytest.raises(ReplayMismatch, match="diverged at frame 199"):
         _press(window, "RIGHT")
+
+
+def test_an_online_replay_without_tags_plays_and_seeks_to_the_states_of_straight_play(env, replay, online_replay):
+    """A replay of an online match (checkpoints only) plays and seeks as a tagged one does, and
+    an altered checkpoint stops playback at that checkpoint."""
+    import dataclasses
+
+    from game.render.replay_view import SEEK_FRAMES
+
+    pyglet, window, game = env
+    _rp, hashes = replay
+    assert not online_replay.tagged
+    _viewer(game, online_replay)
+    _ticks(game, 437)
+    assert game.match.frame == 437 and game.match.state_hash() == hashes[437]
+    _press(window, "SPACE")
+    for key, want in (("LEFT", 437 - SEEK_FRAMES), ("RIGHT", 437), ("RIGHT", 437 + SEEK_FRAMES)):
+        _press(window, key)
+        assert game.match.frame == want and game.match.state_hash() == hashes[want], key
+    chk = online_replay.checkpoints.copy()
+    chk[6, 3] ^= 1                                    # the hash after frame 210
+    _viewer(game, dataclasses.replace(online_replay, checkpoints=chk))
+    with pytest.raises(ReplayMismatch, match="checkpoint hash at frame 210 differs") as e:
+        _ticks(game, 300)
+    assert e.value.frame == 209 and game.match.frame == 210
 
 
 @pytest.mark.parametrize("entry", ["Resume", "Restart", "Quit"])
