@@ -174,6 +174,11 @@ _FIXED = {
     Leave: (8, struct.Struct("<B")),
 }
 _BY_TYPE = {code: (cls, st) for cls, (code, st) in _FIXED.items()}
+_RELAY_CODE, _RELAY_FIXED = _FIXED[Relay]
+#: A Relay's payload starts here: the header, then its length (u16).
+_RELAY_AT = HEADER.size + _RELAY_FIXED.size
+_HEAD = struct.Struct("<2sBBQ")             # the header before its check value
+_CHECK = struct.Struct("<I")
 _RUN = struct.Struct("<HHB")                # one run of a Confirmed: P1's input, P2's, how many frames
 #: The most runs a Confirmed datagram holds within MAX_DATAGRAM.
 MAX_RUNS = (MAX_DATAGRAM - HEADER.size - _FIXED[Confirmed][1].size) // _RUN.size
@@ -213,16 +218,30 @@ def encode(msg: Message, token: int) -> bytes:
             body = st.pack(*msg)
     except struct.error as e:
         raise ProtocolError("field", f"{type(msg).__name__}: {e}") from None
-    head = struct.pack("<2sBBQ", MAGIC, VERSION, code, token)
-    return head + struct.pack("<I", zlib.crc32(body, zlib.crc32(head))) + body
+    head = _HEAD.pack(MAGIC, VERSION, code, token)
+    return head + _CHECK.pack(zlib.crc32(body, zlib.crc32(head))) + body
+
+
+def encode_relay(payload: bytes, token: int) -> bytes:
+    """``encode(Relay(payload), token)``, the same bytes and the same checks, without building
+    the message: the server passes every player's datagram on to the other with it."""
+    n = len(payload)
+    if not 1 <= n <= netwire.MAX_DATAGRAM:
+        raise ProtocolError("field", f"Relay: a payload of {n} bytes (1 to {netwire.MAX_DATAGRAM})")
+    if not 0 <= token < 1 << 64:
+        raise ProtocolError("field", f"token {token}")
+    head = _HEAD.pack(MAGIC, VERSION, _RELAY_CODE, token)
+    body = _RELAY_FIXED.pack(n) + payload
+    return head + _CHECK.pack(zlib.crc32(body, zlib.crc32(head))) + body
 
 
 def parse(data: bytes) -> tuple[int, Message]:
     """``(token, message)`` of a datagram, or ProtocolError naming what is wrong."""
-    if len(data) > MAX_DATAGRAM:
-        raise ProtocolError("size", f"{len(data)} bytes, more than {MAX_DATAGRAM}")
-    if len(data) < HEADER.size:
-        raise ProtocolError("short", f"{len(data)} bytes, less than the {HEADER.size}-byte header")
+    size = len(data)
+    if size > MAX_DATAGRAM:
+        raise ProtocolError("size", f"{size} bytes, more than {MAX_DATAGRAM}")
+    if size < HEADER.size:
+        raise ProtocolError("short", f"{size} bytes, less than the {HEADER.size}-byte header")
     magic, version, code, token, check = HEADER.unpack_from(data)
     if magic != MAGIC:
         raise ProtocolError("magic", f"magic {magic!r}, not {MAGIC!r}")
@@ -232,10 +251,13 @@ def parse(data: bytes) -> tuple[int, Message]:
         raise ProtocolError("type", f"message type {code}")
     if check != zlib.crc32(data[HEADER.size:], zlib.crc32(data[:HEADER.size - 4])):
         raise ProtocolError("check", "the check value does not match (a damaged datagram)")
+    if code == _RELAY_CODE:                    # the most frequent by far: a player's datagram for the other
+        return token, _parse_relay(data)
     cls, st = _BY_TYPE[code]
     body = memoryview(data)[HEADER.size:]
-    if cls is Relay or cls is Confirmed:
-        msg = _parse_variable(cls, st, body)
+    msg: Message
+    if cls is Confirmed:
+        msg = _parse_confirmed(st, body)
     else:
         if len(body) != st.size:
             raise ProtocolError("size", f"{cls.__name__} of {len(body)} bytes, not {st.size}")
@@ -245,15 +267,25 @@ def parse(data: bytes) -> tuple[int, Message]:
     return token, msg
 
 
-def _parse_variable(cls: type, st: struct.Struct, body: memoryview) -> Message:
-    """A Relay or a Confirmed from its body (the header checked)."""
+def _parse_relay(data: bytes) -> Relay:
+    """A Relay from its datagram (the header checked), its payload's size checked as
+    :func:`_check` would."""
+    size = len(data)
+    if size < _RELAY_AT:
+        raise ProtocolError("size", f"Relay of {size - HEADER.size} bytes, less than its {_RELAY_FIXED.size}-byte "
+                                    f"fixed part")
+    (n,) = _RELAY_FIXED.unpack_from(data, HEADER.size)
+    if size != _RELAY_AT + n:
+        raise ProtocolError("size", f"Relay of a {n}-byte payload in {size - HEADER.size} bytes")
+    if not 1 <= n <= netwire.MAX_DATAGRAM:
+        raise ProtocolError("field", f"Relay: a payload of {n} bytes (1 to {netwire.MAX_DATAGRAM})")
+    return Relay(bytes(data[_RELAY_AT:]))
+
+
+def _parse_confirmed(st: struct.Struct, body: memoryview) -> Confirmed:
+    """A Confirmed from its body (the header checked)."""
     if len(body) < st.size:
-        raise ProtocolError("size", f"{cls.__name__} of {len(body)} bytes, less than its {st.size}-byte fixed part")
-    if cls is Relay:
-        (n,) = st.unpack_from(body)
-        if len(body) != st.size + n:
-            raise ProtocolError("size", f"Relay of a {n}-byte payload in {len(body)} bytes")
-        return Relay(bytes(body[st.size:]))
+        raise ProtocolError("size", f"Confirmed of {len(body)} bytes, less than its {st.size}-byte fixed part")
     start, newest, ended, count = st.unpack_from(body)
     if len(body) != st.size + count * _RUN.size:
         raise ProtocolError("size", f"Confirmed of {count} runs in {len(body)} bytes")

@@ -7,7 +7,7 @@ import struct
 import zlib
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.net import protocol as netwire
@@ -144,3 +144,45 @@ def test_a_datagram_with_any_byte_changed_is_refused(msg, at, flip):
     data[at % len(data)] ^= flip
     with pytest.raises(netwire.ProtocolError):
         wire.parse(bytes(data))
+
+
+def _reference_relay(body: bytes) -> wire.Relay:
+    """A Relay from a checked header's body as the generic decoding reads one: the fixed part,
+    the payload it announces, then every field's range (``_check``)."""
+    if len(body) < 2:
+        raise netwire.ProtocolError("size", "short")
+    (n,) = struct.unpack_from("<H", body)
+    if len(body) != 2 + n:
+        raise netwire.ProtocolError("size", "payload")
+    msg = wire.Relay(bytes(body[2:]))
+    wire._check(msg)
+    return msg
+
+
+def _outcome(fn, *args):
+    """``fn(*args)``, or the reason of the ProtocolError it raised."""
+    try:
+        return fn(*args)
+    except netwire.ProtocolError as e:
+        return e.reason
+
+
+@settings(max_examples=300)
+@given(st.binary(max_size=wire.MAX_DATAGRAM), st.one_of(st.none(), st.integers(0, 0xFFFF)),
+       st.one_of(st.none(), st.integers(0, wire.MAX_DATAGRAM)), st.integers(0, 2**64 - 1))
+def test_a_relay_parses_as_the_generic_decoding_reads_it(payload, announced, cut, token):
+    body = (struct.pack("<H", len(payload) if announced is None else announced) + payload)[:cut]
+    data = _reseal(wire.HEADER.pack(wire.MAGIC, wire.VERSION, 4, token, 0) + body)
+    if len(data) > wire.MAX_DATAGRAM:
+        assert _reason(data) == "size"
+        return
+    want = _outcome(_reference_relay, body)
+    for given_as in (bytes, bytearray, memoryview):
+        got = _outcome(wire.parse, given_as(data))
+        assert got == (want if isinstance(want, str) else (token, want))
+        assert isinstance(got, str) or type(got[1].payload) is bytes
+
+
+@given(st.binary(max_size=netwire.MAX_DATAGRAM + 2), st.integers(-1, 2**64))
+def test_encode_relay_gives_the_bytes_and_refusals_of_encoding_a_relay(payload, token):
+    assert _outcome(wire.encode_relay, payload, token) == _outcome(wire.encode, wire.Relay(payload), token)
