@@ -140,6 +140,7 @@ _FIXED = {
 }
 _BY_TYPE = {code: (cls, st) for cls, (code, st) in _FIXED.items()}
 _RUN = struct.Struct("<HB")                 # one run of an Inputs datagram: the input, how many frames
+_KEY = struct.Struct("<I")
 
 
 def _runs(bits: tuple[int, ...]) -> list[tuple[int, int]]:
@@ -175,10 +176,11 @@ def encode(msg: Message, seq: int, key: int = 0) -> bytes:
 def parse(data: bytes, key: int = 0) -> tuple[int, Message]:
     """``(sequence, message)`` of a datagram checked with ``key`` (as :func:`encode`), or
     ProtocolError naming what is wrong."""
-    if len(data) > MAX_DATAGRAM:
-        raise ProtocolError("size", f"{len(data)} bytes, more than {MAX_DATAGRAM}")
-    if len(data) < HEADER.size:
-        raise ProtocolError("short", f"{len(data)} bytes, less than the {HEADER.size}-byte header")
+    size = len(data)
+    if size > MAX_DATAGRAM:
+        raise ProtocolError("size", f"{size} bytes, more than {MAX_DATAGRAM}")
+    if size < HEADER.size:
+        raise ProtocolError("short", f"{size} bytes, less than the {HEADER.size}-byte header")
     magic, version, code, seq, check = HEADER.unpack_from(data)
     if magic != MAGIC:
         raise ProtocolError("magic", f"magic {magic!r}, not {MAGIC!r}")
@@ -189,29 +191,48 @@ def parse(data: bytes, key: int = 0) -> tuple[int, Message]:
     if check != _crc(key, data[:HEADER.size - 4], data[HEADER.size:]):
         raise ProtocolError("check", "the check value does not match (damaged, or another match's)")
     cls, st = _BY_TYPE[code]
-    body = len(data) - HEADER.size
+    body = size - HEADER.size
+    msg: Message
     if cls is Inputs:
         if body < st.size:
             raise ProtocolError("size", f"Inputs of {body} bytes, less than its {st.size}-byte fixed part")
         start, frame, ack, adv, count = st.unpack_from(data, HEADER.size)
         if body != st.size + count * _RUN.size:
             raise ProtocolError("size", f"Inputs of {count} runs in {body} bytes")
-        runs = list(_RUN.iter_unpack(data[HEADER.size + st.size:]))
-        if sum(n for _, n in runs) > MAX_INPUTS or any(n == 0 for _, n in runs):
-            raise ProtocolError("field", f"Inputs: runs of {[n for _, n in runs]} inputs (1 each at least, "
-                                         f"{MAX_INPUTS} in all at most)")
-        msg: Message = Inputs(start, frame, ack, adv, tuple(b for b, n in runs for _ in range(n)))
+        msg = inputs = Inputs(start, frame, ack, adv, _run_bits(data, HEADER.size + st.size, count))
+        bad = _bad_inputs(inputs)                   # what _bad_field would say, without its type tests
     else:
         if body != st.size:
             raise ProtocolError("size", f"{cls.__name__} of {body} bytes, not {st.size}")
         msg = cls(*st.unpack_from(data, HEADER.size))
-    _check(msg)
+        bad = _bad_field(msg)
+    if bad:
+        raise ProtocolError("field", f"{cls.__name__}: {bad}")
     return seq, msg
+
+
+def _run_bits(data: bytes, at: int, count: int) -> tuple[int, ...]:
+    """The inputs of an Inputs datagram's ``count`` runs from ``at`` (their size checked), or
+    ProtocolError ("field") for a run of no input or more than MAX_INPUTS inputs in all."""
+    if count == 1:                          # one input held over every frame sent: the usual datagram
+        b, n = _RUN.unpack_from(data, at)
+        if 1 <= n <= MAX_INPUTS:
+            return (b,) * n
+    else:
+        bits: list[int] = []
+        for b, n in _RUN.iter_unpack(data[at:at + count * _RUN.size]):
+            if n == 0 or len(bits) + n > MAX_INPUTS:
+                break
+            bits += [b] * n
+        else:
+            return tuple(bits)
+    runs = [n for _, n in _RUN.iter_unpack(data[at:at + count * _RUN.size])]
+    raise ProtocolError("field", f"Inputs: runs of {runs} inputs (1 each at least, {MAX_INPUTS} in all at most)")
 
 
 def _crc(key: int, head: bytes, body: bytes) -> int:
     """CRC-32 of ``key`` (4 bytes), the header before the check, and the body."""
-    return zlib.crc32(body, zlib.crc32(head, zlib.crc32(struct.pack("<I", key & 0xFFFFFFFF))))
+    return zlib.crc32(body, zlib.crc32(head, zlib.crc32(_KEY.pack(key & 0xFFFFFFFF))))
 
 
 def _check(msg: Message) -> None:
@@ -254,6 +275,6 @@ def _bad_inputs(msg: Inputs) -> str:
         return f"ack {msg.ack}"
     if not -128 <= msg.advantage <= 127:
         return f"advantage {msg.advantage}"
-    if any(not 0 <= b < INPUT_LIMIT for b in msg.bits):
+    if msg.bits and not (0 <= min(msg.bits) and max(msg.bits) < INPUT_LIMIT):
         return f"an input outside 0..{INPUT_LIMIT - 1}"
     return ""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import struct
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.net import protocol as wire
@@ -96,3 +96,62 @@ def test_a_datagram_with_any_byte_changed_is_refused(msg, at, flip):
     data[at % len(data)] ^= flip
     with pytest.raises(wire.ProtocolError):
         wire.parse(bytes(data), key=5)
+
+
+def _reference_inputs(body: bytes) -> wire.Inputs:
+    """An Inputs message from a checked header's body as the plain decoding reads one: the fixed
+    part, every run it announces, then every field's range."""
+    fixed = struct.Struct("<IIibB")
+    if len(body) < fixed.size:
+        raise wire.ProtocolError("size", "short")
+    start, frame, ack, adv, count = fixed.unpack_from(body)
+    if len(body) != fixed.size + 3 * count:
+        raise wire.ProtocolError("size", "runs")
+    runs = list(struct.iter_unpack("<HB", body[fixed.size:]))
+    if sum(n for _, n in runs) > wire.MAX_INPUTS or any(n == 0 for _, n in runs):
+        raise wire.ProtocolError("field", "runs")
+    bits = tuple(b for b, n in runs for _ in range(n))
+    if not (0 <= start < wire.FRAME_LIMIT - wire.MAX_INPUTS and 0 <= frame < wire.FRAME_LIMIT
+            and -1 <= ack < wire.FRAME_LIMIT and all(0 <= b < wire.INPUT_LIMIT for b in bits)):
+        raise wire.ProtocolError("field", "range")
+    return wire.Inputs(start, frame, ack, adv, bits)
+
+
+def _outcome(fn, *args):
+    """``fn(*args)``, or the reason of the ProtocolError it raised."""
+    try:
+        return fn(*args)
+    except wire.ProtocolError as e:
+        return e.reason
+
+
+def _mostly(usual, *edges):
+    """``usual`` three times in four, else one of ``edges``."""
+    return st.one_of(usual, usual, usual, st.sampled_from(edges))
+
+
+_FRAMES = _mostly(st.integers(0, 200), wire.FRAME_LIMIT - wire.MAX_INPUTS - 1, wire.FRAME_LIMIT - wire.MAX_INPUTS,
+                  wire.FRAME_LIMIT - 1, wire.FRAME_LIMIT, 2**32 - 1)
+
+
+@settings(max_examples=500)
+@given(_FRAMES, _FRAMES, _mostly(st.integers(-1, 200), -2, -2**31, 2**31 - 1), st.integers(-128, 127),
+       st.lists(st.tuples(_mostly(st.integers(0, 20), wire.INPUT_LIMIT - 1, wire.INPUT_LIMIT, 2**16 - 1),
+                          _mostly(st.integers(1, 6), 0, wire.MAX_INPUTS, 255)), max_size=8),
+       _mostly(st.none(), 0, 1, 2, 255), _mostly(st.none(), 0, 13, 14, 15, wire.MAX_DATAGRAM))
+def test_inputs_parse_as_the_plain_decoding_reads_them(start, frame, ack, adv, runs, count, cut):
+    body = struct.pack("<IIibB", start, frame, ack, adv, len(runs) if count is None else count)
+    body = (body + b"".join(struct.pack("<HB", b, n) for b, n in runs))[:cut]
+    data = _reseal(struct.pack("<2sBBH", wire.MAGIC, wire.VERSION, 4, 9) + bytes(4) + body, key=77)
+    if len(data) > wire.MAX_DATAGRAM:
+        assert _reason(data, key=77) == "size"
+        return
+    got, want = _outcome(wire.parse, data, 77), _outcome(_reference_inputs, body)
+    assert got == (want if isinstance(want, str) else (9, want))
+
+
+@given(st.lists(_mostly(st.integers(0, wire.INPUT_LIMIT - 1), -1, -2**16, wire.INPUT_LIMIT, 2**16), max_size=4))
+def test_inputs_with_an_input_outside_eleven_bits_are_refused(bits):
+    msg = wire.Inputs(0, 0, -1, 0, tuple(bits))
+    refused = _outcome(wire.encode, msg, 0) == "field"
+    assert refused == any(not 0 <= b < wire.INPUT_LIMIT for b in bits)
