@@ -149,7 +149,9 @@ class Room:
     def handle(self, member: Member, msg: wire.Message, now: float) -> None:
         """A member's message (its token and address already checked by the server)."""
         member.heard = now
-        if isinstance(msg, wire.Join) and self.state != "ended":
+        if type(msg) is wire.Relay and member.role == 0 and self.state != "ended":
+            self._relay(member, msg.payload, now)           # the most frequent (as the Relay branch below)
+        elif isinstance(msg, wire.Join) and self.state != "ended":
             self.answer(member)                             # a repeat: its Joined was lost
         elif isinstance(msg, wire.Join):
             self._answer_end(member, now)                   # never a Joined saying an ended room runs
@@ -195,7 +197,7 @@ class Room:
             self.dropped["not relayed"] += 1
             return
         other = self.players[1 - side]
-        self._out.append((wire.encode(wire.Relay(payload), other.token), other.addr))
+        self._out.append((wire.encode_relay(payload, other.token), other.addr))
         if isinstance(msg, netwire.Goodbye):
             self._leave(member, now)
 

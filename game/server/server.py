@@ -44,6 +44,8 @@ log = logging.getLogger("rangebox.server")
 T = TypeVar("T")
 #: Addresses whose rate is tracked at once (the oldest forgotten first).
 MAX_ADDRESSES = 4096
+#: The messages only the server sends: one from a client is dropped ("unexpected").
+_SERVERS_OWN = frozenset((wire.Joined, wire.Refused, wire.Confirmed, wire.RoomEnd))
 
 
 class ServerOptions(NamedTuple):
@@ -127,10 +129,13 @@ class RoomServer:
             self.dropped["token"] += 1
             return
         member, room = held
-        if isinstance(msg, (wire.Joined, wire.Refused, wire.Confirmed, wire.RoomEnd)):
+        if type(msg) in _SERVERS_OWN:
             self.dropped["unexpected"] += 1
             return
-        self._guard(room, now, room.handle, member, msg, now)
+        try:
+            room.handle(member, msg, now)
+        except Exception:
+            self._failed(room, now)
 
     def _join(self, msg: wire.Join, addr: object, now: float) -> None:
         joined = self._joins.get(addr)
@@ -275,19 +280,24 @@ class RoomServer:
         try:
             return call(*args)
         except Exception:
-            room.failures += 1
-            if room.failures > 1:                           # failing again once ended: let it go
-                log.error("room %s failed again; it is closed", room.name)
-                self._finish(room, now)
-                if self.rooms.get(room.name) is room:
-                    self._forget(room)
-                return None
-            log.exception("room %s failed; it ends, the other rooms go on", room.name)
-            try:
-                room.end("error", 0, "the room failed on the server (see the log)", now)
-            except Exception:
-                log.exception("room %s: its ending failed too", room.name)
+            self._failed(room, now)
             return None
+
+    def _failed(self, room: Room, now: float) -> None:
+        """``room`` raised (the exception being handled): it ends as an "error", logged with the
+        traceback; closed if it fails again once ended."""
+        room.failures += 1
+        if room.failures > 1:                               # failing again once ended: let it go
+            log.error("room %s failed again; it is closed", room.name)
+            self._finish(room, now)
+            if self.rooms.get(room.name) is room:
+                self._forget(room)
+            return
+        log.exception("room %s failed; it ends, the other rooms go on", room.name)
+        try:
+            room.end("error", 0, "the room failed on the server (see the log)", now)
+        except Exception:
+            log.exception("room %s: its ending failed too", room.name)
 
     # ------------------------------------------------------------------ figures
     def status(self) -> dict[str, int]:
