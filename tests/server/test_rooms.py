@@ -139,6 +139,24 @@ def test_inputs_are_relayed_to_the_other_player_and_confirmed_frames_step_the_re
     assert referee.frame == 2 and list(referee.inputs[0]) == [1, 1, 2] and list(referee.inputs[1]) == [4, 4]
 
 
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 2), st.integers(0, 2**16 - 1)), min_size=1, max_size=12))
+def test_a_relayed_datagram_is_the_senders_payload_encoded_as_a_relay_with_the_receivers_token(sends):
+    srv, _ = _server()
+    a, b = _room(srv)
+    srv.poll(0.0)
+    frames = [0, 0]
+    for from_b, kind, stamp in sends:
+        sender, receiver = (b, a) if from_b else (a, b)
+        if kind == 0:
+            msg: netwire.Message = netwire.Inputs(frames[from_b], frames[from_b], -1, 0, (stamp % 8,))
+            frames[from_b] += 1
+        else:
+            msg = netwire.Quality(stamp, 0, 0) if kind == 1 else netwire.QualityReply(stamp)
+        payload = netwire.encode(msg, sender.seq, sender.key)
+        sender.relay(msg)
+        assert srv.poll(0.0) == [(wire.encode(wire.Relay(payload), receiver.token), receiver.addr)]
+
+
 def test_tampering_inputs_for_the_other_side_with_its_token_a_wrong_token_or_another_address_are_dropped():
     srv, _ = _server()
     a, b = _room(srv)
