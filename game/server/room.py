@@ -184,8 +184,8 @@ class Room:
             if bad:
                 self.dropped[f"inputs {bad}"] += 1
                 return
-            if self.state == "playing":
-                self._advance(now)
+            if self.state == "playing" and referee.lag():  # else nothing to step (the other side's inputs
+                self._advance(now)                          # for the referee's frame are still to come)
         elif isinstance(msg, netwire.HashReport):
             if self.state == "playing":
                 bad = referee.add_report(side, msg.frame, msg.state_hash)

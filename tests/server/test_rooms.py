@@ -298,6 +298,7 @@ def test_one_rooms_exception_ends_it_as_an_error_with_its_result_and_the_others_
 
     srv.rooms["bad"].referee.advance = broken
     a.inputs(5, [0] * 5)
+    b.inputs(5, [0] * 5)                                # frames 5 to 9 to step: the referee raises
     route(srv, [a, b, c, d])
     assert [r.name for r in written] == ["bad"] and written[0].ending.reason == "error"
     assert "room bad failed" in caplog.text and "RuntimeError: injected fault" in caplog.text   # the traceback
