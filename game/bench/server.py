@@ -15,10 +15,13 @@ Figures:
   over ``ROOMS_MEASURED`` rooms together; the reference is the referee's own work alone
   (``Match.step`` and its online recording, which hashes the check frames) on the same inputs;
 * **the referee**: that work, against ``Match.step`` alone;
-* **rooms at 60 frames/s on one core**: one second divided by that, then checked: that many
-  rooms run for a few seconds of play (10 % fewer until they keep up), and the figure is the
-  most rooms whose seconds of play were served in no more time than they last, so no room
-  falls behind (the aim: 150; the slowest single second is printed beside it).
+* **rooms at 60 frames/s on one core**: one second divided by one room's heaviest second of
+  that run, then checked: that many rooms play the whole fight (20 s; 5 % fewer until they
+  keep up, then once as many more as the time to spare allows), and the figure is the most
+  rooms checked none of whose seconds of play took the server more than a second, so no room
+  ever falls behind (the aim: 150).  Every room plays the same
+  fight in step with the others, so the fight's heaviest second (a flurry of strikes) is
+  every room's at once: the worst case of rooms whose heavy moments coincide.
 """
 
 from __future__ import annotations
@@ -141,7 +144,7 @@ def run(args) -> None:
     quick = getattr(args, "quick", False)
     frames = 360 if quick else 1200
     inputs, hashes = fight(frames)
-    refs, bare, per_rooms = [], [], []
+    refs, bare, per_rooms, heaviest = [], [], [], []
     for _ in range(1 if quick else 3):                  # alternately: the VM's speed drifts
         refs.append(referee_alone(inputs))
         bare.append(steps_alone(inputs))
@@ -149,17 +152,23 @@ def run(args) -> None:
         assert all(r.referee is not None and r.referee.frame == frames for r in server.rooms.values()), \
             "a room's referee did not reach the end: the simulated clients' datagrams were refused"
         per_rooms.append(statistics.median(seconds) / ROOMS_MEASURED)
+        heaviest.append(max(seconds) / ROOMS_MEASURED)
     ref, per_room = statistics.median(refs), statistics.median(per_rooms)
     report("one room, one second of play (60 frames)", per_room * 1e3, "ms", ref=ref * 1e3)
     report("  the referee: step, and its hashes", ref * 1e3, "ms",
            ref=statistics.median(bare) * 1e3)
     print("  (ref: Match.step alone)")
-    count = max(1, int(1.0 / per_room))
-    for _ in range(6):                                  # the estimate, then 10 % fewer each time
-        checked, _ = serve(count, inputs[:FPS * (3 if quick else 6)], hashes)
-        if sum(checked) <= len(checked):
+    count = max(1, int(1.0 / statistics.median(heaviest)))
+    for _ in range(8):                                  # the estimate, then 5 % fewer each time
+        checked, _ = serve(count, inputs, hashes)
+        if max(checked) <= 1.0:
             break
-        count = max(1, int(count * 0.9))
+        count = max(1, int(count * 0.95))
+    more = int(count / max(checked) * 0.98)           # it kept up with time to spare: as many as that allows
+    if more > count:
+        more_checked, _ = serve(more, inputs, hashes)
+        if max(more_checked) <= 1.0:
+            count, checked = more, more_checked
     report("rooms at 60 frames/s on one core (checked)", float(count), "rooms", target=f">= {AIM}")
-    print(f"  ({count} rooms: {len(checked)} s of play served in {sum(checked):.2f} s, the slowest second "
-          f"{max(checked):.2f} s)")
+    print(f"  ({count} rooms: {len(checked)} s of play served in {sum(checked):.2f} s, the heaviest second "
+          f"in {max(checked):.2f} s, the median one in {statistics.median(checked):.2f} s)")
