@@ -205,6 +205,8 @@ def _inflate(data: bytes, h: Header, err: ErrorFactory) -> bytes:
         raise err("payload", f"decompressed payload is over {cap:,} bytes, the header implies {want}")
     if not inflate.eof:
         raise err("payload", "zlib data is invalid (incomplete or truncated stream)")
+    if inflate.unused_data:
+        raise err("payload", f"{len(inflate.unused_data)} bytes after the end of the zlib data")
     if len(raw) != want:
         raise err("payload", f"decompressed payload is {len(raw)} bytes, the header implies {want}")
     return raw
@@ -229,7 +231,11 @@ def _payload(raw: bytes, h: Header, err: ErrorFactory) -> tuple[np.ndarray, np.n
     tags = np.frombuffer(raw, dtype="<u2", count=tagged, offset=o).astype(np.uint16)
     o += tagged * 2
     chk = np.frombuffer(raw, dtype=np.uint8, count=nchk * 8, offset=o).reshape(nchk, 8).copy()
-    return inputs, tags, chk, raw[o + nchk * 8:]
+    final = raw[o + nchk * 8:]
+    if frames and frames % h.interval == 0 and chk[-1].tobytes() != final:
+        raise err("payload", f"the final hash differs from the checkpoint of the same frame ({frames}): "
+                             f"the file contradicts itself")
+    return inputs, tags, chk, final
 
 
 class ReplayFileError(ReplayError):
@@ -385,14 +391,16 @@ class ReplayRecorder:
         at, full = self._checkpoint
         return full if at == frame else None
 
-    def to_bytes(self) -> bytes:
-        """The replay file of the frames committed so far."""
+    def to_bytes(self, *, match_whole: bool = True) -> bytes:
+        """The replay file of the frames committed so far.  ``match_whole`` False: the match
+        last recorded may be between two frames (its owner's step raised), so with
+        ``final_at_save`` the file ends at its newest hashed frame."""
         frames = self._frames[:]                   # one call: a frame committed meanwhile is left out whole
         if frames and not frames[-1][1]:           # final_at_save: the last frame's hash, now
             match = self._match
-            if match is not None and match.frame == len(frames):
+            if match_whole and match is not None and match.frame == len(frames):
                 frames[-1] = (frames[-1][0], bytes.fromhex(match.state_hash()[:16]))
-            else:                                  # moved on unrecorded: end at the newest hashed frame
+            else:                                  # moved on unrecorded, or torn: end at the newest hashed frame
                 del frames[len(frames) // self.interval * self.interval:]
         n = len(frames)
         packed = np.fromiter((bits for bits, _h in frames), dtype=np.uint32, count=n)

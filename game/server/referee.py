@@ -80,6 +80,9 @@ class Referee:
         self.fresh: list[tuple[int, int]] = []
         self.report_wait = report_wait
         self._reported = [-1, -1]                         # the newest check frame each side reported
+        #: A step raised (the room's fault) and left the match between two frames: the replay
+        #: then ends at the newest check frame, whose hash the referee holds (:meth:`last_whole`).
+        self.torn = False
 
     @property
     def frame(self) -> int:
@@ -152,6 +155,7 @@ class Referee:
                     break
             p1, p2 = a[f], b[f]
             m = self.match
+            self.torn = True                                # until the frame is stepped and recorded
             m.step(FrameInput.from_bits(p1), FrameInput.from_bits(p2))
             stage = m.stage
             if stage is not None:
@@ -159,6 +163,7 @@ class Referee:
                 self._any += any_hit
                 self._nearest += nearest
             self.recorder.record(m)
+            self.torn = False
             self.fresh.append((p1, p2))
             n += 1
         if not self.done and self.frame % HASH_INTERVAL == 0 and self.frame not in self._own:
@@ -174,6 +179,19 @@ class Referee:
     def state_hash(self) -> bytes:
         """The referee's state hash now (32 bytes)."""
         return bytes.fromhex(self.match.state_hash())
+
+    def last_whole(self) -> tuple[int, bytes]:
+        """The frames the replay holds and the state hash after them (32 bytes): the match now,
+        or, after a step that raised (:attr:`torn`), the newest check frame before it."""
+        if not self.torn:
+            return self.match.frame, self.state_hash()
+        frame = max(self._own)                              # frame 0 is checked before the first step
+        return frame, self._own[frame]
+
+    def replay_bytes(self) -> bytes:
+        """The authoritative replay: every frame stepped, or after a step that raised, the
+        frames up to the newest check frame (a state between two frames is never hashed)."""
+        return self.recorder.to_bytes(match_whole=not self.torn)
 
     def _check(self, frame: int) -> bool:
         """Hash the state at the start of ``frame`` and judge the reports held for it; False

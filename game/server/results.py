@@ -42,13 +42,14 @@ def result_line(room: Room, started: float, ended: float, replay: str) -> dict[s
     m = referee.match
     winner = m.winner + 1 if ending.reason == "finished" and m.winner is not None else None
     casts = referee.casts
+    frames, final = referee.last_whole()
     return {
         "room": room.name,
         "players": [{"side": p.side + 1, "name": p.name or format_address(p.addr),
                      "address": format_address(p.addr)}
                     for p in room.players],
-        "winner": winner, "rounds": [f.wins for f in m.fighters], "frames": referee.frame,
-        "state_hash": m.state_hash(), "reason": ending.reason, "detail": ending.detail,
+        "winner": winner, "rounds": [f.wins for f in m.fighters], "frames": frames,
+        "state_hash": final.hex(), "reason": ending.reason, "detail": ending.detail,
         "culprits": [s + 1 for s in (0, 1) if ending.culprits >> s & 1],
         "casts": {"any_hit": casts.any_hit, "nearest": casts.nearest},
         "spectators": room.watchers, "private": any(room.join.secret),
@@ -70,7 +71,7 @@ class ResultWriter:
         referee = room.referee
         assert referee is not None
         path = self._replay_path(room.name, ended)
-        write_atomic(path, referee.recorder.to_bytes())
+        write_atomic(path, referee.replay_bytes())
         line = result_line(room, started, ended, str(path))
         data = (json.dumps(line) + "\n").encode()
         fd = os.open(self.folder / RESULTS_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)

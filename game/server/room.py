@@ -316,8 +316,8 @@ class Room:
             return wire.RoomEnd(wire.ENDINGS.index(ending.reason), ending.culprits, wire.NO_WINNER, 0, bytes(32))
         m = referee.match
         winner = m.winner if ending.reason == "finished" and m.winner is not None else wire.NO_WINNER
-        return wire.RoomEnd(wire.ENDINGS.index(ending.reason), ending.culprits, winner, referee.frame,
-                            referee.state_hash())
+        frame, final = referee.last_whole()
+        return wire.RoomEnd(wire.ENDINGS.index(ending.reason), ending.culprits, winner, frame, final)
 
     def _end_for(self, token: int) -> bytes:
         """The RoomEnd datagram for the member holding ``token``."""

@@ -214,7 +214,7 @@ def test_three_minute_match_is_well_under_100_kb():
     inputs = np.repeat(held, 4, axis=0)
     tags = r.integers(0, 1 << 16, size=frames).astype(np.uint16)
     chk = r.integers(0, 256, size=(frames // 60, 8)).astype(np.uint8)
-    data = encode(1, (None, "hard"), inputs, tags, chk, b"\1" * 8)
+    data = encode(1, (None, "hard"), inputs, tags, chk, chk[-1].tobytes())     # the final: the last checkpoint's frame
     assert len(data) < 100_000
     back = decode(data)
     assert np.array_equal(back.inputs, inputs) and np.array_equal(back.tags, tags)
@@ -279,8 +279,9 @@ def test_longest_replay_fits_the_file_size_bound(tmp_path):
     r = np.random.default_rng(1)
     n = MAX_MATCH_FRAMES
     inputs = r.integers(0, 1 << FrameInput.BITS, size=(n, 2)).astype(np.uint16)
-    data = encode(2**64 - 1, ("hard", "hard"), inputs, r.integers(0, 1 << 16, size=n).astype(np.uint16),
-                  r.integers(0, 256, size=(n // 60, 8)).astype(np.uint8), b"\1" * 8)
+    chk = r.integers(0, 256, size=(n // 60, 8)).astype(np.uint8)
+    data = encode(2**64 - 1, ("hard", "hard"), inputs, r.integers(0, 1 << 16, size=n).astype(np.uint16), chk,
+                  chk[-1].tobytes())                                # n is a whole number of intervals
     assert MAX_FILE_SIZE // 2 < len(data) <= MAX_FILE_SIZE           # a bound, and not a loose one
     (tmp_path / "long.rpl").write_bytes(data)
     assert rp.load_replay(tmp_path / "long.rpl").frames == n
@@ -308,8 +309,8 @@ def test_run_length_encoding_matches_reference(spans):
     runs = rp._runs(inputs)
     assert [tuple(int(v) for v in r) for r in runs] == _reference_runs(inputs.tolist())
     n = len(inputs)
-    data = encode(3, ("hard", None), inputs, np.arange(n, dtype=np.uint16), np.zeros((n // 60, 8), np.uint8),
-                  b"\7" * 8)
+    chk = np.full((n // 60, 8), 7, np.uint8)                        # the final hash is the last checkpoint's
+    data = encode(3, ("hard", None), inputs, np.arange(n, dtype=np.uint16), chk, b"\7" * 8)
     back = decode(data)
     assert np.array_equal(back.inputs, inputs) and back.cpu == ("hard", None) and back.final == b"\7" * 8
 
@@ -367,6 +368,19 @@ def test_a_version_3_file_is_read_as_tagged_and_plays(tmp_path):
 @pytest.mark.parametrize("code", [2, 0xFFFF])
 def test_unknown_tags_code_is_a_field_error(code):
     assert_error(forge(tags=code), "tags", doc_offset("tags"), f"unknown tags code {code}")
+
+
+def test_a_final_hash_other_than_the_checkpoint_of_the_same_frame_is_refused():
+    """60 frames every 60: the checkpoint and the final hash are of the same state."""
+    raw = runs_bytes((0, 0, 60)) + bytes(120) + bytes(range(8))
+    decode(forge(raw + bytes(range(8)), frames=60, runs=1, checkpoints=1))
+    assert_error(forge(raw + b"\1" * 8, frames=60, runs=1, checkpoints=1), "payload", HEADER.size,
+                 "final hash differs from the checkpoint of the same frame (60)")
+
+
+def test_bytes_after_the_payloads_zlib_data_are_refused():
+    assert_error(forge(compressed=zlib.compress(b"\0" * 8) + b"junk"), "payload", HEADER.size,
+                 "4 bytes after the end of the zlib data")
 
 
 def test_a_file_without_tags_holds_none_in_its_payload():

@@ -309,6 +309,36 @@ def test_one_rooms_exception_ends_it_as_an_error_with_its_result_and_the_others_
     assert srv.rooms["good"].referee.frame == 10 and srv.rooms["good"].state == "playing"
 
 
+def test_a_room_failing_inside_a_step_writes_its_replay_to_the_last_check_frame_and_it_plays(tmp_path,
+                                                                                           monkeypatch):
+    """A step that raises leaves the referee's match between two frames, never hashed: the
+    replay ends at the newest check frame, and the result and the RoomEnd give that frame and
+    its hash."""
+    import game.sim.match as match_mod
+    from game.replay import play_replay
+
+    writer = ResultWriter(tmp_path)
+    srv = RoomServer(ServerOptions(room_timeout=2.0, report_wait=0),
+                     sink=lambda room, started: writer.write(room, started, started + 1))
+    a, b = _room(srv, frames=60)
+    a.inputs(0, [0] * 40)
+    b.inputs(0, [0] * 40)
+
+    def judge(_m):                                      # after the fighters moved in frame 40
+        raise RuntimeError("injected fault in a step")
+    monkeypatch.setattr(match_mod.combat, "judge", judge)
+    a.inputs(40, [0b1])
+    b.inputs(40, [0b1])
+    monkeypatch.undo()
+    route(srv, [a, b])
+    line = json.loads((tmp_path / "results.jsonl").read_text().splitlines()[0])
+    replay = load_replay(line["replay"])
+    assert line["reason"] == "error" and line["frames"] == replay.frames == 30
+    assert play_replay(replay)["final_hash"] == line["state_hash"]
+    end = _last(b, wire.RoomEnd)
+    assert wire.ENDINGS[end.reason] == "error" and end.frame == 30 and end.state_hash.hex() == line["state_hash"]
+
+
 def test_shutdown_writes_every_started_match_and_tells_every_player():
     srv, written = _server()
     rooms = [_room(srv, f"r{i}", p1=("10.0.1.1", i), p2=("10.0.1.2", i)) for i in range(3)]
