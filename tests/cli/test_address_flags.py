@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clihelp import assert_one_line
 from game.cli import app
 from game.cli.parser import NET_PORT, SERVER_PORT, build_parser
 from game.online.address import EVERY_ADDRESS
@@ -65,9 +66,7 @@ def test_host_takes_a_port_an_ipv4_or_ipv6_address_and_port_or_an_address_alone(
 def test_a_bad_address_exits_2_with_one_line_naming_the_flag_and_the_fix(args, words, capsys):
     assert app.main(["--headless", *args]) == 2
     err = capsys.readouterr().err
-    assert len(err.splitlines()) == 1, err
-    for w in words:
-        assert w in err, (w, err)
+    assert_one_line(err, *words)
 
 
 

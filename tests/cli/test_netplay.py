@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from clihelp import ROOT, copy_program, run_main, sitecustomize
+from clihelp import ROOT, assert_one_line, copy_program, run_main, sitecustomize
 from game.cli import app
 from game.cli.ending import Reason
 
@@ -271,9 +271,7 @@ def test_a_joiner_with_other_move_data_is_refused_both_name_the_file_and_the_hos
 def test_bad_netplay_flags_exit_2_with_one_line(args, words, capsys):
     assert app.main(args) == 2
     err = capsys.readouterr().err
-    assert len(err.splitlines()) == 1, err
-    for w in words:
-        assert w in err, (w, err)
+    assert_one_line(err, *words)
 
 
 @pytest.mark.slow

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from clihelp import assert_one_line
 from game.cli import app
 from game.cli.checks import check_net_flags
 from game.cli.parser import SPECTATE_DELAY, apply_defaults, build_parser
@@ -40,9 +41,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_bad_spectator_flags_exit_2_with_one_line(args, words, capsys):
     assert app.main(args) == 2
     err = capsys.readouterr().err
-    assert len(err.splitlines()) == 1, err
-    for w in words:
-        assert w in err, (w, err)
+    assert_one_line(err, *words)
 
 
 def test_spectate_defaults_to_the_servers_port_and_the_sessions_delay():

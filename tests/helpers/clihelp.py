@@ -68,6 +68,13 @@ def run_main(args, cwd=None, env=None, main: Path | None = None, timeout: float 
         pytest.fail(f"main.py {' '.join(args)} was still running after {timeout} s")
 
 
+def assert_one_line(err: str, *words: str) -> None:
+    """``err`` (what a run printed on stderr) is one line that holds every one of ``words``."""
+    assert len(err.splitlines()) == 1, err
+    for w in words:
+        assert w in err, (w, err)
+
+
 def assert_usage_error(p, *words) -> None:
     """The child exited 2 with one stderr line, no traceback, that holds every one of ``words``."""
     assert p.returncode == 2, f"exit {p.returncode}; stderr: {p.stderr!r}"

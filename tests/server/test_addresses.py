@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from clihelp import assert_one_line
 from game.net import protocol as netwire
 from game.net import room_protocol as wire
 from game.server.cli import build_parser, main
@@ -113,9 +114,7 @@ def test_bind_takes_an_ipv4_or_ipv6_address_and_defaults_to_every_address(text, 
 def test_a_bad_bind_exits_2_with_one_line_naming_it(text, words, capsys):
     assert main(["--bind", text, "--port", "0"]) == 2
     err = capsys.readouterr().err
-    assert len(err.splitlines()) == 1, err
-    for w in words:
-        assert w in err, (w, err)
+    assert_one_line(err, *words)
 
 
 @pytest.mark.slow

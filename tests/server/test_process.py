@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from clihelp import assert_one_line
 from game.replay import decode, load_replay
 from game.server.cli import main
 from serverhelp import close, log_faults, play, recorded, room_player, server_child, stop_child
@@ -31,9 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_bad_server_flags_exit_2_with_one_line(args, words, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err
-    assert len(err.splitlines()) == 1, err
-    for w in words:
-        assert w in err, (w, err)
+    assert_one_line(err, *words)
 
 
 def test_a_results_folder_that_cannot_be_made_exits_2_naming_it(tmp_path, capsys):
